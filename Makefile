@@ -1,0 +1,55 @@
+# cwx build, test and demo entry points. `make demo` and `make test` are the two set-up commands.
+include .ci/tool-versions.env
+
+TOOLS      := $(CURDIR)/.tools/bin
+GO         ?= go
+CWX        := $(CURDIR)/bin/cwx
+JSHOST     := nodeshim/jshost
+FUZZTIME   ?= 60s
+export CWX_TEST_NODE := $(TOOLS)/node
+export CWX_TEST_BUN  := $(TOOLS)/bun
+export PATH := $(TOOLS):$(PATH)
+
+.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck demo fuzz bench clean dist-check
+
+all: build
+
+tools: ## install pinned Node, Bun and staticcheck into .tools/bin
+	@.ci/install-tools
+
+build: ## build bin/cwx
+	$(GO) build -o $(CWX) .
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.tools/*')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck: tools
+	$(TOOLS)/staticcheck ./...
+
+lint: fmt-check vet staticcheck
+
+test-go: tools
+	$(GO) test -race -count=1 ./...
+
+test-js: tools
+	@if [ -x .ci/jshost-test ]; then .ci/jshost-test; fi
+
+test: tools lint test-go test-js ## gofmt, vet, staticcheck, go test -race, JS suites
+
+demo: tools build ## the main job
+	@.ci/demo
+
+fuzz: ## each fuzz target for FUZZTIME (default 60s)
+	$(GO) test -run '^$$' -fuzz '^FuzzFrameDecode$$' -fuzztime $(FUZZTIME) ./shared/frame
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHostMessage$$' -fuzztime $(FUZZTIME) ./core/protocol
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCoreMessage$$' -fuzztime $(FUZZTIME) ./core/protocol
+
+bench: tools build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,19 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// writeJSON prints v as indented JSON followed by a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// printf writes to a terminal-facing stream; write errors on stdout are not actionable.
+func printf(w io.Writer, format string, args ...any) {
+	_, _ = fmt.Fprintf(w, format, args...)
+}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Main runs the cwx CLI with args and returns the process exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := NewRootCommand(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Err != nil {
+		fmt.Fprintf(stderr, "cwx: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+// NewRootCommand builds the command tree. Tests call it with buffers for the streams.
+func NewRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "cwx",
+		Short:         "Run coding-agent plugins out of process, with every decision kept in the core",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &ExitError{Code: ExitUsage, Err: err}
+	})
+	for _, add := range commandGroups {
+		root.AddCommand(add())
+	}
+	return root
+}
+
+// commandGroups lists the constructors of the top-level commands; each command file
+// registers its own from an init function so that files stay independent.
+var commandGroups []func() *cobra.Command
+
+func register(f func() *cobra.Command) { commandGroups = append(commandGroups, f) }

@@ -1,0 +1,130 @@
+package testenv
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// MarkerEnv is the environment variable that marks every process a test run starts.
+const MarkerEnv = "CWX_TEST_RUN_MARKER"
+
+// Runtime is a JavaScript runtime a test can launch.
+type Runtime struct {
+	Name string // "node" or "bun"
+	Path string // absolute path to the binary
+}
+
+// Node returns the Node.js binary named by CWX_TEST_NODE.
+func Node(t testing.TB) Runtime { return lookup(t, "node", "CWX_TEST_NODE") }
+
+// Bun returns the Bun binary named by CWX_TEST_BUN.
+func Bun(t testing.TB) Runtime { return lookup(t, "bun", "CWX_TEST_BUN") }
+
+// Runtimes returns both runtimes, for table tests that run once per runtime.
+func Runtimes(t testing.TB) []Runtime { return []Runtime{Node(t), Bun(t)} }
+
+func lookup(t testing.TB, name, env string) Runtime {
+	t.Helper()
+	p := os.Getenv(env)
+	if p == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set: CI must test with %s (run `make tools`, or `make test`)", env, name)
+		}
+		t.Skipf("%s is not set; run `make tools` and set it to .tools/bin/%s (make test does this)", env, name)
+	}
+	if !filepath.IsAbs(p) {
+		t.Fatalf("%s=%q must be an absolute path", env, p)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%s=%q: %v (run `make tools`)", env, p, err)
+	}
+	return Runtime{Name: name, Path: p}
+}
+
+// Marker returns this run's marker value, creating it on first use.
+func Marker() string {
+	if v := os.Getenv(MarkerEnv); v != "" {
+		return v
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	v := hex.EncodeToString(b[:])
+	_ = os.Setenv(MarkerEnv, v)
+	return v
+}
+
+// Main runs the tests and then fails the run if a marked process outlived them. Processes
+// get up to grace to exit after the last test before they count as leaked.
+func Main(m interface{ Run() int }) int {
+	marker := Marker()
+	code := m.Run()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := MarkedProcesses(marker)
+		if len(left) == 0 {
+			return code
+		}
+		if time.Now().After(deadline) {
+			fmt.Fprintf(os.Stderr, "testenv: %d process(es) outlived the tests: %s\n", len(left), strings.Join(left, "; "))
+			for _, p := range left {
+				if pid, err := strconv.Atoi(strings.Fields(p)[0]); err == nil {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			if code == 0 {
+				code = 1
+			}
+			return code
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// MarkedProcesses lists "pid cmdline" of every live process (other than this one) whose
+// environment carries MarkerEnv=marker. Zombies are skipped: they hold no resources and
+// their parent reaps them.
+func MarkedProcesses(marker string) []string {
+	want := []byte(MarkerEnv + "=" + marker)
+	self := os.Getpid()
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !containsEntry(env, want) {
+			continue
+		}
+		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil && isZombie(stat) {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		out = append(out, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(strings.TrimRight(string(cmd), "\x00"), "\x00", " ")))
+	}
+	return out
+}
+
+func containsEntry(environ, want []byte) bool {
+	for _, kv := range bytes.Split(environ, []byte{0}) {
+		if bytes.Equal(kv, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func isZombie(stat []byte) bool {
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
+}
