@@ -40,7 +40,30 @@ func NewRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	for _, add := range commandGroups {
 		root.AddCommand(add())
 	}
+	root.Args = cobra.ArbitraryArgs
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("unknown command %q; run `cwx --help` for the list", args[0])}
+		}
+		return cmd.Help()
+	}
+	usageArgs(root)
 	return root
+}
+
+// usageArgs makes every argument-validation failure in the tree exit with ExitUsage.
+func usageArgs(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		usageArgs(sub)
+	}
 }
 
 // commandGroups lists the constructors of the top-level commands; each command file
