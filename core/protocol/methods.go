@@ -1,0 +1,200 @@
+package protocol
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+)
+
+// AnyObjectShape is the shape name of a result that may be any JSON object, never strict.
+const AnyObjectShape = "AnyObject"
+
+// Version is the protocol version both sides speak.
+const Version = 1
+
+// Limits shared by both sides (DESIGN.md §4).
+const (
+	MaxFrame    = 32 << 20 // bytes of one frame's payload
+	MaxInflight = 256      // requests in flight per direction
+	MaxDepth    = 64       // JSON nesting depth (objects and arrays)
+	// MaxUint is the largest unsigned integer accepted on the wire: 2^53-1, the largest
+	// integer the JS side represents exactly.
+	MaxUint = 1<<53 - 1
+)
+
+// Tier is the trust tier a host runs.
+type Tier string
+
+// The two tiers.
+const (
+	TierPlugin  Tier = "plugin"
+	TierBuiltin Tier = "builtin"
+)
+
+// Valid reports whether t is one of the two tiers.
+func (t Tier) Valid() bool { return t == TierPlugin || t == TierBuiltin }
+
+// Direction says who sends a method.
+type Direction string
+
+// Directions. DirBoth is only used by $/cancel, which either side sends.
+const (
+	CoreToHost Direction = "core_to_host"
+	HostToCore Direction = "host_to_core"
+	DirBoth    Direction = "both"
+)
+
+// Method names.
+const (
+	MethodHostInitialize = "host/initialize"
+	MethodHostPing       = "host/ping"
+	MethodHostShutdown   = "host/shutdown"
+	MethodExtActivate    = "ext/activate"
+	MethodExtDeactivate  = "ext/deactivate"
+	MethodToolCall       = "tool/call"
+	MethodCommandRun     = "command/run"
+	MethodHookEvaluate   = "hook/evaluate"
+	MethodMCPOpen        = "mcp/open"
+	MethodMCPRequest     = "mcp/request"
+	MethodMCPClose       = "mcp/close"
+	MethodHarnessRun     = "harness/run"
+	MethodCancel         = "$/cancel"
+
+	MethodHostHello          = "host/hello"
+	MethodHostReady          = "host/ready"
+	MethodRegistryRegister   = "registry/register"
+	MethodRegistryUnregister = "registry/unregister"
+	MethodCoreCall           = "core/call"
+	MethodProcLaunch         = "proc/launch"
+	MethodProcRead           = "proc/read"
+	MethodProcWrite          = "proc/write"
+	MethodProcClose          = "proc/close"
+	MethodNetStart           = "net/start"
+	MethodNetFetch           = "net/fetch"
+	MethodNetRead            = "net/read"
+	MethodNetRelease         = "net/release"
+	MethodNetClose           = "net/close"
+	MethodExecRedeem         = "exec/redeem"
+	MethodExtFaulted         = "ext/faulted"
+	MethodLog                = "log"
+)
+
+// MethodSpec is one row of the method table.
+type MethodSpec struct {
+	Name      string
+	Direction Direction // who sends it
+	Request   bool      // false: notification
+	Tiers     []Tier    // tiers on which it may be sent
+	// ParamsShape names the params type (a key of Shapes()).
+	ParamsShape string
+	// ResultShape names the result type of a request (empty for a notification);
+	// AnyObjectShape means any JSON object (the reserved builtin-only methods).
+	ResultShape string
+
+	params reflect.Type
+	result reflect.Type
+}
+
+// AllowedOn reports whether the method may be sent on tier t.
+func (s MethodSpec) AllowedOn(t Tier) bool { return slices.Contains(s.Tiers, t) }
+
+// SentBy reports whether d (CoreToHost or HostToCore) sends this method.
+func (s MethodSpec) SentBy(d Direction) bool { return s.Direction == DirBoth || s.Direction == d }
+
+var (
+	bothTiers   = []Tier{TierPlugin, TierBuiltin}
+	builtinOnly = []Tier{TierBuiltin}
+)
+
+func request(name string, dir Direction, tiers []Tier, params, result any) MethodSpec {
+	s := MethodSpec{Name: name, Direction: dir, Request: true, Tiers: tiers, params: reflect.TypeOf(params).Elem()}
+	s.ParamsShape = s.params.Name()
+	s.ResultShape = AnyObjectShape
+	if result != nil {
+		s.result = reflect.TypeOf(result).Elem()
+		s.ResultShape = s.result.Name()
+	}
+	return s
+}
+
+func notification(name string, dir Direction, params any) MethodSpec {
+	s := MethodSpec{Name: name, Direction: dir, Tiers: bothTiers, params: reflect.TypeOf(params).Elem()}
+	s.ParamsShape = s.params.Name()
+	return s
+}
+
+// methodTable is DESIGN.md §4's table. A nil result means "any JSON object" (the reserved
+// builtin-only methods, whose results are not specified yet).
+var methodTable = []MethodSpec{
+	request(MethodHostInitialize, CoreToHost, bothTiers, (*InitializeParams)(nil), (*Empty)(nil)),
+	request(MethodHostPing, CoreToHost, bothTiers, (*Empty)(nil), (*Empty)(nil)),
+	request(MethodHostShutdown, CoreToHost, bothTiers, (*Empty)(nil), (*Empty)(nil)),
+	request(MethodExtActivate, CoreToHost, bothTiers, (*ActivateParams)(nil), (*ActivateResult)(nil)),
+	request(MethodExtDeactivate, CoreToHost, bothTiers, (*DeactivateParams)(nil), (*DeactivateResult)(nil)),
+	request(MethodToolCall, CoreToHost, bothTiers, (*ToolCallParams)(nil), (*ToolResult)(nil)),
+	request(MethodCommandRun, CoreToHost, bothTiers, (*CommandRunParams)(nil), (*CommandResult)(nil)),
+	request(MethodHookEvaluate, CoreToHost, bothTiers, (*HookEvaluateParams)(nil), (*HookVerdict)(nil)),
+	request(MethodMCPOpen, CoreToHost, builtinOnly, (*MCPOpenParams)(nil), nil),
+	request(MethodMCPRequest, CoreToHost, builtinOnly, (*MCPRequestParams)(nil), nil),
+	request(MethodMCPClose, CoreToHost, builtinOnly, (*MCPCloseParams)(nil), nil),
+	request(MethodHarnessRun, CoreToHost, builtinOnly, (*HarnessRunParams)(nil), nil),
+	notification(MethodCancel, DirBoth, (*CancelParams)(nil)),
+
+	notification(MethodHostHello, HostToCore, (*HelloParams)(nil)),
+	notification(MethodHostReady, HostToCore, (*Empty)(nil)),
+	request(MethodRegistryRegister, HostToCore, bothTiers, (*RegisterParams)(nil), (*RegisterResult)(nil)),
+	request(MethodRegistryUnregister, HostToCore, bothTiers, (*UnregisterParams)(nil), (*Empty)(nil)),
+	request(MethodCoreCall, HostToCore, bothTiers, (*CoreCallParams)(nil), (*ToolResult)(nil)),
+	request(MethodProcLaunch, HostToCore, builtinOnly, (*ProcLaunchParams)(nil), nil),
+	request(MethodProcRead, HostToCore, builtinOnly, (*ProcSessionParams)(nil), nil),
+	request(MethodProcWrite, HostToCore, builtinOnly, (*ProcWriteParams)(nil), nil),
+	request(MethodProcClose, HostToCore, builtinOnly, (*ProcSessionParams)(nil), nil),
+	request(MethodNetStart, HostToCore, builtinOnly, (*ProcLaunchParams)(nil), nil),
+	request(MethodNetFetch, HostToCore, builtinOnly, (*NetFetchParams)(nil), nil),
+	request(MethodNetRead, HostToCore, builtinOnly, (*NetResponseParams)(nil), nil),
+	request(MethodNetRelease, HostToCore, builtinOnly, (*NetResponseParams)(nil), nil),
+	request(MethodNetClose, HostToCore, builtinOnly, (*ProcSessionParams)(nil), nil),
+	request(MethodExecRedeem, HostToCore, builtinOnly, (*ExecRedeemParams)(nil), nil),
+	notification(MethodExtFaulted, HostToCore, (*FaultedParams)(nil)),
+	notification(MethodLog, HostToCore, (*LogParams)(nil)),
+}
+
+var methodIndex = func() map[string]MethodSpec {
+	m := make(map[string]MethodSpec, len(methodTable))
+	for _, s := range methodTable {
+		m[s.Name] = s
+	}
+	return m
+}()
+
+// Lookup returns the table row of a method.
+func Lookup(method string) (MethodSpec, bool) {
+	s, ok := methodIndex[method]
+	return s, ok
+}
+
+// Methods returns every row of the method table, sorted by name.
+func Methods() []MethodSpec {
+	out := slices.Clone(methodTable)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Pair is one (method, direction) of the table; $/cancel gives two pairs.
+type Pair struct {
+	Method    string
+	Direction Direction
+}
+
+// Pairs lists every (method, sending direction) pair of the table.
+func Pairs() []Pair {
+	var out []Pair
+	for _, s := range Methods() {
+		if s.Direction == DirBoth {
+			out = append(out, Pair{s.Name, CoreToHost}, Pair{s.Name, HostToCore})
+			continue
+		}
+		out = append(out, Pair{s.Name, s.Direction})
+	}
+	return out
+}

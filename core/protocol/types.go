@@ -1,0 +1,395 @@
+package protocol
+
+import "encoding/json"
+
+// Wire types. Field names follow research/codewhale-protocol.md §4.3 ("new" dialect) with
+// the decisions of DESIGN.md §4. A field tagged omitempty is optional (null means absent);
+// every other field is required. A json.RawMessage field is "any JSON value"; with the tag
+// cwx:"object" it must be a JSON object. Named string types listed in enumValues are enums.
+
+// Empty is the params or result that must be exactly {} (host/ping, host/ready, ...).
+type Empty struct{}
+
+// OwnerRef identifies one activation of one plugin.
+type OwnerRef struct {
+	PluginID   string `json:"plugin_id"`
+	Generation uint64 `json:"generation"`
+	OwnerToken string `json:"owner_token"`
+}
+
+// EntryRef names an entry file and its digest (lower-case hex sha256).
+type EntryRef struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// ProtocolRange is the range of protocol versions a host speaks.
+type ProtocolRange struct {
+	Min uint64 `json:"min"`
+	Max uint64 `json:"max"`
+}
+
+// RuntimeName is the JavaScript runtime a host runs on.
+type RuntimeName string
+
+// The two runtimes.
+const (
+	RuntimeNode RuntimeName = "node"
+	RuntimeBun  RuntimeName = "bun"
+)
+
+// RuntimeInfo is the runtime a host reports in host/hello.
+type RuntimeInfo struct {
+	Name    RuntimeName `json:"name"`
+	Version string      `json:"version"`
+}
+
+// ModuleDigest is one builtin module the bundle embeds.
+type ModuleDigest struct {
+	ID     string `json:"id"`
+	SHA256 string `json:"sha256"`
+}
+
+// HelloParams is host/hello: the host's identity, checked by the core before initialize.
+type HelloParams struct {
+	Protocol       ProtocolRange  `json:"protocol"`
+	HostVersion    string         `json:"host_version"`
+	BundleSHA256   string         `json:"bundle_sha256"`
+	Runtime        RuntimeInfo    `json:"runtime"`
+	Tier           Tier           `json:"tier"`
+	BuiltinModules []ModuleDigest `json:"builtin_modules"`
+	MemoryLimitMiB *uint64        `json:"memory_limit_mib,omitempty"`
+}
+
+// HostLimits are the limits the core announces in host/initialize.
+type HostLimits struct {
+	MaxFrame           uint64 `json:"max_frame"`
+	MaxInflight        uint64 `json:"max_inflight"`
+	DisposeDeadlineMS  uint64 `json:"dispose_deadline_ms"`
+	ActivateDeadlineMS uint64 `json:"activate_deadline_ms"`
+}
+
+// InitializeParams is host/initialize.
+type InitializeParams struct {
+	Protocol uint64     `json:"protocol"`
+	Limits   HostLimits `json:"limits"`
+}
+
+// ActivateParams is ext/activate: run one entry of a plugin under an owner.
+type ActivateParams struct {
+	Owner      OwnerRef        `json:"owner"`
+	PluginName string          `json:"plugin_name"`
+	Entry      EntryRef        `json:"entry"`
+	Config     json.RawMessage `json:"config,omitempty"`
+	Scope      *EntryRef       `json:"scope,omitempty"`
+	DataDir    string          `json:"data_dir,omitempty"`
+}
+
+// ActivateStatus tags an ActivateResult.
+type ActivateStatus string
+
+// Activation outcomes.
+const (
+	ActivateOK     ActivateStatus = "ok"
+	ActivateFailed ActivateStatus = "failed"
+)
+
+// ActivateResult answers ext/activate: {status:"ok", tools, commands?} or
+// {status:"failed", diagnostic}.
+type ActivateResult struct {
+	Status     ActivateStatus `json:"status"`
+	Tools      []string       `json:"tools,omitzero"`
+	Commands   []string       `json:"commands,omitzero"`
+	Diagnostic string         `json:"diagnostic,omitempty"`
+}
+
+// DeactivateParams is ext/deactivate; Entry retires one entry of a multi-entry owner.
+type DeactivateParams struct {
+	Owner OwnerRef  `json:"owner"`
+	Entry *EntryRef `json:"entry,omitempty"`
+}
+
+// DeactivateResult answers ext/deactivate. Leaked lists "tool:x", "command:y", "effect:z".
+type DeactivateResult struct {
+	Disposed bool     `json:"disposed"`
+	Leaked   []string `json:"leaked"`
+}
+
+// ToolCallParams is tool/call.
+type ToolCallParams struct {
+	Handle       uint64          `json:"handle"`
+	CallID       string          `json:"call_id"`
+	Input        json.RawMessage `json:"input"`
+	DeadlineMS   uint64          `json:"deadline_ms"`
+	Workspace    string          `json:"workspace,omitempty"`
+	Ticket       string          `json:"ticket,omitempty"`
+	SessionID    string          `json:"session_id,omitempty"`
+	AgentID      string          `json:"agent_id,omitempty"`
+	OriginTurnID string          `json:"origin_turn_id,omitempty"`
+}
+
+// ContentType tags a ContentBlock; only "text" exists.
+type ContentType string
+
+// ContentText is the only content block type.
+const ContentText ContentType = "text"
+
+// ContentBlock is one block of a tool result.
+type ContentBlock struct {
+	Type ContentType `json:"type"`
+	Text string      `json:"text"`
+}
+
+// ToolResult answers tool/call and core/call.
+type ToolResult struct {
+	Content    []ContentBlock  `json:"content"`
+	IsError    bool            `json:"is_error"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+}
+
+// CommandRunParams is command/run.
+type CommandRunParams struct {
+	Handle       uint64 `json:"handle"`
+	CommandID    string `json:"command_id"`
+	RawInput     string `json:"raw_input"`
+	DeadlineMS   uint64 `json:"deadline_ms"`
+	Workspace    string `json:"workspace,omitempty"`
+	Ticket       string `json:"ticket,omitempty"`
+	SessionID    string `json:"session_id,omitempty"`
+	AgentID      string `json:"agent_id,omitempty"`
+	OriginTurnID string `json:"origin_turn_id,omitempty"`
+}
+
+// CommandResultKind tags a CommandResult.
+type CommandResultKind string
+
+// Command outcomes.
+const (
+	CommandSuccess CommandResultKind = "success"
+	CommandError   CommandResultKind = "error"
+	CommandSubmit  CommandResultKind = "submit"
+)
+
+// CommandResult answers command/run: success{text?}, error{text}, submit{prompt, text?}.
+type CommandResult struct {
+	Kind   CommandResultKind `json:"kind"`
+	Text   string            `json:"text,omitempty"`
+	Prompt string            `json:"prompt,omitempty"`
+}
+
+// HookCallPayload describes the tool call a hook evaluates.
+type HookCallPayload struct {
+	Name      string          `json:"name"`
+	CallID    string          `json:"call_id"`
+	Input     json.RawMessage `json:"input"`
+	Mode      string          `json:"mode"`
+	Workspace string          `json:"workspace"`
+	Model     string          `json:"model"`
+}
+
+// HookEvaluateParams is hook/evaluate.
+type HookEvaluateParams struct {
+	Handle     uint64          `json:"handle"`
+	Event      string          `json:"event"`
+	Payload    HookCallPayload `json:"payload"`
+	DeadlineMS uint64          `json:"deadline_ms"`
+}
+
+// HookVerdictKind tags a HookVerdict.
+type HookVerdictKind string
+
+// Hook verdicts.
+const (
+	HookAbstain  HookVerdictKind = "abstain"
+	HookDeny     HookVerdictKind = "deny"
+	HookAsk      HookVerdictKind = "ask"
+	HookAnnotate HookVerdictKind = "annotate"
+	HookRevise   HookVerdictKind = "revise"
+)
+
+// HookVerdict answers hook/evaluate: abstain | deny{reason} | ask{reason} |
+// annotate{text} | revise{input}.
+type HookVerdict struct {
+	Kind   HookVerdictKind `json:"kind"`
+	Reason string          `json:"reason,omitempty"`
+	Text   string          `json:"text,omitempty"`
+	Input  json.RawMessage `json:"input,omitempty" cwx:"object"`
+}
+
+// CancelParams is $/cancel: the id of a request the sender itself issued.
+type CancelParams struct {
+	ID uint64 `json:"id"`
+}
+
+// RegisterKind is what registry/register registers.
+type RegisterKind string
+
+// Register kinds (DESIGN.md §4: any other kind is an invalid frame).
+const (
+	KindTool          RegisterKind = "tool"
+	KindCommand       RegisterKind = "command"
+	KindHook          RegisterKind = "hook"
+	KindPromptSection RegisterKind = "prompt_section"
+)
+
+// RegisterSpec is the thing registered.
+type RegisterSpec struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"input_schema,omitempty" cwx:"object"`
+	ArgumentHint *string         `json:"argument_hint,omitempty"`
+}
+
+// RegisterParams is registry/register. Per kind: tool needs input_schema and has no
+// argument_hint; command has no input_schema; hook and prompt_section have neither.
+type RegisterParams struct {
+	Owner OwnerRef     `json:"owner"`
+	Scope *EntryRef    `json:"scope,omitempty"`
+	Kind  RegisterKind `json:"kind"`
+	Spec  RegisterSpec `json:"spec"`
+}
+
+// RegisterResult answers registry/register: exactly one of {handle} or {refused}.
+type RegisterResult struct {
+	Handle  *uint64 `json:"handle,omitempty"`
+	Refused *string `json:"refused,omitempty"`
+}
+
+// UnregisterParams is registry/unregister (idempotent).
+type UnregisterParams struct {
+	Owner  OwnerRef `json:"owner"`
+	Handle uint64   `json:"handle"`
+}
+
+// CoreCallParams is core/call: the host asks the core to run one of its own tools.
+type CoreCallParams struct {
+	Owner  OwnerRef        `json:"owner"`
+	Ticket string          `json:"ticket"`
+	Name   string          `json:"name"`
+	Input  json.RawMessage `json:"input"`
+}
+
+// FaultedParams is ext/faulted: an owner failed after activation.
+type FaultedParams struct {
+	Owner OwnerRef `json:"owner"`
+	Error string   `json:"error"`
+}
+
+// LogParams is log.
+type LogParams struct {
+	Level    string `json:"level"`
+	Msg      string `json:"msg"`
+	PluginID string `json:"plugin_id,omitempty"`
+}
+
+// Reserved builtin-tier methods: the fields are fixed, the behaviour is not built yet.
+
+// MCPOperationGrant authorises one MCP operation.
+type MCPOperationGrant struct {
+	Ticket      string          `json:"ticket"`
+	OperationID string          `json:"operation_id"`
+	Method      string          `json:"method"`
+	WireID      json.RawMessage `json:"wire_id,omitempty"`
+	Params      json.RawMessage `json:"params"`
+}
+
+// MCPOpenParams is mcp/open (builtin tier only).
+type MCPOpenParams struct {
+	Owner            OwnerRef          `json:"owner"`
+	SessionID        string            `json:"session_id"`
+	LaunchTicket     string            `json:"launch_ticket"`
+	Transport        string            `json:"transport"`
+	InitializeGrant  MCPOperationGrant `json:"initialize_grant"`
+	InitializedGrant MCPOperationGrant `json:"initialized_grant"`
+	ClientVersion    string            `json:"client_version"`
+	DeadlineMS       uint64            `json:"deadline_ms"`
+}
+
+// MCPRequestParams is mcp/request (builtin tier only).
+type MCPRequestParams struct {
+	Owner      OwnerRef          `json:"owner"`
+	SessionID  string            `json:"session_id"`
+	Grant      MCPOperationGrant `json:"grant"`
+	DeadlineMS uint64            `json:"deadline_ms"`
+}
+
+// MCPCloseParams is mcp/close (builtin tier only).
+type MCPCloseParams struct {
+	Owner      OwnerRef `json:"owner"`
+	SessionID  string   `json:"session_id"`
+	DeadlineMS uint64   `json:"deadline_ms"`
+}
+
+// HookDispatch names the shell hook a harness run serves.
+type HookDispatch struct {
+	Event   string          `json:"event"`
+	Dialect string          `json:"dialect"`
+	Point   string          `json:"point"`
+	Matcher string          `json:"matcher,omitempty"`
+	Query   json.RawMessage `json:"query"`
+}
+
+// HarnessRunParams is harness/run (builtin tier only).
+type HarnessRunParams struct {
+	Owner       OwnerRef      `json:"owner"`
+	ExecutionID string        `json:"execution_id"`
+	Ticket      string        `json:"ticket"`
+	DeadlineMS  uint64        `json:"deadline_ms"`
+	Hook        *HookDispatch `json:"hook,omitempty"`
+}
+
+// ProcLaunchParams is proc/launch and net/start (builtin tier only).
+type ProcLaunchParams struct {
+	Owner     OwnerRef `json:"owner"`
+	SessionID string   `json:"session_id"`
+	Ticket    string   `json:"ticket"`
+}
+
+// ProcSessionParams is proc/read, proc/close and net/close (builtin tier only).
+type ProcSessionParams struct {
+	Owner     OwnerRef `json:"owner"`
+	SessionID string   `json:"session_id"`
+}
+
+// ProcWriteParams is proc/write (builtin tier only).
+type ProcWriteParams struct {
+	Owner       OwnerRef        `json:"owner"`
+	SessionID   string          `json:"session_id"`
+	Frame       json.RawMessage `json:"frame"`
+	Ticket      string          `json:"ticket,omitempty"`
+	OperationID string          `json:"operation_id,omitempty"`
+}
+
+// HTTPHeaders are the headers net/fetch may set.
+type HTTPHeaders struct {
+	Accept             string `json:"accept,omitempty"`
+	ContentType        string `json:"content_type,omitempty"`
+	MCPSessionID       string `json:"mcp_session_id,omitempty"`
+	MCPProtocolVersion string `json:"mcp_protocol_version,omitempty"`
+}
+
+// NetFetchParams is net/fetch (builtin tier only).
+type NetFetchParams struct {
+	Owner       OwnerRef        `json:"owner"`
+	SessionID   string          `json:"session_id"`
+	URL         string          `json:"url"`
+	Method      string          `json:"method"`
+	Headers     HTTPHeaders     `json:"headers"`
+	Frame       json.RawMessage `json:"frame,omitempty"`
+	Ticket      string          `json:"ticket,omitempty"`
+	OperationID string          `json:"operation_id,omitempty"`
+}
+
+// NetResponseParams is net/read and net/release (builtin tier only).
+type NetResponseParams struct {
+	Owner      OwnerRef `json:"owner"`
+	SessionID  string   `json:"session_id"`
+	ResponseID string   `json:"response_id"`
+}
+
+// ExecRedeemParams is exec/redeem (builtin tier only).
+type ExecRedeemParams struct {
+	Owner       OwnerRef `json:"owner"`
+	ExecutionID string   `json:"execution_id"`
+	Ticket      string   `json:"ticket"`
+}
