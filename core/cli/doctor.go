@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/config"
+	jsruntime "github.com/cwx-dev/cwx/core/runtime"
+)
+
+// DoctorReport is the --json output of `cwx doctor`.
+type DoctorReport struct {
+	Home       string `json:"cwx_home"`    // $CWX_HOME (default ~/.cwx)
+	ConfigFile string `json:"config_file"` // $CWX_HOME/config.toml (may not exist)
+	Requested  string `json:"requested"`   // [extension_host] runtime: node, bun or auto
+	Usable     bool   `json:"usable"`      // a runtime was found; false means exit 5
+	// Runtime is the chosen runtime, null when none is usable.
+	Runtime *jsruntime.Runtime `json:"runtime"`
+	// LaunchFlags are the flags the host is started with on the chosen runtime.
+	LaunchFlags []string `json:"launch_flags,omitempty"`
+	// Fallback says why auto did not take Bun.
+	Fallback string `json:"fallback,omitempty"`
+	// Rejected lists every candidate not used and why, in the order tried.
+	Rejected []jsruntime.Candidate `json:"rejected"`
+	// Fix is what to do when no runtime is usable.
+	Fix string `json:"fix,omitempty"`
+	// MemoryCap is whether the kernel enforces the configured cap on the chosen runtime;
+	// null when there is no runtime to test.
+	MemoryCap *jsruntime.MemoryCapReport `json:"memory_cap"`
+	Sandbox   jsruntime.SandboxReport    `json:"sandbox"`
+	Bundle    DoctorBundle               `json:"bundle"`
+}
+
+// DoctorBundle describes the extension-host bundle embedded in this build.
+type DoctorBundle struct {
+	SHA256 string `json:"sha256"` // its digest, the one host/hello must report
+	Dir    string `json:"dir"`    // where it is materialized: $CWX_HOME/extension-host/<sha256>
+	// Materialized is true when Dir holds an intact read-only copy. It is written the first
+	// time a tier starts; doctor never writes it.
+	Materialized bool `json:"materialized"`
+	// Problem says what is wrong with a copy that exists but is not intact (the next start
+	// rewrites it).
+	Problem string `json:"problem,omitempty"`
+}
+
+// doctorChecks are the slow, machine-dependent probes; tests replace them with fakes.
+var doctorChecks = struct {
+	memoryCap func(ctx context.Context, rt jsruntime.Runtime, limitBytes uint64) jsruntime.MemoryCapReport
+	sandbox   func(ctx context.Context, pathEnv string) jsruntime.SandboxReport
+}{
+	memoryCap: func(ctx context.Context, rt jsruntime.Runtime, limit uint64) jsruntime.MemoryCapReport {
+		return jsruntime.CheckMemoryCap(ctx, rt, limit, 10*time.Second)
+	},
+	sandbox: func(ctx context.Context, pathEnv string) jsruntime.SandboxReport {
+		return jsruntime.CheckBubblewrap(ctx, pathEnv, 10*time.Second)
+	},
+}
+
+func init() {
+	register(func() *cobra.Command {
+		var asJSON bool
+		cmd := &cobra.Command{
+			Use:   "doctor",
+			Short: "Check the JavaScript runtime, its memory cap, the sandbox and the host bundle",
+			Long: "doctor resolves the runtime the extension host would use (and says why every other\n" +
+				"candidate was rejected), checks that the kernel enforces the memory cap on it and that\n" +
+				"bubblewrap works, and prints CWX_HOME and the embedded bundle's digest. It exits 5,\n" +
+				"printing the fix, when no usable runtime is found.",
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				rep, noRuntime, err := runDoctor(cmd.Context())
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					if err := writeJSON(cmd.OutOrStdout(), rep); err != nil {
+						return err
+					}
+				} else {
+					printDoctor(cmd.OutOrStdout(), rep)
+				}
+				if noRuntime != nil {
+					return &ExitError{Code: ExitUnavailable, Err: noRuntime}
+				}
+				return nil
+			},
+		}
+		cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (DoctorReport)")
+		return cmd
+	})
+}
+
+// runDoctor gathers the report. noRuntime is set (and the report still complete) when no
+// runtime is usable; err is for failures that stop the report itself.
+func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, error) {
+	home, err := config.Home()
+	if err != nil {
+		return DoctorReport{}, nil, &ExitError{Code: ExitInternal, Err: err}
+	}
+	cfg, err := config.LoadHome(home)
+	if err != nil {
+		code := ExitUsage
+		if errors.Is(err, config.ErrInvalid) {
+			code = ExitInvalid
+		}
+		return DoctorReport{}, nil, exitf(code, "%w", err)
+	}
+	host := cfg.ExtensionHost
+	rep := DoctorReport{Home: home, ConfigFile: config.Path(home), Requested: host.Runtime}
+	wd, _ := os.Getwd()
+	userHome, _ := os.UserHomeDir()
+	pathEnv := os.Getenv("PATH")
+	res, err := jsruntime.Resolve(ctx, jsruntime.Options{
+		Kind: jsruntime.Kind(host.Runtime), NodePath: host.Node, BunPath: host.Bun,
+		PathEnv: pathEnv, WorkDir: wd, HomeDir: userHome, ConfigFile: rep.ConfigFile,
+	})
+	rep.Rejected, rep.Fallback = res.Rejected, res.Fallback
+	if rep.Rejected == nil {
+		rep.Rejected = []jsruntime.Candidate{}
+	}
+	var noRuntime *jsruntime.NoRuntimeError
+	switch {
+	case errors.As(err, &noRuntime):
+		rep.Fix = noRuntime.Fix
+	case err != nil:
+		return DoctorReport{}, nil, &ExitError{Code: ExitInternal, Err: err}
+	default:
+		rt := res.Chosen
+		rep.Usable, rep.Runtime, rep.LaunchFlags = true, &rt, rt.Args()
+		mc := doctorChecks.memoryCap(ctx, rt, host.MemoryLimitBytes())
+		rep.MemoryCap = &mc
+	}
+	rep.Sandbox = doctorChecks.sandbox(ctx, pathEnv)
+	rep.Bundle = doctorBundle(home)
+	return rep, noRuntime, nil
+}
+
+func doctorBundle(home string) DoctorBundle {
+	b := bundle.Embedded()
+	d := DoctorBundle{SHA256: bundle.EmbeddedSHA256()}
+	d.Dir = filepath.Join(home, "extension-host", d.SHA256)
+	_, err := bundle.Verify(home, b)
+	switch {
+	case err == nil:
+		d.Materialized = true
+	case !errors.Is(err, os.ErrNotExist):
+		d.Problem = err.Error()
+	}
+	return d
+}
+
+func printDoctor(w io.Writer, r DoctorReport) {
+	row := func(k, format string, args ...any) { printf(w, "%-12s %s\n", k, fmt.Sprintf(format, args...)) }
+	row("CWX_HOME", "%s", r.Home)
+	row("config", "%s", r.ConfigFile)
+	row("requested", "%s", r.Requested)
+	if r.Runtime != nil {
+		row("runtime", "%s %s at %s (from %s)", r.Runtime.Kind, r.Runtime.Version, r.Runtime.Path, r.Runtime.Source)
+		row("flags", "%s", strings.Join(r.LaunchFlags, " "))
+	} else {
+		row("runtime", "none usable")
+	}
+	if r.Fallback != "" {
+		row("fallback", "%s", r.Fallback)
+	}
+	for i, c := range r.Rejected {
+		k := ""
+		if i == 0 {
+			k = "rejected"
+		}
+		row(k, "%s (%s): %s", c.Path, c.Source, c.Reason)
+	}
+	if mc := r.MemoryCap; mc != nil {
+		state := "NOT enforced"
+		if mc.Enforced {
+			state = "enforced"
+		}
+		row("memory cap", "%s %d MiB %s: %s", mc.Mechanism, mc.LimitBytes>>20, state, mc.Detail)
+	} else {
+		row("memory cap", "not checked (no runtime)")
+	}
+	sb := r.Sandbox
+	switch {
+	case sb.Works:
+		row("sandbox", "%s works (%s)", sb.Name, sb.Path)
+	case sb.Present:
+		row("sandbox", "%s present but does not work: %s", sb.Name, sb.Detail)
+	default:
+		row("sandbox", "%s absent: %s", sb.Name, sb.Detail)
+	}
+	switch bd := r.Bundle; {
+	case bd.Materialized:
+		row("bundle", "sha256:%s (intact at %s)", bd.SHA256, bd.Dir)
+	case bd.Problem != "":
+		row("bundle", "sha256:%s (%s; the next start rewrites it)", bd.SHA256, bd.Problem)
+	default:
+		row("bundle", "sha256:%s (not materialized yet; the first tier start writes %s)", bd.SHA256, bd.Dir)
+	}
+	if r.Fix != "" {
+		row("fix", "%s", r.Fix)
+	}
+}

@@ -1,0 +1,110 @@
+package runtime
+
+import (
+	"os"
+	"strings"
+)
+
+// DefaultMemoryLimitBytes is the RLIMIT_DATA cap a runtime gets when none is configured.
+const DefaultMemoryLimitBytes uint64 = 1 << 30
+
+// LaunchPlan is everything the shim needs to start the runtime. Dir is left to the caller
+// (the supervisor knows the tier's data directory).
+type LaunchPlan struct {
+	Argv             []string `json:"argv"` // Argv[0] is the runtime binary
+	Env              []string `json:"env"`  // complete environment, KEY=VALUE
+	Dir              string   `json:"dir,omitempty"`
+	MemoryLimitBytes uint64   `json:"memory_limit_bytes"`
+}
+
+// nodeFixedFlags go to every Node host (DESIGN.md §5, research/codewhale-protocol.md §8).
+var nodeFixedFlags = []string{"--max-old-space-size=256", "--disable-proto=throw", "--no-addons"}
+
+// bunFlags keep Bun from installing packages, reading .env or bunfig.toml from the working
+// directory (the host's writable data dir), and loading addons.
+var bunFlags = []string{"--no-install", "--no-env-file", "--config=/dev/null", "--no-addons"}
+
+// allowedEnv are the user's variables a host keeps; everything else is dropped.
+var allowedEnv = map[string]bool{
+	"HOME": true, "USER": true, "LOGNAME": true, "PATH": true, "SHELL": true,
+	"LANG": true, "LANGUAGE": true, "TZ": true, "TMPDIR": true, "TERM": true,
+	"CWX_TEST_RUN_MARKER": true, // lets the test suite's /proc scan see runtimes it started
+}
+
+// allowedEnvPrefixes keep locale categories (LC_ALL, LC_CTYPE, ...).
+var allowedEnvPrefixes = []string{"LC_"}
+
+// fixedEnv overrides anything inherited, per runtime.
+func fixedEnv(kind Kind) []string {
+	env := []string{"NODE_OPTIONS=", "CWX_HOST_PROCESS_GROUP=1"}
+	if kind == KindBun {
+		env = append(env, "BUN_OPTIONS=", "BUN_BE_BUN=0", "BUN_JSC_useShadowRealm=0")
+	}
+	return env
+}
+
+// Args returns the runtime's flags for a host script, without the binary, the script or
+// the tier.
+func (r Runtime) Args() []string {
+	if r.Kind == KindBun {
+		return append([]string(nil), bunFlags...)
+	}
+	return append(append([]string(nil), nodeFixedFlags...), r.NodeFlags...)
+}
+
+// LaunchPlan builds the plan for running bundlePath on tier: argv ends with the bundle path
+// and then --tier=<tier>; the environment is the allow-listed part of this process's
+// environment, then extraEnv, then the fixed runtime variables (later entries win).
+// memLimitBytes 0 means DefaultMemoryLimitBytes.
+func (r Runtime) LaunchPlan(bundlePath, tier string, memLimitBytes uint64, extraEnv []string) LaunchPlan {
+	return r.launchPlan(os.Environ(), bundlePath, tier, memLimitBytes, extraEnv)
+}
+
+func (r Runtime) launchPlan(environ []string, bundlePath, tier string, memLimitBytes uint64, extraEnv []string) LaunchPlan {
+	if memLimitBytes == 0 {
+		memLimitBytes = DefaultMemoryLimitBytes
+	}
+	argv := append([]string{r.Path}, r.Args()...)
+	argv = append(argv, bundlePath, "--tier="+tier)
+	var env []string
+	for _, kv := range environ {
+		if k, _, ok := strings.Cut(kv, "="); ok && envAllowed(k) {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, extraEnv...)
+	env = append(env, fixedEnv(r.Kind)...)
+	return LaunchPlan{Argv: argv, Env: dedupeEnv(env), MemoryLimitBytes: memLimitBytes}
+}
+
+func envAllowed(k string) bool {
+	if allowedEnv[k] {
+		return true
+	}
+	for _, p := range allowedEnvPrefixes {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupeEnv keeps the last value of each key, at the position of its first occurrence, and
+// drops entries without "=".
+func dedupeEnv(env []string) []string {
+	idx := map[string]int{}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			continue
+		}
+		if i, seen := idx[k]; seen {
+			out[i] = kv
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
