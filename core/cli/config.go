@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/plugins"
+)
+
+// ConfigCheck is the --json output of `cwx config check`.
+type ConfigCheck struct {
+	File   string `json:"file"`   // $CWX_HOME/config.toml
+	Exists bool   `json:"exists"` // false: every value is a default
+	Valid  bool   `json:"valid"`  // no load error and no refused plugin table
+	// Error is why the file does not load (it names the key); empty when it loads.
+	Error string `json:"error,omitempty"`
+	// ExtensionHost is the [extension_host] table with defaults applied; null when the
+	// file does not load.
+	ExtensionHost *config.ExtensionHost `json:"extension_host"`
+	Plugins       []ConfigCheckPlugin   `json:"plugins"`
+}
+
+// ConfigCheckPlugin is one [plugins."<id>"] table as `cwx config check` reports it.
+type ConfigCheckPlugin struct {
+	ID        string   `json:"id"`
+	Installed bool     `json:"installed"`
+	Keys      []string `json:"keys"` // top-level keys, never the values
+	Bytes     int      `json:"bytes"`
+	Digest    string   `json:"digest"`
+	Error     string   `json:"error,omitempty"` // why the table is refused
+}
+
+func init() {
+	register(func() *cobra.Command {
+		cmd := &cobra.Command{Use: "config", Short: "Inspect config.toml", Args: cobra.NoArgs}
+		var asJSON bool
+		check := &cobra.Command{
+			Use:   "check",
+			Short: "Validate $CWX_HOME/config.toml and explain what it sets",
+			Long: "check decodes config.toml strictly (an unknown key is an error naming it), applies the\n" +
+				"defaults, and checks every [plugins.\"<id>\".config] table: plain TOML values only, at\n" +
+				"most 16 KiB as JSON and 16 levels deep, no date-times. It exits 3 when anything is refused.",
+			Args: exactArgs(0),
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				rep, err := runConfigCheck()
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					if err := writeJSON(cmd.OutOrStdout(), rep); err != nil {
+						return err
+					}
+				} else {
+					writeConfigCheck(cmd, rep)
+				}
+				if !rep.Valid {
+					return &ExitError{Code: ExitInvalid}
+				}
+				return nil
+			},
+		}
+		check.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+		cmd.AddCommand(check)
+		return cmd
+	})
+}
+
+func runConfigCheck() (ConfigCheck, error) {
+	home, err := config.Home()
+	if err != nil {
+		return ConfigCheck{}, &ExitError{Code: ExitInternal, Err: err}
+	}
+	rep := ConfigCheck{File: config.Path(home), Plugins: []ConfigCheckPlugin{}}
+	_, statErr := os.Stat(rep.File)
+	rep.Exists = statErr == nil
+	cfg, err := config.LoadHome(home)
+	if err != nil {
+		if !errors.Is(err, config.ErrInvalid) {
+			return rep, &ExitError{Code: ExitInternal, Err: err}
+		}
+		rep.Error = err.Error()
+		return rep, nil
+	}
+	rep.Valid = true
+	host := cfg.ExtensionHost
+	rep.ExtensionHost = &host
+	installed := map[string]bool{}
+	if s, err := plugins.Open(plugins.Options{Home: home}); err == nil {
+		if recs, err := s.List(); err == nil {
+			for _, r := range recs {
+				installed[r.ID] = true
+			}
+		}
+	}
+	for _, id := range cfg.PluginIDs() {
+		p := cfg.Plugin(id)
+		cp := ConfigCheckPlugin{ID: id, Installed: installed[id], Keys: p.Keys, Bytes: len(p.JSON), Digest: p.Digest}
+		if cp.Keys == nil {
+			cp.Keys = []string{}
+		}
+		if p.Err != nil {
+			cp.Error = p.Err.Error()
+			rep.Valid = false
+		}
+		rep.Plugins = append(rep.Plugins, cp)
+	}
+	return rep, nil
+}
+
+func writeConfigCheck(cmd *cobra.Command, rep ConfigCheck) {
+	w := cmd.OutOrStdout()
+	exists := ""
+	if !rep.Exists {
+		exists = " (absent: defaults apply)"
+	}
+	printf(w, "file     %s%s\n", rep.File, exists)
+	if rep.ExtensionHost == nil {
+		printf(w, "error    %s\n", rep.Error)
+		printf(w, "known keys: [extension_host] runtime, node, bun, memory_limit_mib, approval; [plugins.\"<id>\".config] with the plugin's own keys\n")
+		return
+	}
+	h := rep.ExtensionHost
+	printf(w, "[extension_host]\n")
+	printf(w, "  runtime = %q   # node (default), bun or auto\n", h.Runtime)
+	printf(w, "  node = %q   # empty: search PATH\n", h.Node)
+	printf(w, "  bun = %q   # empty: search PATH\n", h.Bun)
+	printf(w, "  memory_limit_mib = %d   # RLIMIT_DATA of the runtime\n", h.MemoryLimitMiB)
+	printf(w, "  approval = %q   # ask (default), auto or deny\n", h.Approval)
+	for _, p := range rep.Plugins {
+		note := ""
+		if !p.Installed {
+			note = "   # not installed"
+		}
+		printf(w, "[plugins.%q.config]%s\n", p.ID, note)
+		if p.Error != "" {
+			printf(w, "  refused: %s\n", p.Error)
+			continue
+		}
+		keys := strings.Join(p.Keys, ", ")
+		if keys == "" {
+			keys = "(empty)"
+		}
+		printf(w, "  keys: %s (%d bytes as JSON, digest %s)\n", keys, p.Bytes, p.Digest[:12])
+	}
+	if rep.Valid {
+		printf(w, "ok\n")
+	}
+}

@@ -1,0 +1,335 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/plugins"
+)
+
+// pluginEnv is what the plugin commands need from the outside world; tests replace parts.
+var pluginEnv = struct {
+	// provided returns the package names the JS host provides as singletons.
+	provided func() (provided, refused []string, err error)
+	now      func() time.Time
+	policy   string
+}{provided: providedModules, now: time.Now, policy: plugins.PolicyVersion}
+
+// openPlugins opens the plugin store of $CWX_HOME and reads config.toml.
+func openPlugins() (*plugins.Store, *config.Config, error) {
+	home, err := config.Home()
+	if err != nil {
+		return nil, nil, &ExitError{Code: ExitInternal, Err: err}
+	}
+	provided, refused, err := pluginEnv.provided()
+	if err != nil {
+		return nil, nil, &ExitError{Code: ExitInternal, Err: err}
+	}
+	s, err := plugins.Open(plugins.Options{Home: home, Provided: provided, Refused: refused, Now: pluginEnv.now, Policy: pluginEnv.policy})
+	if err != nil {
+		return nil, nil, &ExitError{Code: ExitInternal, Err: err}
+	}
+	cfg, err := config.LoadHome(home)
+	if err != nil {
+		return nil, nil, exitf(ExitInvalid, "%w (run `cwx config check`)", err)
+	}
+	return s, cfg, nil
+}
+
+// pluginErr maps a core/plugins error to its exit status (DESIGN.md §7b).
+func pluginErr(err error) error {
+	var ee *ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee):
+		return err
+	case errors.Is(err, plugins.ErrBadToken):
+		return &ExitError{Code: ExitDenied, Err: err}
+	case errors.Is(err, plugins.ErrRefused), errors.Is(err, plugins.ErrManifest),
+		errors.Is(err, plugins.ErrNotInstalled), errors.Is(err, plugins.ErrContentChanged),
+		errors.Is(err, plugins.ErrCapabilitiesChanged):
+		return &ExitError{Code: ExitInvalid, Err: err}
+	case errors.Is(err, os.ErrNotExist), errors.Is(err, os.ErrPermission):
+		return &ExitError{Code: ExitUsage, Err: err}
+	default:
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+}
+
+func init() {
+	register(func() *cobra.Command {
+		cmd := &cobra.Command{
+			Use:   "plugin",
+			Short: "Install, review, trust, enable and inspect plugins",
+			Long: "A plugin is installed disabled and untrusted. Review it, trust it with the token the\n" +
+				"review prints, then enable it. Changed bytes or a changed activation policy stop it\n" +
+				"until it is reviewed again.",
+			Args: cobra.NoArgs,
+		}
+		cmd.AddCommand(pluginInstallCmd(), pluginReviewCmd(), pluginTrustCmd(),
+			pluginToggleCmd("enable", "Enable a plugin (it runs once it is also trusted)", (*plugins.Store).Enable),
+			pluginToggleCmd("disable", "Disable a plugin; running cwx processes drop it within a second", (*plugins.Store).Disable),
+			pluginToggleCmd("untrust", "Drop a plugin's trust receipt", (*plugins.Store).Untrust),
+			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd())
+		return cmd
+	})
+}
+
+// PluginInstallResult is the --json output of `cwx plugin install`.
+type PluginInstallResult struct {
+	ID        string `json:"id"`
+	Version   string `json:"version"`
+	Closure   string `json:"closure_sha256"`
+	Files     int    `json:"files"`
+	Bytes     int64  `json:"bytes"`
+	StageDir  string `json:"stage_dir"`
+	Unchanged bool   `json:"unchanged"` // the same bytes were already installed
+	Updated   bool   `json:"updated"`   // new bytes under an installed id: review again
+	Status    string `json:"status"`
+}
+
+func pluginInstallCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "install PATH|TARBALL",
+		Short: "Stage a plugin folder or .tgz (never fetches, never runs scripts)",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, _, err := openPlugins()
+			if err != nil {
+				return err
+			}
+			res, err := s.Install(args[0])
+			if err != nil {
+				return pluginErr(err)
+			}
+			r, err := s.Get(res.ID)
+			if err != nil {
+				return pluginErr(err)
+			}
+			out := PluginInstallResult{ID: res.ID, Version: res.Version, Closure: res.Closure, Files: res.Files, Bytes: res.Bytes,
+				StageDir: res.StageDir, Unchanged: res.Unchanged, Updated: res.Updated, Status: s.Status(r)}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), out)
+			}
+			w := cmd.OutOrStdout()
+			switch {
+			case res.Unchanged:
+				printf(w, "%s %s is already installed with these bytes (%s)\n", res.ID, res.Version, out.Status)
+			case res.Updated:
+				printf(w, "updated %s to %s: new bytes need a new review (%s)\n", res.ID, res.Version, out.Status)
+			default:
+				printf(w, "installed %s %s, disabled and not trusted\n", res.ID, res.Version)
+			}
+			printf(w, "closure sha256:%s (%d files, %d bytes)\n", res.Closure, res.Files, res.Bytes)
+			if out.Status != "enabled" {
+				printf(w, "next: cwx plugin review %s\n", shellQuote(res.ID))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	return cmd
+}
+
+func pluginReviewCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "review ID",
+		Short: "Show what a plugin is and print the token that trusts it",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, _, err := openPlugins()
+			if err != nil {
+				return err
+			}
+			rv, err := s.Review(args[0])
+			if err != nil {
+				return pluginErr(err)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), rv)
+			}
+			writeReview(cmd.OutOrStdout(), rv)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	return cmd
+}
+
+func writeReview(w io.Writer, rv *plugins.Review) {
+	printf(w, "plugin   %s %s\n", rv.ID, rv.Version)
+	if rv.Description != "" {
+		printf(w, "about    %s\n", oneLine(rv.Description))
+	}
+	printf(w, "source   %s (%s)\n", rv.Source, rv.Kind)
+	printf(w, "closure  sha256:%s\n", rv.Closure)
+	printf(w, "files    %d (%d bytes)\n", rv.Files, rv.Bytes)
+	printf(w, "entries:\n")
+	for _, e := range rv.Entries {
+		inj := "not statically visible"
+		if e.Injects != nil {
+			inj = strings.Join(e.Injects, ", ")
+			if inj == "" {
+				inj = "nothing"
+			}
+		}
+		printf(w, "  %s: %s\n    sha256:%s\n    injects: %s\n", e.Path, e.Display, e.SHA256, inj)
+	}
+	if len(rv.Peers) == 0 {
+		printf(w, "peers    none\n")
+	} else {
+		printf(w, "peers:\n")
+		for _, p := range rv.Peers {
+			mark := "missing (not provided by cwx; importing it fails)"
+			if p.Provided {
+				mark = "provided by cwx"
+			}
+			printf(w, "  %s %s: %s\n", p.Name, p.Range, mark)
+		}
+	}
+	for _, n := range rv.Notes {
+		printf(w, "note     %s\n", n)
+	}
+	printf(w, "install scripts: none (packages with install scripts are refused)\n")
+	printf(w, "%s.\n", rv.Warning)
+	printf(w, "policy   %s\n", rv.Policy)
+	printf(w, "\nTo trust exactly these bytes: cwx plugin trust %s --token %s\n", shellQuote(rv.ID), rv.Token)
+}
+
+func pluginTrustCmd() *cobra.Command {
+	var token string
+	cmd := &cobra.Command{
+		Use:   "trust ID --token TOKEN",
+		Short: "Trust a reviewed plugin (the token binds trust to the reviewed bytes)",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if token == "" {
+				return exitf(ExitUsage, "trust needs --token: run `cwx plugin review %s` and copy the token it prints", shellQuote(args[0]))
+			}
+			s, _, err := openPlugins()
+			if err != nil {
+				return err
+			}
+			if err := s.Trust(args[0], token); err != nil {
+				return pluginErr(err)
+			}
+			r, err := s.Get(args[0])
+			if err != nil {
+				return pluginErr(err)
+			}
+			printf(cmd.OutOrStdout(), "trusted %s %s (closure sha256:%s)\n", r.ID, r.Version, r.Closure)
+			if !r.Enabled {
+				printf(cmd.OutOrStdout(), "next: cwx plugin enable %s\n", shellQuote(r.ID))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&token, "token", "", "the token printed by `cwx plugin review ID`")
+	return cmd
+}
+
+func pluginToggleCmd(verb, short string, op func(*plugins.Store, string) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   verb + " ID",
+		Short: short,
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, _, err := openPlugins()
+			if err != nil {
+				return err
+			}
+			if err := op(s, args[0]); err != nil {
+				return pluginErr(err)
+			}
+			r, err := s.Get(args[0])
+			if err != nil {
+				return pluginErr(err)
+			}
+			printf(cmd.OutOrStdout(), "%s: %s\n", r.ID, s.Status(r))
+			return nil
+		},
+	}
+}
+
+func pluginRemoveCmd() *cobra.Command {
+	var purge bool
+	cmd := &cobra.Command{
+		Use:   "remove ID",
+		Short: "Remove a plugin's staged copies and record (its data directory is kept)",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, _, err := openPlugins()
+			if err != nil {
+				return err
+			}
+			data := s.Layout().DataDir(args[0])
+			if err := s.Remove(args[0], purge); err != nil {
+				return pluginErr(err)
+			}
+			printf(cmd.OutOrStdout(), "removed %s\n", args[0])
+			if !purge {
+				if _, err := os.Stat(data); err == nil {
+					printf(cmd.OutOrStdout(), "kept its data directory %s (--purge-data deletes it)\n", data)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&purge, "purge-data", false, "also delete the plugin's data directory")
+	return cmd
+}
+
+// exactArgs is cobra.ExactArgs with the usage exit status.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (usage: cwx %s)", err, cmd.UseLine()[len("cwx "):])}
+		}
+		return nil
+	}
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but safe characters.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@/._-+:=", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// escapeSeqRE matches terminal escape sequences: CSI, OSC (ended by BEL or ST) and
+// two-byte escapes.
+var escapeSeqRE = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]`)
+
+// oneLine removes terminal escape sequences and replaces other control characters
+// (newlines included) with spaces, so plugin-written text cannot drive the terminal.
+func oneLine(s string) string {
+	s = escapeSeqRE.ReplaceAllString(s, "")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }

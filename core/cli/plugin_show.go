@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/plugins"
+)
+
+// PluginListItem is one element of the --json output of `cwx plugin list`.
+type PluginListItem struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+	Status  string `json:"status"` // enabled, trusted, disabled, not trusted, content changed, review again, ...
+	Enabled bool   `json:"enabled"`
+	Trusted bool   `json:"trusted"` // a receipt exists (it may no longer hold; see status)
+	Closure string `json:"closure_sha256"`
+}
+
+func pluginListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List installed plugins and their state",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, _, err := openPlugins()
+			if err != nil {
+				return err
+			}
+			recs, err := s.List()
+			if err != nil {
+				return pluginErr(err)
+			}
+			items := make([]PluginListItem, 0, len(recs))
+			for _, r := range recs {
+				items = append(items, PluginListItem{ID: r.ID, Version: r.Version, Status: s.Status(r), Enabled: r.Enabled, Trusted: r.Trust != nil, Closure: r.Closure})
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), items)
+			}
+			if len(items) == 0 {
+				printf(cmd.OutOrStdout(), "no plugins installed (cwx plugin install PATH|TARBALL)\n")
+				return nil
+			}
+			tw := newTable(cmd.OutOrStdout())
+			printf(tw, "ID\tVERSION\tSTATUS\tCLOSURE\n")
+			for _, it := range items {
+				printf(tw, "%s\t%s\t%s\t%s\n", it.ID, oneLine(it.Version), it.Status, it.Closure[:12])
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	return cmd
+}
+
+// PluginShow is the --json output of `cwx plugin show`.
+type PluginShow struct {
+	ID          string `json:"id"`
+	Version     string `json:"version"`
+	Description string `json:"description,omitempty"`
+	Kind        string `json:"kind"`
+	Source      string `json:"source"`
+	Status      string `json:"status"`
+	Enabled     bool   `json:"enabled"`
+	// Receipt is "valid" or why it does not hold (not trusted, content changed, review
+	// again, capabilities changed, review again).
+	Receipt  string           `json:"receipt"`
+	Closure  string           `json:"closure_sha256"`
+	Files    int              `json:"files"`
+	Bytes    int64            `json:"bytes"`
+	StageDir string           `json:"stage_dir"`
+	DataDir  string           `json:"data_dir"`
+	Entries  []plugins.Entry  `json:"entries"`
+	Config   PluginConfigInfo `json:"config"`
+	// Diagnostics are the last 20 of the plugin's 64-entry ring, oldest first.
+	Diagnostics      []plugins.Diagnostic `json:"diagnostics"`
+	DiagnosticsTotal int                  `json:"diagnostics_total"`
+}
+
+// PluginConfigInfo describes a plugin's [plugins."<id>".config] without its values.
+type PluginConfigInfo struct {
+	Keys   []string `json:"keys"`            // configured top-level keys, never the values
+	Digest string   `json:"digest"`          // sha256 of the JSON sent, or of the refusal
+	Error  string   `json:"error,omitempty"` // why the table is refused
+}
+
+func pluginShowCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a plugin's state, hash, configured keys and recent diagnostics",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, cfg, err := openPlugins()
+			if err != nil {
+				return err
+			}
+			r, err := s.Get(args[0])
+			if err != nil {
+				return pluginErr(err)
+			}
+			sh := showPlugin(s, cfg, r)
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), sh)
+			}
+			writeShow(cmd, sh)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	return cmd
+}
+
+func showPlugin(s *plugins.Store, cfg *config.Config, r *plugins.Record) PluginShow {
+	sh := PluginShow{ID: r.ID, Version: r.Version, Description: r.Description, Kind: r.Kind, Source: r.Source,
+		Status: s.Status(r), Enabled: r.Enabled, Receipt: "valid", Closure: r.Closure, Files: r.Files, Bytes: r.Bytes,
+		StageDir: s.Layout().StageDir(r.ID, r.Closure), DataDir: s.Layout().DataDir(r.ID), Entries: r.Entries,
+		DiagnosticsTotal: len(r.Diagnostics)}
+	if err := s.CheckReceipt(r); err != nil {
+		sh.Receipt = strings.TrimPrefix(err.Error(), "plugin "+r.ID+": ")
+	}
+	pc := cfg.Plugin(r.ID)
+	sh.Config = PluginConfigInfo{Keys: pc.Keys, Digest: pc.Digest}
+	if sh.Config.Keys == nil {
+		sh.Config.Keys = []string{}
+	}
+	if pc.Err != nil {
+		sh.Config.Error = pc.Err.Error()
+	}
+	d := r.Diagnostics
+	if len(d) > plugins.DiagnosticsShown {
+		d = d[len(d)-plugins.DiagnosticsShown:]
+	}
+	sh.Diagnostics = append([]plugins.Diagnostic{}, d...)
+	return sh
+}
+
+func writeShow(cmd *cobra.Command, sh PluginShow) {
+	w := cmd.OutOrStdout()
+	printf(w, "plugin   %s %s\n", sh.ID, oneLine(sh.Version))
+	printf(w, "status   %s\n", sh.Status)
+	printf(w, "receipt  %s\n", sh.Receipt)
+	printf(w, "closure  sha256:%s (%d files)\n", sh.Closure, sh.Files)
+	printf(w, "source   %s\n", sh.Source)
+	printf(w, "staged   %s\n", sh.StageDir)
+	printf(w, "data     %s\n", sh.DataDir)
+	for _, e := range sh.Entries {
+		printf(w, "entry    %s (host code (JavaScript), sha256:%s)\n", e.Path, e.SHA256[:12])
+	}
+	switch {
+	case sh.Config.Error != "":
+		printf(w, "config   refused: %s\n", sh.Config.Error)
+	case len(sh.Config.Keys) == 0:
+		printf(w, "config   none\n")
+	default:
+		printf(w, "config   keys: %s\n", strings.Join(sh.Config.Keys, ", "))
+	}
+	if len(sh.Diagnostics) == 0 {
+		printf(w, "diagnostics: none\n")
+		return
+	}
+	printf(w, "diagnostics (last %d of %d):\n", len(sh.Diagnostics), sh.DiagnosticsTotal)
+	for _, d := range sh.Diagnostics {
+		printf(w, "  %s %s: %s\n", d.Time.UTC().Format("2006-01-02T15:04:05Z"), d.Kind, oneLine(d.Message))
+	}
+}

@@ -1,0 +1,224 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Defaults of the [extension_host] table.
+const (
+	DefaultRuntime        = "node"
+	DefaultApproval       = "ask"
+	DefaultMemoryLimitMiB = 1024
+	// MaxMemoryLimitMiB bounds memory_limit_mib (1 TiB); anything larger is a typo.
+	MaxMemoryLimitMiB = 1 << 20
+	// MinMemoryLimitMiB is the smallest limit a JavaScript runtime can start under.
+	MinMemoryLimitMiB = 64
+)
+
+// Config is a decoded config.toml.
+type Config struct {
+	// Path is the file it was read from; the file may not exist (then every value is a default).
+	Path          string
+	ExtensionHost ExtensionHost
+	// Plugins maps a plugin id to its settings; only plugins with a [plugins."<id>"] table appear.
+	Plugins map[string]Plugin
+}
+
+// ExtensionHost is the [extension_host] table with defaults applied.
+type ExtensionHost struct {
+	Runtime        string `json:"runtime"`          // "node", "bun" or "auto"
+	Node           string `json:"node"`             // absolute path to node, "" to search PATH
+	Bun            string `json:"bun"`              // absolute path to bun, "" to search PATH
+	MemoryLimitMiB int64  `json:"memory_limit_mib"` // RLIMIT_DATA for the runtime, in MiB
+	Approval       string `json:"approval"`         // "ask", "auto" or "deny"
+}
+
+// MemoryLimitBytes returns MemoryLimitMiB in bytes.
+func (e ExtensionHost) MemoryLimitBytes() uint64 { return uint64(e.MemoryLimitMiB) << 20 }
+
+// Error is a config.toml problem that stops the whole file from loading.
+type Error struct {
+	Path   string // the file
+	Key    string // the dotted key at fault, "" for a syntax error
+	Line   int    // 1-based line when known, else 0
+	Reason string // what is wrong and what to do
+	Err    error  // underlying error, if any
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Path)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Key != "" {
+		fmt.Fprintf(&b, "%s: ", e.Key)
+	}
+	b.WriteString(e.Reason)
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrInvalid is matched (errors.Is) by every *Error.
+var ErrInvalid = errors.New("invalid config.toml")
+
+// Is makes every *Error match ErrInvalid.
+func (e *Error) Is(target error) bool { return target == ErrInvalid }
+
+// fileTOML mirrors config.toml for strict decoding.
+type fileTOML struct {
+	ExtensionHost hostTOML              `toml:"extension_host"`
+	Plugins       map[string]pluginTOML `toml:"plugins"`
+}
+
+type hostTOML struct {
+	Runtime        *string `toml:"runtime"`
+	Node           *string `toml:"node"`
+	Bun            *string `toml:"bun"`
+	MemoryLimitMiB *int64  `toml:"memory_limit_mib"`
+	Approval       *string `toml:"approval"`
+}
+
+type pluginTOML struct {
+	Config map[string]any `toml:"config"`
+}
+
+// LoadHome reads config.toml from the cwx home directory.
+func LoadHome(home string) (*Config, error) { return Load(Path(home)) }
+
+// Load reads and validates the config file at path. A missing file is not an error: the
+// result holds the defaults. Any other problem returns an *Error naming the key.
+// Per-plugin config problems are not load errors; see [Plugin.Err].
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil && !errNotExist(err) {
+		return nil, &Error{Path: path, Reason: "cannot read the file: " + err.Error(), Err: err}
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes config.toml bytes; path is used in messages only.
+func Parse(path string, data []byte) (*Config, error) {
+	var f fileTOML
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, decodeError(path, err)
+	}
+	if keys := unknownKeys(md); len(keys) > 0 {
+		return nil, &Error{Path: path, Key: keys[0], Reason: fmt.Sprintf("unknown key (%s); remove it or fix its spelling", knownKeysHint(keys[0]))}
+	}
+	host, err := resolveHost(path, f.ExtensionHost)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &Config{Path: path, ExtensionHost: host, Plugins: map[string]Plugin{}}
+	for id, p := range f.Plugins {
+		cfg.Plugins[id] = newPlugin(id, p.Config)
+	}
+	return cfg, nil
+}
+
+// unknownKeys lists the keys the decoder did not use, sorted. Everything inside a
+// [plugins."<id>".config] table belongs to the plugin and is never unknown.
+func unknownKeys(md toml.MetaData) []string {
+	var keys []string
+	for _, k := range md.Undecoded() {
+		if len(k) > 3 && k[0] == "plugins" && k[2] == "config" {
+			continue
+		}
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func knownKeysHint(key string) string {
+	switch {
+	case strings.HasPrefix(key, "extension_host."):
+		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval"
+	case strings.HasPrefix(key, "plugins."):
+		return `a [plugins."<id>"] table knows only config`
+	default:
+		return "the known tables are [extension_host] and [plugins.\"<id>\".config]"
+	}
+}
+
+func decodeError(path string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return &Error{Path: path, Line: pe.Position.Line, Key: pe.LastKey, Reason: pe.Message, Err: err}
+	}
+	return &Error{Path: path, Reason: err.Error(), Err: err}
+}
+
+func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
+	out := ExtensionHost{Runtime: DefaultRuntime, MemoryLimitMiB: DefaultMemoryLimitMiB, Approval: DefaultApproval}
+	bad := func(key, reason string) error {
+		return &Error{Path: path, Key: "extension_host." + key, Reason: reason}
+	}
+	if h.Runtime != nil {
+		switch *h.Runtime {
+		case "node", "bun", "auto":
+			out.Runtime = *h.Runtime
+		default:
+			return out, bad("runtime", fmt.Sprintf("%q is not a runtime; use \"node\", \"bun\" or \"auto\"", *h.Runtime))
+		}
+	}
+	for _, p := range []struct {
+		key string
+		v   *string
+		dst *string
+	}{{"node", h.Node, &out.Node}, {"bun", h.Bun, &out.Bun}} {
+		if p.v == nil {
+			continue
+		}
+		if !filepath.IsAbs(*p.v) {
+			return out, bad(p.key, fmt.Sprintf("%q must be an absolute path to the %s binary", *p.v, p.key))
+		}
+		*p.dst = filepath.Clean(*p.v)
+	}
+	if h.MemoryLimitMiB != nil {
+		v := *h.MemoryLimitMiB
+		if v < MinMemoryLimitMiB || v > MaxMemoryLimitMiB {
+			return out, bad("memory_limit_mib", fmt.Sprintf("%d is out of range; use a value from %d to %d (MiB)", v, MinMemoryLimitMiB, MaxMemoryLimitMiB))
+		}
+		out.MemoryLimitMiB = v
+	}
+	if h.Approval != nil {
+		switch *h.Approval {
+		case "ask", "auto", "deny":
+			out.Approval = *h.Approval
+		default:
+			return out, bad("approval", fmt.Sprintf("%q is not a posture; use \"ask\", \"auto\" or \"deny\"", *h.Approval))
+		}
+	}
+	return out, nil
+}
+
+// Plugin returns the settings of plugin id; a plugin without a table gets an empty config
+// and the digest of "{}".
+func (c *Config) Plugin(id string) Plugin {
+	if p, ok := c.Plugins[id]; ok {
+		return p
+	}
+	return newPlugin(id, nil)
+}
+
+// PluginIDs returns the ids of every [plugins."<id>"] table, sorted.
+func (c *Config) PluginIDs() []string {
+	ids := make([]string, 0, len(c.Plugins))
+	for id := range c.Plugins {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}

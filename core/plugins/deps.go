@@ -1,0 +1,102 @@
+package plugins
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Peer is a peer dependency as the review shows it.
+type Peer struct {
+	Name     string `json:"name"`
+	Range    string `json:"range"`
+	Provided bool   `json:"provided"` // true when the cwx host provides it as a singleton
+}
+
+// depReport is what the dependency check found.
+type depReport struct {
+	Missing []string // "name" or "name (needed by pkg)", sorted
+	Peers   []Peer   // the package's own peer dependencies
+}
+
+// checkDeps verifies that every runtime dependency of the package at root (recursively,
+// through bundled packages) is either bundled under a node_modules folder inside root,
+// resolved the way Node resolves it, or a host singleton in provided. Nothing is fetched.
+func checkDeps(root string, m *Manifest, provided map[string]bool) depReport {
+	var rep depReport
+	for _, name := range sortedKeys(m.PeerDependencies) {
+		rep.Peers = append(rep.Peers, Peer{Name: name, Range: m.PeerDependencies[name], Provided: provided[name]})
+	}
+	seen := map[string]bool{}
+	missing := map[string]bool{}
+	var walk func(dir, pkg string, deps map[string]string, optional map[string]string)
+	walk = func(dir, pkg string, deps, optional map[string]string) {
+		for _, name := range sortedKeys(deps) {
+			if provided[name] {
+				continue
+			}
+			found := resolvePackage(root, dir, name)
+			if found == "" {
+				if _, opt := optional[name]; opt {
+					continue
+				}
+				if pkg == "" {
+					missing[name] = true
+				} else {
+					missing[fmt.Sprintf("%s (needed by %s)", name, pkg)] = true
+				}
+				continue
+			}
+			if seen[found] {
+				continue
+			}
+			seen[found] = true
+			sub, subOpt := readPackageDeps(found)
+			walk(found, name, sub, subOpt)
+		}
+	}
+	walk(root, "", m.Dependencies, m.OptionalDependencies)
+	for k := range missing {
+		rep.Missing = append(rep.Missing, k)
+	}
+	sort.Strings(rep.Missing)
+	return rep
+}
+
+// resolvePackage looks for node_modules/<name> from dir up to root (never above it).
+func resolvePackage(root, dir, name string) string {
+	for {
+		cand := filepath.Join(dir, "node_modules", filepath.FromSlash(name))
+		if fi, err := os.Stat(filepath.Join(cand, "package.json")); err == nil && fi.Mode().IsRegular() && resolvesInside(root, cand) {
+			return cand
+		}
+		if dir == root {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if r, err := filepath.Rel(root, parent); err != nil || strings.HasPrefix(r, "..") {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// readPackageDeps reads a bundled package's dependencies; an unreadable file yields none
+// (the package's own import will fail loudly at activation).
+func readPackageDeps(dir string) (deps, optional map[string]string) {
+	data, err := readSmall(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return nil, nil
+	}
+	var pj struct {
+		Dependencies         map[string]string `json:"dependencies"`
+		OptionalDependencies map[string]string `json:"optionalDependencies"`
+	}
+	if json.Unmarshal(data, &pj) != nil {
+		return nil, nil
+	}
+	return pj.Dependencies, pj.OptionalDependencies
+}

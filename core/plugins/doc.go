@@ -1,0 +1,79 @@
+// Package plugins keeps plugins on disk: identity and paths, manifests, installation
+// without fetching, closure hashing, review and trust receipts, and the state store that
+// says which plugins are desired.
+//
+// # Identity and paths
+//
+// A plugin's id is its plugin.json name or its npm package name, verbatim
+// ("@deepseek-ai/dsh-session-log-export"). On disk it becomes [DiskName]: the id sanitized
+// to [a-z0-9-] (at most 64 characters) plus '-' and the first 12 hex digits of sha256(id).
+// Staged copies live under $CWX_HOME/plugins/<disk name>/<closure sha256>/ (read-only);
+// the plugin's writable data directory is $CWX_HOME/extension-host/data/plugins/<disk
+// name>/ (0700, created before activation by [Layout.EnsureDataDir], stable across
+// generations and updates, kept by `remove` unless asked to purge).
+//
+// # Manifests
+//
+// A folder with plugin.json (name, version, description, native: one entry path or a list
+// of at most 64, each .mjs, .js or .mts; the spelling extensions."net.codewhale".native as a
+// string, {path}, {paths} or list is accepted too), or an npm package whose package.json
+// "." export (conditions import, node, default; else main; else index.js) is a Cordis
+// plugin. When both files exist plugin.json names the plugin and package.json contributes
+// scripts and dependencies. Top-level plugin.json fields cwx does not use (a Codewhale
+// plugin's skills or MCP servers) are ignored; the native forms are checked strictly. Every manifest error is a [*ManifestError] naming the file and
+// the field.
+//
+// # Install
+//
+// [Store.Install] takes a folder or a .tgz. It refuses ([*RefusalError]) install scripts
+// (preinstall, install, postinstall, prepare), symlinks that leave the package, absolute
+// or ".." tarball entries, hard links, device files, more than 10,000 files or 256 MiB, and
+// runtime dependencies that are neither bundled under node_modules inside the package nor
+// host singletons (the provided-modules list of nodeshim/jshost, passed in
+// [Options.Provided]); the refusal lists what is missing. Nothing is fetched and nothing
+// runs. The copy is staged read-only and named by its closure hash:
+//
+//	sha256( "cwx-closure-v1\x00" ||
+//	        for each file, sorted by slash-separated relative path in byte order:
+//	            kind ('f' regular file | 'l' symlink) || path || 0x00 ||
+//	            length (8 bytes, big-endian) || content (the link target for a symlink) )
+//
+// Every file counts, node_modules included; modes and times do not. Different bytes under
+// an installed id are a new version: the record keeps its enabled flag and its old
+// receipt, which no longer matches, so the plugin stops until it is reviewed again.
+//
+// # Review, trust and receipts
+//
+// A plugin is installed disabled and untrusted. [Store.Review] re-hashes the staged copy
+// and describes it, ending with [ReviewToken] (bound to the id, the closure hash and the
+// activation policy version). [Store.Trust] needs that token and writes a [Receipt]. A
+// receipt fails closed: [Store.CheckReceipt] (in memory) reports ErrNotTrusted,
+// ErrCapabilitiesChanged when [PolicyVersion] moved, ErrContentChanged when the installed
+// closure differs; [Store.VerifyClosure] (before a tier start) and [Store.VerifyEntries]
+// (before each activation) re-hash the bytes and report ErrContentChanged.
+//
+// # State
+//
+// $CWX_HOME/state.json holds every record, its receipt, enabled flag and a 64-entry
+// diagnostics ring ([Store.AppendDiagnostic]). It is one small JSON file because every
+// command reads all of it and changes are rare; it is replaced atomically (temporary file,
+// fsync, rename, fsync of the folder) under an exclusive flock on $CWX_HOME/state.lock, so
+// concurrent cwx processes serialize their read-modify-write and readers never see a torn
+// file. A file that does not parse is reported with its path ([*CorruptStateError]) and
+// never reset. The generation counter increases with every change to what is desired;
+// [Watcher] re-reads it once a second and answers callers from memory.
+//
+// # For a Manager
+//
+//	s, _ := plugins.Open(plugins.Options{Home: home, Provided: jshostProvided})
+//	cfg, _ := config.LoadHome(home)
+//	desired, blocked, gen, _ := s.Desired(cfg) // enabled ∧ trusted ∧ receipt valid
+//	// before a tier start, for each d in desired:   s.VerifyClosure(d.Record)
+//	// before each activation:                        s.VerifyEntries(d.Record)
+//	//                                                 dir, _ := s.Layout().EnsureDataDir(d.ID)
+//	// d.Config.Err != nil → fail activation with it (no host call); otherwise send
+//	// d.Config.JSON as config and record d.Config.Digest on the owner.
+//	// failures, faults, refusals:                    s.AppendDiagnostic(d.ID, plugins.Diagnostic{...})
+//	// blocked plugins carry their *ReceiptError:      s.AppendDiagnostic(b.ID, ...)
+//	w, _ := plugins.NewWatcher(s); go w.Run(ctx, nil) // then w.ChangedSince(gen) or <-w.Changed() [Store.Desired] gives a Manager what to run.
+package plugins

@@ -1,0 +1,148 @@
+package plugins
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Receipt failures. Each fails closed: the plugin is not desired until reviewed again.
+var (
+	ErrNotTrusted          = errors.New("not trusted: run `cwx plugin review` then `cwx plugin trust`")
+	ErrContentChanged      = errors.New("content changed, review again")
+	ErrCapabilitiesChanged = errors.New("capabilities changed, review again")
+	ErrBadToken            = errors.New("the review token does not match")
+)
+
+// ReviewToken is the token `cwx plugin review` prints: bound to the plugin id, its closure
+// hash and the activation policy version. It proves which bytes and which policy were shown;
+// it is not a secret.
+func ReviewToken(id, closure, policy string) string {
+	sum := sha256.Sum256([]byte("cwx-review-token\x00" + id + "\x00" + closure + "\x00" + policy))
+	return "rv1-" + hex.EncodeToString(sum[:16])
+}
+
+// ReceiptError explains why a receipt does not hold; it wraps one of the Err* above.
+type ReceiptError struct {
+	ID     string
+	Err    error
+	Detail string
+}
+
+func (e *ReceiptError) Error() string {
+	msg := fmt.Sprintf("plugin %s: %v", e.ID, e.Err)
+	if e.Detail != "" {
+		msg += " (" + e.Detail + ")"
+	}
+	return msg
+}
+
+func (e *ReceiptError) Unwrap() error { return e.Err }
+
+// CheckReceipt compares r's receipt with its recorded closure and the store's policy. It is
+// an in-memory check; VerifyEntries and VerifyClosure re-hash the bytes.
+func (s *Store) CheckReceipt(r *Record) error {
+	switch {
+	case r.Trust == nil:
+		return &ReceiptError{ID: r.ID, Err: ErrNotTrusted}
+	case r.Trust.Policy != s.policy:
+		return &ReceiptError{ID: r.ID, Err: ErrCapabilitiesChanged, Detail: fmt.Sprintf("trusted under policy %s, cwx now runs %s", r.Trust.Policy, s.policy)}
+	case r.Trust.Closure != r.Closure:
+		return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: fmt.Sprintf("trusted %s, installed %s", short(r.Trust.Closure), short(r.Closure))}
+	}
+	return nil
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+// VerifyClosure re-hashes the staged copy of r (call it before each tier start) and fails
+// with ErrContentChanged when any byte differs from the install.
+func (s *Store) VerifyClosure(r *Record) error {
+	dir := s.layout.StageDir(r.ID, r.Closure)
+	c, err := HashTree(dir, s.limits)
+	if err != nil {
+		return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: err.Error()}
+	}
+	if c.SHA256 != r.Closure {
+		return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: "the staged files no longer hash to " + short(r.Closure)}
+	}
+	return nil
+}
+
+// VerifyEntries re-hashes r's entry modules (call it before each activation).
+func (s *Store) VerifyEntries(r *Record) error {
+	dir := s.layout.StageDir(r.ID, r.Closure)
+	for _, e := range r.Entries {
+		sum, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(e.Path)))
+		if err != nil {
+			return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: fmt.Sprintf("entry %s: %v", e.Path, err)}
+		}
+		if sum != e.SHA256 {
+			return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: "entry " + e.Path + " was modified"}
+		}
+	}
+	return nil
+}
+
+// Trust records a receipt for id when token matches its current review. The staged bytes
+// are re-hashed first, so trust always binds to what is on disk.
+func (s *Store) Trust(id, token string) error {
+	if token == "" {
+		return fmt.Errorf("%w: trusting needs the token printed by `cwx plugin review %s`", ErrBadToken, id)
+	}
+	r, err := s.Get(id)
+	if err != nil {
+		return err
+	}
+	if err := s.VerifyClosure(r); err != nil {
+		return fmt.Errorf("%w; reinstall the plugin, then review it", err)
+	}
+	want := ReviewToken(r.ID, r.Closure, s.policy)
+	if subtle.ConstantTimeCompare([]byte(want), []byte(token)) != 1 {
+		return fmt.Errorf("%w the current review of %s; run `cwx plugin review %s` and use the token it prints", ErrBadToken, id, id)
+	}
+	return s.withRecord(id, func(cur *Record) (bool, error) {
+		if cur.Closure != r.Closure {
+			return false, fmt.Errorf("%w: %s was reinstalled during trust; review it again", ErrContentChanged, id)
+		}
+		if cur.Trust != nil && cur.Trust.Closure == r.Closure && cur.Trust.Policy == s.policy {
+			return false, errNoChange // already trusted for these bytes and this policy
+		}
+		cur.Trust = &Receipt{Closure: r.Closure, Policy: s.policy, TrustedAt: s.now().UTC()}
+		return true, nil
+	})
+}
+
+// Status is a one-phrase summary of a record: "disabled", "not trusted", "content changed,
+// review again", "capabilities changed, review again", "staged copy missing, reinstall",
+// or "enabled".
+func (s *Store) Status(r *Record) string {
+	if err := s.CheckReceipt(r); err != nil {
+		var re *ReceiptError
+		if errors.As(err, &re) {
+			if errors.Is(err, ErrNotTrusted) {
+				if r.Enabled {
+					return "enabled, not trusted"
+				}
+				return "not trusted"
+			}
+			return re.Err.Error()
+		}
+	}
+	if _, err := os.Stat(s.layout.StageDir(r.ID, r.Closure)); err != nil {
+		return "staged copy missing, reinstall"
+	}
+	if !r.Enabled {
+		return "trusted, disabled"
+	}
+	return "enabled"
+}

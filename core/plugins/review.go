@@ -1,0 +1,220 @@
+package plugins
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// RunsJavaScript is the sentence every review carries while plugins run unsandboxed.
+const RunsJavaScript = "Runs JavaScript on your computer with your user permissions"
+
+// EntryDisplay is how a native entry is described to a person.
+const EntryDisplay = "host code (JavaScript)"
+
+// Review is what `cwx plugin review` shows (and its --json output).
+type Review struct {
+	ID          string        `json:"id"`
+	Version     string        `json:"version"`
+	Description string        `json:"description,omitempty"`
+	Kind        string        `json:"kind"`   // plugin.json or package.json
+	Source      string        `json:"source"` // where it was installed from
+	Closure     string        `json:"closure_sha256"`
+	Files       int           `json:"files"`
+	Bytes       int64         `json:"bytes"`
+	Entries     []ReviewEntry `json:"entries"`
+	Peers       []Peer        `json:"peers"`
+	// Notes are parts of the package cwx ignores (for example a DSH client UI).
+	Notes []string `json:"notes"`
+	// InstallScripts is always false for an installed plugin: packages with them are refused.
+	InstallScripts bool   `json:"install_scripts"`
+	Warning        string `json:"warning"`
+	Policy         string `json:"policy_version"`
+	Token          string `json:"token"`
+}
+
+// ReviewEntry is one entry module in a review.
+type ReviewEntry struct {
+	Path    string `json:"path"`
+	SHA256  string `json:"sha256"`
+	Display string `json:"display"` // EntryDisplay
+	// Injects lists the services the entry declares in a statically visible `inject`;
+	// nil when it could not be read from the source.
+	Injects []string `json:"injects"`
+}
+
+// Review re-hashes the staged copy of id and describes it, with the token that trusts it.
+func (s *Store) Review(id string) (*Review, error) {
+	r, err := s.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.VerifyClosure(r); err != nil {
+		return nil, fmt.Errorf("%w; reinstall the plugin, then review it", err)
+	}
+	dir := s.layout.StageDir(r.ID, r.Closure)
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	rep := checkDeps(dir, m, s.provided)
+	rv := &Review{
+		ID: r.ID, Version: r.Version, Description: r.Description, Kind: r.Kind, Source: r.Source,
+		Closure: r.Closure, Files: r.Files, Bytes: r.Bytes, Peers: rep.Peers,
+		Warning: RunsJavaScript, Policy: s.policy, Token: ReviewToken(r.ID, r.Closure, s.policy),
+	}
+	if rv.Peers == nil {
+		rv.Peers = []Peer{}
+	}
+	rv.Notes = append(append([]string{}, m.Notes...), s.refusedNotes(m)...)
+	for _, e := range r.Entries {
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.Path)))
+		var inj []string
+		if err == nil {
+			inj = StaticInjects(src)
+		}
+		rv.Entries = append(rv.Entries, ReviewEntry{Path: e.Path, SHA256: e.SHA256, Display: EntryDisplay, Injects: inj})
+	}
+	return rv, nil
+}
+
+// refusedNotes names each dependency the host refuses to load.
+func (s *Store) refusedNotes(m *Manifest) []string {
+	var notes []string
+	for _, name := range sortedKeys(m.Dependencies) {
+		if s.provided[name] {
+			continue
+		}
+		for _, pat := range s.refused {
+			if matchPattern(pat, name) {
+				notes = append(notes, fmt.Sprintf("depends on %s, which the cwx host refuses to load (%s); importing it fails at activation", name, pat))
+				break
+			}
+		}
+	}
+	return notes
+}
+
+// matchPattern matches name against an exact name or a prefix ending in '*'.
+func matchPattern(pat, name string) bool {
+	if p, ok := strings.CutSuffix(pat, "*"); ok {
+		return strings.HasPrefix(name, p)
+	}
+	return pat == name
+}
+
+var (
+	injectRE  = regexp.MustCompile(`\binject\s*[:=]\s*([\[{])`)
+	quotedRE  = regexp.MustCompile(`^\s*(?:"([^"\\]*)"|'([^'\\]*)'|([A-Za-z_$][\w$]*))\s*`)
+	maxScanJS = 4 << 20
+)
+
+// StaticInjects finds `inject = [...]`, `inject: [...]` or the object form in JavaScript
+// source and returns the service names it lists, sorted and deduplicated; nil when none is
+// statically visible. It reads literals only and never runs anything.
+func StaticInjects(src []byte) []string {
+	if len(src) > maxScanJS {
+		src = src[:maxScanJS]
+	}
+	seen := map[string]bool{}
+	found := false
+	for _, loc := range injectRE.FindAllSubmatchIndex(src, -1) {
+		open := src[loc[2]]
+		names, ok := literalNames(src[loc[3]:], open)
+		if !ok {
+			continue
+		}
+		found = true
+		for _, n := range names {
+			seen[n] = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// literalNames reads the strings of an array literal, or the keys of an object literal,
+// up to its closing bracket; it gives up on anything else.
+func literalNames(rest []byte, open byte) ([]string, bool) {
+	closer := byte(']')
+	if open == '{' {
+		closer = '}'
+	}
+	var names []string
+	for {
+		m := quotedRE.FindSubmatchIndex(rest)
+		if m == nil {
+			trim := trimSpace(rest)
+			if len(trim) > 0 && trim[0] == closer {
+				return names, true
+			}
+			return nil, false
+		}
+		name := ""
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				name = string(rest[m[2*g]:m[2*g+1]])
+			}
+		}
+		if open == '[' && m[6] >= 0 { // a bare identifier in an array is not a literal
+			return nil, false
+		}
+		names = append(names, name)
+		rest = rest[m[1]:]
+		if open == '{' {
+			if len(rest) == 0 || rest[0] != ':' {
+				return nil, false
+			}
+			rest = skipValue(rest[1:])
+		}
+		rest = trimSpace(rest)
+		switch {
+		case len(rest) > 0 && rest[0] == ',':
+			rest = rest[1:]
+		case len(rest) > 0 && rest[0] == closer:
+			return names, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// skipValue skips an object member's value up to the next ',' or '}' at depth zero.
+func skipValue(b []byte) []byte {
+	depth := 0
+	for i, c := range b {
+		switch c {
+		case '{', '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case '}':
+			if depth == 0 {
+				return b[i:]
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return b[i:]
+			}
+		}
+	}
+	return nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\n' || b[0] == '\t' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}

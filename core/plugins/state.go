@@ -1,0 +1,207 @@
+package plugins
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// StateVersion is the schema version of state.json.
+const StateVersion = 1
+
+// DiagnosticsRing bounds the diagnostics kept per plugin; `cwx plugin show` prints the last
+// DiagnosticsShown of them.
+const (
+	DiagnosticsRing  = 64
+	DiagnosticsShown = 20
+)
+
+// State is the content of $CWX_HOME/state.json.
+type State struct {
+	Version int `json:"version"`
+	// Generation increases on every change of what is desired (install, trust, enable,
+	// disable, untrust, remove); diagnostics do not change it. Long-lived processes poll it.
+	Generation uint64             `json:"generation"`
+	Plugins    map[string]*Record `json:"plugins"`
+}
+
+// Record is one installed plugin.
+type Record struct {
+	ID          string    `json:"id"`
+	Version     string    `json:"version"`
+	Description string    `json:"description,omitempty"`
+	Kind        string    `json:"kind"`   // KindPluginJSON or KindPackageJSON
+	Source      string    `json:"source"` // the folder or tarball it was installed from
+	Closure     string    `json:"closure_sha256"`
+	Files       int       `json:"files"`
+	Bytes       int64     `json:"bytes"`
+	Entries     []Entry   `json:"entries"`
+	InstalledAt time.Time `json:"installed_at"`
+	Enabled     bool      `json:"enabled"`
+	// Trust is the receipt written by `cwx plugin trust`; nil when untrusted.
+	Trust       *Receipt     `json:"trust,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Entry is one host entry module of a staged plugin.
+type Entry struct {
+	Path   string `json:"path"` // slash-separated, relative to the staged root
+	SHA256 string `json:"sha256"`
+}
+
+// Receipt binds trust to the reviewed bytes and the activation policy.
+type Receipt struct {
+	Closure   string    `json:"closure_sha256"`
+	Policy    string    `json:"policy_version"`
+	TrustedAt time.Time `json:"trusted_at"`
+}
+
+// Diagnostic is one entry of a plugin's diagnostics ring: an activation failure, a fault,
+// a refused registration, a receipt that failed.
+type Diagnostic struct {
+	Time    time.Time `json:"time"`
+	Kind    string    `json:"kind"` // e.g. "activation_failed", "faulted", "refused", "receipt", "config"
+	Message string    `json:"message"`
+}
+
+// ErrCorruptState is matched (errors.Is) by a *CorruptStateError.
+var ErrCorruptState = errors.New("corrupt state file")
+
+// CorruptStateError reports a state file that cannot be read. cwx never resets it.
+type CorruptStateError struct {
+	Path string
+	Err  error
+}
+
+func (e *CorruptStateError) Error() string {
+	return fmt.Sprintf("state file %s is corrupt (%v); cwx will not overwrite it: repair it, or move it away to start over (installed plugins then need installing again)", e.Path, e.Err)
+}
+
+func (e *CorruptStateError) Unwrap() error { return e.Err }
+
+// Is makes a *CorruptStateError match ErrCorruptState.
+func (e *CorruptStateError) Is(target error) bool { return target == ErrCorruptState }
+
+// readState reads the state file; a missing file is an empty state.
+func readState(p string) (*State, error) {
+	data, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return &State{Version: StateVersion, Plugins: map[string]*Record{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	return decodeState(p, data)
+}
+
+func decodeState(p string, data []byte) (*State, error) {
+	var st State
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		return nil, &CorruptStateError{Path: p, Err: err}
+	}
+	if dec.More() {
+		return nil, &CorruptStateError{Path: p, Err: errors.New("data after the JSON object")}
+	}
+	if st.Version != StateVersion {
+		return nil, &CorruptStateError{Path: p, Err: fmt.Errorf("schema version %d, this cwx reads %d", st.Version, StateVersion)}
+	}
+	if st.Plugins == nil {
+		st.Plugins = map[string]*Record{}
+	}
+	for id, r := range st.Plugins {
+		if r == nil || r.ID != id {
+			return nil, &CorruptStateError{Path: p, Err: fmt.Errorf("plugin entry %q does not carry its own id", id)}
+		}
+	}
+	return &st, nil
+}
+
+// writeState replaces the state file atomically: a temporary file in the same directory,
+// fsync, rename over the old file, fsync of the directory.
+func writeState(p string, st *State) error {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	dir := filepath.Dir(p)
+	f, err := os.CreateTemp(dir, ".state.json.tmp-*")
+	if err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after a successful rename
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("write state: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write state: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("write state: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// fileLock is an advisory lock (flock) on a lock file.
+type fileLock struct{ f *os.File }
+
+// lockFile takes an exclusive flock on p, creating it. It blocks until the lock is free.
+func lockFile(p string) (*fileLock, error) {
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open lock %s: %w", p, err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", p, err)
+	}
+	return &fileLock{f: f}, nil
+}
+
+func (l *fileLock) unlock() {
+	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	_ = l.f.Close()
+}
+
+// appendDiagnostic adds d to r's ring, dropping the oldest beyond DiagnosticsRing.
+func (r *Record) appendDiagnostic(d Diagnostic) {
+	r.Diagnostics = append(r.Diagnostics, d)
+	if n := len(r.Diagnostics); n > DiagnosticsRing {
+		r.Diagnostics = append([]Diagnostic(nil), r.Diagnostics[n-DiagnosticsRing:]...)
+	}
+}

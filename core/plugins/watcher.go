@@ -1,0 +1,86 @@
+package plugins
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+)
+
+// PollInterval is how often a long-lived process re-reads the state generation.
+const PollInterval = time.Second
+
+// Watcher follows the state generation so that a change made by another process (a
+// `cwx plugin disable` in another terminal) reaches a running Manager. Run polls the file;
+// Generation and Changed read only memory, so callers may ask as often as they like.
+type Watcher struct {
+	store   *Store
+	gen     atomic.Uint64
+	errs    atomic.Pointer[error]
+	changed chan struct{}
+}
+
+// NewWatcher reads the current generation once and returns a watcher starting from it.
+func NewWatcher(s *Store) (*Watcher, error) {
+	w := &Watcher{store: s, changed: make(chan struct{}, 1)}
+	g, err := s.Generation()
+	if err != nil {
+		return nil, err
+	}
+	w.gen.Store(g)
+	return w, nil
+}
+
+// Run polls until ctx ends, re-reading the generation on every tick (the file is small;
+// reading it once a second costs nothing next to the certainty that no change is missed). tick is the ticker channel; nil means a time.Ticker of PollInterval
+// (tests pass their own channel).
+func (w *Watcher) Run(ctx context.Context, tick <-chan time.Time) {
+	if tick == nil {
+		t := time.NewTicker(PollInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+			w.Poll()
+		}
+	}
+}
+
+// Poll checks the state file once.
+func (w *Watcher) Poll() {
+	g, err := w.store.Generation()
+	if err != nil {
+		w.errs.Store(&err)
+		return
+	}
+	w.errs.Store(nil)
+	if g != w.gen.Swap(g) {
+		select {
+		case w.changed <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Generation returns the last generation read (memory only).
+func (w *Watcher) Generation() uint64 { return w.gen.Load() }
+
+// ChangedSince reports whether the generation differs from seen, and the current value.
+func (w *Watcher) ChangedSince(seen uint64) (uint64, bool) {
+	g := w.gen.Load()
+	return g, g != seen
+}
+
+// Changed delivers a value after each generation change (coalesced).
+func (w *Watcher) Changed() <-chan struct{} { return w.changed }
+
+// Err returns the last poll's error (for example a corrupt state file), or nil.
+func (w *Watcher) Err() error {
+	if p := w.errs.Load(); p != nil {
+		return *p
+	}
+	return nil
+}

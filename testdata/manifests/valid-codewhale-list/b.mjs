@@ -1,0 +1,2 @@
+export const inject = ['tools'];
+export function apply(ctx) {}
