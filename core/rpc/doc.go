@@ -1,0 +1,39 @@
+// Package rpc is the core's JSON-RPC peer for one host incarnation.
+//
+// A Peer speaks to one running extension host (one process, one generation) over a Conn
+// that carries one JSON-RPC message per Send/Recv. It owns exactly two long-lived
+// goroutines, both started and joined by Run: a reader that validates every frame with
+// core/protocol and dispatches it, and a writer that drains the outbound queue. Nothing
+// else ever touches the Conn, and no lock is held while the Conn is read or written.
+//
+// Outbound requests (Call) get ids counting from 1 for the incarnation. At most
+// MaxPending of them are pending at once, plus one slot reserved for the heartbeat
+// (CallOpts.Heartbeat). A call that reaches its deadline sends `$/cancel`, fails its
+// caller with ErrTimeout at once, and keeps its slot for the cancel grace (500 ms) so the
+// host is never handed more than MaxPending requests; a caller whose context is
+// cancelled sends `$/cancel` and is resolved with ErrCancelled on the host's answer or
+// when the grace ends, whichever comes first. Answers that arrive after a call was given
+// up are dropped and logged. A request cancelled before the writer sent it is never sent.
+//
+// Inbound host requests each run as a task on their own goroutine with a context the
+// host's `$/cancel` cancels; a task that ignores its cancellation is abandoned
+// CancelGrace later (its slot freed, its answer dropped). At most MaxInbound run at once;
+// an id reused while in flight, a 257th request, or any frame core/protocol refuses is a
+// protocol violation that ends the incarnation with the reason.
+//
+// The outbound queue holds QueueSize frames. A Call or Notify that finds it full fails
+// with ErrBusy (a case of ErrNotAvailable) instead of blocking. A message over the
+// 32 MiB frame limit is refused with ErrTooLarge (an over-limit answer to a host request
+// is replaced by an InvalidParams error) rather than sent, which would end the
+// incarnation.
+//
+// When the incarnation ends (the Conn fails, a violation, Close, or Run's context), every
+// pending call fails with ErrHostExited wrapping the reason, every task's context is
+// cancelled and their answers are dropped, and the Conn is closed if it implements
+// io.Closer so a blocked Recv returns. Run then joins the reader and the writer (bounded
+// by Options.JoinTimeout) and waits at most CancelGrace for tasks before returning the
+// reason; Done is closed when Run has returned.
+//
+// Every timer goes through a Clock, so exact bounds are tested with a fake clock or
+// testing/synctest.
+package rpc
