@@ -1,0 +1,201 @@
+package registry
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+)
+
+// Register admits or refuses a registry/register request from the host of tier. It
+// returns the new handle, or a *Refusal whose text is what the host is answered.
+func (r *Registry) Register(tier protocol.Tier, p *protocol.RegisterParams) (uint64, error) {
+	kind, name := string(p.Kind), p.Spec.Name
+	if err := r.Check(p.Owner, tier); err != nil {
+		return 0, refuse(kind, name, ErrStaleOwner, "stale or unknown owner")
+	}
+	switch p.Kind {
+	case protocol.KindTool:
+		g, ref := r.checkTool(p.Spec)
+		if ref != nil {
+			return 0, ref
+		}
+		return r.insert(tier, p.Owner, g)
+	case protocol.KindCommand:
+		g, ref := r.checkCommand(p.Spec)
+		if ref != nil {
+			return 0, ref
+		}
+		return r.insert(tier, p.Owner, g)
+	}
+	return 0, refuse(kind, name, ErrUnsupportedKind, "%s is not supported yet", kind)
+}
+
+// Result turns Register's outcome into the wire answer. A non-refusal error (none today)
+// is answered as a refusal too, so the host always hears why.
+func Result(handle uint64, err error) protocol.RegisterResult {
+	if err != nil {
+		msg := err.Error()
+		return protocol.RegisterResult{Refused: &msg}
+	}
+	return protocol.RegisterResult{Handle: &handle}
+}
+
+// checkTool applies the rules that need no lock, compiling the schema.
+func (r *Registry) checkTool(s protocol.RegisterSpec) (*reg, *Refusal) {
+	const kind = "tool"
+	name := s.Name
+	if !toolNameRE.MatchString(name) {
+		return nil, refuse(kind, name, ErrInvalidSpec, "tool name %q must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$ (a letter, then up to 63 letters, digits, _ or -)", name)
+	}
+	if why, cause := r.names.reservedTool(name); why != "" {
+		return nil, refuse(kind, name, cause, "%s", why)
+	}
+	if n := len(s.Description); n > MaxToolDescription {
+		return nil, refuse(kind, name, ErrInvalidSpec, "description of tool `%s` is %d bytes; the limit is %d", name, n, MaxToolDescription)
+	}
+	if !utf8.ValidString(s.Description) {
+		return nil, refuse(kind, name, ErrInvalidSpec, "description of tool `%s` is not valid UTF-8", name)
+	}
+	compiled, why := r.schemas.compile(name, s.InputSchema)
+	if why != "" {
+		return nil, refuse(kind, name, ErrInvalidSpec, "%s", why)
+	}
+	return &reg{
+		kind: protocol.KindTool, name: name, key: strings.ToLower(name), desc: s.Description,
+		schema: append([]byte(nil), s.InputSchema...), compiled: compiled,
+	}, nil
+}
+
+// checkCommand applies the command rules that need no lock.
+func (r *Registry) checkCommand(s protocol.RegisterSpec) (*reg, *Refusal) {
+	const kind = "command"
+	name := s.Name
+	if !commandNameRE.MatchString(name) {
+		return nil, refuse(kind, name, ErrInvalidSpec, "command name %q must match ^[a-z][a-z0-9_-]{0,63}$ (a lower-case letter, then up to 63 lower-case letters, digits, _ or -)", name)
+	}
+	if r.names.commands[name] {
+		return nil, refuse(kind, name, ErrReservedName, "command name `%s` is a built-in command; choose another name", name)
+	}
+	desc := strings.TrimSpace(s.Description)
+	switch {
+	case desc == "":
+		return nil, refuse(kind, name, ErrInvalidSpec, "command `%s` needs a non-empty description", name)
+	case len(desc) > MaxCommandDescription:
+		return nil, refuse(kind, name, ErrInvalidSpec, "description of command `%s` is %d bytes; the limit is %d", name, len(desc), MaxCommandDescription)
+	case !singleLine(desc):
+		return nil, refuse(kind, name, ErrInvalidSpec, "description of command `%s` must be one line without control characters", name)
+	}
+	hint := ""
+	if s.ArgumentHint != nil {
+		hint = *s.ArgumentHint
+		switch {
+		case hint == "":
+			return nil, refuse(kind, name, ErrInvalidSpec, "argument hint of command `%s` is empty; omit it instead", name)
+		case len(hint) > MaxArgumentHint:
+			return nil, refuse(kind, name, ErrInvalidSpec, "argument hint of command `%s` is %d bytes; the limit is %d", name, len(hint), MaxArgumentHint)
+		case !singleLine(hint):
+			return nil, refuse(kind, name, ErrInvalidSpec, "argument hint of command `%s` must be one line without control characters", name)
+		}
+	}
+	return &reg{kind: protocol.KindCommand, name: name, key: name, desc: desc, hint: hint}, nil
+}
+
+// singleLine reports valid UTF-8 with no control characters (newlines included).
+func singleLine(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, c := range s {
+		if unicode.IsControl(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// insert checks the owner again, the clash and the caps, then admits g.
+func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (uint64, error) {
+	kind := string(g.kind)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o, err := r.lookupLocked(ref, tier)
+	if err != nil {
+		return 0, refuse(kind, g.name, ErrStaleOwner, "stale or unknown owner")
+	}
+	table, count := r.tools, &r.perTier[tier].tools
+	perOwner, ownerMax, hostMax := o.tools, MaxToolsPerOwner, MaxToolsPerHost
+	if g.kind == protocol.KindCommand {
+		table, count = r.commands, &r.perTier[tier].cmds
+		perOwner, ownerMax, hostMax = o.cmds, MaxCommandsPerOwner, MaxCommandsPerHost
+	}
+	prev := table[g.key]
+	if prev != nil && prev.owner != o {
+		return 0, refuse(kind, g.name, ErrNameTaken, "%s `%s` is already registered by plugin `%s`; choose another name", kind, g.name, prev.owner.ref.PluginID)
+	}
+	if prev == nil {
+		if perOwner >= ownerMax {
+			return 0, refuse(kind, g.name, ErrLimit, "plugin `%s` already has %d %ss, the limit per plugin", ref.PluginID, ownerMax, kind)
+		}
+		if *count >= hostMax {
+			return 0, refuse(kind, g.name, ErrLimit, "the %s tier already has %d %ss, the limit per host", tier, hostMax, kind)
+		}
+	} else {
+		r.dropLocked(prev) // same owner: replaced under a new handle
+		delete(o.regs, prev.handle)
+	}
+	r.handle++
+	g.handle, g.owner = r.handle, o
+	r.addLocked(g)
+	return g.handle, nil
+}
+
+func (r *Registry) addLocked(g *reg) {
+	o := g.owner
+	o.regs[g.handle] = g
+	r.byHandle[g.handle] = g
+	if g.kind == protocol.KindTool {
+		r.tools[g.key] = g
+		o.tools++
+		r.perTier[o.tier].tools++
+	} else {
+		r.commands[g.key] = g
+		o.cmds++
+		r.perTier[o.tier].cmds++
+	}
+}
+
+// dropLocked removes a registration from the tables (not from its owner's set).
+func (r *Registry) dropLocked(g *reg) {
+	o := g.owner
+	delete(r.byHandle, g.handle)
+	if g.kind == protocol.KindTool {
+		delete(r.tools, g.key)
+		o.tools--
+		r.perTier[o.tier].tools--
+	} else {
+		delete(r.commands, g.key)
+		o.cmds--
+		r.perTier[o.tier].cmds--
+	}
+}
+
+// Unregister removes exactly the registration with that handle if it belongs to that
+// live owner of tier. Anything else (a stale owner, a foreign, retired or unknown
+// handle) is a no-op. It reports whether something was removed.
+func (r *Registry) Unregister(tier protocol.Tier, p *protocol.UnregisterParams) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o, err := r.lookupLocked(p.Owner, tier)
+	if err != nil {
+		return false
+	}
+	g := o.regs[p.Handle]
+	if g == nil {
+		return false
+	}
+	r.dropLocked(g)
+	delete(o.regs, g.handle)
+	return true
+}

@@ -1,0 +1,26 @@
+// Package registry is the core's record of who owns what in the extension hosts.
+//
+// An owner is one activation of one plugin: {plugin_id, generation, owner_token}. The
+// generation comes from one registry-wide counter and the token is 64 hex characters
+// from crypto/rand, handed to the host only in ext/activate. Owners move through
+// Activating → Active, and end Failed (activation failed), Faulted (ext/faulted),
+// Revoked (trust withdrawn, disabled, reconfigured or the host went away). Only an
+// Activating or Active owner whose plugin id, generation and token all match exactly may
+// register anything; everything else is refused "stale or unknown owner". Ids are bound
+// to tiers: builtin owners are exactly host:<module>, plugin ids never start with host:,
+// and a host registers only for owners of its own tier.
+//
+// Registrations (tools and commands) get handles from a single counter shared by all
+// kinds that is never reused. Admission applies every rule of DESIGN.md §6: name grammar,
+// reserved prefixes, the native and specially-treated tool names and the built-in
+// command names (literals here, plus what an embedder adds), clashes compared
+// case-insensitively, description, hint and schema sizes, and per-owner and per-host
+// caps. A tool's input schema is compiled once, at registration, with no loader for
+// external references, and every call's input is validated against it (at most
+// MaxViolations reported). Re-registering a name by the same owner replaces it under a
+// new handle; unregistering removes exactly that handle, and a stale one is a no-op.
+// Hook and prompt-section registrations are refused as not supported yet.
+//
+// The registry is pure bookkeeping: it spawns nothing and talks to no host. It is safe
+// for concurrent use.
+package registry

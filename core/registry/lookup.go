@@ -1,0 +1,132 @@
+package registry
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+)
+
+// ToolInfo describes a live extension tool.
+type ToolInfo struct {
+	Name        string
+	PluginID    string
+	Origin      string // "extension:<plugin id>"
+	Description string
+	InputSchema json.RawMessage
+	Handle      uint64
+	Owner       protocol.OwnerRef
+	Tier        protocol.Tier
+}
+
+// CommandInfo describes a live extension command.
+type CommandInfo struct {
+	Name         string
+	PluginID     string
+	Origin       string
+	Description  string
+	ArgumentHint string
+	Handle       uint64
+	Owner        protocol.OwnerRef
+	Tier         protocol.Tier
+}
+
+func (g *reg) toolInfo() ToolInfo {
+	return ToolInfo{
+		Name: g.name, PluginID: g.owner.ref.PluginID, Origin: "extension:" + g.owner.ref.PluginID,
+		Description: g.desc, InputSchema: slices.Clone(g.schema), Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.tier,
+	}
+}
+
+func (g *reg) commandInfo() CommandInfo {
+	return CommandInfo{
+		Name: g.name, PluginID: g.owner.ref.PluginID, Origin: "extension:" + g.owner.ref.PluginID,
+		Description: g.desc, ArgumentHint: g.hint, Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.tier,
+	}
+}
+
+// Tools lists the tools of Active owners, sorted by name.
+func (r *Registry) Tools() []ToolInfo {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]ToolInfo, 0, len(r.tools))
+	for _, g := range r.tools {
+		if g.owner.state == Active {
+			out = append(out, g.toolInfo())
+		}
+	}
+	slices.SortFunc(out, func(a, b ToolInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Commands lists the commands of Active owners, sorted by name.
+func (r *Registry) Commands() []CommandInfo {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]CommandInfo, 0, len(r.commands))
+	for _, g := range r.commands {
+		if g.owner.state == Active {
+			out = append(out, g.commandInfo())
+		}
+	}
+	slices.SortFunc(out, func(a, b CommandInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Tool finds the live tool of an Active owner by its exact name.
+func (r *Registry) Tool(name string) (ToolInfo, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	g := r.tools[strings.ToLower(name)]
+	if g == nil || g.name != name || g.owner.state != Active {
+		return ToolInfo{}, false
+	}
+	return g.toolInfo(), true
+}
+
+// Command finds the live command of an Active owner by name.
+func (r *Registry) Command(name string) (CommandInfo, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	g := r.commands[name]
+	if g == nil || g.owner.state != Active {
+		return CommandInfo{}, false
+	}
+	return g.commandInfo(), true
+}
+
+// Live reports whether handle is still registered to exactly ref and ref is Active:
+// the in-memory check of the call path.
+func (r *Registry) Live(handle uint64, ref protocol.OwnerRef) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	g := r.byHandle[handle]
+	return g != nil && g.owner.state == Active && g.owner.ref == ref
+}
+
+// OwnerOf returns the owner ref a live handle belongs to.
+func (r *Registry) OwnerOf(handle uint64) (protocol.OwnerRef, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	g := r.byHandle[handle]
+	if g == nil {
+		return protocol.OwnerRef{}, false
+	}
+	return g.owner.ref, true
+}
+
+// ValidateInput validates a call's input against the input schema compiled when the
+// tool with that handle was registered. It returns ErrUnknownTool for a handle that is
+// not a live tool, and an *InputError (ErrInvalidInput, at most MaxViolations listed)
+// for input that does not match.
+func (r *Registry) ValidateInput(handle uint64, input json.RawMessage) error {
+	r.mu.RLock()
+	g := r.byHandle[handle]
+	r.mu.RUnlock()
+	if g == nil || g.kind != protocol.KindTool {
+		return fmt.Errorf("%w: handle %d is not a live tool", ErrUnknownTool, handle)
+	}
+	return validate(g.name, g.compiled, input)
+}

@@ -1,0 +1,301 @@
+package registry
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// State is where an owner is in its life.
+type State int
+
+// Owner states.
+const (
+	Activating State = iota + 1
+	Active
+	Failed
+	Faulted
+	Revoked
+)
+
+func (s State) String() string {
+	switch s {
+	case Activating:
+		return "activating"
+	case Active:
+		return "active"
+	case Failed:
+		return "failed"
+	case Faulted:
+		return "faulted"
+	case Revoked:
+		return "revoked"
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// Live reports whether an owner in this state may register and be called.
+func (s State) Live() bool { return s == Activating || s == Active }
+
+// Limits of DESIGN.md §6.
+const (
+	MaxToolsPerOwner      = 128
+	MaxToolsPerHost       = 1024
+	MaxCommandsPerOwner   = 64
+	MaxCommandsPerHost    = 256
+	MaxToolDescription    = 4096
+	MaxSchemaBytes        = 65536
+	MaxCommandDescription = 1024
+	MaxArgumentHint       = 256
+	MaxViolations         = 5
+	tokenBytes            = 32
+)
+
+// Options configure a Registry.
+type Options struct {
+	// NativeTools are the embedder's own tool names, reserved like NativeToolNames.
+	NativeTools []string
+	// BuiltinCommands are the embedder's own command names and aliases, reserved like
+	// BuiltinCommandNames.
+	BuiltinCommands []string
+}
+
+// Owner is a snapshot of one owner.
+type Owner struct {
+	Ref      protocol.OwnerRef
+	Tier     protocol.Tier
+	State    State
+	Reason   string // why it failed, faulted or was revoked
+	Tools    int
+	Commands int
+}
+
+type owner struct {
+	ref    protocol.OwnerRef
+	tier   protocol.Tier
+	state  State
+	reason string
+	regs   map[uint64]*reg
+	tools  int
+	cmds   int
+}
+
+func (o *owner) snapshot() Owner {
+	return Owner{Ref: o.ref, Tier: o.tier, State: o.state, Reason: o.reason, Tools: o.tools, Commands: o.cmds}
+}
+
+// reg is one admitted registration.
+type reg struct {
+	handle   uint64
+	kind     protocol.RegisterKind
+	owner    *owner
+	name     string
+	key      string // lower-cased name
+	desc     string
+	hint     string
+	schema   []byte
+	compiled *jsonschema.Schema
+}
+
+type tierCount struct{ tools, cmds int }
+
+// Registry holds owners and their registrations.
+type Registry struct {
+	names   nameTables
+	schemas schemaCache
+
+	mu         sync.RWMutex
+	generation uint64
+	handle     uint64
+	owners     map[uint64]*owner // by generation; only the latest owner per plugin
+	latest     map[string]uint64 // plugin id → generation of its latest owner
+	byHandle   map[uint64]*reg
+	tools      map[string]*reg // lower-cased name → tool
+	commands   map[string]*reg
+	perTier    map[protocol.Tier]*tierCount
+}
+
+// New returns an empty registry.
+func New(opts Options) *Registry {
+	return &Registry{
+		names:    newNameTables(opts.NativeTools, opts.BuiltinCommands),
+		owners:   map[uint64]*owner{},
+		latest:   map[string]uint64{},
+		byHandle: map[uint64]*reg{},
+		tools:    map[string]*reg{},
+		commands: map[string]*reg{},
+		perTier:  map[protocol.Tier]*tierCount{protocol.TierPlugin: {}, protocol.TierBuiltin: {}},
+	}
+}
+
+// BeginOwner starts a new activation of pluginID on tier: a fresh generation and token,
+// state Activating. It refuses an id that does not fit the tier and a plugin that
+// already has a live owner.
+func (r *Registry) BeginOwner(pluginID string, tier protocol.Tier) (protocol.OwnerRef, error) {
+	if !tier.Valid() {
+		return protocol.OwnerRef{}, fmt.Errorf("%w: unknown tier %q", ErrInvalidOwner, tier)
+	}
+	if why := checkOwnerID(pluginID, tier == protocol.TierBuiltin); why != "" {
+		return protocol.OwnerRef{}, fmt.Errorf("%w: %s", ErrInvalidOwner, why)
+	}
+	token, err := newToken()
+	if err != nil {
+		return protocol.OwnerRef{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if g, ok := r.latest[pluginID]; ok {
+		prev := r.owners[g]
+		if prev.state.Live() {
+			return protocol.OwnerRef{}, fmt.Errorf("%w: plugin `%s` already has a live owner (generation %d); revoke it first", ErrInvalidOwner, pluginID, g)
+		}
+		delete(r.owners, g)
+	}
+	r.generation++
+	o := &owner{
+		ref:   protocol.OwnerRef{PluginID: pluginID, Generation: r.generation, OwnerToken: token},
+		tier:  tier,
+		state: Activating,
+		regs:  map[uint64]*reg{},
+	}
+	r.owners[o.ref.Generation] = o
+	r.latest[pluginID] = o.ref.Generation
+	return o.ref, nil
+}
+
+func newToken() (string, error) {
+	var b [tokenBytes]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("registry: minting an owner token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// lookupLocked returns the live owner ref names on tier, or ErrStaleOwner.
+func (r *Registry) lookupLocked(ref protocol.OwnerRef, tier protocol.Tier) (*owner, error) {
+	o := r.owners[ref.Generation]
+	if o == nil || o.ref.PluginID != ref.PluginID || o.tier != tier || !o.state.Live() ||
+		subtle.ConstantTimeCompare([]byte(o.ref.OwnerToken), []byte(ref.OwnerToken)) != 1 {
+		return nil, ErrStaleOwner
+	}
+	return o, nil
+}
+
+// Check reports whether ref is exactly a live owner of tier (nil) or ErrStaleOwner.
+func (r *Registry) Check(ref protocol.OwnerRef, tier protocol.Tier) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, err := r.lookupLocked(ref, tier)
+	return err
+}
+
+// Activate moves an Activating owner to Active.
+func (r *Registry) Activate(ref protocol.OwnerRef, tier protocol.Tier) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o, err := r.lookupLocked(ref, tier)
+	if err != nil {
+		return err
+	}
+	if o.state != Activating {
+		return fmt.Errorf("%w: owner of `%s` is %s, not activating", ErrStaleOwner, ref.PluginID, o.state)
+	}
+	o.state = Active
+	return nil
+}
+
+// Fail ends an owner whose activation failed; its registrations are dropped.
+func (r *Registry) Fail(ref protocol.OwnerRef, tier protocol.Tier, reason string) error {
+	return r.end(ref, tier, Failed, reason)
+}
+
+// Fault ends an owner the host reported faulted; its registrations are dropped.
+func (r *Registry) Fault(ref protocol.OwnerRef, tier protocol.Tier, reason string) error {
+	return r.end(ref, tier, Faulted, reason)
+}
+
+// Revoke ends an owner whose plugin is no longer desired; its registrations are
+// dropped at once.
+func (r *Registry) Revoke(ref protocol.OwnerRef, tier protocol.Tier, reason string) error {
+	return r.end(ref, tier, Revoked, reason)
+}
+
+func (r *Registry) end(ref protocol.OwnerRef, tier protocol.Tier, to State, reason string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o, err := r.lookupLocked(ref, tier)
+	if err != nil {
+		return err
+	}
+	r.endLocked(o, to, reason)
+	return nil
+}
+
+func (r *Registry) endLocked(o *owner, to State, reason string) {
+	for h, g := range o.regs {
+		r.dropLocked(g)
+		delete(o.regs, h)
+	}
+	o.state, o.reason = to, reason
+}
+
+// HostExited records that tier's host went away: every live owner of the tier loses its
+// registrations. The sole owner that was Activating is Failed ("host crashed during
+// activation: <reason>") and is not to be replayed; every other live owner is Revoked
+// and returned in replay, for the caller to activate again under new generations.
+func (r *Registry) HostExited(tier protocol.Tier, reason string) (replay []string, blamed string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var activating []*owner
+	var live []*owner
+	for _, o := range r.owners {
+		if o.tier != tier || !o.state.Live() {
+			continue
+		}
+		live = append(live, o)
+		if o.state == Activating {
+			activating = append(activating, o)
+		}
+	}
+	for _, o := range live {
+		if len(activating) == 1 && o == activating[0] {
+			blamed = o.ref.PluginID
+			r.endLocked(o, Failed, "host crashed during activation: "+reason)
+			continue
+		}
+		replay = append(replay, o.ref.PluginID)
+		r.endLocked(o, Revoked, "host exited: "+reason)
+	}
+	slices.Sort(replay)
+	return replay, blamed
+}
+
+// Owner returns the latest owner of a plugin.
+func (r *Registry) Owner(pluginID string) (Owner, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	g, ok := r.latest[pluginID]
+	if !ok {
+		return Owner{}, false
+	}
+	return r.owners[g].snapshot(), true
+}
+
+// Owners returns the latest owner of every plugin, sorted by plugin id.
+func (r *Registry) Owners() []Owner {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Owner, 0, len(r.owners))
+	for _, o := range r.owners {
+		out = append(out, o.snapshot())
+	}
+	slices.SortFunc(out, func(a, b Owner) int { return strings.Compare(a.Ref.PluginID, b.Ref.PluginID) })
+	return out
+}
