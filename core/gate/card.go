@@ -1,0 +1,69 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxCardInput bounds the input shown on a card; the key always covers all of it.
+const MaxCardInput = 4096
+
+// Card is the approval card the core composes for an extension tool call. Nothing on
+// it comes from the plugin's own description of itself.
+type Card struct {
+	Key      string // the approval key "allow for session" remembers
+	PluginID string
+	Tool     string
+	Title    string // "Extension tool `<name>` from plugin `<plugin>` (runs JavaScript with your permissions)"
+	Input    string // the canonical input, cut at MaxCardInput bytes
+	Shared   string // "runs alongside N other plugins in one process", or ""
+	Forced   bool   // asked even under auto; "allow for session" is not remembered
+}
+
+// NewCard composes the card of a call whose canonical input is canon.
+func NewCard(req Request, key string, canon []byte) Card {
+	c := Card{
+		Key:      key,
+		PluginID: req.PluginID,
+		Tool:     req.Tool,
+		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (runs JavaScript with your permissions)", req.Tool, req.PluginID),
+		Forced:   req.Requirement == Forced,
+	}
+	in := string(canon)
+	if len(in) > MaxCardInput {
+		in = cutUTF8(in, MaxCardInput) + fmt.Sprintf("… (%d bytes in all)", len(canon))
+	}
+	c.Input = in
+	switch n := req.OtherPlugins; {
+	case n == 1:
+		c.Shared = "runs alongside 1 other plugin in one process"
+	case n > 1:
+		c.Shared = fmt.Sprintf("runs alongside %d other plugins in one process", n)
+	}
+	return c
+}
+
+// Text renders the card as lines of plain text.
+func (c Card) Text() string {
+	var b strings.Builder
+	b.WriteString(c.Title)
+	b.WriteString("\ninput: ")
+	b.WriteString(c.Input)
+	if c.Shared != "" {
+		b.WriteString("\n")
+		b.WriteString(c.Shared)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// cutUTF8 cuts s to at most n bytes without splitting a character.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,19 @@
+// Package gate decides whether a call to an extension tool may run.
+//
+// Extension tools always need approval: nothing a plugin says makes one read-only or
+// auto-approved. The core composes the approval card (Card) itself. A call is keyed by
+// Key: ext:<plugin_id>@<closure sha256>:<tool>:<sha256 of the RFC 8785 canonical input>,
+// so a different input, another build of the plugin or another plugin asks again;
+// "allow for this session" remembers exactly that key.
+//
+// The posture says who answers a Required prompt: ask (the Approver, the default), auto
+// (approved without asking; a Forced prompt still asks) or deny (refused without asking).
+// ResolvePosture applies the precedence: the --approve flag, then
+// [extension_host] approval, then ask.
+//
+// Approver is the interface an embedder implements. TerminalPrompter is the CLI's
+// implementation: it shows the card and reads "allow once", "allow for session" or
+// "deny" from a terminal, and fails closed with instructions when there is no terminal.
+//
+// Canonicalize implements RFC 8785 (JSON Canonicalization Scheme) for the key.
+package gate

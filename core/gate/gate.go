@@ -1,0 +1,220 @@
+package gate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Errors, matched with errors.Is.
+var (
+	// ErrDenied: the call was not approved (by the posture, the user or a failed prompt).
+	ErrDenied = errors.New("denied")
+	// ErrNoTerminal: approval had to be asked but there is no terminal to ask on. It is
+	// a case of ErrDenied (the gate fails closed).
+	ErrNoTerminal = errors.New("approval needed but there is no terminal to ask on")
+	// ErrNoApprover: approval had to be asked but no Approver was given. A case of
+	// ErrDenied.
+	ErrNoApprover = errors.New("approval needed but no approver is configured")
+	// ErrBadPosture: a posture value is not ask, auto or deny.
+	ErrBadPosture = errors.New("unknown approval posture")
+)
+
+// Posture says who answers a Required approval.
+type Posture string
+
+// Postures.
+const (
+	Ask  Posture = "ask"
+	Auto Posture = "auto"
+	Deny Posture = "deny"
+)
+
+// ParsePosture checks a posture value.
+func ParsePosture(s string) (Posture, error) {
+	switch p := Posture(s); p {
+	case Ask, Auto, Deny:
+		return p, nil
+	}
+	return "", fmt.Errorf("%w %q: use ask, auto or deny", ErrBadPosture, s)
+}
+
+// ResolvePosture applies the precedence flag, then config, then ask. Empty means unset.
+// An invalid value is an error naming where it came from.
+func ResolvePosture(flag, config string) (Posture, error) {
+	if flag != "" {
+		p, err := ParsePosture(flag)
+		if err != nil {
+			return "", fmt.Errorf("--approve: %w", err)
+		}
+		return p, nil
+	}
+	if config != "" {
+		p, err := ParsePosture(config)
+		if err != nil {
+			return "", fmt.Errorf("[extension_host] approval: %w", err)
+		}
+		return p, nil
+	}
+	return Ask, nil
+}
+
+// Requirement is how strongly a call needs approval.
+type Requirement int
+
+// Requirements. Extension tools are always at least Required.
+const (
+	Required Requirement = iota + 1 // approved by the posture (auto) or asked
+	Forced                          // always asked, even under auto; no session grant applies
+)
+
+// Decision is an Approver's answer.
+type Decision int
+
+// Decisions. The zero value denies.
+const (
+	DenyDecision Decision = iota
+	AllowOnce
+	AllowSession
+)
+
+func (d Decision) String() string {
+	switch d {
+	case AllowOnce:
+		return "allow once"
+	case AllowSession:
+		return "allow for session"
+	}
+	return "deny"
+}
+
+// Approver answers approval cards. An error denies the call.
+type Approver interface {
+	Approve(ctx context.Context, card Card) (Decision, error)
+}
+
+// ApproverFunc adapts a function to Approver.
+type ApproverFunc func(ctx context.Context, card Card) (Decision, error)
+
+// Approve calls f.
+func (f ApproverFunc) Approve(ctx context.Context, card Card) (Decision, error) { return f(ctx, card) }
+
+// Request describes one extension tool call for the gate.
+type Request struct {
+	PluginID      string
+	ClosureSHA256 string // the plugin build's closure hash
+	Tool          string
+	Input         []byte // the call's JSON input
+	OtherPlugins  int    // how many other plugins share the host process
+	Requirement   Requirement
+}
+
+// Key returns the approval key of a call:
+// ext:<plugin_id>@<closure sha256>:<tool>:<sha256 hex of the RFC 8785 canonical input>.
+func Key(pluginID, closureSHA256, tool string, input []byte) (string, error) {
+	canon, err := Canonicalize(input)
+	if err != nil {
+		return "", err
+	}
+	return keyOf(pluginID, closureSHA256, tool, canon), nil
+}
+
+func keyOf(pluginID, closure, tool string, canon []byte) string {
+	sum := sha256.Sum256(canon)
+	return "ext:" + pluginID + "@" + closure + ":" + tool + ":" + hex.EncodeToString(sum[:])
+}
+
+// Source says what approved a call.
+type Source string
+
+// Sources of an approval.
+const (
+	BySessionGrant Source = "session grant"
+	ByPosture      Source = "posture auto"
+	ByApprover     Source = "approver"
+)
+
+// Gate holds the posture and the session grants of one session. It is safe for
+// concurrent use.
+type Gate struct {
+	posture  Posture
+	approver Approver
+
+	mu     sync.Mutex
+	grants map[string]struct{}
+}
+
+// New returns a gate with a posture and a default approver (nil: none; asking then
+// fails closed).
+func New(posture Posture, approver Approver) *Gate {
+	if posture == "" {
+		posture = Ask
+	}
+	return &Gate{posture: posture, approver: approver, grants: map[string]struct{}{}}
+}
+
+// Posture returns the gate's posture.
+func (g *Gate) Posture() Posture { return g.posture }
+
+// Check decides a call. approver overrides the gate's default when not nil. It returns
+// what approved the call, or an error matching ErrDenied (the user, the posture, or a
+// prompt that could not be shown) or the context's error.
+func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Source, error) {
+	canon, err := Canonicalize(req.Input)
+	if err != nil {
+		return "", err
+	}
+	key := keyOf(req.PluginID, req.ClosureSHA256, req.Tool, canon)
+	forced := req.Requirement == Forced
+	switch {
+	case g.posture == Deny:
+		return "", fmt.Errorf("%w: extension tool `%s` from plugin `%s`: the approval posture is deny", ErrDenied, req.Tool, req.PluginID)
+	case !forced && g.granted(key):
+		return BySessionGrant, nil
+	case !forced && g.posture == Auto:
+		return ByPosture, nil
+	}
+	if approver == nil {
+		approver = g.approver
+	}
+	if approver == nil {
+		return "", fmt.Errorf("%w: %w for extension tool `%s` from plugin `%s`", ErrDenied, ErrNoApprover, req.Tool, req.PluginID)
+	}
+	card := NewCard(req, key, canon)
+	d, err := approver.Approve(ctx, card)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return "", err
+		}
+		return "", fmt.Errorf("%w: %w", ErrDenied, err)
+	}
+	switch d {
+	case AllowSession:
+		if !forced {
+			g.grant(key)
+		}
+		return ByApprover, nil
+	case AllowOnce:
+		return ByApprover, nil
+	}
+	return "", fmt.Errorf("%w: extension tool `%s` from plugin `%s` was not approved", ErrDenied, req.Tool, req.PluginID)
+}
+
+func (g *Gate) granted(key string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, ok := g.grants[key]
+	return ok
+}
+
+func (g *Gate) grant(key string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.grants[key] = struct{}{}
+}
+
+// Granted reports whether the session remembers key.
+func (g *Gate) Granted(key string) bool { return g.granted(key) }

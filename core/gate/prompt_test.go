@@ -1,0 +1,101 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func card() Card {
+	r := req(`{"name":"Ada"}`)
+	r.OtherPlugins = 2
+	canon, _ := Canonicalize(r.Input)
+	return NewCard(r, "k", canon)
+}
+
+func TestTerminalPrompter(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Decision
+	}{
+		{"o\n", AllowOnce},
+		{"once\n", AllowOnce},
+		{"S\n", AllowSession},
+		{"session\n", AllowSession},
+		{"d\n", DenyDecision},
+		{"\n", DenyDecision},
+		{"", DenyDecision},             // end of input
+		{"maybe\ns\n", AllowSession},   // asked again
+		{"x\ny\n", AllowOnce},          // y means once
+		{"x\nx\nx\no\n", DenyDecision}, // three unreadable answers deny
+		{"  o  \r\n", AllowOnce},       // CRLF and spaces
+	}
+	for _, tc := range cases {
+		var out strings.Builder
+		p := &TerminalPrompter{In: strings.NewReader(tc.in), Out: &out, IsTerminal: true}
+		d, err := p.Approve(context.Background(), card())
+		if err != nil || d != tc.want {
+			t.Errorf("%q: %s, %v; want %s", tc.in, d, err, tc.want)
+		}
+		text := out.String()
+		for _, s := range []string{"Extension tool `greet` from plugin `hello`", `input: {"name":"Ada"}`, "runs alongside 2 other plugins", "[o] once  [s] for this session  [d] deny"} {
+			if !strings.Contains(text, s) {
+				t.Errorf("%q: prompt lacks %q:\n%s", tc.in, s, text)
+			}
+		}
+	}
+}
+
+func TestTerminalPrompterLeavesFollowingInput(t *testing.T) {
+	in := strings.NewReader("o\n/tools\n")
+	p := &TerminalPrompter{In: in, Out: io.Discard, IsTerminal: true}
+	if d, _ := p.Approve(context.Background(), card()); d != AllowOnce {
+		t.Fatal(d)
+	}
+	rest, _ := io.ReadAll(in)
+	if string(rest) != "/tools\n" {
+		t.Fatalf("the prompter consumed following input: left %q", rest)
+	}
+}
+
+func TestTerminalPrompterFailsClosedWithoutTerminal(t *testing.T) {
+	var out strings.Builder
+	p := &TerminalPrompter{In: strings.NewReader("s\n"), Out: &out, IsTerminal: false}
+	d, err := p.Approve(context.Background(), card())
+	if d != DenyDecision || !errors.Is(err, ErrNoTerminal) || !strings.Contains(err.Error(), "--approve auto") {
+		t.Fatalf("%s, %v", d, err)
+	}
+	if out.Len() != 0 {
+		t.Fatalf("wrote %q without a terminal", out.String())
+	}
+	// Through the gate: ask with no terminal is a denial that says what to do.
+	_, err = New(Ask, p).Check(context.Background(), req(`{}`), nil)
+	if !errors.Is(err, ErrDenied) || !errors.Is(err, ErrNoTerminal) {
+		t.Fatalf("gate: %v", err)
+	}
+}
+
+func TestTerminalPrompterEscapesControlCharacters(t *testing.T) {
+	r := req(`{"s":"\u001b[2J\u202e"}`)
+	r.PluginID = "evil\u001b]0;x\u0007"
+	canon, _ := Canonicalize(r.Input)
+	var out strings.Builder
+	p := &TerminalPrompter{In: strings.NewReader("d\n"), Out: &out, IsTerminal: true}
+	if _, err := p.Approve(context.Background(), NewCard(r, "k", canon)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07\u202e") {
+		t.Fatalf("raw control characters reached the terminal: %q", out.String())
+	}
+}
+
+func TestTerminalPrompterHonoursContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := &TerminalPrompter{In: strings.NewReader("o\n"), Out: io.Discard, IsTerminal: true}
+	if d, err := p.Approve(ctx, card()); d != DenyDecision || !errors.Is(err, context.Canceled) {
+		t.Fatalf("%s, %v", d, err)
+	}
+}
