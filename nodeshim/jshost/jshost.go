@@ -1,0 +1,108 @@
+package jshost
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"sync"
+)
+
+//go:embed dist
+var dist embed.FS
+
+const (
+	// BundleName is the bundle's file name; materialized copies keep it.
+	BundleName = "cwx-extension-host.mjs"
+	// LicensesName is the notices file written beside the bundle.
+	LicensesName = "LICENSES.txt"
+
+	bundlePath   = "dist/" + BundleName
+	licensesPath = "dist/" + LicensesName
+	modulesPath  = "dist/builtin-modules.json"
+	providedPath = "dist/provided-modules.json"
+	builtinDir   = "dist/builtin"
+)
+
+// ModuleDigest is one built-in module the host embeds, as host/hello reports it.
+type ModuleDigest struct {
+	ID     string `json:"id"`
+	SHA256 string `json:"sha256"`
+}
+
+// ProvidedModules lists the import specifiers the host serves itself (one copy for every
+// plugin) and the patterns it refuses; everything else a plugin imports must ship with it.
+type ProvidedModules struct {
+	Provided []string `json:"provided"`
+	Refused  []string `json:"refused"`
+}
+
+func mustRead(name string) []byte {
+	b, err := dist.ReadFile(name)
+	if err != nil {
+		// the file list is fixed at build time and checked by this package's tests
+		panic(fmt.Sprintf("jshost: embedded %s missing: %v", name, err))
+	}
+	return b
+}
+
+// Bundle returns the bundle's bytes. The slice is shared: do not modify it.
+func Bundle() []byte { return mustRead(bundlePath) }
+
+var digest = sync.OnceValue(func() string {
+	sum := sha256.Sum256(Bundle())
+	return hex.EncodeToString(sum[:])
+})
+
+// BundleSHA256 is the lower-case hex sha256 of Bundle(), the digest host/hello must report.
+func BundleSHA256() string { return digest() }
+
+// Licenses returns the third-party licence notices of the code bundled in Bundle().
+func Licenses() []byte { return mustRead(licensesPath) }
+
+// BuiltinModulesJSON returns dist/builtin-modules.json as embedded.
+func BuiltinModulesJSON() []byte { return mustRead(modulesPath) }
+
+// ProvidedModulesJSON returns dist/provided-modules.json as embedded.
+func ProvidedModulesJSON() []byte { return mustRead(providedPath) }
+
+// BuiltinModules returns the built-in module table sorted by id (empty in v1).
+func BuiltinModules() ([]ModuleDigest, error) {
+	var table struct {
+		Modules map[string]string `json:"modules"`
+	}
+	if err := json.Unmarshal(BuiltinModulesJSON(), &table); err != nil {
+		return nil, fmt.Errorf("jshost: decoding %s: %w", modulesPath, err)
+	}
+	out := make([]ModuleDigest, 0, len(table.Modules))
+	for id, sum := range table.Modules {
+		out = append(out, ModuleDigest{ID: id, SHA256: sum})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// BuiltinModule returns the source of one built-in module by id.
+func BuiltinModule(id string) ([]byte, error) {
+	if id == "" || path.Base(id) != id {
+		return nil, fmt.Errorf("jshost: invalid built-in module id %q", id)
+	}
+	b, err := fs.ReadFile(dist, builtinDir+"/"+id+".mjs")
+	if err != nil {
+		return nil, fmt.Errorf("jshost: built-in module %q: %w", id, err)
+	}
+	return b, nil
+}
+
+// Provided returns the decoded dist/provided-modules.json.
+func Provided() (ProvidedModules, error) {
+	var p ProvidedModules
+	if err := json.Unmarshal(ProvidedModulesJSON(), &p); err != nil {
+		return ProvidedModules{}, fmt.Errorf("jshost: decoding %s: %w", providedPath, err)
+	}
+	return p, nil
+}

@@ -1,0 +1,201 @@
+// ext/activate and the owner teardown it shares with ext/deactivate and faults.
+//
+// Activation: refuse an owner of the other tier (InvalidParams, before anything is read), a reused
+// owner token (unless it is a further, new entry of the same live plugin), and an entry whose
+// bytes changed since review; import the entry inside the owner's async context; refuse services
+// the host does not provide; load the plugin with its config under a context tagged with the
+// owner; then wait for the fiber, refuse PENDING child fibers, and wait for every registration's
+// answer. All or nothing: any failure disposes everything the owner registered. The deadline
+// always produces an answer, even when `apply` never settles.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Inject, type Context } from '@deepseek-ai/cordis';
+import { ErrorCode, type Tier } from './protocol.generated.ts';
+import { RpcError, describeError } from './rpc.ts';
+import { PROVIDED_SERVICES } from './root.ts';
+import { explainImportError } from './dsh/resolve.ts';
+import { OWNER, ownerContext, sameRef, type OwnerRecord, type OwnerRef } from './owner.ts';
+import type { Registrar } from './shims/registrar.ts';
+
+export interface ActivateDeps {
+  root: Context;
+  registrar: Registrar;
+  activateDeadlineMs: number;
+  disposeDeadlineMs: number;
+  owners: Map<string, OwnerRecord>;
+}
+
+type Answer = { status: 'ok'; tools: string[]; commands: string[] } | { status: 'failed'; diagnostic: string };
+
+class ActivationError extends Error {
+  override name = 'ActivationError';
+}
+
+const failed = (diagnostic: string): Answer => ({ status: 'failed', diagnostic });
+
+export async function activateEntry(d: ActivateDeps, tier: Tier, params: Record<string, unknown>): Promise<Answer> {
+  const start = Date.now();
+  const ref = params.owner as OwnerRef;
+  const isBuiltinOwner = ref.plugin_id.startsWith('host:');
+  if (isBuiltinOwner && tier !== 'builtin') throw new RpcError(ErrorCode.InvalidParams, `owner \`${ref.plugin_id}\` belongs to the builtin tier`);
+  if (!isBuiltinOwner && tier === 'builtin') throw new RpcError(ErrorCode.InvalidParams, `the builtin tier serves only host: owners, not \`${ref.plugin_id}\``);
+  const entry = params.entry as { path: string; sha256: string };
+  const pluginName = params.plugin_name as string;
+  const existing = d.owners.get(ref.owner_token);
+  if (existing) {
+    const further = sameRef(existing.ref, ref) && existing.pluginName === pluginName && existing.state === 'active'
+      && existing.activatingEntry === undefined && !existing.entries.some((e) => e.path === entry.path);
+    if (!further) return failed('Error: owner token already active');
+  }
+  const owner: OwnerRecord = existing ?? {
+    ref: { plugin_id: ref.plugin_id, generation: ref.generation, owner_token: ref.owner_token },
+    pluginName,
+    dataDir: typeof params.data_dir === 'string' ? params.data_dir : undefined,
+    state: 'activating',
+    entries: [],
+    entryDirs: [],
+    registrations: new Set(),
+    history: [],
+  };
+  owner.activatingEntry = entry.path;
+  owner.state = 'activating';
+  owner.fault = undefined;
+  owner.history = [];
+  if (!existing) d.owners.set(ref.owner_token, owner);
+  owner.entryDirs.push(dirname(entry.path));
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), d.activateDeadlineMs); });
+  const work = load(d, owner, entry, params.config ?? {}).then(() => null, (err: unknown) => describeError(err));
+  const stopped = new Promise<'stopped'>((r) => { owner.stopped = () => r('stopped'); });
+  const outcome = await Promise.race([work, deadline, stopped]);
+  clearTimeout(timer);
+  owner.stopped = undefined;
+  if (outcome === 'stopped') return failed('Error: the plugin was stopped during activation');
+  if (outcome === null && owner.state !== 'activating') {
+    // deactivated, shut down or faulted while its apply was still running
+    return failed('Error: the plugin was stopped during activation');
+  }
+  if (outcome === null) {
+    owner.state = 'active';
+    owner.activatingEntry = undefined;
+    owner.history = [];
+    return { status: 'ok', ...admitted(owner) };
+  }
+  const diagnostic = outcome === 'timeout' ? `Error: activation exceeded ${d.activateDeadlineMs} ms` : outcome;
+  d.owners.delete(ref.owner_token);
+  const regs = owner.history;
+  const teardown = disposeOwner(owner, d.registrar, d.disposeDeadlineMs)
+    // a registration the core admits after its rollback is withdrawn then: wait for that too
+    .then(() => Promise.all(regs.map((r) => r.admitted.then(() => r.withdrawn))));
+  if (outcome !== 'timeout') {
+    const budget = Math.min(d.disposeDeadlineMs, Math.max(250, start + d.activateDeadlineMs + 500 - Date.now()));
+    await Promise.race([teardown, new Promise((r) => setTimeout(r, budget))]);
+  }
+  return failed(diagnostic);
+}
+
+async function load(d: ActivateDeps, owner: OwnerRecord, entry: { path: string; sha256: string }, config: unknown): Promise<void> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(entry.path);
+  } catch (err) {
+    throw new ActivationError(`cannot read entry ${entry.path}: ${(err as Error).message}`);
+  }
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  if (digest !== entry.sha256.toLowerCase()) {
+    throw new ActivationError(`entry ${entry.path} changed after review (sha256 ${digest.slice(0, 12)}…)`);
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = await ownerContext.run(owner, () => import(pathToFileURL(entry.path).href));
+  } catch (err) {
+    throw explainImportError(err);
+  }
+  const plugin = pickPlugin(mod);
+  const missing = Object.keys(Inject.resolve((plugin as { inject?: unknown }).inject as never) ?? {}).filter((n) => !PROVIDED_SERVICES.has(n));
+  if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
+  owner.ctx ??= (d.root as unknown as { extend: (m: object) => Context }).extend({ [OWNER]: owner });
+  const ctx = owner.ctx as Context;
+  const fiber = ownerContext.run(owner, () => ctx.plugin(plugin as never, config as never));
+  owner.entries.push({ path: entry.path, fiber });
+  await fiber;
+  if (fiber.state === 3) throw new ActivationError('the plugin failed while loading');
+  const pending = pendingChildren(d.root, owner);
+  if (pending) throw new ActivationError(pending);
+  const regs = [...owner.registrations].filter((r) => r.entry === entry.path);
+  await Promise.all(regs.map((r) => r.admitted));
+  const refused = regs.filter((r) => r.refused).map((r) => r.refused!);
+  if (refused.length > 0) throw new ActivationError(refused.join('; '));
+  if (owner.fault) throw new ActivationError(`fault during activation: ${owner.fault}`);
+}
+
+function pickPlugin(mod: Record<string, unknown>): unknown {
+  const candidate = (mod.default ?? mod) as Record<string, unknown> | ((...a: unknown[]) => unknown);
+  if (typeof candidate === 'function') return candidate;
+  if (candidate && typeof candidate === 'object' && typeof candidate.apply === 'function') return candidate;
+  throw new ActivationError('entry module exports no Cordis plugin (a function, a class, or an object with `apply`)');
+}
+
+/** pendingChildren finds fibers of the owner still waiting for a service nobody provides. */
+function pendingChildren(root: Context, owner: OwnerRecord): string | null {
+  const registry = (root as unknown as { registry: { values: () => Iterable<{ fibers: Iterable<{ ctx: Record<symbol, unknown>; state: number; inject: Record<string, unknown>; name?: string }> }> } }).registry;
+  for (const runtime of registry.values()) {
+    for (const fiber of runtime.fibers) {
+      if (fiber.ctx?.[OWNER] !== owner || fiber.state !== 0) continue;
+      const names = Object.keys(fiber.inject ?? {}).filter((n) => !PROVIDED_SERVICES.has(n));
+      return `requires \`${names[0] ?? 'an unavailable service'}\`, which the cwx extension host does not provide`;
+    }
+  }
+  return null;
+}
+
+function admitted(owner: OwnerRecord): { tools: string[]; commands: string[] } {
+  const live = [...owner.registrations].filter((r) => r.handle !== undefined && !r.undone);
+  const names = (k: string) => [...new Set(live.filter((r) => r.kind === k).map((r) => r.name))].sort();
+  return { tools: names('tool'), commands: names('command') };
+}
+
+/** disposeOwner disposes an owner's fibers in reverse order within the deadline. */
+export async function disposeOwner(owner: OwnerRecord, registrar: Registrar, deadlineMs: number): Promise<boolean> {
+  owner.state = 'disposing';
+  owner.stopped?.();
+  let disposed = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((r) => { timer = setTimeout(() => { disposed = false; r(); }, deadlineMs); });
+  const work = (async () => {
+    for (const e of [...owner.entries].reverse()) {
+      try {
+        await e.fiber.dispose();
+      } catch {
+        // Cordis reports disposer errors through the logger
+      }
+    }
+  })();
+  await Promise.race([work, timeout]);
+  clearTimeout(timer);
+  owner.state = 'gone';
+  owner.leakedEffects = effectLabels(owner);
+  registrar.forget(owner);
+  return disposed;
+}
+
+function effectLabels(owner: OwnerRecord): string[] {
+  const out: string[] = [];
+  for (const e of owner.entries) {
+    for (const eff of (e.fiber as unknown as { getEffects: () => { label?: string }[] }).getEffects()) {
+      const label = eff.label ?? '(unlabelled)';
+      if (/^(tools|commands)\.register\(/.test(label)) continue;
+      out.push(`effect:${label}`);
+    }
+  }
+  return out;
+}
+
+/** leakedOf names what an owner left behind: registrations never withdrawn and live effects. */
+export function leakedOf(owner: OwnerRecord): string[] {
+  const regs = [...owner.registrations].filter((r) => !r.undone).map((r) => `${r.kind}:${r.name}`);
+  return [...regs, ...(owner.leakedEffects ?? [])];
+}

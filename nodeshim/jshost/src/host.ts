@@ -1,0 +1,180 @@
+// The extension host proper: it serves the core's requests (initialize, ping, shutdown, activate,
+// deactivate, tool/call, command/run) on top of the Cordis root, and turns faults into
+// ext/faulted for the owner that caused them.
+import { ErrorCode, PROTOCOL_VERSION, type Tier } from './protocol.generated.ts';
+import { RpcError, RpcPeer, cut, describeError } from './rpc.ts';
+import { createRoot, type Root } from './root.ts';
+import { Registrar } from './shims/registrar.ts';
+import { activateEntry, disposeOwner, leakedOf, type ActivateDeps } from './activate.ts';
+import { callTool, runCommand } from './calls.ts';
+import { ownerContext, sameRef, type OwnerRecord, type OwnerRef } from './owner.ts';
+
+export interface HostOptions {
+  tier: Tier;
+  write: (frame: Buffer) => void;
+  /** exit ends the process after pending output is written. */
+  exit: (code: number) => void;
+  stderr: (line: string) => void;
+}
+
+const MAX_ERROR = 4096;
+const MAX_LOG = 8192;
+
+export class ExtensionHost {
+  readonly rpc: RpcPeer;
+  readonly registrar: Registrar;
+  readonly root: Root;
+  readonly owners = new Map<string, OwnerRecord>(); // by owner_token
+  private initialized = false;
+  private activateDeadlineMs = 5000;
+  private disposeDeadlineMs = 2000;
+
+  private readonly o: HostOptions;
+
+  constructor(o: HostOptions) {
+    this.o = o;
+    this.rpc = new RpcPeer({
+      tier: o.tier,
+      write: o.write,
+      onRequest: (m, p, s) => this.handle(m, p, s),
+      onNotification: () => undefined,
+      onFatal: (reason) => {
+        o.stderr(`cwx-extension-host: ${reason}`);
+        o.exit(65);
+      },
+    });
+    this.registrar = new Registrar(this.rpc);
+    this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner));
+  }
+
+  log(level: 'error' | 'warn' | 'info', msg: string, owner?: OwnerRecord): void {
+    const params: Record<string, unknown> = { level, msg: cut(msg, MAX_LOG) };
+    if (owner) params.plugin_id = owner.ref.plugin_id;
+    this.rpc.notify('log', params);
+  }
+
+  private deps(): ActivateDeps {
+    return {
+      root: this.root.ctx,
+      registrar: this.registrar,
+      activateDeadlineMs: this.activateDeadlineMs,
+      disposeDeadlineMs: this.disposeDeadlineMs,
+      owners: this.owners,
+    };
+  }
+
+  private async handle(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (!this.initialized && method !== 'host/initialize' && method !== 'host/shutdown') {
+      throw new RpcError(ErrorCode.InvalidRequest, 'host is not initialized');
+    }
+    switch (method) {
+      case 'host/initialize': return this.initialize(params);
+      case 'host/ping': return {};
+      case 'host/shutdown': return this.shutdown();
+      case 'ext/activate': return activateEntry(this.deps(), this.o.tier, params);
+      case 'ext/deactivate': return this.deactivate(params);
+      case 'tool/call': return callTool(this.registrar, params, signal);
+      case 'command/run': return runCommand(this.registrar, params, signal);
+      default: throw new RpcError(ErrorCode.MethodNotFound, `no handler for \`${method}\``);
+    }
+  }
+
+  private initialize(params: Record<string, unknown>): Record<string, never> {
+    if (params.protocol !== PROTOCOL_VERSION) {
+      this.o.stderr(`cwx-extension-host: core speaks protocol ${String(params.protocol)}, host speaks ${PROTOCOL_VERSION}`);
+      setImmediate(() => this.o.exit(78));
+      throw new RpcError(ErrorCode.InvalidParams, `unsupported protocol ${String(params.protocol)}`);
+    }
+    const limits = params.limits as Record<string, number>;
+    if (limits.activate_deadline_ms > 0) this.activateDeadlineMs = limits.activate_deadline_ms;
+    if (limits.dispose_deadline_ms > 0) this.disposeDeadlineMs = limits.dispose_deadline_ms;
+    this.initialized = true;
+    setImmediate(() => this.rpc.notify('host/ready', {}));
+    return {};
+  }
+
+  private async deactivate(params: Record<string, unknown>): Promise<unknown> {
+    const ref = params.owner as OwnerRef;
+    const owner = this.owners.get(ref.owner_token);
+    if (!owner || !sameRef(owner.ref, ref)) return { disposed: true, leaked: [] };
+    const entry = params.entry as { path?: string } | null | undefined;
+    if (entry?.path && owner.entries.length > 1) {
+      const idx = owner.entries.findIndex((e) => e.path === entry.path);
+      if (idx < 0) return { disposed: true, leaked: [] };
+      const [one] = owner.entries.splice(idx, 1);
+      const disposed = await disposeFibers([one!], this.disposeDeadlineMs);
+      const leaked = [...owner.registrations].filter((r) => r.entry === one!.path).map((r) => `${r.kind}:${r.name}`);
+      return { disposed, leaked };
+    }
+    this.owners.delete(ref.owner_token);
+    const disposed = await disposeOwner(owner, this.registrar, this.disposeDeadlineMs);
+    return { disposed, leaked: leakedOf(owner) };
+  }
+
+  private async shutdown(): Promise<Record<string, never>> {
+    const owners = [...this.owners.values()];
+    this.owners.clear();
+    await Promise.race([
+      Promise.allSettled(owners.map((o) => disposeOwner(o, this.registrar, this.disposeDeadlineMs))),
+      new Promise((r) => setTimeout(r, this.disposeDeadlineMs).unref?.()),
+    ]);
+    setImmediate(() => this.o.exit(0));
+    return {};
+  }
+
+  /** fault reports an uncaught error: to its owner when it can be attributed, else as a log line. */
+  fault(err: unknown, kind: 'exception' | 'rejection'): void {
+    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
+    const text = cut(describeError(err), MAX_ERROR);
+    if (!owner || owner.state === 'gone') {
+      this.log('error', `unattributed extension fault (${kind}): ${text}`);
+      return;
+    }
+    if (owner.state === 'activating') {
+      owner.fault ??= text;
+      return;
+    }
+    if (owner.state !== 'active') return;
+    this.owners.delete(owner.ref.owner_token);
+    this.rpc.notify('ext/faulted', { owner: owner.ref, error: text });
+    void disposeOwner(owner, this.registrar, this.disposeDeadlineMs);
+  }
+
+  private ownerFromStack(err: unknown): OwnerRecord | undefined {
+    const stack = err instanceof Error ? String(err.stack ?? '') : '';
+    if (!stack) return undefined;
+    let best: OwnerRecord | undefined;
+    let bestLen = 0;
+    for (const o of this.owners.values()) {
+      for (const dir of o.entryDirs) {
+        if (dir.length > bestLen && (stack.includes(dir + '/') || stack.includes(encodeURI(dir) + '/'))) {
+          best = o;
+          bestLen = dir.length;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+/** disposeFibers disposes fibers in reverse order within the deadline; false when it ran out. */
+export async function disposeFibers(entries: { fiber: { dispose: () => unknown } }[], deadlineMs: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((r) => { timer = setTimeout(() => r(false), deadlineMs); });
+  const work = (async () => {
+    for (const e of [...entries].reverse()) {
+      try {
+        await e.fiber.dispose();
+      } catch {
+        // Cordis logs disposer errors itself
+      }
+    }
+    return true;
+  })();
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+

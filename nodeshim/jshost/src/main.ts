@@ -1,0 +1,101 @@
+// Entry point of the cwx JS extension host (bundled to dist/cwx-extension-host.mjs).
+//
+// Order matters: the tier is parsed first; stdout is rebound before any plugin can print; the
+// parent watchdog starts before the lockdown refuses Workers; DSH module resolution and the
+// native-code lockdown are installed and verified before the channel opens; then the host sends
+// host/hello and serves the core until stdin ends.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  EXIT_PROTOCOL, EXIT_SOFTWARE, EXIT_USAGE, guardExit, killOwnGroup, parseTier, rebindStdio, startWatchdog,
+} from './boot.ts';
+import { FrameDecoder } from './frame.ts';
+import { ExtensionHost } from './host.ts';
+import { installResolution } from './dsh/resolve.ts';
+import { lockdown, verifyLockdown } from './lockdown.ts';
+import { PROTOCOL_VERSION } from './protocol.generated.ts';
+import { BUILTIN_MODULES, HOST_VERSION } from './version.ts';
+
+const stderr = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const tier = parseTier(process.argv.slice(2));
+  if (typeof tier === 'object') {
+    stderr(`cwx-extension-host: ${tier.error}`);
+    process.exit(EXIT_USAGE);
+  }
+  const writeChannel = rebindStdio();
+  const realExit = guardExit();
+  startWatchdog(process.env);
+  installResolution();
+  if (process.env.CWX_HOST_UNSAFE_NO_LOCKDOWN !== '1') {
+    lockdown();
+    const open = await verifyLockdown();
+    if (open.length > 0) {
+      stderr(`cwx-extension-host: native-code lockdown does not hold: ${open.join('; ')}`);
+      realExit(EXIT_SOFTWARE);
+    }
+  }
+
+  let exiting = false;
+  const exit = (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    // let queued frames reach the pipe, but never wait more than 200 ms
+    setTimeout(() => realExit(code), 200).unref?.();
+    writeChannel(Buffer.alloc(0), () => realExit(code));
+  };
+  const host = new ExtensionHost({ tier, write: (f) => { if (!exiting) writeChannel(f); }, exit, stderr });
+  process.on('uncaughtException', (err) => host.fault(err, 'exception'));
+  process.on('unhandledRejection', (reason) => host.fault(reason, 'rejection'));
+
+  const decoder = new FrameDecoder();
+  process.stdin.on('data', (chunk: Buffer) => {
+    let payloads: Buffer[];
+    try {
+      payloads = decoder.push(chunk);
+    } catch (err) {
+      stderr(`cwx-extension-host: ${(err as Error).message}`);
+      return exit(EXIT_PROTOCOL);
+    }
+    for (const p of payloads) {
+      if (exiting) return;
+      host.rpc.receive(p);
+    }
+  });
+  process.stdin.on('end', () => {
+    host.rpc.close();
+    killOwnGroup();
+    realExit(0);
+  });
+
+  host.rpc.notify('host/hello', {
+    protocol: { min: PROTOCOL_VERSION, max: PROTOCOL_VERSION },
+    host_version: HOST_VERSION,
+    bundle_sha256: selfDigest(),
+    runtime: runtimeInfo(),
+    tier,
+    builtin_modules: BUILTIN_MODULES,
+  });
+}
+
+function selfDigest(): string {
+  try {
+    return createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).digest('hex');
+  } catch {
+    return 'unknown';
+  }
+}
+
+function runtimeInfo(): { name: 'bun' | 'node'; version: string } {
+  const bun = process.versions.bun;
+  if (typeof bun === 'string') return { name: 'bun', version: bun };
+  return { name: 'node', version: process.versions.node };
+}
+
+main().catch((err: unknown) => {
+  stderr(`cwx-extension-host: ${(err as Error)?.stack ?? String(err)}`);
+  killOwnGroup();
+  process.exitCode = EXIT_SOFTWARE;
+});

@@ -1,0 +1,87 @@
+// The Cordis root: one Context for every plugin of this host. It provides `tools`, `commands` and
+// `timer` (the logger is Cordis' own, exported as `log` notifications), refuses any attempt to
+// provide a core service name through any route (they all end in the one ReflectService's
+// `provide`), and refuses listeners for DSH lifecycle events the host never emits.
+import { Context, Logger } from '@deepseek-ai/cordis';
+import { OWNER, type OwnerRecord } from './owner.ts';
+import { defineServices } from './shims/services.ts';
+import type { Registrar } from './shims/registrar.ts';
+
+/** CORE_SERVICES may never be provided by a plugin (DESIGN.md §8, plus the host's own shims). */
+export const CORE_SERVICES: ReadonlySet<string> = new Set([
+  'approval', 'agents', 'sessions', 'llm', 'sandboxPolicy', 'credentials', 'fs', 'subprocess',
+  'systemPrompt', 'tools', 'commands', 'skills', 'prompt', 'storage', 'logger', 'timer',
+  'shellHooks', 'loader', 'runtimeLoop', 'mcp', 'avatars', 'events', 'reflect', 'registry',
+]);
+
+/** PROVIDED_SERVICES are the names a plugin may inject. */
+export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(['tools', 'commands', 'timer', 'logger', 'events', 'reflect', 'registry']);
+
+/** NEVER_EMITTED events: a listener for one of them would never run, so it is refused. */
+const NEVER_EMITTED = new Set([
+  'agent/created', 'agent/pre-step', 'agent/turn-stopping', 'tools/pre-execute', 'tools/post-execute',
+  'tools/execute', 'subagent/start', 'subagent/end',
+]);
+
+export class CoreServiceError extends Error {
+  override name = 'CoreServiceError';
+  constructor(service: string) {
+    super(`extension may not provide core service \`${service}\`: the cwx core owns it`);
+  }
+}
+
+export interface LogSink {
+  (level: 'error' | 'warn' | 'info', msg: string, owner?: OwnerRecord): void;
+}
+
+export interface Root {
+  ctx: Context;
+}
+
+export function createRoot(registrar: Registrar, log: LogSink): Root {
+  const ctx = new Context();
+  const { Tools, Commands, Timer } = defineServices(registrar);
+  const allowed = new Map<string, new (c: Context) => unknown>([['tools', Tools], ['commands', Commands], ['timer', Timer]]);
+  const provided = new Set<string>();
+  const reflect = (ctx as unknown as { reflect: { provide: (...a: unknown[]) => unknown } }).reflect;
+  const original = reflect.provide;
+  const guarded = function (this: unknown, name: unknown, value: unknown, check?: unknown) {
+    if (typeof name === 'string' && CORE_SERVICES.has(name)) {
+      const shim = allowed.get(name);
+      if (!shim || !(value instanceof shim) || provided.has(name)) throw new CoreServiceError(name);
+      provided.add(name);
+    }
+    return original.call(this, name, value, check);
+  };
+  Object.defineProperty(reflect, 'provide', { value: guarded, writable: false, configurable: false });
+
+  new Tools(ctx);
+  new Commands(ctx);
+  new Timer(ctx);
+  (ctx as unknown as { mixin: (n: string, k: string[]) => void }).mixin('timer', ['setTimeout', 'setInterval', 'sleep']);
+
+  (ctx as unknown as { on: (n: string, l: (...a: unknown[]) => unknown) => void }).on('internal/listener', (name: unknown) => {
+    if (typeof name === 'string' && NEVER_EMITTED.has(name)) {
+      throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
+    }
+    return undefined;
+  });
+
+  const exporter = {
+    colors: false as const,
+    levels: { default: 2 },
+    export(message: { type: string; name: string; fiber?: WeakRef<{ ctx: Record<symbol, unknown> }> }) {
+      const owner = message.fiber?.deref()?.ctx?.[OWNER] as OwnerRecord | undefined;
+      const level = message.type === 'error' ? 'error' : message.type === 'warn' ? 'warn' : 'info';
+      let text: string;
+      try {
+        text = Logger.format(exporter as never, message as never);
+      } catch {
+        text = '(unprintable log message)';
+      }
+      log(level, `[${message.name}] ${text}`, owner);
+    },
+  };
+  (ctx as unknown as { logger: { exporter: (e: unknown) => void } }).logger.exporter(exporter);
+  return { ctx };
+}

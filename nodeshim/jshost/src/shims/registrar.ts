@@ -1,0 +1,78 @@
+// The register/undo bookkeeping shared by the tools and commands shims: every registration is an
+// effect of the calling fiber, sent to the core as registry/register, and undone (idempotently)
+// by registry/unregister when its effect is disposed. An admission that arrives after the
+// registration was undone is unregistered at once.
+import type { Context } from '@deepseek-ai/cordis';
+import { describeError, type RpcPeer } from '../rpc.ts';
+import { OWNER, type OwnerRecord, type RegKind, type Registration } from '../owner.ts';
+
+export class Registrar {
+  /** live handles admitted by the core. */
+  readonly handles = new Map<number, Registration>();
+
+  private readonly rpc: RpcPeer;
+
+  constructor(rpc: RpcPeer) {
+    this.rpc = rpc;
+  }
+
+  add(ctx: Context, kind: RegKind, name: string, spec: Record<string, unknown>, def: Record<string, unknown>): () => unknown {
+    const owner = (ctx as unknown as Record<symbol, OwnerRecord | undefined>)[OWNER];
+    if (!owner) throw new Error(`${kind}s.register: only a plugin may register a ${kind}`);
+    if (owner.state !== 'activating' && owner.state !== 'active') {
+      throw new Error(`${kind}s.register: plugin ${owner.ref.plugin_id} is not active`);
+    }
+    const entry = owner.activatingEntry ?? owner.entries.at(-1)?.path ?? '';
+    return ctx.effect(() => {
+      const reg: Registration = { kind, name, owner, def, undone: false, entry, admitted: Promise.resolve() };
+      owner.registrations.add(reg);
+      owner.history.push(reg);
+      reg.admitted = this.rpc.request('registry/register', { owner: owner.ref, kind, spec }).then(
+        (r) => {
+          if (typeof r.handle === 'number') {
+            reg.handle = r.handle;
+            if (reg.undone) {
+              reg.withdrawn = this.unregister(owner, r.handle);
+              return;
+            }
+            this.handles.set(r.handle, reg);
+          } else {
+            reg.refused = `${kind} \`${name}\` refused: ${String(r.refused)}`;
+          }
+        },
+        (err) => {
+          reg.refused = `${kind} \`${name}\` not registered: ${describeError(err)}`;
+        },
+      );
+      return () => this.undo(reg);
+    }, `${kind}s.register(${JSON.stringify(name)})`) as () => unknown;
+  }
+
+  /** undo withdraws one registration; it is safe to call more than once. */
+  undo(reg: Registration): Promise<void> | undefined {
+    if (reg.undone) return undefined;
+    reg.undone = true;
+    reg.owner.registrations.delete(reg);
+    if (reg.handle === undefined) return undefined;
+    this.handles.delete(reg.handle);
+    reg.withdrawn = this.unregister(reg.owner, reg.handle);
+    return reg.withdrawn;
+  }
+
+  private unregister(owner: OwnerRecord, handle: number): Promise<void> {
+    return this.rpc.request('registry/unregister', { owner: owner.ref, handle }).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** forget drops every handle of an owner without telling the core (it already dropped them). */
+  forget(owner: OwnerRecord): void {
+    for (const [handle, reg] of this.handles) if (reg.owner === owner) this.handles.delete(handle);
+  }
+}
+
+/** nonEmptyString reports whether v is a string with visible content. */
+export function nonEmptyString(v: unknown): v is string {
+  return typeof v === 'string' && v.trim() !== '';
+}

@@ -1,0 +1,205 @@
+// Message validation against the generated method table and shapes (protocol.generated.ts),
+// plus the rules the table cannot express, kept in agreement with the Go parser by the shared
+// corpus: the JSON-RPC envelope, per-kind registry/register specs, tagged results and the
+// runtime name in host/hello. Everything the host sends is checked strictly (unknown fields
+// refused at every level); what the core sends follows each shape's own strictness. An optional
+// field set to null counts as absent.
+import {
+  ENVELOPE_KEYS as ENVELOPE, MAX_UINT, METHODS, SHAPES, type Direction, type FieldType, type MethodSpec, type Tier,
+} from './protocol.generated.ts';
+
+export type AnswerLookup = (id: number) => string | undefined;
+
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(ENVELOPE);
+const ANY_OBJECT = 'AnyObject';
+const ERROR_KEYS = new Set(['code', 'message', 'data']);
+
+export class ViolationError extends Error {
+  override name = 'ViolationError';
+}
+
+type Rec = Record<string, unknown>;
+
+export function isPlainObject(v: unknown): v is Rec {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function has(o: Rec, k: string): boolean {
+  return Object.hasOwn(o, k);
+}
+
+function present(o: Rec, k: string): boolean {
+  return has(o, k) && o[k] !== null;
+}
+
+/** methodSpec finds a method's row for one direction; direction 'both' ($/cancel) fits either. */
+export function methodSpec(method: string, direction: Direction): MethodSpec | undefined {
+  const spec = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+  if (!spec) return undefined;
+  return spec.direction === direction || spec.direction === 'both' ? spec : undefined;
+}
+
+/**
+ * validateMessage returns null when `msg` is a valid message travelling in `direction` on a host
+ * of `tier`, else the reason. `answers` maps a response id to the method of the request it answers.
+ */
+export function validateMessage(msg: unknown, direction: Direction, tier: Tier, answers?: AnswerLookup): string | null {
+  try {
+    checkMessage(msg, direction, tier, answers);
+    return null;
+  } catch (err) {
+    if (err instanceof ViolationError) return err.message;
+    throw err;
+  }
+}
+
+function fail(reason: string): never {
+  throw new ViolationError(reason);
+}
+
+function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: AnswerLookup): void {
+  if (!isPlainObject(msg)) fail('message is not a JSON object');
+  for (const k of Object.keys(msg)) if (!ENVELOPE_KEYS.has(k)) fail(`unknown envelope field "${k}"`);
+  if (msg.jsonrpc !== '2.0') fail('jsonrpc must be "2.0"');
+  if (has(msg, 'id') && !isUint(msg.id)) fail('id must be an unsigned integer');
+  const strict = direction === 'host_to_core';
+  if (has(msg, 'method')) {
+    if (typeof msg.method !== 'string') fail('method must be a string');
+    if (has(msg, 'result') || has(msg, 'error')) fail(`${msg.method}: a request or notification carries no result or error`);
+    const spec = methodSpec(msg.method, direction);
+    if (!spec) fail(`unknown method "${msg.method}" (${direction.replaceAll('_', ' ')})`);
+    if (!spec.tiers.includes(tier)) fail(`"${msg.method}" is not allowed on the ${tier} tier`);
+    const isRequest = has(msg, 'id');
+    if (isRequest !== (spec.kind === 'request')) {
+      fail(`"${msg.method}" is a ${spec.kind}${isRequest ? ' but carries an id' : ' but carries no id'}`);
+    }
+    const params = has(msg, 'params') ? msg.params : {};
+    if (!isPlainObject(params)) fail(`${msg.method}: params must be an object`);
+    checkShape(params, spec.params, strict, `${msg.method} params`);
+    checkParamsRules(msg.method, params);
+    return;
+  }
+  if (!has(msg, 'id')) fail('a response needs an id');
+  if (has(msg, 'params')) fail('a response carries no params');
+  const hasResult = has(msg, 'result');
+  if (hasResult === has(msg, 'error')) fail('a response has exactly one of result and error');
+  if (!hasResult) {
+    const e = msg.error;
+    if (!isPlainObject(e)) fail('error must be an object');
+    for (const k of Object.keys(e)) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    if (!isInt(e.code)) fail('error.code must be an integer');
+    if (typeof e.message !== 'string') fail('error.message must be a string');
+    return;
+  }
+  const method = answers?.(msg.id as number);
+  if (method === undefined) return; // an answer to nothing in flight is ignored by the receiver
+  const spec = METHODS[method];
+  if (!spec?.result) fail(`"${method}" has no result`);
+  if (!isPlainObject(msg.result)) fail(`${method} result must be an object`);
+  checkShape(msg.result, spec.result, strict, `${method} result`);
+  checkResultRules(method, msg.result);
+}
+
+function isUint(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_UINT;
+}
+
+function isInt(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= MAX_UINT;
+}
+
+function checkShape(value: Rec, shapeName: string, strict: boolean, where: string): void {
+  const shape = SHAPES[shapeName];
+  if (!shape) fail(`${where}: unknown shape ${shapeName}`);
+  if (shapeName !== ANY_OBJECT && (strict || shape.strict)) {
+    for (const k of Object.keys(value)) if (!Object.hasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+  }
+  for (const [name, field] of Object.entries(shape.fields)) {
+    const isAny = field.type.t === 'any';
+    if (!has(value, name) || (value[name] === null && !isAny)) {
+      if (field.required) fail(`${where}: missing field "${name}"`);
+      continue;
+    }
+    checkType(value[name], field.type, strict, `${where}.${name}`);
+  }
+}
+
+function checkType(v: unknown, t: FieldType, strict: boolean, where: string): void {
+  switch (t.t) {
+    case 'string': if (typeof v !== 'string') fail(`${where} must be a string`); return;
+    case 'uint': if (!isUint(v)) fail(`${where} must be an unsigned integer`); return;
+    case 'int': if (!isInt(v)) fail(`${where} must be an integer`); return;
+    case 'bool': if (typeof v !== 'boolean') fail(`${where} must be a boolean`); return;
+    case 'any': return;
+    case 'object_any': if (!isPlainObject(v)) fail(`${where} must be an object`); return;
+    case 'shape':
+      if (!isPlainObject(v)) fail(`${where} must be an object`);
+      checkShape(v, t.shape, strict, where);
+      return;
+    case 'array':
+      if (!Array.isArray(v)) fail(`${where} must be an array`);
+      v.forEach((item, i) => checkType(item, t.of, strict, `${where}[${i}]`));
+      return;
+    case 'enum':
+      if (typeof v !== 'string' || !t.values.includes(v)) fail(`${where} must be one of ${t.values.join(', ')}`);
+      return;
+    case 'map':
+      if (!isPlainObject(v)) fail(`${where} must be an object`);
+      for (const [k, item] of Object.entries(v)) checkType(item, t.of, strict, `${where}.${k}`);
+      return;
+  }
+}
+
+function checkParamsRules(method: string, p: Rec): void {
+  if (method === 'host/hello') {
+    const runtime = p.runtime as Rec;
+    if (runtime.name !== 'node' && runtime.name !== 'bun') fail('host/hello runtime.name must be "node" or "bun"');
+  }
+  if (method === 'registry/register') {
+    const spec = p.spec as Rec;
+    const schema = present(spec, 'input_schema');
+    const hint = present(spec, 'argument_hint');
+    if (p.kind === 'tool') {
+      if (!schema) fail('registry/register: a tool needs spec.input_schema');
+      if (hint) fail('registry/register: a tool takes no spec.argument_hint');
+    } else if (p.kind === 'command') {
+      if (schema) fail('registry/register: a command takes no spec.input_schema');
+    } else if (schema || hint) {
+      fail(`registry/register: a ${String(p.kind)} takes neither input_schema nor argument_hint`);
+    }
+  }
+}
+
+function need(r: Rec, k: string, where: string): void {
+  if (!present(r, k)) fail(`${where}: missing field "${k}"`);
+}
+function forbid(r: Rec, k: string, where: string): void {
+  if (present(r, k)) fail(`${where}: unexpected field "${k}"`);
+}
+
+function checkResultRules(method: string, r: Rec): void {
+  const where = `${method} result`;
+  switch (method) {
+    case 'ext/activate':
+      if (r.status === 'ok') { need(r, 'tools', where); forbid(r, 'diagnostic', where); }
+      else { need(r, 'diagnostic', where); forbid(r, 'tools', where); forbid(r, 'commands', where); }
+      return;
+    case 'command/run':
+      if (r.kind === 'error') need(r, 'text', where);
+      if (r.kind === 'submit') need(r, 'prompt', where);
+      else forbid(r, 'prompt', where);
+      return;
+    case 'registry/register':
+      if (present(r, 'handle') === present(r, 'refused')) fail(`${where}: exactly one of handle and refused`);
+      return;
+    case 'hook/evaluate': {
+      const allowed: Record<string, string[]> = { abstain: [], deny: ['reason'], ask: ['reason'], annotate: ['text'], revise: ['input'] };
+      const want = allowed[r.kind as string] ?? [];
+      for (const k of ['reason', 'text', 'input']) {
+        if (want.includes(k)) need(r, k, where);
+        else forbid(r, k, where);
+      }
+      return;
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export const name = 'p1';
+export function apply(ctx) { ctx.provide('llm', {}); }

@@ -1,0 +1,2 @@
+export const name = 'p6';
+export function apply(ctx) { ctx.on('tools/post-execute', () => {}); }
