@@ -1,0 +1,163 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/rpc"
+)
+
+// errHandshakeTimeout is the cause of a handshake that missed its deadline.
+var errHandshakeTimeout = errors.New("handshake deadline passed")
+
+// handshake waits for host/hello, checks it, initializes and waits for host/ready, all
+// within the handshake deadline.
+func (t *TierRuntime) handshake(ctx context.Context, inc *incarnation) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := t.o.Clock.AfterFunc(t.o.HandshakeTimeout, func() { cancel(errHandshakeTimeout) })
+	defer timer.Stop()
+
+	var hello *protocol.HelloParams
+	select {
+	case hello = <-inc.hello:
+	case <-inc.peerDone:
+		return t.endedDuring(inc, "before host/hello")
+	case <-ctx.Done():
+		return t.abandoned(ctx, "no host/hello")
+	}
+	if err := t.checkHello(hello); err != nil {
+		return err
+	}
+	limits := protocol.HostLimits{
+		MaxFrame: protocol.MaxFrame, MaxInflight: protocol.MaxInflight,
+		ActivateDeadlineMS: 5000, DisposeDeadlineMS: 2000,
+	}
+	_, err := inc.peer.Call(ctx, protocol.MethodHostInitialize,
+		protocol.InitializeParams{Protocol: protocol.Version, Limits: limits}, rpc.CallOpts{})
+	switch {
+	case err == nil:
+	case errors.Is(err, rpc.ErrHostExited):
+		return t.endedDuring(inc, "before answering host/initialize")
+	case ctx.Err() != nil:
+		return t.abandoned(ctx, "host/initialize unanswered")
+	default:
+		return fmt.Errorf("host/initialize failed: %w", err)
+	}
+	select {
+	case <-inc.readyNote:
+		return nil
+	case <-inc.peerDone:
+		return t.endedDuring(inc, "before host/ready")
+	case <-ctx.Done():
+		return t.abandoned(ctx, "no host/ready")
+	}
+}
+
+func (t *TierRuntime) abandoned(ctx context.Context, what string) error {
+	if errors.Is(context.Cause(ctx), errHandshakeTimeout) {
+		return fmt.Errorf("handshake timed out after %s: %s", t.o.HandshakeTimeout, what)
+	}
+	return fmt.Errorf("handshake abandoned (%s): %w", what, context.Cause(ctx))
+}
+
+// endedDuring describes an incarnation that ended inside the handshake.
+func (t *TierRuntime) endedDuring(inc *incarnation, when string) error {
+	return fmt.Errorf("extension host ended during the handshake (%s): %s", when, endReason(inc))
+}
+
+// checkHello applies DESIGN.md §4's identity checks in order; the first failure is the
+// reason.
+func (t *TierRuntime) checkHello(h *protocol.HelloParams) error {
+	o := &t.o
+	if h.Protocol.Min > protocol.Version || h.Protocol.Max < protocol.Version {
+		return fmt.Errorf("host speaks protocol %d..=%d, core speaks %d", h.Protocol.Min, h.Protocol.Max, protocol.Version)
+	}
+	if string(h.Runtime.Name) != string(o.Runtime.Kind) {
+		return fmt.Errorf("host reports runtime %q but %q was launched", h.Runtime.Name, o.Runtime.Kind)
+	}
+	if h.Tier != o.Tier {
+		return fmt.Errorf("host reports tier %q but tier %q was launched", h.Tier, o.Tier)
+	}
+	got := make([]bundle.ModuleDigest, len(h.BuiltinModules))
+	for i, m := range h.BuiltinModules {
+		got[i] = bundle.ModuleDigest{ID: m.ID, SHA256: m.SHA256}
+	}
+	if err := checkModules(o.BuiltinModules, got); err != nil {
+		return fmt.Errorf("host's builtin modules differ from the pinned table: %w", err)
+	}
+	if h.Runtime.Version != o.Runtime.HelloVersion() {
+		return fmt.Errorf("host reports %s version %q but %q was probed", o.Runtime.Kind, h.Runtime.Version, o.Runtime.HelloVersion())
+	}
+	if h.BundleSHA256 != o.BundleSHA256 {
+		return fmt.Errorf("host reports bundle sha256 %s but the core materialized %s", h.BundleSHA256, o.BundleSHA256)
+	}
+	if h.MemoryLimitMiB != nil {
+		return fmt.Errorf("host reports a memory limit of %d MiB but none was requested (Linux caps memory with RLIMIT_DATA)", *h.MemoryLimitMiB)
+	}
+	return nil
+}
+
+// checkModules compares module lists as multisets against want.
+func checkModules(want, got []bundle.ModuleDigest) error {
+	count := map[bundle.ModuleDigest]int{}
+	for _, m := range want {
+		count[m]++
+	}
+	for _, m := range got {
+		count[m]--
+	}
+	for _, m := range got {
+		if count[m] < 0 {
+			return fmt.Errorf("unexpected module %s (%s)", m.ID, m.SHA256)
+		}
+	}
+	for _, m := range want {
+		if count[m] > 0 {
+			return fmt.Errorf("missing module %s (%s)", m.ID, m.SHA256)
+		}
+	}
+	return nil
+}
+
+// hostHandler serves one incarnation's host-originated messages.
+type hostHandler struct {
+	t   *TierRuntime
+	inc *incarnation
+}
+
+func (h *hostHandler) HandleNotification(m *protocol.Message) {
+	inc := h.inc
+	switch m.Method {
+	case protocol.MethodHostHello:
+		first := false
+		inc.helloOnce.Do(func() { first = true; inc.hello <- m.Value.(*protocol.HelloParams) })
+		if !first {
+			inc.peer.Close(fmt.Errorf("%w: a second host/hello", rpc.ErrViolation))
+		}
+	case protocol.MethodHostReady:
+		inc.readyOnce.Do(func() { close(inc.readyNote) })
+	case protocol.MethodLog:
+		if o := h.t.o.Owners; o != nil {
+			o.HandleNotification(h.t.o.Tier, inc.gen, m)
+			return
+		}
+		if p, ok := m.Value.(*protocol.LogParams); ok {
+			h.t.o.Logger.Named("host").Info(p.Msg, "level", p.Level, "plugin", p.PluginID, "generation", inc.gen)
+		}
+	default:
+		if o := h.t.o.Owners; o != nil {
+			o.HandleNotification(h.t.o.Tier, inc.gen, m)
+		}
+	}
+}
+
+func (h *hostHandler) HandleRequest(ctx context.Context, m *protocol.Message) (any, error) {
+	if o := h.t.o.Owners; o != nil {
+		return o.HandleRequest(ctx, h.t.o.Tier, h.inc.gen, m)
+	}
+	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: m.Method + " is not available: no owner layer"}
+}

@@ -1,0 +1,81 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/rpc"
+)
+
+// heartbeat pings the host every HeartbeatInterval until the incarnation ends. A ping
+// unanswered for UnresponsiveAfter makes the tier Unresponsive (new calls refused); an
+// answer makes it Ready again (for this generation only); HangKillAfter without an answer
+// kills both process groups from a timer goroutine that never touches the writer. The
+// answer must be exactly {}: core/protocol refuses anything else, which ends the
+// incarnation as a protocol violation.
+func (t *TierRuntime) heartbeat(inc *incarnation) {
+	for t.sleep(inc) {
+		t.beat(inc)
+	}
+}
+
+func (t *TierRuntime) sleep(inc *incarnation) bool {
+	fired := make(chan struct{})
+	tm := t.o.Clock.AfterFunc(t.o.HeartbeatInterval, func() { close(fired) })
+	defer tm.Stop()
+	select {
+	case <-fired:
+		return true
+	case <-inc.peerDone:
+		return false
+	}
+}
+
+func (t *TierRuntime) beat(inc *incarnation) {
+	unresp := t.o.Clock.AfterFunc(t.o.UnresponsiveAfter, func() { t.markUnresponsive(inc) })
+	kill := t.o.Clock.AfterFunc(t.o.HangKillAfter, func() {
+		inc.kill(fmt.Sprintf("heartbeat timed out: host/ping unanswered for %s", t.o.HangKillAfter))
+	})
+	defer unresp.Stop()
+	defer kill.Stop()
+	if _, err := inc.peer.Call(context.Background(), protocol.MethodHostPing, protocol.Empty{}, rpc.CallOpts{Heartbeat: true}); err == nil {
+		t.markResponsive(inc)
+	}
+}
+
+func (t *TierRuntime) markUnresponsive(inc *incarnation) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur == inc && t.state == StateReady {
+		t.o.Logger.Warn("extension host unresponsive", "generation", inc.gen, "after", t.o.UnresponsiveAfter)
+		t.setStateLocked(StateUnresponsive)
+	}
+}
+
+func (t *TierRuntime) markResponsive(inc *incarnation) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur == inc && t.state == StateUnresponsive {
+		t.o.Logger.Info("extension host answered again", "generation", inc.gen)
+		t.setStateLocked(StateReady)
+	}
+}
+
+// kill records why the core killed this incarnation (first reason wins) and SIGKILLs both
+// process groups.
+func (inc *incarnation) kill(reason string) {
+	inc.reasonMu.Lock()
+	if inc.reason == "" {
+		inc.reason = reason
+	}
+	inc.reasonMu.Unlock()
+	inc.signalGroups(syscall.SIGKILL)
+}
+
+func (inc *incarnation) killReason() string {
+	inc.reasonMu.Lock()
+	defer inc.reasonMu.Unlock()
+	return inc.reason
+}

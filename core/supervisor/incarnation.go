@@ -1,0 +1,240 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/shared"
+)
+
+// incarnation is one shim process and the runtime it spawned: one generation of a tier.
+type incarnation struct {
+	gen     uint64
+	opts    *Options
+	started time.Time
+
+	sockDir  string
+	lifeline *os.File // write end; closing it tells the shim the core is gone
+	cmd      *exec.Cmd
+	client   *plugin.Client
+	shim     *shared.Client
+	ch       *shared.Channel
+	stopCh   context.CancelFunc // tears the Channel down
+	peer     *rpc.Peer
+	peerDone chan struct{} // Run returned
+	shimPID  int
+	rt       shared.Started
+	shimUp   time.Time // go-plugin handshake done
+	rtUp     time.Time // runtime spawned
+
+	hello     chan *protocol.HelloParams // first host/hello
+	readyNote chan struct{}              // host/ready arrived
+	helloOnce sync.Once
+	readyOnce sync.Once
+
+	adm     admission
+	planned atomic.Bool // ended by Stop or a planned restart, not a crash
+
+	reasonMu sync.Mutex
+	reason   string // why the core killed it
+}
+
+// conn adapts the Channel to rpc.Conn; Close tears the stream down so Recv returns.
+type conn struct {
+	*shared.Channel
+	cancel context.CancelFunc
+}
+
+func (c conn) Close() error { c.cancel(); return nil }
+
+// spawn starts the shim, opens the Channel, starts the runtime and the peer. On error
+// everything it started is torn down.
+func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnation) rpc.Handler) (inc *incarnation, err error) {
+	inc = &incarnation{gen: gen, opts: o, started: o.Clock.Now(),
+		hello: make(chan *protocol.HelloParams, 1), readyNote: make(chan struct{}), peerDone: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			inc.hardStop(context.Background())
+		}
+	}()
+	if err := inc.startShim(); err != nil {
+		return inc, err
+	}
+	inc.shimUp = o.Clock.Now()
+	chCtx, cancel := context.WithCancel(context.Background())
+	inc.stopCh = cancel
+	if inc.ch, err = inc.shim.OpenChannel(chCtx); err != nil {
+		return inc, err
+	}
+	plan := o.Runtime.LaunchPlan(o.BundlePath, string(o.Tier), o.MemoryLimitBytes, o.ExtraEnv)
+	if inc.rt, err = inc.shim.Start(ctx, shared.LaunchPlan{
+		Argv: plan.Argv, Env: plan.Env, Dir: o.Dir, MemoryLimitBytes: plan.MemoryLimitBytes,
+	}); err != nil {
+		return inc, fmt.Errorf("start the %s runtime: %w", o.Runtime.Kind, err)
+	}
+	inc.rtUp = o.Clock.Now()
+	inc.peer = rpc.New(conn{inc.ch, cancel}, o.Tier, handler(inc), rpc.Options{Logger: o.Logger.Named("rpc")})
+	go func() {
+		defer close(inc.peerDone)
+		_ = inc.peer.Run(context.Background())
+	}()
+	return inc, nil
+}
+
+// startShim launches `cwx nodeshim --tier=...` through a fresh go-plugin client.
+func (inc *incarnation) startShim() error {
+	o := inc.opts
+	dir, err := os.MkdirTemp(o.SocketDir, "cwx-"+string(o.Tier)+"-")
+	if err != nil {
+		return fmt.Errorf("create the shim's socket directory: %w", err)
+	}
+	inc.sockDir = dir
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("restrict the shim's socket directory: %w", err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("create the shim's lifeline: %w", err)
+	}
+	inc.lifeline = w
+	defer r.Close() // the shim holds its own copy
+	cmd := exec.Command(o.ShimPath, shared.Subcommand, "--tier="+string(o.Tier))
+	cmd.Env = shimEnv(dir)
+	cmd.ExtraFiles = []*os.File{r}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	inc.cmd = cmd
+	inc.client = plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  shared.Handshake,
+		Plugins:          shared.PluginMap(),
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		Managed:          false,
+		SkipHostEnv:      true,
+		StartTimeout:     o.StartTimeout,
+		Logger:           o.Logger.Named("shim"),
+		GRPCDialOptions:  shared.DialOptions(),
+	})
+	rpcClient, err := inc.client.Client()
+	if err != nil {
+		return fmt.Errorf("start the node shim: %w", err)
+	}
+	if cmd.Process != nil {
+		inc.shimPID = cmd.Process.Pid
+	}
+	raw, err := rpcClient.Dispense(shared.PluginName)
+	if err != nil {
+		return fmt.Errorf("dispense the node shim: %w", err)
+	}
+	inc.shim = raw.(*shared.Client)
+	return nil
+}
+
+// shimEnv is the shim's whole environment (go-plugin adds its own variables).
+func shimEnv(sockDir string) []string {
+	env := []string{
+		"PLUGIN_UNIX_SOCKET_DIR=" + sockDir,
+		shared.LifelineEnv + "=" + strconv.Itoa(shared.LifelineFD),
+		"TMPDIR=" + sockDir,
+	}
+	if lvl := os.Getenv(shared.LogLevelEnv); lvl != "" {
+		env = append(env, shared.LogLevelEnv+"="+lvl)
+	}
+	if m := os.Getenv(testMarkerEnv); m != "" {
+		env = append(env, testMarkerEnv+"="+m) // lets the test suite's /proc scan see shims
+	}
+	return env
+}
+
+// shimGone is closed when the shim process has exited (never, if it did not start).
+func (inc *incarnation) shimGone() <-chan struct{} {
+	if inc.shim == nil {
+		return nil
+	}
+	return inc.shim.Done()
+}
+
+// signalGroups sends sig to the runtime's group and the shim's group (the shim leads its
+// session), each only while its leader may still be alive.
+func (inc *incarnation) signalGroups(sig syscall.Signal) {
+	if inc.rt.PGID > 0 && !inc.runtimeReported() {
+		_ = syscall.Kill(-inc.rt.PGID, sig)
+	}
+	if inc.shimPID > 0 && !inc.shimExited() {
+		_ = syscall.Kill(-inc.shimPID, sig)
+	}
+}
+
+func (inc *incarnation) shimExited() bool {
+	if inc.shim == nil {
+		return inc.client == nil || inc.client.Exited()
+	}
+	select {
+	case <-inc.shim.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// testMarkerEnv marks processes a test run started (core/internal/testenv); the shim keeps
+// it so the suite's /proc scan finds leftovers.
+const testMarkerEnv = "CWX_TEST_RUN_MARKER"
+
+// hardStop kills both groups and releases everything: peer, go-plugin client (only once
+// the shim is gone), lifeline, socket directory. It is bounded by ctx for waiting on the
+// shim's exit.
+func (inc *incarnation) hardStop(ctx context.Context) {
+	if !inc.runtimeReported() {
+		inc.signalGroups(syscall.SIGKILL)
+	}
+	inc.release(ctx)
+}
+
+// release tears down what is left once the processes were told to go: the peer and the
+// Channel, then the shim. A shim that reported the runtime's exit is closed through
+// go-plugin (Client.Kill: Shutdown, and the shim exits); one that did not was SIGKILLed by
+// the caller and is waited for before Client.Kill, which would otherwise block on it.
+func (inc *incarnation) release(ctx context.Context) {
+	if inc.peer != nil {
+		inc.peer.Close(errStopped)
+		<-inc.peerDone
+	}
+	if inc.stopCh != nil {
+		inc.stopCh()
+	}
+	if inc.client != nil {
+		if !inc.runtimeReported() {
+			if gone := inc.shimGone(); gone != nil {
+				select {
+				case <-gone:
+				case <-ctx.Done():
+				}
+			}
+		}
+		inc.client.Kill()
+	}
+	if inc.lifeline != nil {
+		_ = inc.lifeline.Close()
+	}
+	if inc.sockDir != "" {
+		_ = os.RemoveAll(inc.sockDir)
+	}
+}
+
+// runtimeReported reports whether the shim reported the runtime's exit.
+func (inc *incarnation) runtimeReported() bool { return inc.ch != nil && inc.ch.Exit() != nil }
+
+var errStopped = errors.New("the tier was stopped")

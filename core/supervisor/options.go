@@ -1,0 +1,162 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/runtime"
+)
+
+// Defaults from DESIGN.md §5.
+const (
+	DefaultHandshakeTimeout = 30 * time.Second
+	DefaultShutdownAnswer   = 2 * time.Second // host/shutdown answer and exit
+	DefaultKillAfter        = 3 * time.Second // SIGKILL, counted from the start of Stop
+	DefaultStartTimeout     = 10 * time.Second
+	DefaultHeartbeat        = 3 * time.Second  // host/ping interval
+	DefaultUnresponsive     = 3 * time.Second  // unanswered ping -> Unresponsive
+	DefaultHangKill         = 10 * time.Second // unanswered ping -> kill
+	DefaultRestartBackoff   = 250 * time.Millisecond
+	DefaultCrashWindow      = 5 * time.Minute
+	DefaultCrashLimit       = 3
+	DefaultDirtyWindow      = 10 * time.Minute
+	DefaultDirtyLimit       = 2
+	stderrTailMax           = 8 << 10
+)
+
+// Clock is the supervisor's time source. Its AfterFunc timers run f on their own goroutine.
+type Clock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) rpc.Timer
+}
+
+// RealClock is the wall clock (and the fake clock inside a testing/synctest bubble).
+type RealClock struct{}
+
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
+
+// AfterFunc calls time.AfterFunc.
+func (RealClock) AfterFunc(d time.Duration, f func()) rpc.Timer { return time.AfterFunc(d, f) }
+
+// Owners is the owner layer (the Manager's registry side; a fake in tests). The supervisor
+// tells it when an incarnation is ready and when it ended, and hands it what the host asks
+// of the core.
+type Owners interface {
+	// HostReady runs after the handshake of generation gen, before the tier reports Ready to
+	// its waiters; activation of the tier's owners goes through h.
+	HostReady(ctx context.Context, tier protocol.Tier, gen uint64, h *Host) error
+	// HostExited reports the end of generation gen: why, and the sole owner that was
+	// activating when the host died (to be failed, not replayed).
+	HostExited(tier protocol.Tier, gen uint64, info ExitInfo)
+	// HandleRequest answers a host request (registry/register, core/call, ...).
+	HandleRequest(ctx context.Context, tier protocol.Tier, gen uint64, m *protocol.Message) (any, error)
+	// HandleNotification takes a host notification other than the handshake's (log,
+	// ext/faulted, ...). It must not block.
+	HandleNotification(tier protocol.Tier, gen uint64, m *protocol.Message)
+}
+
+// ExitInfo describes the end of one incarnation for the owner layer.
+type ExitInfo struct {
+	Reason error
+	// Activating is the owner whose ext/activate was in flight when the host died, when
+	// exactly one was; nil otherwise.
+	Activating *protocol.OwnerRef
+	// Planned is true for a stop or a planned restart (not a crash).
+	Planned bool
+}
+
+// Options configure one tier. Zero durations take the defaults.
+type Options struct {
+	Tier             protocol.Tier
+	Runtime          runtime.Runtime // resolved and probed runtime
+	BundlePath       string          // materialized bundle the runtime runs
+	BundleSHA256     string          // its digest, as the hello must report it
+	BuiltinModules   []bundle.ModuleDigest
+	MemoryLimitBytes uint64   // RLIMIT_DATA; 0 means runtime.DefaultMemoryLimitBytes
+	Dir              string   // the runtime's working directory
+	ExtraEnv         []string // added to the runtime's environment
+	Owners           Owners   // nil: host requests are refused
+
+	// ShimPath is the binary re-executed as `<ShimPath> nodeshim --tier=<tier>`; empty
+	// means this executable.
+	ShimPath string
+	// SocketDir is where the private per-incarnation socket directory is made; empty means
+	// os.TempDir().
+	SocketDir string
+	Logger    hclog.Logger
+	Clock     Clock
+
+	HandshakeTimeout time.Duration
+	ShutdownAnswer   time.Duration
+	KillAfter        time.Duration
+	StartTimeout     time.Duration
+
+	HeartbeatInterval time.Duration
+	UnresponsiveAfter time.Duration
+	HangKillAfter     time.Duration
+	RestartBackoff    time.Duration
+	CrashWindow       time.Duration
+	CrashLimit        int
+	DirtyWindow       time.Duration
+	DirtyLimit        int
+}
+
+func (o *Options) withDefaults() (Options, error) {
+	c := *o
+	if c.Tier != protocol.TierPlugin && c.Tier != protocol.TierBuiltin {
+		return c, fmt.Errorf("supervisor: unknown tier %q", c.Tier)
+	}
+	if c.Runtime.Path == "" || c.BundlePath == "" || c.BundleSHA256 == "" {
+		return c, errors.New("supervisor: options need a resolved runtime, a bundle path and its digest")
+	}
+	if c.ShimPath == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return c, fmt.Errorf("supervisor: find the cwx executable to re-execute as the shim: %w", err)
+		}
+		c.ShimPath = exe
+	}
+	if c.BuiltinModules == nil {
+		c.BuiltinModules = bundle.BuiltinModules()
+	}
+	if c.MemoryLimitBytes == 0 {
+		c.MemoryLimitBytes = runtime.DefaultMemoryLimitBytes
+	}
+	if c.Logger == nil {
+		c.Logger = hclog.NewNullLogger()
+	}
+	if c.Clock == nil {
+		c.Clock = RealClock{}
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.HandshakeTimeout, DefaultHandshakeTimeout)
+	def(&c.ShutdownAnswer, DefaultShutdownAnswer)
+	def(&c.KillAfter, DefaultKillAfter)
+	def(&c.StartTimeout, DefaultStartTimeout)
+	def(&c.HeartbeatInterval, DefaultHeartbeat)
+	def(&c.UnresponsiveAfter, DefaultUnresponsive)
+	def(&c.HangKillAfter, DefaultHangKill)
+	def(&c.RestartBackoff, DefaultRestartBackoff)
+	def(&c.CrashWindow, DefaultCrashWindow)
+	def(&c.DirtyWindow, DefaultDirtyWindow)
+	if c.CrashLimit <= 0 {
+		c.CrashLimit = DefaultCrashLimit
+	}
+	if c.DirtyLimit <= 0 {
+		c.DirtyLimit = DefaultDirtyLimit
+	}
+	return c, nil
+}

@@ -1,0 +1,44 @@
+package supervisor
+
+import (
+	"time"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+)
+
+// TierStatus is one tier's state for `cwx host status` and Manager.Status (its JSON form is
+// part of the CLI's documented --json output).
+type TierStatus struct {
+	Tier           protocol.Tier `json:"tier"`
+	State          State         `json:"state"`
+	Generation     uint64        `json:"generation"`
+	ShimPID        int           `json:"shim_pid,omitempty"`
+	RuntimePID     int           `json:"runtime_pid,omitempty"`
+	RuntimePGID    int           `json:"runtime_pgid,omitempty"`
+	Runtime        string        `json:"runtime"`         // node or bun
+	RuntimeVersion string        `json:"runtime_version"` // as probed
+	RuntimePath    string        `json:"runtime_path"`
+	UptimeMS       int64         `json:"uptime_ms"` // since the current incarnation was ready
+	Crashes        int           `json:"crashes"`   // within the crash window
+	LastFailure    string        `json:"last_failure,omitempty"`
+	StderrTail     string        `json:"stderr_tail,omitempty"` // of the last failure
+}
+
+// Status reports the tier's state without touching the processes.
+func (t *TierRuntime) Status() TierStatus {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := TierStatus{
+		Tier: t.o.Tier, State: t.state, Generation: t.gen,
+		Runtime: string(t.o.Runtime.Kind), RuntimeVersion: t.o.Runtime.Version, RuntimePath: t.o.Runtime.Path,
+	}
+	if inc := t.cur; inc != nil && t.state == StateReady {
+		s.ShimPID, s.RuntimePID, s.RuntimePGID = inc.shimPID, inc.rt.PID, inc.rt.PGID
+		s.UptimeMS = t.o.Clock.Now().Sub(t.readyAt).Round(time.Millisecond).Milliseconds()
+	}
+	s.Crashes = t.crashes.count(t.o.Clock.Now())
+	if f := t.failure; f != nil {
+		s.LastFailure, s.StderrTail = f.Reason, f.StderrTail
+	}
+	return s
+}

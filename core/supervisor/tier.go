@@ -1,0 +1,376 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/shared"
+)
+
+// State is a tier's lifecycle state.
+type State string
+
+// Tier states.
+const (
+	StateIdle         State = "idle"     // not started yet
+	StateStarting     State = "starting" // shim, runtime and handshake in progress
+	StateReady        State = "ready"
+	StateUnresponsive State = "unresponsive" // a heartbeat is overdue; new calls are refused
+	StateRestarting   State = "restarting"   // waiting to start the next generation
+	StateFailed       State = "failed"       // crash budget exhausted; no spawn until Retry
+	StateStopping     State = "stopping"
+	StateStopped      State = "stopped" // Stop ran; the tier does not start again
+)
+
+// ErrNotAvailable is the supervisor's "host not available" (rpc.ErrNotAvailable).
+var ErrNotAvailable = rpc.ErrNotAvailable
+
+// FailureError is a refused start or an ended incarnation: the reason and the runtime's
+// stderr tail. It is a case of ErrNotAvailable.
+type FailureError struct {
+	Tier       protocol.Tier
+	Generation uint64
+	Reason     string
+	StderrTail string
+}
+
+func (e *FailureError) Error() string {
+	msg := fmt.Sprintf("%s extension host (generation %d): %s", e.Tier, e.Generation, e.Reason)
+	if tail := strings.TrimSpace(e.StderrTail); tail != "" {
+		msg += "; stderr: " + tail
+	}
+	return msg
+}
+
+// Unwrap makes errors.Is(err, ErrNotAvailable) true.
+func (e *FailureError) Unwrap() error { return ErrNotAvailable }
+
+// TierRuntime runs one tier's host: at most one incarnation at a time, started lazily,
+// restarted within the crash budget.
+type TierRuntime struct {
+	o Options
+
+	mu        sync.Mutex
+	state     State
+	changed   chan struct{} // closed and replaced on every state change
+	gen       uint64
+	cur       *incarnation
+	startStop context.CancelFunc
+	restart   interface{ Stop() bool } // pending backoff timer
+	failure   *FailureError            // last failure
+	readyAt   time.Time
+	crashes   window
+	dirty     window
+	planning  bool
+
+	wg sync.WaitGroup // start, watch, heartbeat and planned-restart goroutines
+}
+
+// NewTier returns an idle tier; nothing is spawned until Ensure.
+func NewTier(o Options) (*TierRuntime, error) {
+	c, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	c.Logger = c.Logger.Named(string(c.Tier))
+	return &TierRuntime{o: c, state: StateIdle, changed: make(chan struct{}),
+		crashes: window{span: c.CrashWindow, limit: c.CrashLimit},
+		dirty:   window{span: c.DirtyWindow, limit: c.DirtyLimit}}, nil
+}
+
+// Tier is the tier this runtime serves.
+func (t *TierRuntime) Tier() protocol.Tier { return t.o.Tier }
+
+func (t *TierRuntime) setStateLocked(s State) {
+	t.state = s
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// Ensure returns the ready host, starting it if needed and waiting through the handshake
+// and any restart.
+func (t *TierRuntime) Ensure(ctx context.Context) (*Host, error) {
+	for {
+		t.mu.Lock()
+		switch t.state {
+		case StateReady:
+			h := &Host{t: t, inc: t.cur}
+			t.mu.Unlock()
+			return h, nil
+		case StateUnresponsive:
+			t.mu.Unlock()
+			return nil, fmt.Errorf("%w: the %s extension host is unresponsive", ErrNotAvailable, t.o.Tier)
+		case StateFailed:
+			err := t.failure
+			t.mu.Unlock()
+			return nil, err
+		case StateStopping, StateStopped:
+			t.mu.Unlock()
+			return nil, fmt.Errorf("%w: the %s tier was stopped", ErrNotAvailable, t.o.Tier)
+		case StateIdle:
+			t.beginStartLocked()
+		}
+		changed := t.changed
+		t.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: waiting for the %s tier: %w", ErrNotAvailable, t.o.Tier, context.Cause(ctx))
+		}
+	}
+}
+
+// Call sends a request to the ready host, starting it if needed.
+func (t *TierRuntime) Call(ctx context.Context, method string, params any, o rpc.CallOpts) (*protocol.Message, error) {
+	h, err := t.Ensure(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.Call(ctx, method, params, o)
+}
+
+// Retry clears the crash budget; a Failed tier spawns again at once.
+func (t *TierRuntime) Retry() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.crashes.reset()
+	if t.state == StateFailed {
+		t.beginStartLocked()
+	}
+}
+
+func (t *TierRuntime) unresponsive(inc *incarnation) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.cur == inc && t.state == StateUnresponsive
+}
+
+func (t *TierRuntime) beginStartLocked() {
+	t.gen++
+	t.setStateLocked(StateStarting)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.startStop = cancel
+	gen := t.gen
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		defer cancel()
+		t.run(ctx, gen)
+	}()
+}
+
+// run starts generation gen and then watches it until it ends.
+func (t *TierRuntime) run(ctx context.Context, gen uint64) {
+	inc, fe := t.start(ctx, gen)
+	if fe != nil {
+		t.o.Logger.Error("extension host start failed", "error", fe)
+		t.crashed(fe)
+		return
+	}
+	t.mu.Lock()
+	if t.state != StateStarting { // Stop came in meanwhile
+		t.mu.Unlock()
+		inc.planned.Store(true)
+		inc.hardStop(context.Background())
+		return
+	}
+	t.cur, t.readyAt = inc, t.o.Clock.Now()
+	t.setStateLocked(StateReady)
+	t.mu.Unlock()
+	t.o.Logger.Info("extension host ready", "generation", gen, "shim_pid", inc.shimPID, "runtime_pid", inc.rt.PID,
+		"shim_start", inc.shimUp.Sub(inc.started), "runtime_spawn", inc.rtUp.Sub(inc.shimUp),
+		"handshake", t.readyAt.Sub(inc.rtUp))
+	t.wg.Add(1)
+	go func() { defer t.wg.Done(); t.heartbeat(inc) }()
+	t.watch(inc)
+}
+
+// start spawns and handshakes one incarnation, then lets the owner layer activate.
+func (t *TierRuntime) start(ctx context.Context, gen uint64) (*incarnation, *FailureError) {
+	inc, err := spawn(ctx, &t.o, gen, func(inc *incarnation) rpc.Handler { return &hostHandler{t: t, inc: inc} })
+	if err != nil {
+		return nil, &FailureError{Tier: t.o.Tier, Generation: gen, Reason: err.Error()}
+	}
+	if err := t.handshake(ctx, inc); err != nil {
+		tail := t.stderrTail(inc)
+		inc.hardStop(context.Background())
+		if tail == "" {
+			tail = exitTail(inc)
+		}
+		return nil, &FailureError{Tier: t.o.Tier, Generation: gen, Reason: t.withMemoryHint(inc, err.Error(), tail), StderrTail: tail}
+	}
+	if o := t.o.Owners; o != nil {
+		if err := o.HostReady(ctx, t.o.Tier, gen, &Host{t: t, inc: inc}); err != nil {
+			t.o.Logger.Warn("owner layer failed after the handshake", "generation", gen, "error", err)
+		}
+	}
+	return inc, nil
+}
+
+// watch waits for the incarnation to end and handles an unplanned end as a crash.
+func (t *TierRuntime) watch(inc *incarnation) {
+	<-inc.peerDone
+	if inc.planned.Load() {
+		return // Stop or a planned restart owns the teardown
+	}
+	reason := endReason(inc)
+	inc.hardStop(context.Background())
+	tail := exitTail(inc)
+	fe := &FailureError{Tier: t.o.Tier, Generation: inc.gen, Reason: t.withMemoryHint(inc, reason, tail), StderrTail: tail}
+	t.o.Logger.Warn("extension host exited", "error", fe)
+	if o := t.o.Owners; o != nil {
+		o.HostExited(t.o.Tier, inc.gen, ExitInfo{Reason: fe, Activating: inc.adm.soleActivating()})
+	}
+	t.crashed(fe)
+}
+
+// crashed counts a crash (an unexpected exit, a violation, a heartbeat kill or a failed
+// start): within the budget the next generation starts after the backoff; the last crash
+// of the budget leaves the tier Failed until Retry.
+func (t *TierRuntime) crashed(fe *FailureError) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.state == StateStopping || t.state == StateStopped {
+		return
+	}
+	t.cur, t.failure = nil, fe
+	if t.crashes.add(t.o.Clock.Now()) {
+		t.failure = &FailureError{Tier: fe.Tier, Generation: fe.Generation,
+			Reason: "crash budget exhausted: " + fe.Reason, StderrTail: fe.StderrTail}
+		t.setStateLocked(StateFailed)
+		return
+	}
+	t.setStateLocked(StateRestarting)
+	t.restart = t.o.Clock.AfterFunc(t.o.RestartBackoff, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.state == StateRestarting {
+			t.beginStartLocked()
+		}
+	})
+}
+
+// ReportDirtyTeardown records a deactivation that did not dispose cleanly. The DirtyLimit-th
+// within DirtyWindow schedules one planned restart: admission closes at once, and the host
+// is restarted when no call is in flight. It is not a crash.
+func (t *TierRuntime) ReportDirtyTeardown() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.dirty.add(t.o.Clock.Now()) || t.planning || t.state != StateReady {
+		return
+	}
+	t.dirty.reset()
+	t.planning = true
+	inc := t.cur
+	idle := inc.adm.close()
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		t.plannedRestart(inc, idle)
+	}()
+}
+
+func (t *TierRuntime) plannedRestart(inc *incarnation, idle <-chan struct{}) {
+	select {
+	case <-idle:
+	case <-inc.peerDone: // it died meanwhile: the crash path restarts it
+		t.mu.Lock()
+		t.planning = false
+		t.mu.Unlock()
+		return
+	}
+	inc.planned.Store(true)
+	t.mu.Lock()
+	if t.cur != inc || t.state != StateReady && t.state != StateUnresponsive {
+		t.planning = false
+		t.mu.Unlock()
+		return
+	}
+	t.setStateLocked(StateRestarting)
+	t.mu.Unlock()
+	t.o.Logger.Info("planned restart after repeated dirty teardowns", "generation", inc.gen)
+	t.stopIncarnation(inc, "planned restart after repeated dirty teardowns")
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.planning = false
+	if t.state == StateRestarting {
+		t.cur = nil
+		t.beginStartLocked()
+	}
+}
+
+var memoryHint = regexp.MustCompile(`(?i)out of memory|allocation failed|heap limit|cannot allocate memory|ENOMEM`)
+
+// withMemoryHint names the data limit when the runtime's end looks like memory exhaustion.
+func (t *TierRuntime) withMemoryHint(inc *incarnation, reason, tail string) string {
+	if !memoryHint.MatchString(tail) && !memoryHint.MatchString(reason) {
+		return reason
+	}
+	limit := inc.rt.MemoryLimitBytes
+	if limit == 0 {
+		limit = t.o.MemoryLimitBytes
+	}
+	return fmt.Sprintf("%s: the runtime ran out of memory under its data limit (RLIMIT_DATA %d MiB; [extension_host] memory_limit_mib)", reason, limit>>20)
+}
+
+// endReason says why an incarnation's channel ended: the shim's exit report, the
+// protocol violation, or the broken stream.
+func endReason(inc *incarnation) string {
+	if ex := inc.ch.Exit(); ex != nil {
+		if r := inc.killReason(); r != "" {
+			return r + " (" + ex.String() + ")"
+		}
+		return ex.String()
+	}
+	if r := inc.killReason(); r != "" {
+		return r
+	}
+	err := inc.peer.Err()
+	if err == nil {
+		return "the channel ended"
+	}
+	if errors.Is(err, rpc.ErrViolation) || errors.Is(err, shared.ErrRuntimeExited) {
+		return err.Error()
+	}
+	return fmt.Sprintf("the shim went away: %v", err)
+}
+
+func exitTail(inc *incarnation) string {
+	if inc.ch != nil {
+		if ex := inc.ch.Exit(); ex != nil {
+			return tailString(ex.StderrTail)
+		}
+	}
+	return ""
+}
+
+// stderrTail asks a live shim for the runtime's stderr tail (bounded).
+func (t *TierRuntime) stderrTail(inc *incarnation) string {
+	if tail := exitTail(inc); tail != "" {
+		return tail
+	}
+	if inc.shim == nil || inc.shimExited() {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	st, err := inc.shim.Stats(ctx)
+	if err != nil {
+		return ""
+	}
+	return tailString(st.StderrTail)
+}
+
+func tailString(b []byte) string {
+	if len(b) > stderrTailMax {
+		b = b[len(b)-stderrTailMax:]
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}

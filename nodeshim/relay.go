@@ -1,0 +1,206 @@
+package nodeshim
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/cwx-dev/cwx/shared"
+	"github.com/cwx-dev/cwx/shared/frame"
+	"github.com/cwx-dev/cwx/shared/proto/shimv1"
+)
+
+// Channel relays payloads until the runtime ends, then reports its Exit.
+func (s *server) Channel(stream shimv1.Shim_ChannelServer) error {
+	s.mu.Lock()
+	if s.channel {
+		s.mu.Unlock()
+		return status.Error(codes.FailedPrecondition, "a channel is already open")
+	}
+	s.channel = true
+	s.mu.Unlock()
+	defer s.repOnce.Do(func() { close(s.reported) })
+
+	select {
+	case <-s.started:
+	case <-stream.Context().Done():
+		return stream.Context().Err()
+	}
+	p := s.runtime()
+	outDone := make(chan struct{})
+	s.wg.Add(2)
+	go func() {
+		defer s.wg.Done()
+		s.inbound(stream, p)
+	}()
+	go func() {
+		defer s.wg.Done()
+		closeStdoutAfterExit(p, outDone)
+	}()
+	err := s.outbound(stream, p)
+	close(outDone)
+	if err != nil {
+		return err // the core is gone; the runtime's group was killed
+	}
+	return stream.Send(&shimv1.Event{Kind: &shimv1.Event_Exit{Exit: s.exitReport(p)}})
+}
+
+// outbound relays runtime stdout frames to the core until stdout ends. A framing violation
+// kills the runtime's group; the caller then reports the exit. A send failure (the core is
+// gone) kills the group and is returned.
+func (s *server) outbound(stream shimv1.Shim_ChannelServer, p *proc) error {
+	r := frame.NewReader(p.stdout)
+	buf := make([]byte, shared.PartSize)
+	f := &shimv1.Frame{}
+	ev := &shimv1.Event{Kind: &shimv1.Event_Frame{Frame: f}}
+	for {
+		size, err := r.ReadHeader()
+		if err == nil {
+			err = s.relayPayload(stream, r, ev, f, buf, size)
+		}
+		var sendErr *sendError
+		switch {
+		case err == nil:
+			continue
+		case errors.As(err, &sendErr):
+			p.kill(syscall.SIGKILL, "the channel to the core broke")
+			return sendErr.err
+		case errors.Is(err, io.EOF):
+			return s.awaitExit(p)
+		case errors.Is(err, frame.ErrBadMagic), errors.Is(err, frame.ErrTooLarge), errors.Is(err, frame.ErrTruncated):
+			p.kill(syscall.SIGKILL, "framing violation: "+err.Error())
+			s.log.Warn("framing violation, runtime killed", "error", err)
+			return s.awaitExit(p)
+		default: // the pipe broke (closed after the drain grace)
+			return s.awaitExit(p)
+		}
+	}
+}
+
+type sendError struct{ err error }
+
+func (e *sendError) Error() string { return "send to core: " + e.err.Error() }
+
+func (s *server) relayPayload(stream shimv1.Shim_ChannelServer, r *frame.Reader, ev *shimv1.Event, f *shimv1.Frame, buf []byte, size int) error {
+	f.First, f.Size = true, uint32(size)
+	for left := size; ; {
+		n := min(left, len(buf))
+		if err := r.ReadPayload(buf[:n]); err != nil {
+			return err
+		}
+		f.Data = buf[:n]
+		if err := stream.Send(ev); err != nil {
+			return &sendError{err}
+		}
+		left -= n
+		if left == 0 {
+			return nil
+		}
+		f.First, f.Size = false, 0
+	}
+}
+
+// awaitExit waits for the runtime to be reaped once its stdout ended. A runtime that closed
+// stdout but lives on is useless to the core and is killed after a grace. Once reaped, its
+// group is killed so nothing a plugin started outlives it.
+func (s *server) awaitExit(p *proc) error {
+	t := time.NewTimer(termGrace)
+	defer t.Stop()
+	select {
+	case <-p.waited:
+	case <-t.C:
+		p.kill(syscall.SIGKILL, "the runtime closed its stdout")
+		<-p.waited
+	}
+	p.kill(syscall.SIGKILL, "")
+	return nil
+}
+
+// stderrGrace bounds waiting for the runtime's last stderr bytes before reporting.
+const stderrGrace = 250 * time.Millisecond
+
+func (s *server) exitReport(p *proc) *shimv1.Exit {
+	t := time.NewTimer(stderrGrace)
+	defer t.Stop()
+	select { // the tail should include what the runtime wrote just before it ended
+	case <-p.stderrDone:
+	case <-t.C:
+	}
+	code, sig := p.status()
+	return &shimv1.Exit{Code: int32(code), Signal: int32(sig), Reason: p.killReason(), StderrTail: s.stderr.Bytes()}
+}
+
+// inbound writes the core's payloads to the runtime's stdin as CWX1 frames. The core closing
+// its send side closes stdin; a write failure (the runtime is gone) drops further payloads
+// until the stream ends.
+func (s *server) inbound(stream shimv1.Shim_ChannelServer, p *proc) {
+	defer p.stdin.Close()
+	w := bufio.NewWriterSize(p.stdin, 64<<10)
+	var hdr [frame.HeaderSize]byte
+	broken := false
+	want := 0
+	for {
+		f, err := stream.Recv()
+		if err != nil {
+			return
+		}
+		if broken {
+			continue
+		}
+		if err := writePart(w, hdr[:0], f, &want); err != nil {
+			broken = true
+			s.log.Debug("runtime stdin closed", "error", err)
+		}
+	}
+}
+
+// writePart writes one part; want tracks the bytes still expected for the current payload.
+func writePart(w *bufio.Writer, hdr []byte, f *shimv1.Frame, want *int) error {
+	if f.First {
+		if *want != 0 {
+			return fmt.Errorf("payload started with %d bytes of the previous one missing", *want)
+		}
+		h, err := frame.AppendHeader(hdr, int(f.Size))
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(h); err != nil {
+			return err
+		}
+		*want = int(f.Size)
+	}
+	if len(f.Data) > *want {
+		return fmt.Errorf("payload part of %d bytes exceeds the %d announced", len(f.Data), *want)
+	}
+	if _, err := w.Write(f.Data); err != nil {
+		return err
+	}
+	*want -= len(f.Data)
+	if *want == 0 {
+		return w.Flush()
+	}
+	return nil
+}
+
+// closeStdoutAfterExit closes stdout if the relay has not finished drainGrace after the
+// runtime was reaped (a descendant that left the group may hold the pipe open).
+func closeStdoutAfterExit(p *proc, outDone <-chan struct{}) {
+	select {
+	case <-outDone:
+		return
+	case <-p.waited:
+	}
+	t := time.NewTimer(drainGrace)
+	defer t.Stop()
+	select {
+	case <-outDone:
+	case <-t.C:
+		_ = p.stdout.Close()
+	}
+}

@@ -1,0 +1,109 @@
+package shared
+
+import (
+	"context"
+	"os"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/cwx-dev/cwx/shared/frame"
+	"github.com/cwx-dev/cwx/shared/proto/shimv1"
+)
+
+const (
+	// CookieKey and CookieValue are go-plugin's magic cookie. The shim refuses to run without
+	// it (it is a guard against running `cwx nodeshim` by hand, not a security measure).
+	CookieKey   = "CWX_PLUGIN_COOKIE"
+	CookieValue = "3b1f0c7e-cwx-nodeshim-v1"
+	// ProtocolVersion names shared/proto/shimv1.
+	ProtocolVersion = 1
+	// PluginName is the key of the shim in the plugin map.
+	PluginName = "nodeshim"
+	// Subcommand is the hidden argv[1] that makes the cwx binary act as the shim.
+	Subcommand = "nodeshim"
+	// ParentPIDEnv is set in the runtime's environment to the shim's pid.
+	ParentPIDEnv = "CWX_HOST_PARENT_PID"
+	// LogLevelEnv tells the shim which hclog level to log at (default "info").
+	LogLevelEnv = "CWX_SHIM_LOG_LEVEL"
+	// PartSize is the largest payload part sent in one gRPC message.
+	PartSize = 256 << 10
+	// MaxMessage is the gRPC message limit on both sides: a whole 32 MiB payload plus
+	// protobuf overhead.
+	MaxMessage = frame.MaxPayload + 64<<10
+	// LifelineFD is the shim's file descriptor whose EOF means the core is gone; the core
+	// sets LifelineEnv=3 when it passes one.
+	LifelineFD  = 3
+	LifelineEnv = "CWX_SHIM_LIFELINE"
+)
+
+// Handshake is go-plugin's handshake for the shim.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  ProtocolVersion,
+	MagicCookieKey:   CookieKey,
+	MagicCookieValue: CookieValue,
+}
+
+// Invoked reports whether this process was started by the core as the shim: argv[1] is the
+// hidden subcommand and go-plugin's magic cookie is set.
+func Invoked(args []string) bool {
+	return len(args) > 1 && args[1] == Subcommand && os.Getenv(CookieKey) == CookieValue
+}
+
+// PluginMap is the core's plugin map: it only dispenses clients.
+func PluginMap() map[string]plugin.Plugin {
+	return map[string]plugin.Plugin{PluginName: &ShimPlugin{}}
+}
+
+// ServerPluginMap is the shim's plugin map, serving srv.
+func ServerPluginMap(srv shimv1.ShimServer) map[string]plugin.Plugin {
+	return map[string]plugin.Plugin{PluginName: &ShimPlugin{Impl: srv}}
+}
+
+// ShimPlugin is the go-plugin glue. Impl is set on the shim side only.
+type ShimPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	Impl shimv1.ShimServer
+}
+
+// GRPCServer registers the shim's service.
+func (p *ShimPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	shimv1.RegisterShimServer(s, p.Impl)
+	return nil
+}
+
+// GRPCClient returns a *Client. ctx is go-plugin's done context: it ends when the shim
+// process has exited.
+func (p *ShimPlugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return &Client{api: shimv1.NewShimClient(c), done: ctx}, nil
+}
+
+// ServerOptions are the shim's gRPC server options: message limits for 32 MiB payloads and
+// flow-control windows sized so a 1 MiB payload does not wait for window updates.
+func ServerOptions(opts []grpc.ServerOption) *grpc.Server {
+	opts = append(opts,
+		grpc.MaxRecvMsgSize(MaxMessage),
+		grpc.MaxSendMsgSize(MaxMessage),
+		grpc.InitialWindowSize(window),
+		grpc.InitialConnWindowSize(window),
+		grpc.ReadBufferSize(bufSize),
+		grpc.WriteBufferSize(bufSize),
+	)
+	return grpc.NewServer(opts...)
+}
+
+// DialOptions are the core's gRPC options (appended to go-plugin's).
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessage), grpc.MaxCallSendMsgSize(MaxMessage)),
+		grpc.WithInitialWindowSize(window),
+		grpc.WithInitialConnWindowSize(window),
+		grpc.WithReadBufferSize(bufSize),
+		grpc.WithWriteBufferSize(bufSize),
+	}
+}
+
+const (
+	window  = 4 << 20
+	bufSize = 64 << 10
+)

@@ -1,0 +1,3 @@
+// host/hello without builtin_modules.
+import { serve } from './lib.mjs';
+serve({ helloOverrides: { builtin_modules: undefined } });

@@ -1,0 +1,5 @@
+// Ignores SIGTERM, host/shutdown and stdin EOF.
+import { serve } from './lib.mjs';
+process.on('SIGTERM', () => process.stderr.write('fake host: ignoring SIGTERM\n'));
+serve({ handlers: { 'host/shutdown': () => {} }, exitOnEOF: false });
+setInterval(() => {}, 1000);

@@ -1,0 +1,3 @@
+// Never says anything; stays alive until stdin ends.
+import { onMessage } from './lib.mjs';
+onMessage(() => {});
