@@ -1,0 +1,272 @@
+package core
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/internal/testenv"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/shared/frame"
+)
+
+// callFunc is one tool/call round trip of echo_text returning text of the input's size.
+type callFunc func(ctx context.Context, in json.RawMessage) (string, error)
+
+// BenchmarkCallTool measures Manager.CallTool (auto approval) through the real shim, and
+// the same bundle reached by a core/rpc peer directly over pipes (no go-plugin hop):
+// round-trip percentiles for 1 KiB and 1 MiB results, and calls per second at 1, 16 and
+// 64 concurrent callers (1 KiB).
+func BenchmarkCallTool(b *testing.B) {
+	for _, rt := range testenv.Runtimes(b) {
+		b.Run(rt.Name, func(b *testing.B) {
+			b.Run("manager", func(b *testing.B) { benchCalls(b, managerCaller(b, rt)) })
+			b.Run("shim", func(b *testing.B) { benchCalls(b, shimCaller(b, rt)) })
+			b.Run("direct", func(b *testing.B) { benchCalls(b, directCaller(b, rt)) })
+		})
+	}
+}
+
+func benchCalls(b *testing.B, call callFunc) {
+	for _, size := range []int{1 << 10, 1 << 20} {
+		in := echoInput(size)
+		b.Run("latency-"+sizeName(size), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			var lat []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				out, err := call(context.Background(), in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t0))
+				if len(out) != size {
+					b.Fatalf("result of %d bytes, want %d", len(out), size)
+				}
+			}
+			reportPercentiles(b, lat)
+		})
+	}
+	in := echoInput(1 << 10)
+	for _, callers := range []int{1, 16, 64} {
+		b.Run("callers-"+strconv.Itoa(callers), func(b *testing.B) {
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			var failed atomic.Pointer[error]
+			begin := time.Now()
+			for range callers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for next.Add(1) <= int64(b.N) {
+						if _, err := call(context.Background(), in); err != nil {
+							failed.Store(&err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			if p := failed.Load(); p != nil {
+				b.Fatal(*p)
+			}
+			b.ReportMetric(float64(b.N)/time.Since(begin).Seconds(), "calls/s")
+		})
+	}
+}
+
+func echoInput(size int) json.RawMessage {
+	return json.RawMessage(`{"text":"` + strings.Repeat("x", size) + `","mode":"string"}`)
+}
+
+func sizeName(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%dMiB", n>>20)
+	}
+	return fmt.Sprintf("%dKiB", n>>10)
+}
+
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
+	}
+	s := slices.Clone(lat)
+	slices.Sort(s)
+	pct := func(p float64) float64 { return float64(s[int(p*float64(len(s)-1))].Microseconds()) }
+	b.ReportMetric(pct(0.50), "p50-µs")
+	b.ReportMetric(pct(0.95), "p95-µs")
+	b.ReportMetric(pct(0.99), "p99-µs")
+}
+
+func managerCaller(b *testing.B, rt testenv.Runtime) callFunc {
+	e := newEnv(b, rt)
+	e.install("tool")
+	m := e.open(func(o *Options) { o.Logger = nil; o.PollInterval = -1 })
+	reconcile(b, m)
+	return func(ctx context.Context, in json.RawMessage) (string, error) {
+		res, err := m.CallTool(ctx, "echo_text", in, CallOptions{})
+		return res.Text(), err
+	}
+}
+
+// shimCaller sends tool/call straight to the tier's host through the supervisor (the real
+// shim), skipping the Manager's gate, validation and bookkeeping: the Manager's own cost is
+// manager minus shim, the go-plugin hop's is shim minus direct.
+func shimCaller(b *testing.B, rt testenv.Runtime) callFunc {
+	e := newEnv(b, rt)
+	e.install("tool")
+	m := e.open(func(o *Options) { o.Logger = nil; o.PollInterval = -1 })
+	reconcile(b, m)
+	h, err := m.tier(protocol.TierPlugin).Ensure(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	info, _ := m.reg.Tool("echo_text")
+	var seq atomic.Uint64
+	return func(ctx context.Context, in json.RawMessage) (string, error) {
+		p := protocol.ToolCallParams{Handle: info.Handle, CallID: "s" + strconv.FormatUint(seq.Add(1), 10), Input: in, DeadlineMS: 120000}
+		msg, err := h.Call(ctx, protocol.MethodToolCall, p, rpc.CallOpts{Timeout: ToolCallDeadline})
+		if err != nil {
+			return "", err
+		}
+		r, _ := msgValue[protocol.ToolResult](msg)
+		return ToolResult{Content: r.Content}.Text(), nil
+	}
+}
+
+// directCaller runs the embedded bundle under rt with plain pipes and a core/rpc peer: the
+// handshake, one activation of the tool fixture, then tool/call straight to its handle.
+func directCaller(b *testing.B, rt testenv.Runtime) callFunc {
+	home := b.TempDir()
+	mat, err := bundle.Materialize(home, bundle.Embedded())
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := runtime.Options{Kind: runtime.Kind(rt.Name), NodePath: rt.Path, BunPath: rt.Path}
+	res, err := runtime.Resolve(context.Background(), o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan := res.Chosen.LaunchPlan(mat.Path, string(protocol.TierPlugin), 0, []string{"CWX_HOST_PARENT_PID=" + strconv.Itoa(os.Getpid())})
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Env, cmd.Dir, cmd.Stderr = plan.Env, home, os.Stderr
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	h := &directHandler{hello: make(chan struct{}), ready: make(chan struct{}), handles: map[string]uint64{}}
+	peer := rpc.New(&pipeConn{w: frame.NewWriter(stdin), r: frame.NewReader(stdout), in: stdin}, protocol.TierPlugin, h, rpc.Options{})
+	runDone := make(chan struct{})
+	go func() { defer close(runDone); _ = peer.Run(context.Background()) }()
+	b.Cleanup(func() {
+		peer.Close(nil)
+		<-runDone
+		_ = stdin.Close()
+		_ = cmd.Wait()
+	})
+	wait := func(ch chan struct{}, what string) {
+		select {
+		case <-ch:
+		case <-time.After(20 * time.Second):
+			b.Fatalf("no %s from the host", what)
+		}
+	}
+	ctx := context.Background()
+	wait(h.hello, "host/hello")
+	init := protocol.InitializeParams{Protocol: 1, Limits: protocol.HostLimits{MaxFrame: frame.MaxPayload, MaxInflight: protocol.MaxInflight,
+		DisposeDeadlineMS: 2000, ActivateDeadlineMS: hostActivateMS}}
+	if _, err := peer.Call(ctx, protocol.MethodHostInitialize, init, rpc.CallOpts{Timeout: 10 * time.Second}); err != nil {
+		b.Fatal(err)
+	}
+	wait(h.ready, "host/ready")
+	entry, _ := filepath.Abs(filepath.Join(fixture(b, "tool"), "index.mjs"))
+	data, err := os.ReadFile(entry)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	act := protocol.ActivateParams{Owner: protocol.OwnerRef{PluginID: "fixture-tool", Generation: 1, OwnerToken: strings.Repeat("ab", 32)},
+		PluginName: "fixture-tool", Entry: protocol.EntryRef{Path: entry, SHA256: hex.EncodeToString(sum[:])}, Config: json.RawMessage(`{}`), DataDir: home}
+	msg, err := peer.Call(ctx, protocol.MethodExtActivate, act, rpc.CallOpts{Timeout: ActivateDeadline})
+	if r, ok := msgValue[protocol.ActivateResult](msg); err != nil || !ok || r.Status != protocol.ActivateOK {
+		b.Fatalf("activate: %+v %v", msg, err)
+	}
+	handle := h.handle("echo_text")
+	var seq atomic.Uint64
+	return func(ctx context.Context, in json.RawMessage) (string, error) {
+		p := protocol.ToolCallParams{Handle: handle, CallID: "d" + strconv.FormatUint(seq.Add(1), 10), Input: in, DeadlineMS: 120000}
+		msg, err := peer.Call(ctx, protocol.MethodToolCall, p, rpc.CallOpts{Timeout: ToolCallDeadline})
+		if err != nil {
+			return "", err
+		}
+		r, _ := msgValue[protocol.ToolResult](msg)
+		return ToolResult{Content: r.Content}.Text(), nil
+	}
+}
+
+// pipeConn carries CWX1 frames over the runtime's stdio (rpc.Conn).
+type pipeConn struct {
+	w  *frame.Writer
+	r  *frame.Reader
+	in io.Closer
+}
+
+func (c *pipeConn) Send(_ context.Context, p []byte) error { return c.w.WriteFrame(p) }
+func (c *pipeConn) Recv() ([]byte, error)                  { return c.r.ReadFrame() }
+func (c *pipeConn) Close() error                           { return c.in.Close() }
+
+// directHandler is the smallest core side: it admits every registration.
+type directHandler struct {
+	hello, ready       chan struct{}
+	helloOnce, readyOn sync.Once
+	mu                 sync.Mutex
+	next               uint64
+	handles            map[string]uint64
+}
+
+func (h *directHandler) HandleRequest(_ context.Context, m *protocol.Message) (any, error) {
+	if p, ok := m.Value.(*protocol.RegisterParams); ok {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.next++
+		n := h.next
+		h.handles[p.Spec.Name] = n
+		return protocol.RegisterResult{Handle: &n}, nil
+	}
+	if m.Method == protocol.MethodRegistryUnregister {
+		return protocol.Empty{}, nil
+	}
+	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: "not in the benchmark"}
+}
+
+func (h *directHandler) HandleNotification(m *protocol.Message) {
+	switch m.Method {
+	case protocol.MethodHostHello:
+		h.helloOnce.Do(func() { close(h.hello) })
+	case protocol.MethodHostReady:
+		h.readyOn.Do(func() { close(h.ready) })
+	}
+}
+
+func (h *directHandler) handle(name string) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.handles[name]
+}

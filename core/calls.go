@@ -1,0 +1,218 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
+	"github.com/cwx-dev/cwx/core/rpc"
+)
+
+// CallOptions carry the caller's context into a call. Every field is optional.
+type CallOptions struct {
+	Workspace, SessionID, AgentID, OriginTurnID string
+	// Approver answers this call's approval card; nil uses the Manager's (Options.Approver).
+	Approver Approver
+}
+
+// ToolInfo describes a live extension tool.
+type ToolInfo struct {
+	Name        string          `json:"name"`
+	PluginID    string          `json:"plugin"`
+	Origin      string          `json:"origin"` // "extension:<plugin id>"
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// CommandInfo describes a live extension command.
+type CommandInfo struct {
+	Name         string `json:"name"`
+	PluginID     string `json:"plugin"`
+	Origin       string `json:"origin"`
+	Description  string `json:"description"`
+	ArgumentHint string `json:"argument_hint,omitempty"`
+}
+
+// ContentBlock is one block of a tool result.
+type ContentBlock = protocol.ContentBlock
+
+// ToolResult is what a tool returned. Text and Structured are the plugin's own output:
+// strip terminal escapes before printing them (StripEscapes).
+type ToolResult struct {
+	Content    []ContentBlock  `json:"content"`
+	IsError    bool            `json:"is_error"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+}
+
+// Text joins the result's text blocks.
+func (r ToolResult) Text() string {
+	var b strings.Builder
+	for i, c := range r.Content {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+// Tools lists the live tools, sorted by name.
+func (m *Manager) Tools() []ToolInfo {
+	var out []ToolInfo
+	for _, t := range m.reg.Tools() {
+		out = append(out, ToolInfo{Name: t.Name, PluginID: t.PluginID, Origin: t.Origin, Description: t.Description, InputSchema: t.InputSchema})
+	}
+	return out
+}
+
+// Commands lists the live commands, sorted by name.
+func (m *Manager) Commands() []CommandInfo {
+	var out []CommandInfo
+	for _, c := range m.reg.Commands() {
+		out = append(out, CommandInfo{Name: c.Name, PluginID: c.PluginID, Origin: c.Origin, Description: c.Description, ArgumentHint: c.ArgumentHint})
+	}
+	return out
+}
+
+// find checks that handle is registered to exactly ref, that ref is the plugin's current
+// owner and Active, and that its receipt still holds (all in memory).
+func (m *Manager) find(kind, name string, handle uint64, ref protocol.OwnerRef) (*owner, error) {
+	if !m.reg.Live(handle, ref) {
+		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, kind, name)
+	}
+	m.mu.Lock()
+	o := m.owners[ref.PluginID]
+	m.mu.Unlock()
+	if o == nil || o.ref != ref {
+		return nil, fmt.Errorf("%w: %s %q belongs to an owner that is no longer current", ErrNotAvailable, kind, name)
+	}
+	if err := m.store.CheckReceipt(o.want.Record); err != nil {
+		return nil, fmt.Errorf("%w: %s %q: %w", ErrNotAvailable, kind, name, err)
+	}
+	return o, nil
+}
+
+// CallTool calls a live extension tool through the gate: liveness (handle, generation,
+// receipt), input validated against the tool's schema (ErrInvalidInput; the host sees
+// nothing), approval (ErrDenied; the host sees nothing), then tool/call with a 120 s
+// deadline. Cancelling ctx sends `$/cancel` and returns ErrCancelled. Errors match
+// ErrInvalidInput, ErrDenied, ErrNotAvailable (ErrHostExited, ErrBusy), ErrCancelled,
+// ErrTimeout or ErrExecutionFailed with errors.Is.
+func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessage, opts CallOptions) (ToolResult, error) {
+	info, ok := m.reg.Tool(name)
+	if !ok {
+		return ToolResult{}, fmt.Errorf("%w: no live extension tool named %q (see `cwx tool list`)", ErrNotAvailable, name)
+	}
+	o, err := m.find("tool", name, info.Handle, info.Owner)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	if err := m.reg.ValidateInput(info.Handle, input); err != nil {
+		if errors.Is(err, registry.ErrUnknownTool) {
+			return ToolResult{}, fmt.Errorf("%w: tool %q is no longer live", ErrNotAvailable, name)
+		}
+		return ToolResult{}, err
+	}
+	req := gate.Request{PluginID: info.PluginID, ClosureSHA256: o.want.Closure, Tool: name, Input: input,
+		OtherPlugins: m.othersOnTier(o), Requirement: gate.Required}
+	if _, err := m.gate.Check(ctx, req, opts.Approver); err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
+			return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, err)
+		}
+		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
+	}
+	p := protocol.ToolCallParams{Handle: info.Handle, CallID: m.nextCallID("tool"), Input: input,
+		DeadlineMS: uint64(ToolCallDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
+		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
+	msg, err := m.callOwner(ctx, o, "tool", name, info.Handle, info.Owner, protocol.MethodToolCall, p, ToolCallDeadline)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	res, ok := msgValue[protocol.ToolResult](msg)
+	if !ok {
+		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
+	}
+	return ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured}, nil
+}
+
+// callOwner sends one call to o's incarnation, counted as in flight so revocation waits for
+// it, with a context that o's end cancels (revocation, fault, host exit).
+func (m *Manager) callOwner(ctx context.Context, o *owner, kind, name string, handle uint64, ref protocol.OwnerRef,
+	method string, params any, deadline time.Duration) (*protocol.Message, error) {
+	m.mu.Lock()
+	admitted := o.enter()
+	if admitted && !m.reg.Live(handle, ref) {
+		o.leave()
+		admitted = false
+	}
+	m.mu.Unlock()
+	if !admitted {
+		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, kind, name)
+	}
+	defer func() {
+		m.mu.Lock()
+		o.leave()
+		m.mu.Unlock()
+	}()
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
+	defer stop()
+	msg, err := o.h.Call(callCtx, method, params, rpc.CallOpts{Timeout: deadline})
+	if err == nil {
+		return msg, nil
+	}
+	return nil, m.callError(kind, name, err, callCtx)
+}
+
+// callError turns a peer error into the Manager's typed errors.
+func (m *Manager) callError(kind, name string, err error, callCtx context.Context) error {
+	var ec *endCause
+	if errors.As(context.Cause(callCtx), &ec) && (errors.Is(err, rpc.ErrCancelled) || errors.Is(err, rpc.ErrHostExited)) {
+		return fmt.Errorf("%s %q: %w", kind, name, ec)
+	}
+	var re *rpc.RemoteError
+	if errors.As(err, &re) {
+		switch re.Code {
+		case protocol.CodeExecutionFailed:
+			return &ExecutionError{Name: name, Message: re.Message}
+		case protocol.CodeCancelled, protocol.CodeNotAvailable:
+			return fmt.Errorf("%s %q: %w", kind, name, err)
+		case protocol.CodeDenied:
+			return fmt.Errorf("%s %q: %w: %s", kind, name, ErrDenied, re.Message)
+		case protocol.CodeInvalidParams:
+			return fmt.Errorf("%s %q: %w: %s", kind, name, ErrInvalidInput, re.Message)
+		}
+		return &ExecutionError{Name: name, Message: re.Message}
+	}
+	return fmt.Errorf("%s %q: %w", kind, name, err)
+}
+
+func (m *Manager) othersOnTier(o *owner) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, x := range m.owners {
+		if x != o && x.tier == o.tier && x.phase == phaseActive {
+			n++
+		}
+	}
+	return n
+}
+
+func (m *Manager) nextCallID(kind string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.callSeq++
+	return kind + "-" + strconv.FormatUint(m.callSeq, 10)
+}

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core"
+)
+
+// HostStatus is the --json output of `cwx host status`: one entry per tier, in the order
+// plugin, builtin. Each entry is core.TierStatus: the supervisor's view (tier, state,
+// generation, shim_pid, runtime_pid, runtime_pgid, runtime, runtime_version,
+// runtime_path, uptime_ms, last_failure, stderr_tail) plus the Manager's crash count
+// (crashes) and number of active owners (owners). A tier no enabled plugin needs stays
+// "idle" and has no process.
+type HostStatus struct {
+	Tiers []core.TierStatus `json:"tiers"`
+}
+
+func init() {
+	register(func() *cobra.Command {
+		host := &cobra.Command{
+			Use:   "host",
+			Short: "Watch the extension hosts",
+			Args:  exactArgs(0),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		}
+		host.AddCommand(hostStatusCmd())
+		return host
+	})
+}
+
+func hostStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Start the tiers the enabled plugins need and report each tier's state",
+		Long: "Starts the extension host tiers that the enabled, trusted plugins need (activating " +
+			"them), prints each tier's state, runtime, pid, host generation, crashes and live " +
+			"owners, then shuts the hosts down. A tier no plugin needs is reported idle.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			m, err := openForCommand(ctx, cmd.ErrOrStderr(), "")
+			if err != nil {
+				return err
+			}
+			rerr := reconcileAll(ctx, m)
+			st := HostStatus{Tiers: m.Status()}
+			if cerr := closeCore(m); cerr != nil && rerr == nil {
+				rerr = cerr
+			}
+			if asJSON {
+				if err := writeJSON(cmd.OutOrStdout(), st); err != nil {
+					return err
+				}
+			} else {
+				writeHostStatus(cmd.OutOrStdout(), st.Tiers)
+			}
+			return rerr
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (HostStatus)")
+	return cmd
+}

@@ -1,0 +1,69 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+)
+
+// Bounds of a command's answer (DESIGN.md §6).
+const (
+	MaxCommandText   = 64 << 10  // success and error text, cut after stripping escapes
+	MaxSubmitPrompt  = 128 << 10 // a submit prompt over this is refused, never cut
+	commandKindError = "error"
+)
+
+// CommandResult is a command's answer. Kind is "success" (Text may be empty), "error" (Text
+// says why) or "submit" (Prompt is to be sent as the user's next message; Text is shown
+// first). Text has terminal escapes stripped and is cut at 64 KiB; Prompt is the plugin's
+// text unchanged.
+type CommandResult struct {
+	Kind      string `json:"kind"`
+	Text      string `json:"text,omitempty"`
+	Prompt    string `json:"prompt,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"` // Text was cut at 64 KiB
+}
+
+// RunCommand runs a live extension command with rawInput (the text after the name, trimmed)
+// under a 30 s deadline. A plugin's error answer is a CommandResult of kind "error", not a Go
+// error; a submit prompt that is empty or over 128 KiB is refused with ErrExecutionFailed.
+// Other errors match ErrNotAvailable, ErrCancelled or ErrTimeout.
+func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts CallOptions) (CommandResult, error) {
+	info, ok := m.reg.Command(name)
+	if !ok {
+		return CommandResult{}, fmt.Errorf("%w: no live extension command named %q (see `cwx command list`)", ErrNotAvailable, name)
+	}
+	o, err := m.find("command", name, info.Handle, info.Owner)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	p := protocol.CommandRunParams{Handle: info.Handle, CommandID: m.nextCallID("command"), RawInput: strings.TrimSpace(rawInput),
+		DeadlineMS: uint64(CommandRunDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
+		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
+	msg, err := m.callOwner(ctx, o, "command", name, info.Handle, info.Owner, protocol.MethodCommandRun, p, CommandRunDeadline)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	res, ok := msgValue[protocol.CommandResult](msg)
+	if !ok {
+		return CommandResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a command result"}
+	}
+	return commandResult(name, res)
+}
+
+func commandResult(name string, res *protocol.CommandResult) (CommandResult, error) {
+	text, cut := CutText(StripEscapes(res.Text), MaxCommandText)
+	out := CommandResult{Kind: string(res.Kind), Text: text, Truncated: cut}
+	if res.Kind == protocol.CommandSubmit {
+		switch {
+		case strings.TrimSpace(res.Prompt) == "":
+			return CommandResult{}, &ExecutionError{Name: name, Message: "the command asked to submit an empty prompt (refused)"}
+		case len(res.Prompt) > MaxSubmitPrompt:
+			return CommandResult{}, &ExecutionError{Name: name, Message: fmt.Sprintf("the command's submit prompt is %d bytes, over the %d-byte limit (refused, never cut)", len(res.Prompt), MaxSubmitPrompt)}
+		}
+		out.Prompt = res.Prompt
+	}
+	return out, nil
+}

@@ -1,0 +1,70 @@
+// Package core is cwx's embeddable core: the Manager that runs the plugins a user enabled
+// and trusted in out-of-process JavaScript hosts, and the single gate every call to their
+// tools and commands passes.
+//
+// # The pieces it wires
+//
+//   - core/config reads config.toml (runtime, memory, approval posture, each plugin's config
+//     table and its digest); core/plugins keeps plugins on disk (staged copies, closure
+//     hashes, trust receipts, the state file with its generation counter and diagnostics
+//     rings) and says which plugins are desired: enabled ∧ trusted ∧ receipt valid.
+//   - core/runtime finds Node or Bun; core/bundle materializes the embedded JS host bundle.
+//     Both happen only when a tier is first needed: a Manager with nothing desired spawns
+//     nothing and writes nothing.
+//   - core/supervisor runs one TierRuntime per trust tier (plugin, builtin): the shim and
+//     runtime processes, the handshake, heartbeat, crash budget, restarts, bounded
+//     shutdown. The Manager is its owner layer: told when an incarnation is ready (it then
+//     activates the tier's desired owners) and when one ended (it drops that incarnation's
+//     owners, failing the one that was activating alone), and it answers the host's
+//     requests and notifications.
+//   - core/registry holds owners ({plugin_id, generation, owner_token}) and what they
+//     registered, admits or refuses every registration, and validates call inputs
+//     against the compiled schemas; core/gate decides approval.
+//   - core/rpc is the JSON-RPC peer under each incarnation; its errors are the Manager's.
+//
+// # Lifecycle
+//
+// Open reads the home, the config and the state. Reconcile makes the live owners match the
+// desired plugins: it revokes what is no longer desired, re-activates (under a new
+// generation) exactly the plugins whose closure hash or config digest changed, starts a
+// tier only when a desired plugin needs it and activates the missing owners in parallel, so
+// a slow or broken plugin never delays another. After the first Reconcile the Manager
+// polls the state generation once a second, so `cwx plugin disable` in another terminal
+// revokes the plugin in a running Manager.
+//
+// Revocation is synchronous: the owner's registrations are dropped at once, its calls in
+// flight are sent `$/cancel` and resolve Cancelled("extension was revoked") within the
+// 500 ms cancel grace, then the host is asked to deactivate it (2.5 s). An answer other than
+// {disposed: true, leaked: []} is a dirty teardown: recorded in the plugin's diagnostics
+// and reported to the supervisor, which restarts the host after two in ten minutes.
+// `ext/faulted` marks the owner Faulted, drops its registrations and fails its calls
+// NotAvailable; a faulted or failed plugin is not activated again until its bytes or config
+// change or Reload is called. After a host restart every remaining desired owner is
+// replayed with a fresh generation and token; the sole owner that was activating when the
+// host died is failed instead. When several were activating together (so no single one can
+// be blamed), they are replayed one at a time after the others, and the next crash names
+// the culprit. `log` lines are rate-limited per plugin and
+// land in hclog and the plugin's diagnostics ring.
+//
+// # Calls
+//
+// CallTool finds the live tool, checks its handle, owner generation and receipt in memory,
+// validates the input against the registered schema (ErrInvalidInput, at most five
+// violations; the host sees nothing), asks the gate (ErrDenied; the host sees nothing),
+// then sends tool/call with the caller's workspace, session, agent and turn ids and a 120 s
+// deadline. Cancelling the caller's context sends `$/cancel`. RunCommand does the same for
+// commands (30 s; no approval: a person typed it) and returns success or error text with
+// terminal escapes stripped and cut at 64 KiB, or a submit prompt (refused when empty or
+// over 128 KiB). Every error matches one of ErrInvalidInput, ErrDenied, ErrNotAvailable
+// (ErrHostExited and ErrBusy are cases of it), ErrCancelled, ErrTimeout or
+// ErrExecutionFailed with errors.Is.
+//
+// Status, Host and Owner report the tiers (state, runtime pid, host generation, crashes)
+// and each plugin's owner (state, reason, live names); KillRuntime is the repl's kill -9
+// hook and Retry clears a Failed tier.
+//
+// Host requests: registry/register and registry/unregister go to the registry (only for an
+// owner that is current and lives in the asking incarnation); hook and prompt_section
+// registrations are refused "not supported yet"; core/call is answered -32002 until it is
+// built.
+package core

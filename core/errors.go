@@ -1,0 +1,72 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/registry"
+	"github.com/cwx-dev/cwx/core/rpc"
+)
+
+// Errors of the call path, matched with errors.Is. They are the sentinels of the packages
+// that decide each outcome, so an error wrapped anywhere below the Manager matches too.
+var (
+	// ErrInvalidInput: the input does not match the tool's schema (the host saw nothing).
+	// The error is a *registry.InputError listing at most five violations.
+	ErrInvalidInput = registry.ErrInvalidInput
+	// ErrDenied: approval was refused (the host saw nothing).
+	ErrDenied = gate.ErrDenied
+	// ErrNotAvailable: no live tool or command by that name, its plugin is not active, its
+	// host is down, busy or unresponsive. ErrHostExited and ErrBusy are cases of it.
+	ErrNotAvailable = rpc.ErrNotAvailable
+	// ErrHostExited: the host ended while the call was in flight (a case of ErrNotAvailable).
+	ErrHostExited = rpc.ErrHostExited
+	// ErrBusy: every request slot of the host is taken (a case of ErrNotAvailable).
+	ErrBusy = rpc.ErrBusy
+	// ErrCancelled: the caller cancelled, or the extension was revoked mid-call; `$/cancel`
+	// was sent to the host.
+	ErrCancelled = rpc.ErrCancelled
+	// ErrTimeout: the call's deadline passed (120 s for tools, 30 s for commands).
+	ErrTimeout = rpc.ErrTimeout
+	// ErrExecutionFailed: the plugin's code failed; the error is an *ExecutionError carrying
+	// the plugin's message.
+	ErrExecutionFailed = errors.New("extension failed")
+)
+
+// ExecutionError is a failure reported by the plugin's own code (a thrown error, a refused
+// command result). Message is the plugin's text, not escaped: strip it before printing.
+type ExecutionError struct {
+	Name    string // the tool or command
+	Message string
+}
+
+func (e *ExecutionError) Error() string {
+	return fmt.Sprintf("%s: %s: %s", e.Name, ErrExecutionFailed, e.Message)
+}
+
+// Is makes errors.Is(err, ErrExecutionFailed) true.
+func (e *ExecutionError) Is(target error) bool { return target == ErrExecutionFailed }
+
+// endCause is why an owner's calls were cut short: revocation (a case of ErrCancelled),
+// a fault or the host's exit (cases of ErrNotAvailable).
+type endCause struct {
+	kind error
+	msg  string
+}
+
+func (e *endCause) Error() string { return e.kind.Error() + ": " + e.msg }
+func (e *endCause) Unwrap() error { return e.kind }
+
+var (
+	causeRevoked = &endCause{kind: ErrCancelled, msg: "extension was revoked"}
+	causeClosed  = &endCause{kind: ErrNotAvailable, msg: "the manager was closed"}
+)
+
+func causeFaulted(reason string) error {
+	return &endCause{kind: ErrNotAvailable, msg: "extension faulted: " + reason}
+}
+
+func causeHostExited(reason string) error {
+	return &endCause{kind: ErrHostExited, msg: reason}
+}

@@ -1,0 +1,215 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
+	"github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/core/supervisor"
+	"github.com/cwx-dev/cwx/nodeshim/jshost"
+)
+
+// Deadlines of the call path (DESIGN.md §5).
+const (
+	ToolCallDeadline   = 120 * time.Second
+	CommandRunDeadline = 30 * time.Second
+	ActivateDeadline   = 6 * time.Second // the host's own bound is 5 s
+	DeactivateDeadline = 2500 * time.Millisecond
+	hostActivateMS     = 5000
+)
+
+// Options configure a Manager. The zero value reads $CWX_HOME (or ~/.cwx) and runs the
+// embedded bundle through this executable re-executed as the shim.
+type Options struct {
+	// Home is the cwx home; "" means config.Home() ($CWX_HOME or ~/.cwx).
+	Home string
+	// Logger receives the core's logs and the hosts' `log` lines; nil discards them.
+	Logger hclog.Logger
+	// Approver answers approval cards when a CallOptions gives none; nil makes an `ask`
+	// posture fail closed.
+	Approver Approver
+	// Approval is the posture flag (`--approve`): "ask", "auto" or "deny"; "" falls back to
+	// [extension_host] approval, then ask.
+	Approval string
+	// NativeTools and BuiltinCommands are the embedder's own names, reserved like the
+	// core's.
+	NativeTools     []string
+	BuiltinCommands []string
+	// ShimPath is the cwx binary re-executed as `cwx nodeshim`; "" means this executable.
+	ShimPath string
+	// Bundle is the JS host bundle; the zero value is the embedded one.
+	Bundle bundle.Bundle
+	// PollInterval is how often the state generation is re-read once Reconcile has run;
+	// 0 means plugins.PollInterval (1 s), negative disables the watcher.
+	PollInterval time.Duration
+	// Tier adjusts each tier's supervisor options before the tier is created (tests shorten
+	// timings here).
+	Tier func(*supervisor.Options)
+	// Now is the clock of log rate limiting; nil means time.Now.
+	Now func() time.Time
+}
+
+// Approver answers approval cards (gate.Approver).
+type Approver = gate.Approver
+
+// ApprovalCard is what an Approver is shown (gate.Card).
+type ApprovalCard = gate.Card
+
+// Decision is an Approver's answer: gate.AllowOnce, gate.AllowSession or gate.DenyDecision.
+type Decision = gate.Decision
+
+// Manager is the core: it runs the plugins the user enabled and trusted in their hosts,
+// keeps the owner registry, and is the single gate every tool and command call passes. It is
+// safe for concurrent use.
+type Manager struct {
+	o     Options
+	log   hclog.Logger
+	home  string
+	store *plugins.Store
+	reg   *registry.Registry
+	gate  *gate.Gate
+	diags *diagWriter
+	logs  *logLimiter
+
+	reconcileMu sync.Mutex // one reconcile at a time
+
+	mu        sync.Mutex // guards everything below; never held across I/O
+	cfg       *config.Config
+	desired   map[string]plugins.Desired
+	owners    map[string]*owner // latest owner per plugin id
+	blocked   map[string]string // plugin id → last receipt problem recorded
+	tiers     map[protocol.Tier]tier
+	rt        *runtime.Runtime // pinned at the first tier start
+	crashes   map[protocol.Tier]int
+	hostGen   map[protocol.Tier]uint64          // newest incarnation the owner layer saw
+	exitedGen map[protocol.Tier]uint64          // newest incarnation hostExited handled
+	suspects  map[protocol.Tier]map[string]bool // activating together when a host died unattributed
+	watching  bool
+	closed    bool
+	callSeq   uint64
+	newTier   func(protocol.Tier) (tier, error) // tests replace the supervisor
+	wrapHost  func(host) host                   // tests observe what reaches a host
+	bg        context.Context
+	bgCancel  context.CancelFunc
+	wg        sync.WaitGroup // watcher and diagnostics goroutines
+	closeOnce sync.Once
+	stopped   chan struct{} // closed when Close finished
+}
+
+// Open reads the cwx home, config.toml and the plugin state. It spawns nothing and
+// materializes nothing: tiers start in Reconcile, only when a desired plugin needs one.
+func Open(ctx context.Context, o Options) (*Manager, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	home := o.Home
+	if home == "" {
+		h, err := config.Home()
+		if err != nil {
+			return nil, err
+		}
+		home = h
+	}
+	log := o.Logger
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Bundle.Bytes == nil {
+		o.Bundle = bundle.Embedded()
+	}
+	cfg, err := config.LoadHome(home)
+	if err != nil {
+		return nil, err
+	}
+	posture, err := gate.ResolvePosture(o.Approval, cfg.ExtensionHost.Approval)
+	if err != nil {
+		return nil, err
+	}
+	provided, err := jshost.Provided()
+	if err != nil {
+		return nil, fmt.Errorf("read the host's provided modules: %w", err)
+	}
+	store, err := plugins.Open(plugins.Options{Home: home, Provided: provided.Provided, Refused: provided.Refused})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := store.State(); err != nil {
+		return nil, err
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	m := &Manager{
+		o: o, log: log, home: home, store: store,
+		reg:     registry.New(registry.Options{NativeTools: o.NativeTools, BuiltinCommands: o.BuiltinCommands}),
+		gate:    gate.New(posture, o.Approver),
+		logs:    newLogLimiter(o.Now),
+		cfg:     cfg,
+		desired: map[string]plugins.Desired{}, owners: map[string]*owner{}, blocked: map[string]string{},
+		tiers: map[protocol.Tier]tier{}, crashes: map[protocol.Tier]int{}, hostGen: map[protocol.Tier]uint64{}, exitedGen: map[protocol.Tier]uint64{}, suspects: map[protocol.Tier]map[string]bool{},
+		bg: bg, bgCancel: cancel, stopped: make(chan struct{}),
+	}
+	m.newTier = m.supervisedTier
+	m.diags = newDiagWriter(store, log)
+	m.wg.Add(1)
+	go func() { defer m.wg.Done(); m.diags.run(bg) }()
+	return m, nil
+}
+
+// Close revokes nothing by itself: it fails the calls in flight, stops the state watcher and
+// shuts every tier down within its bound (host/shutdown, then SIGTERM, then SIGKILL at
+// 3 s). It returns ctx's error if ctx ends first; the shutdown still completes in the
+// background within its bound.
+func (m *Manager) Close(ctx context.Context) error {
+	m.closeOnce.Do(func() {
+		m.mu.Lock()
+		m.closed = true
+		for _, o := range m.owners {
+			o.end(causeClosed)
+		}
+		tiers := make([]tier, 0, len(m.tiers))
+		for _, t := range m.tiers {
+			tiers = append(tiers, t)
+		}
+		m.mu.Unlock()
+		m.bgCancel()
+		go func() {
+			defer close(m.stopped)
+			var wg sync.WaitGroup
+			for _, t := range tiers {
+				wg.Add(1)
+				go func() { defer wg.Done(); t.Stop() }()
+			}
+			wg.Wait()
+			m.wg.Wait()
+		}()
+	})
+	select {
+	case <-m.stopped:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("close the extension hosts: %w", context.Cause(ctx))
+	}
+}
+
+// Home is the cwx home this Manager reads.
+func (m *Manager) Home() string { return m.home }
+
+// Plugins returns the plugin store (install, review, trust, enable, disable, remove, show).
+// Changes made through it take effect at the next Reconcile, or within the poll interval
+// once Reconcile has run.
+func (m *Manager) Plugins() *plugins.Store { return m.store }
+
+var errClosed = errors.New("the extension manager is closed")
