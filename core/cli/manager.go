@@ -1,0 +1,282 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/protocol"
+	jsruntime "github.com/cwx-dev/cwx/core/runtime"
+)
+
+// liveCore is what `cwx tool`, `cwx command` and `cwx repl` need from a core.Manager.
+type liveCore interface {
+	Reconcile(ctx context.Context) error
+	Tools() []core.ToolInfo
+	Commands() []core.CommandInfo
+	CallTool(ctx context.Context, name string, input json.RawMessage, o core.CallOptions) (core.ToolResult, error)
+	RunCommand(ctx context.Context, name, rawInput string, o core.CallOptions) (core.CommandResult, error)
+	Status() []core.TierStatus
+	Host(t protocol.Tier) core.HostInfo
+	KillRuntime(t protocol.Tier) error
+	Retry(t protocol.Tier)
+	Plugins() *plugins.Store
+	Close(ctx context.Context) error
+}
+
+// openCore opens the Manager of $CWX_HOME; tests replace it with a fake.
+var openCore = func(ctx context.Context, o core.Options) (liveCore, error) {
+	m, err := core.Open(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Bounds of the one-shot commands and the repl.
+const (
+	// liveWait bounds how long a command waits for the owner of what it asks for; the
+	// core's own activation bound (6 s) ends it earlier when activation fails.
+	liveWait = 20 * time.Second
+	// livePoll is how often the live registrations are looked at while waiting.
+	livePoll = 10 * time.Millisecond
+	// closeWait bounds the shutdown of the tiers a command started (the core's own bound
+	// is 3 s to SIGKILL).
+	closeWait = 5 * time.Second
+)
+
+// coreLogger is what the Manager logs to: stderr, at the level CWX_LOG names (trace,
+// debug, info, warn, error, off; default error).
+func coreLogger(stderr io.Writer) hclog.Logger {
+	level := hclog.Error
+	if v := os.Getenv("CWX_LOG"); v != "" {
+		level = hclog.LevelFromString(v)
+		if level == hclog.NoLevel {
+			level = hclog.Error
+		}
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "cwx", Level: level, Output: stderr})
+}
+
+// openForCommand opens the Manager for one command; the caller closes it with closeCore.
+func openForCommand(ctx context.Context, stderr io.Writer, approval string) (liveCore, error) {
+	if approval != "" {
+		if _, err := gate.ParsePosture(approval); err != nil {
+			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("--approve: %w", err)}
+		}
+	}
+	m, err := openCore(ctx, core.Options{Logger: coreLogger(stderr), Approval: approval})
+	if err != nil {
+		return nil, callErr(err)
+	}
+	return m, nil
+}
+
+// closeCore shuts down what m started, within closeWait.
+func closeCore(m liveCore) error {
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
+	if err := m.Close(ctx); err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	return nil
+}
+
+// liveKind says what waitLive waits for.
+type liveKind int
+
+const (
+	liveTool liveKind = iota + 1
+	liveCommand
+)
+
+func (k liveKind) String() string {
+	if k == liveCommand {
+		return "command"
+	}
+	return "tool"
+}
+
+// hasLive reports whether name is live as kind.
+func hasLive(m liveCore, kind liveKind, name string) bool {
+	if kind == liveCommand {
+		for _, c := range m.Commands() {
+			if c.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range m.Tools() {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// startAndWait reconciles m in the background and returns as soon as name is live as kind
+// (the other plugins keep activating), or when reconcile ended without it. The returned
+// stop function cancels what is still activating and joins the reconcile; call it before
+// closing m.
+func startAndWait(ctx context.Context, m liveCore, kind liveKind, name string) (stop func(), err error) {
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- m.Reconcile(rctx) }()
+	joined := false
+	var rerr error
+	stop = func() {
+		cancel()
+		if !joined {
+			rerr = <-done
+			joined = true
+		}
+	}
+	if err := waitLive(ctx, m, kind, name, done, &joined, &rerr); err != nil {
+		stop()
+		return func() {}, err
+	}
+	return stop, nil
+}
+
+// waitLive polls until name is live, reconcile ends, ctx ends or liveWait passes.
+func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done <-chan error, joined *bool, rerr *error) error {
+	tick := time.NewTicker(livePoll)
+	defer tick.Stop()
+	limit := time.NewTimer(liveWait)
+	defer limit.Stop()
+	for {
+		if hasLive(m, kind, name) {
+			return nil
+		}
+		select {
+		case err := <-done:
+			*joined, *rerr = true, err
+			if hasLive(m, kind, name) {
+				return nil
+			}
+			if err != nil {
+				return callErr(err)
+			}
+			return notLive(kind, name)
+		case <-tick.C:
+		case <-limit.C:
+			return exitf(ExitUnavailable, "no live %s %q after %s: plugins are still activating (see `cwx plugin list`)", kind, name, liveWait)
+		case <-ctx.Done():
+			return callErr(ctx.Err())
+		}
+	}
+}
+
+func notLive(kind liveKind, name string) error {
+	return exitf(ExitUnavailable, "no live %s %q: run `cwx %s list` for the live ones, and `cwx plugin list` for plugins that are not enabled, trusted or activated", kind, name, kind)
+}
+
+// reconcileAll activates every desired plugin and waits for all of them.
+func reconcileAll(ctx context.Context, m liveCore) error {
+	if err := m.Reconcile(ctx); err != nil {
+		return callErr(err)
+	}
+	return nil
+}
+
+// callErr maps an error of the core to its exit status (DESIGN.md §7b). The message is
+// printed with terminal escapes removed: it may quote a plugin (its error text, the names
+// in its schema).
+func callErr(err error) error {
+	var ee *ExitError
+	if err == nil {
+		return nil
+	}
+	if errors.As(err, &ee) {
+		return err
+	}
+	e := exitErrOf(err)
+	e.Err = cleanError{e.Err}
+	return e
+}
+
+// cleanError prints an error with terminal escapes removed and still matches it.
+type cleanError struct{ err error }
+
+func (c cleanError) Error() string { return stripEscapes(c.err.Error()) }
+func (c cleanError) Unwrap() error { return c.err }
+
+func exitErrOf(err error) *ExitError {
+	var noRuntime *jsruntime.NoRuntimeError
+	switch {
+	case errors.Is(err, core.ErrInvalidInput):
+		return &ExitError{Code: ExitInvalid, Err: err}
+	case errors.Is(err, core.ErrDenied):
+		return &ExitError{Code: ExitDenied, Err: err}
+	case errors.Is(err, core.ErrNotAvailable), errors.As(err, &noRuntime), errors.Is(err, jsruntime.ErrNoRuntime):
+		return &ExitError{Code: ExitUnavailable, Err: err}
+	case errors.Is(err, core.ErrExecutionFailed):
+		return &ExitError{Code: ExitPlugin, Err: err}
+	case errors.Is(err, core.ErrTimeout), errors.Is(err, core.ErrCancelled),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return &ExitError{Code: ExitTimeout, Err: err}
+	case errors.Is(err, config.ErrInvalid), errors.Is(err, gate.ErrBadPosture):
+		return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%w (run `cwx config check`)", err)}
+	case errors.Is(err, os.ErrPermission):
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return &ExitError{Code: ExitInternal, Err: err}
+}
+
+// errorKind names an exit status for the --json error object.
+func errorKind(code int) string {
+	switch code {
+	case ExitUsage:
+		return "usage"
+	case ExitInvalid:
+		return "invalid_input"
+	case ExitDenied:
+		return "denied"
+	case ExitUnavailable:
+		return "not_available"
+	case ExitPlugin:
+		return "execution_failed"
+	case ExitTimeout:
+		return "timeout_or_cancelled"
+	}
+	return "internal"
+}
+
+// CallFailure is the --json output of `cwx tool call` and `cwx command run` when the call
+// fails: the exit status, its kind and the message.
+type CallFailure struct {
+	Error CallFailureDetail `json:"error"`
+}
+
+// CallFailureDetail describes one failure.
+type CallFailureDetail struct {
+	Kind     string `json:"kind"` // usage, invalid_input, denied, not_available, execution_failed, timeout_or_cancelled, internal
+	ExitCode int    `json:"exit_code"`
+	Message  string `json:"message"` // escapes stripped
+}
+
+// jsonFailure prints err as a CallFailure on w and returns a quiet ExitError with its code.
+func jsonFailure(w io.Writer, err error) error {
+	code := exitCode(err)
+	if werr := writeJSON(w, CallFailure{Error: CallFailureDetail{Kind: errorKind(code), ExitCode: code, Message: stripEscapes(err.Error())}}); werr != nil {
+		return err
+	}
+	return &ExitError{Code: code}
+}
+
+// terminalPrompter asks on stdin/stderr when both are terminals, and fails closed
+// otherwise (gate.ErrNoTerminal says how to approve instead).
+func terminalPrompter(in io.Reader, out io.Writer) core.Approver {
+	return &gate.TerminalPrompter{In: in, Out: out, IsTerminal: isTerminal(in) && isTerminal(out)}
+}

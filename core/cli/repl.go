@@ -1,0 +1,419 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/supervisor"
+)
+
+const replHelp = `commands (the leading / is optional):
+  /tools                        live tools and commands
+  /call NAME [JSON]             call a tool (input defaults to {})
+  /run NAME [ARGS...]           run a slash command
+  /plugins                      installed plugins, their state and what they have live
+  /host status                  each tier: state, runtime pid, host generation, crashes
+  /host kill plugin|builtin     kill -9 the tier's runtime (the supervisor restarts it)
+  /host retry [plugin|builtin]  let a failed tier start again and re-activate its plugins
+  /help                         this list
+  /exit                         shut the hosts down and leave (also end of input)
+lines starting with # are comments`
+
+func init() {
+	register(func() *cobra.Command {
+		var approve, workspace string
+		cmd := &cobra.Command{
+			Use:   "repl",
+			Short: "Keep the extension hosts warm and call tools and commands interactively or from a script",
+			Long: "Starts the tiers the enabled plugins need, activates them, and reads one command per\n" +
+				"line from stdin (a terminal or a script). Type /help for the commands. When stdin is\n" +
+				"not a terminal each line is echoed after the prompt, so a transcript reads well.\n" +
+				"The exit status is that of the first command that failed (0 when none did).\n\n" + replHelp,
+			Args: exactArgs(0),
+			RunE: func(cmd *cobra.Command, _ []string) (err error) {
+				ws, err := workspaceDir(workspace)
+				if err != nil {
+					return err
+				}
+				m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), approve)
+				if err != nil {
+					return err
+				}
+				defer func() { err = firstErr(err, closeCore(m)) }()
+				s := newReplSession(m, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), ws)
+				return s.run(cmd.Context())
+			},
+		}
+		cmd.Flags().StringVar(&approve, "approve", "", "approval posture for the session: ask, auto or deny")
+		cmd.Flags().StringVar(&workspace, "workspace", "", "the workspace directory tools and commands are told about")
+		return cmd
+	})
+}
+
+// replSettle bounds how long the repl waits for a tier to come back or a tool to become
+// live; tests shorten it.
+var replSettle = liveWait
+
+// replSession is one `cwx repl`: a warm Manager and a line reader shared with the approval
+// prompt (so a prompt's answer is never read as a command, nor the other way round).
+type replSession struct {
+	m           liveCore
+	in          *bufio.Reader
+	out, errw   io.Writer
+	interactive bool
+	approver    core.Approver
+	workspace   string
+	failed      int // exit status of the first failed command
+	// settle bounds the waits for a tier to come back or a tool to become live.
+	settle time.Duration
+}
+
+func newReplSession(m liveCore, stdin io.Reader, stdout, stderr io.Writer, workspace string) *replSession {
+	in := bufio.NewReader(stdin)
+	interactive := isTerminal(stdin)
+	return &replSession{
+		m: m, in: in, out: stdout, errw: stderr, interactive: interactive, workspace: workspace, settle: replSettle,
+		approver: &gate.TerminalPrompter{In: in, Out: stderr, IsTerminal: interactive && isTerminal(stderr)},
+	}
+}
+
+func (s *replSession) run(ctx context.Context) error {
+	if err := reconcileAll(ctx, s.m); err != nil {
+		s.report(err)
+	}
+	printf(s.out, "cwx repl: %s and %s live; /help lists the commands\n", plural(len(s.m.Tools()), "tool"), plural(len(s.m.Commands()), "command"))
+	for {
+		if s.interactive {
+			printf(s.out, "cwx> ")
+		}
+		line, err := s.in.ReadString('\n')
+		if line == "" && err != nil {
+			if s.interactive {
+				printf(s.out, "\n")
+			}
+			break
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if !s.interactive {
+			printf(s.out, "cwx> %s\n", line) // the transcript shows what was run
+		}
+		if s.dispatch(ctx, line) {
+			break
+		}
+		if err != nil {
+			break
+		}
+	}
+	if s.failed != 0 {
+		return &ExitError{Code: s.failed}
+	}
+	return nil
+}
+
+// dispatch runs one line and reports whether the session ends.
+func (s *replSession) dispatch(parent context.Context, line string) (exit bool) {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return false
+	}
+	verb, rest := splitWord(strings.TrimPrefix(line, "/"))
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt) // Ctrl-C cancels the command, not the session
+	defer stop()
+	var err error
+	switch verb {
+	case "exit", "quit":
+		return true
+	case "help":
+		printf(s.out, "%s\n", replHelp)
+	case "tools":
+		s.tools()
+	case "call":
+		err = s.call(ctx, rest)
+	case "run":
+		err = s.runCommand(ctx, rest)
+	case "plugins":
+		err = s.plugins()
+	case "host":
+		err = s.host(ctx, rest)
+	default:
+		err = exitf(ExitUsage, "unknown command %q; /help lists the commands", verb)
+	}
+	s.report(err)
+	return false
+}
+
+// report prints a failed command and remembers the first failure's exit status.
+func (s *replSession) report(err error) {
+	if err == nil {
+		return
+	}
+	err = callErr(err)
+	code := exitCode(err)
+	if s.failed == 0 {
+		s.failed = code
+	}
+	if ee, ok := err.(*ExitError); ok && ee.Err == nil {
+		printf(s.errw, "error: exit status %d\n", code)
+		return
+	}
+	printf(s.errw, "error: %s (exit status %d)\n", stripEscapes(err.Error()), code)
+}
+
+func (s *replSession) tools() {
+	writeToolTable(s.out, toolItems(s.m.Tools()))
+	writeCommandTable(s.out, commandItems(s.m.Commands()))
+}
+
+func (s *replSession) call(ctx context.Context, rest string) error {
+	name, input := splitWord(rest)
+	if name == "" {
+		return exitf(ExitUsage, "usage: /call NAME [JSON]")
+	}
+	if input == "" {
+		input = "{}"
+	}
+	if !json.Valid([]byte(input)) {
+		return exitf(ExitUsage, "the input is not valid JSON (e.g. /call %s {\"text\":\"hi\"})", name)
+	}
+	if err := s.awaitLive(ctx, liveTool, name); err != nil {
+		return err
+	}
+	res, err := s.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: s.workspace, Approver: s.approver})
+	if err != nil {
+		return err
+	}
+	return printToolResult(s.out, name, pluginOf(s.m, name), res, toolCallFlags{})
+}
+
+func (s *replSession) runCommand(ctx context.Context, rest string) error {
+	name, raw := splitWord(rest)
+	name = strings.TrimPrefix(name, "/")
+	if name == "" {
+		return exitf(ExitUsage, "usage: /run NAME [ARGS...]")
+	}
+	if err := s.awaitLive(ctx, liveCommand, name); err != nil {
+		return err
+	}
+	if raw != "" {
+		raw = " " + raw
+	}
+	res, err := s.m.RunCommand(ctx, name, raw, core.CallOptions{Workspace: s.workspace})
+	if err != nil {
+		return err
+	}
+	return printCommandResult(s.out, name, commandPlugin(s.m, name), res, false)
+}
+
+// awaitLive returns when name is live. When it is not, it reconciles once and then waits
+// while a tier is coming back (after a crash or a kill), bounded by s.settle.
+func (s *replSession) awaitLive(ctx context.Context, kind liveKind, name string) error {
+	if hasLive(s.m, kind, name) {
+		return nil
+	}
+	if err := s.m.Reconcile(ctx); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(s.settle)
+	for !hasLive(s.m, kind, name) {
+		if !s.transitional() || time.Now().After(deadline) {
+			return notLive(kind, name)
+		}
+		if err := sleepCtx(ctx, livePoll); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// transitional reports whether a tier is starting, restarting or not answering.
+func (s *replSession) transitional() bool {
+	for _, st := range s.m.Status() {
+		switch st.State {
+		case supervisor.StateStarting, supervisor.StateRestarting, supervisor.StateUnresponsive:
+			return true
+		}
+	}
+	return false
+}
+
+// pluginRow is one row of the repl's /plugins.
+type pluginRow struct {
+	id, status      string
+	tools, commands int
+}
+
+func (s *replSession) plugins() error {
+	store := s.m.Plugins()
+	recs, err := store.List()
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		printf(s.out, "no plugins installed (cwx plugin install PATH|TARBALL)\n")
+		return nil
+	}
+	rows := make([]pluginRow, 0, len(recs))
+	for _, r := range recs {
+		row := pluginRow{id: r.ID, status: store.Status(r)}
+		for _, t := range s.m.Tools() {
+			if t.PluginID == r.ID {
+				row.tools++
+			}
+		}
+		for _, c := range s.m.Commands() {
+			if c.PluginID == r.ID {
+				row.commands++
+			}
+		}
+		rows = append(rows, row)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	tw := newTable(s.out)
+	printf(tw, "PLUGIN\tSTATUS\tLIVE\n")
+	for _, r := range rows {
+		printf(tw, "%s\t%s\t%s, %s\n", r.id, r.status, plural(r.tools, "tool"), plural(r.commands, "command"))
+	}
+	return tw.Flush()
+}
+
+func (s *replSession) host(ctx context.Context, rest string) error {
+	sub, arg := splitWord(rest)
+	switch sub {
+	case "status", "":
+		writeHostStatus(s.out, s.m.Status())
+		return nil
+	case "kill":
+		t, err := parseTier(arg, false)
+		if err != nil {
+			return err
+		}
+		return s.kill(ctx, t)
+	case "retry":
+		tiers := []protocol.Tier{protocol.TierPlugin, protocol.TierBuiltin}
+		if arg != "" {
+			t, err := parseTier(arg, false)
+			if err != nil {
+				return err
+			}
+			tiers = []protocol.Tier{t}
+		}
+		for _, t := range tiers {
+			s.m.Retry(t)
+		}
+		if err := s.m.Reconcile(ctx); err != nil {
+			return err
+		}
+		writeHostStatus(s.out, s.m.Status())
+		return nil
+	}
+	return exitf(ExitUsage, "usage: /host status | /host kill plugin|builtin | /host retry [plugin|builtin]")
+}
+
+func parseTier(s string, optional bool) (protocol.Tier, error) {
+	switch protocol.Tier(s) {
+	case protocol.TierPlugin, protocol.TierBuiltin:
+		return protocol.Tier(s), nil
+	}
+	if s == "" && optional {
+		return "", nil
+	}
+	return "", exitf(ExitUsage, "name a tier: plugin or builtin")
+}
+
+// kill sends SIGKILL to a tier's runtime and waits (bounded) until the supervisor has a new
+// incarnation ready with the tier's owners replayed, then says what changed.
+func (s *replSession) kill(ctx context.Context, t protocol.Tier) error {
+	before := s.m.Host(t)
+	owners := tierOwners(s.m.Status(), t)
+	if err := s.m.KillRuntime(t); err != nil {
+		return err
+	}
+	printf(s.out, "killed the %s tier's runtime (pid %d, host generation %d) with SIGKILL\n", t, before.RuntimePID, before.Generation)
+	deadline := time.Now().Add(s.settle)
+	for {
+		now := s.m.Host(t)
+		back := now.Generation != before.Generation && now.State == supervisor.StateReady && tierOwners(s.m.Status(), t) >= owners
+		if back {
+			printf(s.out, "the supervisor restarted it: pid %d, host generation %d, crashes %d\n", now.RuntimePID, now.Generation, now.Crashes)
+			return nil
+		}
+		if now.State == supervisor.StateFailed {
+			return exitf(ExitUnavailable, "the %s tier is failed after %s (its crash budget is spent); /host retry starts it again", t, plural(now.Crashes, "crash"))
+		}
+		if time.Now().After(deadline) {
+			if now.Generation != before.Generation && now.State == supervisor.StateReady {
+				return exitf(ExitUnavailable, "the %s tier restarted (pid %d, host generation %d) but only %d of %d plugins are active again; `cwx plugin show ID` says why", t, now.RuntimePID, now.Generation, tierOwners(s.m.Status(), t), owners)
+			}
+			return exitf(ExitUnavailable, "the %s tier is %s %s after the kill; /host status shows more", t, now.State, s.settle)
+		}
+		if err := sleepCtx(ctx, livePoll); err != nil {
+			return err
+		}
+	}
+}
+
+func tierOwners(st []core.TierStatus, t protocol.Tier) int {
+	for _, s := range st {
+		if s.Tier == t {
+			return s.Owners
+		}
+	}
+	return 0
+}
+
+// writeHostStatus prints one line per tier.
+func writeHostStatus(w io.Writer, st []core.TierStatus) {
+	tw := newTable(w)
+	printf(tw, "TIER\tSTATE\tRUNTIME\tPID\tGENERATION\tCRASHES\tOWNERS\tUPTIME\n")
+	for _, s := range st {
+		rt, pid, up := "-", "-", "-"
+		if s.Runtime != "" {
+			rt = strings.TrimSpace(s.Runtime + " " + strings.TrimPrefix(s.RuntimeVersion, "v"))
+		}
+		if s.RuntimePID > 0 {
+			pid = fmt.Sprint(s.RuntimePID)
+			up = (time.Duration(s.UptimeMS) * time.Millisecond).String()
+		}
+		printf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", s.Tier, s.State, rt, pid, s.Generation, s.Crashes, s.Owners, up)
+	}
+	_ = tw.Flush()
+	for _, s := range st {
+		if s.LastFailure != "" {
+			printf(w, "%s tier, last failure: %s\n", s.Tier, oneLine(s.LastFailure))
+		}
+	}
+}
+
+// splitWord splits off the first space-separated word; rest keeps its inner spacing.
+func splitWord(s string) (word, rest string) {
+	s = strings.TrimLeft(s, " \t")
+	i := strings.IndexAny(s, " \t")
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], strings.TrimSpace(s[i+1:])
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

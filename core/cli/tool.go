@@ -1,0 +1,303 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core"
+)
+
+// ToolListItem is one element of the --json output of `cwx tool list`.
+type ToolListItem struct {
+	Name        string          `json:"name"`
+	Plugin      string          `json:"plugin"`
+	Origin      string          `json:"origin"` // "extension:<plugin>"
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// ToolCallOutput is the --json output of a `cwx tool call` that reached the plugin.
+type ToolCallOutput struct {
+	Tool   string `json:"tool"`
+	Plugin string `json:"plugin"`
+	// IsError is true when the plugin answered with an error result (exit status 6).
+	IsError bool `json:"is_error"`
+	// Content is the result as content blocks ({"type": "text", "text": ...}), as the
+	// plugin's host rendered them; the text is the plugin's, JSON-escaped but otherwise raw.
+	Content []core.ContentBlock `json:"content"`
+	// Structured is the JSON value the tool returned, when it returned plain JSON.
+	Structured json.RawMessage `json:"structured,omitempty"`
+}
+
+func init() {
+	register(func() *cobra.Command {
+		cmd := &cobra.Command{
+			Use:   "tool",
+			Short: "List and call the tools that enabled plugins register",
+			Long: "Each command starts the extension hosts the enabled, trusted plugins need, waits only\n" +
+				"for the plugin that owns the tool it asks for, and shuts the hosts down when it is done.",
+			Args: cobra.NoArgs,
+		}
+		cmd.AddCommand(toolListCmd(), toolCallCmd())
+		return cmd
+	})
+}
+
+func toolListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Activate the enabled plugins and list their live tools",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
+			m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), "")
+			if err != nil {
+				return err
+			}
+			defer func() { err = firstErr(err, closeCore(m)) }()
+			if err := reconcileAll(cmd.Context(), m); err != nil {
+				return err
+			}
+			items := toolItems(m.Tools())
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), items)
+			}
+			writeToolTable(cmd.OutOrStdout(), items)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	return cmd
+}
+
+func toolItems(tools []core.ToolInfo) []ToolListItem {
+	items := make([]ToolListItem, 0, len(tools))
+	for _, t := range tools {
+		schema := t.InputSchema
+		if len(schema) == 0 {
+			schema = json.RawMessage(`{}`)
+		}
+		items = append(items, ToolListItem{Name: t.Name, Plugin: t.PluginID, Origin: t.Origin, Description: t.Description, InputSchema: schema})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
+	return items
+}
+
+func writeToolTable(w io.Writer, items []ToolListItem) {
+	if len(items) == 0 {
+		printf(w, "no live tools (enable and trust a plugin: cwx plugin list)\n")
+		return
+	}
+	tw := newTable(w)
+	printf(tw, "TOOL\tPLUGIN\tDESCRIPTION\n")
+	for _, it := range items {
+		printf(tw, "%s\t%s\t%s\n", it.Name, oneLine(it.Plugin), cutCell(oneLine(stripEscapes(it.Description)), 72))
+	}
+	_ = tw.Flush()
+}
+
+// cutCell shortens a table cell to n characters.
+func cutCell(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// toolCallFlags are the flags of `cwx tool call`.
+type toolCallFlags struct {
+	input, inputFile, workspace, approve, output string
+	asJSON                                       bool
+}
+
+func toolCallCmd() *cobra.Command {
+	var f toolCallFlags
+	cmd := &cobra.Command{
+		Use:   "call NAME [--input JSON | --input-file FILE]",
+		Short: "Call a tool (it always needs approval: asked on the terminal unless --approve says otherwise)",
+		Long: "Validates the input against the tool's schema, asks for approval (ask: on the terminal;\n" +
+			"auto: approve; deny: refuse; default from [extension_host] approval, else ask), then\n" +
+			"calls the tool with a 120 s deadline. Exit status: 3 invalid input, 4 denied, 5 not\n" +
+			"available, 6 the plugin failed, 7 timeout or cancelled.",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runToolCall(cmd, args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.input, "input", "", "the tool's input as a JSON object (default {})")
+	fl.StringVar(&f.inputFile, "input-file", "", "read the input from FILE (- for stdin)")
+	fl.StringVar(&f.workspace, "workspace", "", "the workspace directory the tool is told about")
+	fl.StringVar(&f.approve, "approve", "", "approval posture for this call: ask, auto or deny")
+	fl.StringVar(&f.output, "output", "", "save the result's text to FILE instead of printing it")
+	fl.BoolVar(&f.asJSON, "json", false, "print a JSON object (the result, or the error)")
+	return cmd
+}
+
+func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
+	out := cmd.OutOrStdout()
+	if f.asJSON {
+		defer func() {
+			if err != nil && exitCode(err) != ExitOK {
+				if ee, ok := err.(*ExitError); !ok || ee.Err != nil {
+					err = jsonFailure(out, err)
+				}
+			}
+		}()
+	}
+	input, err := readToolInput(cmd.InOrStdin(), f.input, f.inputFile)
+	if err != nil {
+		return err
+	}
+	ws, err := workspaceDir(f.workspace)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt) // Ctrl-C cancels the call (exit 7)
+	defer cancel()
+	m, err := openForCommand(ctx, cmd.ErrOrStderr(), f.approve)
+	if err != nil {
+		return err
+	}
+	defer func() { err = firstErr(err, closeCore(m)) }()
+	stop, err := startAndWait(ctx, m, liveTool, name)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr())})
+	if err != nil {
+		return callErr(err)
+	}
+	return printToolResult(out, name, pluginOf(m, name), res, f)
+}
+
+// pluginOf names the plugin that owns a live tool.
+func pluginOf(m liveCore, tool string) string {
+	for _, t := range m.Tools() {
+		if t.Name == tool {
+			return t.PluginID
+		}
+	}
+	return ""
+}
+
+func printToolResult(w io.Writer, name, plugin string, res core.ToolResult, f toolCallFlags) error {
+	var failed error
+	if res.IsError {
+		failed = &ExitError{Code: ExitPlugin}
+	}
+	if f.asJSON {
+		o := ToolCallOutput{Tool: name, Plugin: plugin, IsError: res.IsError, Content: res.Content, Structured: res.Structured}
+		if o.Content == nil {
+			o.Content = []core.ContentBlock{}
+		}
+		if err := writeJSON(w, o); err != nil {
+			return err
+		}
+		return failed
+	}
+	text := resultText(res)
+	if f.output != "" {
+		if err := writeOutputFile(f.output, []byte(text)); err != nil {
+			return err
+		}
+		printf(w, "saved %d bytes to %s\n", len(text), f.output)
+		return failed
+	}
+	if err := writePluginText(w, text); err != nil {
+		return err
+	}
+	if res.IsError {
+		return &ExitError{Code: ExitPlugin, Err: fmt.Errorf("tool %s reported an error", name)}
+	}
+	return nil
+}
+
+// resultText joins the text blocks of a result.
+func resultText(res core.ToolResult) string { return res.Text() }
+
+// readToolInput reads the call's input from --input or --input-file (default {}).
+func readToolInput(stdin io.Reader, input, file string) (json.RawMessage, error) {
+	var data []byte
+	switch {
+	case input != "" && file != "":
+		return nil, exitf(ExitUsage, "give the input with --input or --input-file, not both")
+	case input != "":
+		data = []byte(input)
+	case file == "-":
+		b, err := io.ReadAll(io.LimitReader(stdin, maxInputBytes+1))
+		if err != nil {
+			return nil, exitf(ExitUsage, "read the input from stdin: %w", err)
+		}
+		data = b
+	case file != "":
+		b, err := readLimited(file)
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	default:
+		data = []byte(`{}`)
+	}
+	if len(data) > maxInputBytes {
+		return nil, exitf(ExitUsage, "the input is over %d bytes", maxInputBytes)
+	}
+	if !json.Valid(data) {
+		return nil, exitf(ExitUsage, "the input is not valid JSON (give a JSON object, e.g. --input '{\"text\":\"hi\"}')")
+	}
+	return json.RawMessage(data), nil
+}
+
+// maxInputBytes bounds a tool input read by the CLI (the frame limit is 32 MiB).
+const maxInputBytes = 16 << 20
+
+func readLimited(path string) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, exitf(ExitUsage, "--input-file: %w", err)
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, maxInputBytes+1))
+	if err != nil {
+		return nil, exitf(ExitUsage, "--input-file: %w", err)
+	}
+	return b, nil
+}
+
+// workspaceDir makes --workspace absolute and checks it is a directory.
+func workspaceDir(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", exitf(ExitUsage, "--workspace: %w", err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", exitf(ExitUsage, "--workspace: %w", err)
+	}
+	if !st.IsDir() {
+		return "", exitf(ExitUsage, "--workspace: %s is not a directory", abs)
+	}
+	return abs, nil
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+// Command embed is an example of a Go program that embeds the cwx core: it opens a
+// core.Manager on a cwx home, activates the plugins that are enabled and trusted there,
+// lists their tools and commands, and calls one tool with its own approval policy.
+//
+// Usage:
+//
+//	embed [-home DIR] [-allow NAME,...] [-session] TOOL [JSON]
+//
+// The program is also its own extension-host shim: the Manager starts each tier by
+// re-executing the running binary as `<binary> nodeshim`, so main hands that invocation to
+// nodeshim.Main before doing anything else, exactly like cwx's own main.go. (Set
+// core.Options.ShimPath to use an installed cwx binary instead.)
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/nodeshim"
+	"github.com/cwx-dev/cwx/shared"
+)
+
+func main() {
+	if shared.Invoked(os.Args) {
+		os.Exit(nodeshim.Main(os.Args[2:]))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit statuses, the same as cwx's (DESIGN.md §7b).
+const (
+	exitOK          = 0
+	exitInternal    = 1
+	exitUsage       = 2
+	exitInvalid     = 3
+	exitDenied      = 4
+	exitUnavailable = 5
+	exitPlugin      = 6
+	exitTimeout     = 7
+)
+
+// run is main without the process: it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("embed", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	home := fs.String("home", "", "the cwx home (default $CWX_HOME, else ~/.cwx)")
+	allow := fs.String("allow", "", "comma-separated tools this program approves; others are denied")
+	session := fs.Bool("session", false, "approve for the whole session instead of once")
+	if err := fs.Parse(args); err != nil || fs.NArg() < 1 || fs.NArg() > 2 {
+		fmt.Fprintln(stderr, "usage: embed [-home DIR] [-allow NAME,...] [-session] TOOL [JSON]")
+		return exitUsage
+	}
+	tool, input := fs.Arg(0), json.RawMessage(`{}`)
+	if fs.NArg() == 2 {
+		input = json.RawMessage(fs.Arg(1))
+	}
+
+	policy := &allowList{allowed: map[string]bool{}, session: *session, log: stderr}
+	for _, name := range strings.Split(*allow, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			policy.allowed[name] = true
+		}
+	}
+	m, err := core.Open(ctx, core.Options{Home: *home, Approver: policy})
+	if err != nil {
+		fmt.Fprintln(stderr, "embed:", err)
+		return exitCodeOf(err)
+	}
+	defer func() {
+		// Close shuts the extension hosts down within its own bound (about 3 s).
+		if err := m.Close(context.Background()); err != nil {
+			fmt.Fprintln(stderr, "embed: close:", err)
+		}
+	}()
+
+	// Reconcile starts the tiers the enabled, trusted plugins need and activates them.
+	if err := m.Reconcile(ctx); err != nil {
+		fmt.Fprintln(stderr, "embed:", err)
+		return exitCodeOf(err)
+	}
+	for _, t := range m.Tools() {
+		fmt.Fprintf(stdout, "tool     %s (%s)\n", t.Name, t.Origin)
+	}
+	for _, c := range m.Commands() {
+		fmt.Fprintf(stdout, "command  /%s (%s)\n", c.Name, c.Origin)
+	}
+
+	// CallTool validates the input, asks policy (the Manager's Approver), then calls.
+	res, err := m.CallTool(ctx, tool, input, core.CallOptions{SessionID: "embed-example"})
+	if err != nil {
+		fmt.Fprintln(stderr, "embed:", core.StripEscapes(err.Error()))
+		return exitCodeOf(err)
+	}
+	fmt.Fprintf(stdout, "result   %s\n", core.StripEscapes(res.Text()))
+	if res.IsError {
+		return exitPlugin
+	}
+	return exitOK
+}
+
+// allowList is this program's Approver: it approves the tools it was told to and denies
+// every other one. The card it receives is composed by the core (plugin, tool, exact
+// input), never by the plugin.
+type allowList struct {
+	allowed map[string]bool
+	session bool
+	log     io.Writer
+}
+
+func (a *allowList) Approve(_ context.Context, card core.ApprovalCard) (core.Decision, error) {
+	d := gate.DenyDecision
+	switch {
+	case a.allowed[card.Tool] && a.session && !card.Forced:
+		d = gate.AllowSession
+	case a.allowed[card.Tool]:
+		d = gate.AllowOnce
+	}
+	fmt.Fprintf(a.log, "approval %s with input %s: %s\n", card.Title, card.Input, d)
+	return d, nil
+}
+
+// exitCodeOf maps the core's typed errors to exit statuses with errors.Is.
+func exitCodeOf(err error) int {
+	switch {
+	case errors.Is(err, core.ErrInvalidInput):
+		return exitInvalid
+	case errors.Is(err, core.ErrDenied):
+		return exitDenied
+	case errors.Is(err, core.ErrNotAvailable):
+		return exitUnavailable
+	case errors.Is(err, core.ErrExecutionFailed):
+		return exitPlugin
+	case errors.Is(err, core.ErrTimeout), errors.Is(err, core.ErrCancelled), errors.Is(err, context.Canceled):
+		return exitTimeout
+	}
+	return exitInternal
+}

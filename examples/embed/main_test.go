@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/nodeshim"
+	"github.com/cwx-dev/cwx/shared"
+)
+
+// TestMain lets the test binary act as the shim, as the example's main does: the Manager
+// re-executes the running binary as `<binary> nodeshim`.
+func TestMain(m *testing.M) {
+	if shared.Invoked(os.Args) {
+		os.Exit(nodeshim.Main(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
+
+// runtimes are the JS runtimes the tests use, named by CWX_TEST_NODE and CWX_TEST_BUN
+// (discovery skips the working directory, so tests take configured absolute paths). Under
+// CI a missing runtime fails the test.
+func runtimes(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for name, env := range map[string]string{"node": "CWX_TEST_NODE", "bun": "CWX_TEST_BUN"} {
+		if p := os.Getenv(env); p != "" {
+			out[name] = p
+		}
+	}
+	if len(out) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CWX_TEST_NODE and CWX_TEST_BUN are unset; run `make tools` and export them")
+		}
+		t.Skip("CWX_TEST_NODE and CWX_TEST_BUN are unset")
+	}
+	return out
+}
+
+// home makes a cwx home with the hello-extension example installed, trusted and enabled.
+func home(t *testing.T, runtime, path string) string {
+	t.Helper()
+	dir := t.TempDir()
+	conf := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n\n[plugins.\"hello-extension\".config]\ngreeting = \"Hello from Go\"\n", runtime, runtime, path)
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := core.Open(context.Background(), core.Options{Home: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(context.Background())
+	src, err := filepath.Abs(filepath.Join("..", "hello-extension"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := m.Plugins()
+	res, err := store.Install(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := store.Review(res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Trust(res.ID, rev.Token); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Enable(res.ID); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestEmbedCallsWithItsOwnApprover(t *testing.T) {
+	for name, path := range runtimes(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := home(t, name, path)
+			cases := []struct {
+				name      string
+				args      []string
+				want      int
+				stdout    string
+				approvals string
+			}{
+				{"approved", []string{"-allow", "hello_greet", "hello_greet", `{"name":"Ada"}`}, exitOK, `"text":"Hello from Go, Ada!"`, "allow once"},
+				{"session", []string{"-allow", "hello_greet", "-session", "hello_greet"}, exitOK, `"text":"Hello from Go, world!"`, "allow for session"},
+				{"denied", []string{"hello_greet", `{"name":"Ada"}`}, exitDenied, "tool     hello_greet (extension:hello-extension)", ": deny"},
+				{"invalid input", []string{"-allow", "hello_greet", "hello_greet", `{"name":42}`}, exitInvalid, "command  /hello", ""},
+				{"unknown tool", []string{"no_such_tool"}, exitUnavailable, "", ""},
+				{"usage", nil, exitUsage, "", ""},
+			}
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					var out, errb bytes.Buffer
+					code := run(context.Background(), append([]string{"-home", dir}, c.args...), &out, &errb)
+					if code != c.want {
+						t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.want, out.String(), errb.String())
+					}
+					if !strings.Contains(out.String(), c.stdout) {
+						t.Fatalf("stdout does not contain %q:\n%s", c.stdout, out.String())
+					}
+					approvals := strings.Count(errb.String(), "approval Extension tool `hello_greet` from plugin `hello-extension`")
+					if (c.approvals != "") != (approvals == 1) || !strings.Contains(errb.String(), c.approvals) {
+						t.Fatalf("approvals (%d) do not match %q:\n%s", approvals, c.approvals, errb.String())
+					}
+				})
+			}
+		})
+	}
+}
