@@ -14,8 +14,19 @@
 //
 // Before any decoding a validating scanner checks the payload itself: object keys are
 // matched exactly (case-sensitively), duplicate keys, invalid UTF-8 and nesting deeper
-// than [MaxDepth] are refused. encoding/json does none of that, so it only ever sees
-// payloads the scanner accepted, re-serialized with exactly the known keys.
+// than [MaxDepth] are refused. encoding/json does none of that, so parsing does not use
+// it: the checker walks the scanned values against the shapes and stores what it checked
+// straight into the typed value (strings decoded once, fields of type any kept as slices
+// of the payload). The scanner reads the payload once to validate it; descending into a
+// container re-reads only its range, in a trusted mode that jumps over large values the
+// first pass recorded, so a 32 MiB result costs one validating pass and one copy of its
+// text, not a tree. The parsed [Message] shares the payload's bytes (Params, Result and
+// every json.RawMessage in Value): the caller must not modify the payload afterwards.
+//
+// The encoders write the envelope by hand and the protocol's own types with a small
+// reflection-driven encoder (encode_wire.go) producing the bytes encoding/json would;
+// a json.RawMessage is validated by the same scanner (so a frame the host would refuse
+// is refused here) and copied once into a buffer sized in advance.
 //
 // Shapes are derived by reflection from the Go wire types; the same description renders
 // nodeshim/jshost/src/protocol.generated.ts (see the generator test), so the JS host and

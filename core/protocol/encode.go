@@ -1,46 +1,44 @@
 package protocol
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
 )
 
-// envelope is the wire layout of every message, in the order fields are written.
-type envelope struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      *uint64         `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *RPCError       `json:"error,omitempty"`
-}
+// Encoders. The envelope is written by hand around the params or result, which is
+// written straight into the same buffer (encode_wire.go), so a large payload is
+// validated once and copied once. Field order and bytes are those of encoding/json
+// without HTML escaping.
 
 // NewRequest encodes a request. A nil params is sent as {}.
 func NewRequest(id uint64, method string, params any) ([]byte, error) {
-	p, err := marshalObject(params)
+	b := appendHead(id, true, method, params)
+	b, err := appendBody(b, `,"params":`, params)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s params: %w", method, err)
 	}
-	return marshal(envelope{JSONRPC: "2.0", ID: &id, Method: method, Params: p})
+	return b, nil
 }
 
 // NewNotification encodes a notification. A nil params is sent as {}.
 func NewNotification(method string, params any) ([]byte, error) {
-	p, err := marshalObject(params)
+	b := appendHead(0, false, method, params)
+	b, err := appendBody(b, `,"params":`, params)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s params: %w", method, err)
 	}
-	return marshal(envelope{JSONRPC: "2.0", Method: method, Params: p})
+	return b, nil
 }
 
 // NewResult encodes a success response. A nil result is sent as {}.
 func NewResult(id uint64, result any) ([]byte, error) {
-	r, err := marshalObject(result)
+	b, err := appendBody(appendHead(id, true, "", result), `,"result":`, result)
 	if err != nil {
 		return nil, fmt.Errorf("encode result of request %d: %w", id, err)
 	}
-	return marshal(envelope{JSONRPC: "2.0", ID: &id, Result: r})
+	return b, nil
 }
 
 // NewErrorResponse encodes an error response.
@@ -48,30 +46,54 @@ func NewErrorResponse(id uint64, e *RPCError) ([]byte, error) {
 	if e == nil {
 		return nil, fmt.Errorf("encode error response to request %d: nil error", id)
 	}
-	return marshal(envelope{JSONRPC: "2.0", ID: &id, Error: e})
-}
-
-func marshalObject(v any) (json.RawMessage, error) {
-	if v == nil {
-		return json.RawMessage("{}"), nil
-	}
-	b, err := marshal(v)
+	b, err := appendBody(appendHead(id, true, "", e), `,"error":`, e)
 	if err != nil {
-		return nil, err
-	}
-	if string(b) == "null" {
-		return json.RawMessage("{}"), nil
+		return nil, fmt.Errorf("encode error response to request %d: %w", id, err)
 	}
 	return b, nil
 }
 
-// marshal encodes compactly without HTML escaping.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+// appendHead starts an envelope: jsonrpc, then id and method when given, in a buffer
+// sized for the body to come.
+func appendHead(id uint64, hasID bool, method string, body any) []byte {
+	size := 64 + len(method)
+	if rv := reflect.ValueOf(body); body != nil && isWire(rv.Type()) {
+		size += wireSize(rv)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	if hasID {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendUint(b, id, 10)
+	}
+	if method != "" {
+		b = append(b, `,"method":`...)
+		b = appendString(b, method)
+	}
+	return b
+}
+
+// appendBody appends key, v encoded as an object (nil and null become {}) and the
+// envelope's closing brace. The body sits at depth 2 (the envelope is depth 1).
+func appendBody(b []byte, key string, v any) ([]byte, error) {
+	b = append(b, key...)
+	if v == nil {
+		return append(b, "{}}"...), nil
+	}
+	mark := len(b)
+	out, err := b, errNotWire
+	if rv := reflect.ValueOf(v); isWire(rv.Type()) {
+		out, err = appendWire(b, rv, 2)
+	}
+	if errors.Is(err, errNotWire) { // not (entirely) a wire type: encoding/json
+		out, err = appendJSON(b[:mark], v)
+	}
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	b = out
+	if string(b[mark:]) == "null" {
+		b = append(b[:mark], "{}"...)
+	}
+	return append(b, '}'), nil
 }

@@ -41,7 +41,9 @@ func addCorpusSeeds(f *testing.F) {
 	}
 }
 
-func fuzzParse(t *testing.T, parse func([]byte, Tier, AnswerLookup) (*Message, error), payload []byte, method uint8, builtin bool) {
+// fuzzParse checks one input; strict says parse is ParseHostMessage, whose accepted
+// values must also decode the same with encoding/json.
+func fuzzParse(t *testing.T, parse func([]byte, Tier, AnswerLookup) (*Message, error), strict bool, payload []byte, method uint8, builtin bool) {
 	tier := TierPlugin
 	if builtin {
 		tier = TierBuiltin
@@ -55,6 +57,9 @@ func fuzzParse(t *testing.T, parse func([]byte, Tier, AnswerLookup) (*Message, e
 			t.Fatalf("refusal is not a ViolationError with a reason: %#v", err)
 		}
 		return
+	}
+	if strict {
+		sameAsEncodingJSON(t, m)
 	}
 	enc, err := EncodeMessage(m)
 	if err != nil {
@@ -76,13 +81,13 @@ func fuzzParse(t *testing.T, parse func([]byte, Tier, AnswerLookup) (*Message, e
 func FuzzParseHostMessage(f *testing.F) {
 	addCorpusSeeds(f)
 	f.Fuzz(func(t *testing.T, payload []byte, method uint8, builtin bool) {
-		fuzzParse(t, ParseHostMessage, payload, method, builtin)
+		fuzzParse(t, ParseHostMessage, true, payload, method, builtin)
 	})
 }
 
 func FuzzParseCoreMessage(f *testing.F) {
 	addCorpusSeeds(f)
 	f.Fuzz(func(t *testing.T, payload []byte, method uint8, builtin bool) {
-		fuzzParse(t, ParseCoreMessage, payload, method, builtin)
+		fuzzParse(t, ParseCoreMessage, false, payload, method, builtin)
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strconv"
 )
 
 // Kind says what a message is.
@@ -29,7 +28,9 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// Message is one parsed JSON-RPC message.
+// Message is one parsed JSON-RPC message. Params, Result and the json.RawMessage fields
+// of Value are slices of the parsed payload (not copies): the payload must not be
+// modified while the message is in use.
 type Message struct {
 	Kind   Kind
 	ID     uint64          // requests and responses
@@ -53,7 +54,8 @@ var envelopeKeys = []string{"jsonrpc", "id", "method", "params", "result", "erro
 // ParseHostMessage parses and validates a payload a host of the given tier sent. It is
 // strict everywhere. A response is checked against the method answers returns for its
 // id; a response to an id not in flight is returned with Method "" and an unchecked
-// result, for the caller to drop (a late answer is not a violation).
+// result, for the caller to drop (a late answer is not a violation). The message shares
+// payload's bytes (see [Message]).
 func ParseHostMessage(payload []byte, tier Tier, answers AnswerLookup) (*Message, error) {
 	return parse(payload, HostToCore, tier, answers)
 }
@@ -72,11 +74,11 @@ func parse(payload []byte, dir Direction, tier Tier, answers AnswerLookup) (*Mes
 	if len(payload) > MaxFrame {
 		return nil, envelopeErr("payload of %d bytes exceeds the %d byte frame limit", len(payload), MaxFrame)
 	}
-	root, err := scanJSON(payload)
+	root, big, err := scanJSON(payload)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{data: payload, dir: dir, tier: tier, root: root}
+	p := &parser{data: payload, big: big, dir: dir, tier: tier, root: root}
 	if err := p.envelope(); err != nil {
 		return nil, err
 	}
@@ -88,6 +90,7 @@ func parse(payload []byte, dir Direction, tier Tier, answers AnswerLookup) (*Mes
 
 type parser struct {
 	data []byte
+	big  []span // large values, for checker.expand
 	dir  Direction
 	tier Tier
 	root *jvalue
@@ -129,8 +132,8 @@ func isEnvelopeKey(k string) bool {
 }
 
 func (p *parser) id() uint64 {
-	n, _ := strconv.ParseUint(p.root.get("id").literal(p.data), 10, 64) // checked by envelope
-	return n
+	v := p.root.get("id")
+	return uint64(integerValue(p.data[v.start:v.end])) // checked by envelope
 }
 
 // call handles a request or a notification.
@@ -170,7 +173,7 @@ func (p *parser) call() (*Message, error) {
 	} else if params.kind != jObject {
 		return nil, violation(ErrEnvelope, method, "", "%s: params must be an object (got %s)", method, params.kind)
 	} else {
-		m.Params = clone(p.data[params.start:params.end])
+		m.Params = p.slice(params)
 	}
 	v, err := p.decode(method, spec.params, params, "params")
 	if err != nil {
@@ -180,17 +183,15 @@ func (p *parser) call() (*Message, error) {
 	return m, nil
 }
 
-// decode validates v against type t and decodes its projection into a new *t.
+// decode validates v against type t and stores it into a new *t.
 func (p *parser) decode(method string, t reflect.Type, v *jvalue, path string) (any, error) {
-	c := &checker{data: p.data, allStrict: p.dir == HostToCore, method: method}
-	if err := c.shape(Shapes()[t.Name()], v, path); err != nil {
+	c := &checker{data: p.data, big: p.big, allStrict: p.dir == HostToCore, method: method}
+	c.enter(pathSeg{name: path})
+	ptr := reflect.New(t)
+	if err := c.shape(Shapes()[t.Name()], v, ptr.Elem()); err != nil {
 		return nil, err
 	}
-	ptr := reflect.New(t).Interface()
-	if err := json.Unmarshal(c.out.Bytes(), ptr); err != nil {
-		return nil, violation(ErrShape, method, path, "cannot decode: %v", err)
-	}
-	return ptr, nil
+	return ptr.Interface(), nil
 }
 
 // response handles a success or error response.
@@ -225,7 +226,7 @@ func (p *parser) response(answers AnswerLookup) (*Message, error) {
 		m.Error = e.(*RPCError)
 		return m, nil
 	}
-	m.Result = clone(p.data[res.start:res.end])
+	m.Result = p.slice(res)
 	if m.Method == "" {
 		return m, nil
 	}
@@ -257,4 +258,6 @@ func (d Direction) sender() string {
 	return "the core"
 }
 
-func clone(b []byte) json.RawMessage { return append(json.RawMessage(nil), b...) }
+// slice returns the bytes of v as written, sharing the payload (capacity capped so an
+// append by the caller cannot write into the rest of it).
+func (p *parser) slice(v *jvalue) json.RawMessage { return p.data[v.start:v.end:v.end] }

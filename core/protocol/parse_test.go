@@ -357,23 +357,26 @@ func coreCallInput(input string) []byte {
 		`,"ticket":"t","name":"read_file","input":` + input + `}}`)
 }
 
-// TestMapProjection covers the map field type (no wire type uses it yet; the TS side has it).
-func TestMapProjection(t *testing.T) {
+// TestMapDecode covers the map field type (no wire type uses it yet; the TS side has it).
+func TestMapDecode(t *testing.T) {
 	data := []byte(`{"a\u0001":"x","b":"y"}`)
-	root, err := scanJSON(data)
+	root, _, err := scanJSON(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := &checker{data: data, allStrict: true}
-	if err := c.check(FieldType{T: "map", Of: &FieldType{T: "string"}}, root, "m"); err != nil {
+	c.enter(pathSeg{name: "m"})
+	var got map[string]string
+	if err := c.check(FieldType{T: "map", Of: &FieldType{T: "string"}}, root, reflect.ValueOf(&got).Elem()); err != nil {
 		t.Fatal(err)
 	}
-	var got map[string]string
-	if err := json.Unmarshal(c.out.Bytes(), &got); err != nil || got["a\x01"] != "x" || got["b"] != "y" {
-		t.Fatalf("projection %s: %v %v", c.out.Bytes(), got, err)
+	if len(got) != 2 || got["a\x01"] != "x" || got["b"] != "y" {
+		t.Fatalf("decoded %q", got)
 	}
 	c = &checker{data: data, allStrict: true}
-	if err := c.check(FieldType{T: "map", Of: &FieldType{T: "uint"}}, root, "m"); err == nil || !strings.Contains(err.Error(), "must be an unsigned integer (got a string)") {
+	c.enter(pathSeg{name: "m"})
+	var nums map[string]uint64
+	if err := c.check(FieldType{T: "map", Of: &FieldType{T: "uint"}}, root, reflect.ValueOf(&nums).Elem()); err == nil || !strings.Contains(err.Error(), "must be an unsigned integer (got a string)") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -1,7 +1,13 @@
 package protocol
 
 import (
+	"bytes"
+	"math/bits"
+	"slices"
+	"sort"
 	"strconv"
+	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -13,7 +19,10 @@ import (
 //
 // The first pass validates the whole payload but records only the top-level object's
 // members; a container's own members are recorded when the checker descends into it
-// (expand), so a 32 MiB array inside a field of type any costs no tree at all.
+// (expand), so a 32 MiB array inside a field of type any costs no tree at all. Expanding
+// re-reads an already validated range in trusted mode: strings are skipped with a
+// vectorised byte search and nothing is checked again, so descending through the levels
+// of a large result costs a fraction of the validating pass.
 
 type jkind uint8
 
@@ -46,13 +55,22 @@ type jvalue struct {
 	items      []jvalue
 }
 
+// span is the byte range of one large value.
+type span struct{ start, end int }
+
+// bigValue is the size from which the validating pass records a value's span, so that
+// re-reading its parent jumps over it instead of scanning it again.
+const bigValue = 4 << 10
+
 // expand records the members or items of a container scanned without them. The payload
-// was validated by scanJSON, so scanning it again cannot fail.
-func (v *jvalue) expand(data []byte) {
+// was validated by scanJSON, so scanning it again cannot fail; big holds the spans of
+// its large values, sorted by start.
+func (v *jvalue) expand(data []byte, big []span) {
 	if v.expanded || (v.kind != jObject && v.kind != jArray) {
 		return
 	}
-	s := &scanner{data: data, pos: v.start, build: 1}
+	s := &scanner{data: data, pos: v.start, build: 1, trusted: true, big: big}
+	s.next = sort.Search(len(big), func(i int) bool { return big[i].start >= v.start })
 	if err := s.value(v, 1); err != nil {
 		panic("protocol: re-scanning a validated payload failed: " + err.Error())
 	}
@@ -78,9 +96,18 @@ func (v *jvalue) present(key string) bool {
 }
 
 type scanner struct {
-	data  []byte
-	pos   int
-	build int // containers at this depth or less record their members and items
+	data   []byte
+	pos    int
+	build  int  // containers at this depth or less record their members and items
+	spaced bool // whitespace was skipped somewhere (the value is not compact)
+	// big lists large values: recorded by the validating pass when record is set,
+	// jumped over by a trusted scan (next is the first span not yet behind it).
+	record bool
+	big    []span
+	next   int
+	// trusted is set when re-reading a range the validating pass accepted: strings are
+	// skipped by searching for their closing quote and duplicate keys are not looked for.
+	trusted bool
 	// scratch holds, per depth, the value of a child that is validated but not recorded,
 	// so skipping costs no allocation.
 	scratch [MaxDepth + 2]jvalue
@@ -93,18 +120,21 @@ func (s *scanner) discard(depth int) *jvalue {
 	return v
 }
 
-func scanJSON(data []byte) (*jvalue, error) {
-	s := &scanner{data: data, build: 1}
+// scanJSON validates a payload and returns its top-level value, members recorded, and
+// the spans of its large values sorted by start (for expand).
+func scanJSON(data []byte) (*jvalue, []span, error) {
+	s := &scanner{data: data, build: 1, record: true}
 	s.skipSpace()
 	v := new(jvalue)
 	if err := s.value(v, 1); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.skipSpace()
 	if s.pos != len(s.data) {
-		return nil, s.syntax("unexpected data after the top-level value")
+		return nil, nil, s.syntax("unexpected data after the top-level value")
 	}
-	return v, nil
+	slices.SortFunc(s.big, func(a, b span) int { return a.start - b.start }) // recorded by end
+	return v, s.big, nil
 }
 
 func (s *scanner) syntax(format string, args ...any) error {
@@ -117,6 +147,7 @@ func (s *scanner) skipSpace() {
 		switch s.data[s.pos] {
 		case ' ', '\t', '\n', '\r':
 			s.pos++
+			s.spaced = true
 		default:
 			return
 		}
@@ -129,21 +160,33 @@ func (s *scanner) value(v *jvalue, depth int) error {
 		return s.syntax("unexpected end of input")
 	}
 	v.start = s.pos
+	if s.trusted && s.jump(v, depth) {
+		return nil
+	}
 	switch c := s.data[s.pos]; {
 	case c == '{' || c == '[':
 		if depth > MaxDepth {
 			return violation(ErrTooDeep, "", "", "JSON nests deeper than %d levels (at byte %d)", MaxDepth, s.pos)
 		}
+		var err error
 		if c == '{' {
-			return s.object(v, depth)
+			err = s.object(v, depth)
+		} else {
+			err = s.array(v, depth)
 		}
-		return s.array(v, depth)
+		if err == nil && s.record && v.end-v.start >= bigValue {
+			s.addBig(v.start, v.end)
+		}
+		return err
 	case c == '"':
-		str, err := s.string(depth <= s.build+1)
+		str, err := s.string(depth <= s.build+1, false)
 		if err != nil {
 			return err
 		}
 		v.kind, v.str = jString, str
+		if s.record && s.pos-v.start >= bigValue {
+			s.addBig(v.start, s.pos)
+		}
 	case c == '-' || (c >= '0' && c <= '9'):
 		if err := s.number(); err != nil {
 			return err
@@ -156,6 +199,37 @@ func (s *scanner) value(v *jvalue, depth int) error {
 	}
 	v.end = s.pos
 	return nil
+}
+
+func (s *scanner) addBig(start, end int) {
+	if s.big == nil {
+		s.big = make([]span, 0, 8)
+	}
+	s.big = append(s.big, span{start, end})
+}
+
+// jump skips a large value a trusted scan needs neither to record nor to decode, using
+// the span the validating pass recorded, and reports whether it did.
+func (s *scanner) jump(v *jvalue, depth int) bool {
+	for s.next < len(s.big) && s.big[s.next].start < s.pos {
+		s.next++
+	}
+	if s.next == len(s.big) || s.big[s.next].start != s.pos {
+		return false
+	}
+	switch s.data[s.pos] {
+	case '{':
+		v.kind = jObject
+	case '[':
+		v.kind = jArray
+	default:
+		v.kind = jString
+	}
+	if (v.kind == jString && depth <= s.build+1) || (v.kind != jString && depth <= s.build) {
+		return false // recorded or decoded: scan it
+	}
+	s.pos, v.end = s.big[s.next].end, s.big[s.next].end
+	return true
 }
 
 func (s *scanner) literal(v *jvalue) error {
@@ -179,8 +253,9 @@ func (s *scanner) object(v *jvalue, depth int) error {
 	v.kind, v.expanded = jObject, depth <= s.build
 	s.pos++ // '{'
 	var (
-		keys []string // for duplicate detection
-		seen map[string]struct{}
+		small [smallObject]string
+		keys  = small[:0] // for duplicate detection; a set once it outgrows small
+		seen  map[string]struct{}
 	)
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == '}' {
@@ -194,11 +269,15 @@ func (s *scanner) object(v *jvalue, depth int) error {
 			return s.syntax("expected an object key")
 		}
 		keyPos := s.pos
-		key, err := s.string(true)
+		key, err := s.string(v.expanded || !s.trusted, true)
 		if err != nil {
 			return err
 		}
-		if duplicate(&keys, &seen, key) {
+		var dup bool
+		if !s.trusted {
+			keys, seen, dup = duplicate(keys, seen, key)
+		}
+		if dup {
 			return violation(ErrDuplicateKey, "", "", "duplicate key %q in an object (at byte %d)", key, keyPos)
 		}
 		s.skipSpace()
@@ -208,6 +287,9 @@ func (s *scanner) object(v *jvalue, depth int) error {
 		s.pos++
 		s.skipSpace()
 		if v.expanded {
+			if v.members == nil {
+				v.members = make([]jmember, 0, 8) // most objects fit: one allocation
+			}
 			v.members = append(v.members, jmember{key: key})
 			err = s.value(&v.members[len(v.members)-1].val, depth+1)
 		} else {
@@ -234,28 +316,27 @@ func (s *scanner) object(v *jvalue, depth int) error {
 }
 
 // duplicate reports whether key was seen in this object, recording it otherwise: a
-// linear scan for small objects, a set for large ones.
-func duplicate(keys *[]string, seen *map[string]struct{}, key string) bool {
-	if *seen == nil {
-		for _, k := range *keys {
+// linear scan while the keys fit in the caller's small buffer, a set after that.
+func duplicate(keys []string, seen map[string]struct{}, key string) ([]string, map[string]struct{}, bool) {
+	if seen == nil {
+		for _, k := range keys {
 			if k == key {
-				return true
+				return keys, nil, true
 			}
 		}
-		if *keys = append(*keys, key); len(*keys) <= smallObject {
-			return false
+		if len(keys) < cap(keys) {
+			return append(keys, key), nil, false
 		}
-		*seen = make(map[string]struct{}, 2*len(*keys))
-		for _, k := range *keys {
-			(*seen)[k] = struct{}{}
+		seen = make(map[string]struct{}, 4*len(keys))
+		for _, k := range keys {
+			seen[k] = struct{}{}
 		}
-		return false
 	}
-	if _, dup := (*seen)[key]; dup {
-		return true
+	if _, dup := seen[key]; dup {
+		return keys, seen, true
 	}
-	(*seen)[key] = struct{}{}
-	return false
+	seen[key] = struct{}{}
+	return keys, seen, false
 }
 
 func (s *scanner) array(v *jvalue, depth int) error {
@@ -271,6 +352,9 @@ func (s *scanner) array(v *jvalue, depth int) error {
 		s.skipSpace()
 		var err error
 		if v.expanded {
+			if v.items == nil {
+				v.items = make([]jvalue, 0, 4)
+			}
 			v.items = append(v.items, jvalue{})
 			err = s.value(&v.items[len(v.items)-1], depth+1)
 		} else {
@@ -333,22 +417,29 @@ func (s *scanner) number() error {
 
 // string reads a string literal at s.pos and returns its decoded value when want is set
 // (it is only validated otherwise).
-func (s *scanner) string(want bool) (string, error) {
+func (s *scanner) string(want, key bool) (string, error) {
 	s.pos++ // opening quote
 	start := s.pos
+	if s.trusted {
+		return s.trustedString(start, want, key)
+	}
 	// Fast path: no escapes.
 	for s.pos < len(s.data) {
+		s.pos += plainASCII(s.data[s.pos:])
+		if s.pos >= len(s.data) {
+			break
+		}
 		c := s.data[s.pos]
 		switch {
 		case c == '"':
 			var str string
 			if want {
-				str = string(s.data[start:s.pos])
+				str = intern(s.data[start:s.pos], key)
 			}
 			s.pos++
 			return str, nil
 		case c == '\\':
-			return s.slowString(start, want)
+			return s.slowString(start, want, 2*(s.pos-start)+16)
 		case c < 0x20:
 			return "", s.syntax("control character in a string")
 		case c < utf8.RuneSelf:
@@ -360,6 +451,111 @@ func (s *scanner) string(want bool) (string, error) {
 		}
 	}
 	return "", s.syntax("unterminated string")
+}
+
+// trustedString finds the end of a string the validating pass accepted; its value is
+// decoded only when wanted, and copied straight from the payload when it has no escapes.
+func (s *scanner) trustedString(start int, want, key bool) (string, error) {
+	for {
+		i := bytes.IndexByte(s.data[s.pos:], '"')
+		if i < 0 {
+			return "", s.syntax("unterminated string")
+		}
+		q := s.pos + i
+		n := 0 // backslashes right before the quote
+		for q-n-1 >= start && s.data[q-n-1] == '\\' {
+			n++
+		}
+		s.pos = q + 1
+		if n%2 == 1 {
+			continue // an escaped quote
+		}
+		if !want {
+			return "", nil
+		}
+		if bytes.IndexByte(s.data[start:q], '\\') < 0 {
+			return intern(s.data[start:q], key), nil
+		}
+		s.pos = start
+		return s.slowString(start, true, q-start)
+	}
+}
+
+// intern returns b as a string, shared with the protocol's own vocabulary (field names,
+// enum values, "2.0") when it is one of those words, so the keys and tags of a message
+// cost no allocation; key says b is an object key (values are only looked up when short).
+func intern(b []byte, key bool) string {
+	if key || len(b) <= maxWord {
+		if w, ok := vocabulary()[string(b)]; ok {
+			return w
+		}
+	}
+	return string(b)
+}
+
+// maxWord bounds the length of string values intern looks up.
+const maxWord = 32
+
+var vocabulary = sync.OnceValue(func() map[string]string {
+	words := map[string]string{"2.0": "2.0"}
+	add := func(w string) { words[w] = w }
+	for _, k := range envelopeKeys {
+		add(k)
+	}
+	for _, sh := range Shapes() {
+		for _, f := range sh.Fields {
+			add(f.Name)
+			for _, v := range f.Type.Values {
+				add(v)
+			}
+			if f.Type.Of != nil {
+				for _, v := range f.Type.Of.Values {
+					add(v)
+				}
+			}
+		}
+	}
+	for _, m := range methodTable {
+		add(m.Name)
+	}
+	return words
+})
+
+// SWAR constants: one copy of a byte in every lane of a uint64.
+const (
+	lanes01 = 0x0101010101010101
+	lanes80 = 0x8080808080808080
+)
+
+// plainASCII returns how many leading bytes of b are printable ASCII other than '"' and
+// '\\', reading eight bytes at a time; the caller handles the byte where it stops and the
+// last few bytes of b one at a time.
+func plainASCII[T string | []byte](b T) int {
+	n := 0
+	for len(b)-n >= 8 {
+		if f := special(load64(b[n:])); f != 0 {
+			return n + bits.TrailingZeros64(f)/8
+		}
+		n += 8
+	}
+	return n
+}
+
+// load64 reads eight bytes little-endian (the compiler merges the loads).
+func load64[T string | []byte](b T) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// special flags, in the lane's high bit, the bytes of x plainASCII stops at: a lane is
+// flagged when x's own high bit is set (non-ASCII), or when subtracting 0x20 (a byte
+// below 0x20), or 1 from the lane XOR '"' or XOR '\\' (a quote or a backslash), borrows
+// into it. A lane of x below 0x80 gets its high bit from a subtraction only that way, so
+// no plain byte is flagged unless a borrow ran into it from a lower lane, and borrows
+// only start at a real stop: the lowest flagged lane is always one.
+func special(x uint64) uint64 {
+	return ((x - lanes01*0x20) | ((x ^ lanes01*'"') - lanes01) | ((x ^ lanes01*'\\') - lanes01) | x) & lanes80
 }
 
 func (s *scanner) rune() error {
@@ -371,44 +567,56 @@ func (s *scanner) rune() error {
 	return nil
 }
 
-func (s *scanner) slowString(start int, want bool) (string, error) {
-	var buf []byte
+// slowString reads the rest of a string that has escapes, from s.pos; size is a guess
+// of its decoded length.
+func (s *scanner) slowString(start int, want bool, size int) (string, error) {
+	var buf strings.Builder
 	if want {
-		buf = append(buf, s.data[start:s.pos]...)
+		buf.Grow(size)
+		buf.Write(s.data[start:s.pos])
 	}
 	for s.pos < len(s.data) {
 		c := s.data[s.pos]
 		switch {
+		case c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\':
+			n := max(plainASCII(s.data[s.pos:]), 1)
+			if want {
+				buf.Write(s.data[s.pos : s.pos+n])
+			}
+			s.pos += n
 		case c == '"':
 			s.pos++
-			return string(buf), nil
+			return buf.String(), nil
+		case c == '\\' && s.pos+1 < len(s.data) && shortEscapes[s.data[s.pos+1]] != 0:
+			if want {
+				buf.WriteByte(shortEscapes[s.data[s.pos+1]])
+			}
+			s.pos += 2
 		case c == '\\':
 			r, err := s.escape()
 			if err != nil {
 				return "", err
 			}
 			if want {
-				buf = utf8.AppendRune(buf, r)
+				buf.WriteRune(r)
 			}
 		case c < 0x20:
 			return "", s.syntax("control character in a string")
-		case c < utf8.RuneSelf:
-			if want {
-				buf = append(buf, c)
-			}
-			s.pos++
 		default:
 			at := s.pos
 			if err := s.rune(); err != nil {
 				return "", err
 			}
 			if want {
-				buf = append(buf, s.data[at:s.pos]...)
+				buf.Write(s.data[at:s.pos])
 			}
 		}
 	}
 	return "", s.syntax("unterminated string")
 }
+
+// shortEscapes maps the character after a backslash to what it stands for (\u aside).
+var shortEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // escape decodes one escape sequence at s.pos (the backslash).
 func (s *scanner) escape() (rune, error) {

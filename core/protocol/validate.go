@@ -2,186 +2,255 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 )
 
-// checker validates a scanned value against a FieldType and writes its projection: the
-// same JSON with exactly the known fields, optional nulls dropped. encoding/json decodes
-// the projection, so its case-insensitive key matching never sees a key we did not check.
+// checker validates a scanned value against a FieldType and stores it into dst, a
+// settable value of the Go type the FieldType was derived from. Only members the shape
+// knows are stored and keys match exactly, so nothing reaches a field whose key was not
+// checked. Strings are the scanner's decoded values; a field of type any (json.RawMessage)
+// is a slice of the payload, not a copy. An invalid dst (reflect.Value{}) only validates.
 type checker struct {
 	data      []byte
-	allStrict bool // host→core: unknown fields refused at every depth
+	big       []span // large values of data (see scanJSON)
+	allStrict bool   // host→core: unknown fields refused at every depth
 	method    string
-	out       bytes.Buffer
+	// path is where the value being checked sits, as a stack of segments rendered
+	// ("result.content[0].text") only when a check fails.
+	path  [MaxDepth + 2]pathSeg
+	depth int
 }
 
-func (c *checker) fail(path, format string, args ...any) error {
-	return violation(ErrShape, c.method, path, format, args...)
+func (c *checker) fail(format string, args ...any) error {
+	return violation(ErrShape, c.method, c.where(), format, args...)
 }
 
-func (c *checker) raw(v *jvalue) { c.out.Write(c.data[v.start:v.end]) }
+// enter pushes a path segment for a child check; leave pops it.
+func (c *checker) enter(seg pathSeg) { c.path[c.depth] = seg; c.depth++ }
+func (c *checker) leave()            { c.depth-- }
 
-// writeKey writes an object key and its colon as JSON (strconv.Quote is not JSON).
-func (c *checker) writeKey(key string) {
-	b, _ := json.Marshal(key) // a string always encodes
-	c.out.Write(b)
-	c.out.WriteByte(':')
+// raw stores the value's bytes as written, without copying them.
+func (c *checker) raw(v *jvalue, dst reflect.Value) {
+	if dst.IsValid() {
+		dst.SetBytes(c.data[v.start:v.end:v.end])
+	}
 }
 
-func (c *checker) check(ft FieldType, v *jvalue, path string) error {
+// alloc follows (and allocates) pointers down to the value dst finally stores into.
+func alloc(dst reflect.Value) reflect.Value {
+	for dst.IsValid() && dst.Kind() == reflect.Pointer {
+		if dst.IsNil() {
+			dst.Set(reflect.New(dst.Type().Elem()))
+		}
+		dst = dst.Elem()
+	}
+	return dst
+}
+
+func (c *checker) check(ft FieldType, v *jvalue, dst reflect.Value) error {
 	switch ft.T {
 	case "any":
-		c.raw(v)
+		c.raw(v, alloc(dst))
 		return nil
 	case "object_any":
 		if v.kind != jObject {
-			return c.fail(path, "must be an object (got %s)", v.kind)
+			return c.fail("must be an object (got %s)", v.kind)
 		}
-		c.raw(v)
+		c.raw(v, alloc(dst))
 		return nil
 	case "string":
 		if v.kind != jString {
-			return c.fail(path, "must be a string (got %s)", v.kind)
+			return c.fail("must be a string (got %s)", v.kind)
 		}
-		c.raw(v)
+		if dst = alloc(dst); dst.IsValid() {
+			dst.SetString(v.str)
+		}
 		return nil
 	case "bool":
 		if v.kind != jBool {
-			return c.fail(path, "must be a boolean (got %s)", v.kind)
+			return c.fail("must be a boolean (got %s)", v.kind)
 		}
-		c.raw(v)
+		if dst = alloc(dst); dst.IsValid() {
+			dst.SetBool(c.data[v.start] == 't')
+		}
 		return nil
 	case "uint", "int":
-		if err := checkInteger(v, c.data, ft.T == "int"); err != "" {
-			return c.fail(path, "%s", err)
-		}
-		c.raw(v)
-		return nil
+		return c.integer(ft, v, alloc(dst))
 	case "enum":
 		if v.kind != jString {
-			return c.fail(path, "must be one of %s (got %s)", quoteList(ft.Values), v.kind)
+			return c.fail("must be one of %s (got %s)", quoteList(ft.Values), v.kind)
 		}
 		for _, val := range ft.Values {
 			if v.str == val {
-				c.raw(v)
+				if dst = alloc(dst); dst.IsValid() {
+					dst.SetString(val)
+				}
 				return nil
 			}
 		}
-		return c.fail(path, "%q is not one of %s", v.str, quoteList(ft.Values))
+		return c.fail("%q is not one of %s", v.str, quoteList(ft.Values))
 	case "array":
-		return c.array(ft, v, path)
+		return c.array(ft, v, alloc(dst))
 	case "map":
-		return c.mapping(ft, v, path)
+		return c.mapping(ft, v, alloc(dst))
 	case "shape":
-		return c.shape(Shapes()[ft.Shape], v, path)
+		return c.shape(Shapes()[ft.Shape], v, alloc(dst))
 	}
-	return c.fail(path, "internal: unknown field type %q", ft.T)
+	return c.fail("internal: unknown field type %q", ft.T)
 }
 
-func (c *checker) array(ft FieldType, v *jvalue, path string) error {
+func (c *checker) integer(ft FieldType, v *jvalue, dst reflect.Value) error {
+	if err := checkInteger(v, c.data, ft.T == "int"); err != "" {
+		return c.fail("%s", err)
+	}
+	if !dst.IsValid() {
+		return nil
+	}
+	n := integerValue(c.data[v.start:v.end]) // checked above: |n| <= MaxUint
+	if dst.CanUint() {
+		dst.SetUint(uint64(n))
+		return nil
+	}
+	dst.SetInt(n)
+	return nil
+}
+
+func (c *checker) array(ft FieldType, v *jvalue, dst reflect.Value) error {
 	if v.kind != jArray {
-		return c.fail(path, "must be an array (got %s)", v.kind)
+		return c.fail("must be an array (got %s)", v.kind)
 	}
-	v.expand(c.data)
-	c.out.WriteByte('[')
+	v.expand(c.data, c.big)
+	if dst.IsValid() {
+		dst.Set(reflect.MakeSlice(dst.Type(), len(v.items), len(v.items)))
+	}
 	for i := range v.items {
-		if i > 0 {
-			c.out.WriteByte(',')
+		var elem reflect.Value
+		if dst.IsValid() {
+			elem = dst.Index(i)
 		}
-		if err := c.check(*ft.Of, &v.items[i], fmt.Sprintf("%s[%d]", path, i)); err != nil {
+		c.enter(pathSeg{index: i, kind: pathIndex})
+		if err := c.check(*ft.Of, &v.items[i], elem); err != nil {
 			return err
 		}
+		c.leave()
 	}
-	c.out.WriteByte(']')
 	return nil
 }
 
-func (c *checker) mapping(ft FieldType, v *jvalue, path string) error {
+func (c *checker) mapping(ft FieldType, v *jvalue, dst reflect.Value) error {
 	if v.kind != jObject {
-		return c.fail(path, "must be an object (got %s)", v.kind)
+		return c.fail("must be an object (got %s)", v.kind)
 	}
-	v.expand(c.data)
-	c.out.WriteByte('{')
+	v.expand(c.data, c.big)
+	if dst.IsValid() {
+		dst.Set(reflect.MakeMapWithSize(dst.Type(), len(v.members)))
+	}
 	for i := range v.members {
 		m := &v.members[i]
-		if i > 0 {
-			c.out.WriteByte(',')
+		var elem reflect.Value
+		if dst.IsValid() {
+			elem = reflect.New(dst.Type().Elem()).Elem()
 		}
-		c.writeKey(m.key)
-		if err := c.check(*ft.Of, &m.val, path+"."+m.key); err != nil {
+		c.enter(pathSeg{name: m.key, kind: pathMapKey})
+		if err := c.check(*ft.Of, &m.val, elem); err != nil {
 			return err
 		}
+		c.leave()
+		if dst.IsValid() {
+			dst.SetMapIndex(reflect.ValueOf(m.key).Convert(dst.Type().Key()), elem)
+		}
 	}
-	c.out.WriteByte('}')
 	return nil
 }
 
-func (c *checker) shape(sh *Shape, v *jvalue, path string) error {
+func (c *checker) shape(sh *Shape, v *jvalue, dst reflect.Value) error {
 	if v.kind != jObject {
-		return c.fail(path, "must be an object (got %s)", v.kind)
+		return c.fail("must be an object (got %s)", v.kind)
 	}
-	v.expand(c.data)
+	v.expand(c.data, c.big)
 	strict := c.allStrict || sh.Strict
-	c.out.WriteByte('{')
-	first := true
 	for i := range v.members {
 		m := &v.members[i]
-		f := sh.field(m.key)
-		if f == nil {
+		fi := sh.field(m.key)
+		if fi < 0 {
 			if strict {
-				return c.fail(path, "unknown field %q", m.key)
+				return c.fail("unknown field %q", m.key)
 			}
 			continue
 		}
+		f := &sh.Fields[fi]
 		if m.val.kind == jNull && f.Type.T != "any" {
 			if f.Required {
-				return c.fail(path, "missing field %q (null)", m.key)
+				return c.fail("missing field %q (null)", m.key)
 			}
 			continue // null means absent
 		}
-		if !first {
-			c.out.WriteByte(',')
+		var fv reflect.Value
+		if dst.IsValid() {
+			fv = dst.Field(fi) // Shape fields are the struct's fields, in order
 		}
-		first = false
-		c.writeKey(m.key)
-		if err := c.check(f.Type, &m.val, join(path, m.key)); err != nil {
+		c.enter(pathSeg{name: m.key})
+		if err := c.check(f.Type, &m.val, fv); err != nil {
 			return err
 		}
+		c.leave()
 	}
-	c.out.WriteByte('}')
 	for _, f := range sh.Fields {
 		if f.Required && v.get(f.Name) == nil {
-			return c.fail(path, "missing field %q", f.Name)
+			return c.fail("missing field %q", f.Name)
 		}
 	}
 	if rule := shapeRules[sh.Name]; rule != nil {
-		if reason, at := rule(v); reason != "" {
-			return c.fail(join(path, at), "%s", reason)
+		if reason, where := rule(v); reason != "" {
+			c.enter(pathSeg{name: where})
+			return c.fail("%s", reason)
 		}
 	}
 	return nil
 }
 
-func (sh *Shape) field(name string) *FieldSpec {
+// field returns the index of the field named name (exact match), or -1.
+func (sh *Shape) field(name string) int {
 	for i := range sh.Fields {
 		if sh.Fields[i].Name == name {
-			return &sh.Fields[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
-func join(path, key string) string {
-	if key == "" {
-		return path
+// pathSeg is one step of a checker's path.
+type pathSeg struct {
+	name  string // a member name (pathMember, pathMapKey) or the root's name
+	index int    // pathIndex
+	kind  pathKind
+}
+
+type pathKind uint8
+
+const (
+	pathMember pathKind = iota // parent.name, or name alone at the root; "" adds nothing
+	pathIndex                  // parent[index]
+	pathMapKey                 // parent.name, always with the dot
+)
+
+// where renders the current path.
+func (c *checker) where() string {
+	var b strings.Builder
+	for _, seg := range c.path[:c.depth] {
+		switch {
+		case seg.kind == pathIndex:
+			b.WriteString("[" + strconv.Itoa(seg.index) + "]")
+		case seg.kind == pathMapKey || (seg.name != "" && b.Len() > 0):
+			b.WriteString("." + seg.name)
+		default:
+			b.WriteString(seg.name)
+		}
 	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
+	return b.String()
 }
 
 // checkInteger returns a reason when v is not an integer literal within ±MaxUint
@@ -194,19 +263,39 @@ func checkInteger(v *jvalue, data []byte, signed bool) string {
 	if v.kind != jNumber {
 		return fmt.Sprintf("must be %s (got %s)", what, v.kind)
 	}
-	num := v.literal(data)
-	lit := num
-	if signed {
-		lit = strings.TrimPrefix(lit, "-")
+	lit := data[v.start:v.end]
+	if signed && lit[0] == '-' {
+		lit = lit[1:]
 	}
-	if strings.ContainsAny(lit, "-.eE") {
-		return fmt.Sprintf("must be %s (got %s)", what, num)
+	if bytes.ContainsAny(lit, "-.eE") {
+		return fmt.Sprintf("must be %s (got %s)", what, v.literal(data))
 	}
-	n, err := strconv.ParseUint(lit, 10, 64)
-	if err != nil || n > MaxUint {
-		return fmt.Sprintf("must be %s (%s exceeds 2^53-1)", what, num)
+	if _, ok := magnitude(lit); !ok {
+		return fmt.Sprintf("must be %s (%s exceeds 2^53-1)", what, v.literal(data))
 	}
 	return ""
+}
+
+// magnitude reads the digits of a validated integer literal, reporting whether the
+// value is at most MaxUint.
+func magnitude(digits []byte) (uint64, bool) {
+	var n uint64
+	for _, d := range digits {
+		if n = n*10 + uint64(d-'0'); n > MaxUint {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// integerValue returns the value of a literal checkInteger accepted.
+func integerValue(lit []byte) int64 {
+	if lit[0] == '-' {
+		n, _ := magnitude(lit[1:])
+		return -int64(n)
+	}
+	n, _ := magnitude(lit)
+	return int64(n)
 }
 
 func quoteList(vals []string) string {
