@@ -80,7 +80,7 @@ func init() {
 			pluginToggleCmd("enable", "Enable a plugin (it runs once it is also trusted)", (*plugins.Store).Enable),
 			pluginToggleCmd("disable", "Disable a plugin; running cwx processes drop it within a second", (*plugins.Store).Disable),
 			pluginToggleCmd("untrust", "Drop a plugin's trust receipt", (*plugins.Store).Untrust),
-			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd())
+			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd(), pluginReloadCmd())
 		return cmd
 	})
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -79,6 +81,9 @@ type PluginShow struct {
 	// Diagnostics are the last 20 of the plugin's 64-entry ring, oldest first.
 	Diagnostics      []plugins.Diagnostic `json:"diagnostics"`
 	DiagnosticsTotal int                  `json:"diagnostics_total"`
+	// Live is the plugin activated in this process: the tools and commands it has live, or
+	// why it has none. Diagnostics above already include what this activation recorded.
+	Live PluginLive `json:"live"`
 }
 
 // PluginConfigInfo describes a plugin's [plugins."<id>".config] without its values.
@@ -92,8 +97,13 @@ func pluginShowCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
-		Short: "Show a plugin's state, hash, configured keys and recent diagnostics",
-		Args:  exactArgs(1),
+		Short: "Show a plugin's state, hash, configured keys, recent diagnostics and what it has live",
+		Long: "Show prints what is stored about a plugin, then activates it in this process when it is\n" +
+			"enabled and trusted (starting the extension host it needs, waiting for this plugin only)\n" +
+			"and lists the tools and commands it has live, or why it has none: refused names with\n" +
+			"their reasons, an activation failure, a fault. The host is shut down before show exits.\n" +
+			"A disabled or untrusted plugin is shown without starting anything.",
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, cfg, err := openPlugins()
 			if err != nil {
@@ -103,11 +113,22 @@ func pluginShowCmd() *cobra.Command {
 			if err != nil {
 				return pluginErr(err)
 			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt) // Ctrl-C stops waiting; the host is still shut down
+			defer stop()
+			live, err := showLive(ctx, cmd.ErrOrStderr(), s, r, s.Status(r))
+			if err != nil {
+				return err
+			}
+			if r, err = s.Get(args[0]); err != nil { // with what the activation recorded
+				return pluginErr(err)
+			}
 			sh := showPlugin(s, cfg, r)
+			sh.Live = live
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), sh)
 			}
 			writeShow(cmd, sh)
+			writeLive(cmd.OutOrStdout(), sh.ID, sh.Live)
 			return nil
 		},
 	}

@@ -36,6 +36,7 @@ func pluginHome(t *testing.T) string {
 	old := pluginEnv
 	t.Cleanup(func() { pluginEnv = old })
 	pluginEnv.now = func() time.Time { return testNow }
+	useFake(t, newFakeCore()) // `plugin show` of an enabled plugin opens the core: a fake one here
 	return home
 }
 
