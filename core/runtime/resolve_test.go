@@ -279,6 +279,11 @@ func TestResolveHangingProbeTimesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	// SIGKILL to the probe's group is asynchronous: give the kernel a generous bound to
+	// finish the grandchild, then insist it is gone.
+	for deadline := time.Now().Add(3 * time.Second); alive(pid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if alive(pid) {
 		t.Errorf("the probe's grandchild %d outlived the timeout", pid)
 	}
