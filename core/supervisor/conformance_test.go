@@ -105,6 +105,7 @@ func TestConformance(t *testing.T) {
 			t.Run("frame_32MiB_both_ways", func(t *testing.T) { conformBigFrames(t, rt) })
 			t.Run("core_killed", func(t *testing.T) { conformCoreKilled(t, rt) })
 			t.Run("shutdown_ignores_sigterm", func(t *testing.T) { conformIgnoreTerm(t, rt) })
+			t.Run("stop_while_starting", func(t *testing.T) { conformStopWhileStarting(t, rt) })
 			t.Run("keep_alive", func(t *testing.T) { keepAlive(t, rt) })
 		})
 	}

@@ -39,5 +39,11 @@
 // that did not report is SIGKILLed with its group first, and Client.Kill runs only once it
 // is gone, so Kill never blocks on a hung shim or orphans a runtime.
 //
+// Stop during a start is a planned shutdown, not a failure: a host already through its
+// handshake (its owners still activating) gets the same bounded shutdown as a ready one;
+// an earlier start is abandoned and its processes killed. Neither is logged as an error:
+// go-plugin logs a shim's exit by signal at ERROR, so its logger ([shimLogger]) lowers the
+// exit of a planned incarnation to DEBUG.
+//
 // All timers go through [Clock]; deadlines are [Options] fields, shortened by tests.
 package supervisor

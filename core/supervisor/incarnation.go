@@ -44,8 +44,9 @@ type incarnation struct {
 	helloOnce sync.Once
 	readyOnce sync.Once
 
-	adm     admission
-	planned atomic.Bool // ended by Stop or a planned restart, not a crash
+	adm      admission
+	planned  atomic.Bool // ended by Stop or a planned restart, not a crash
+	killOnce sync.Once   // go-plugin's Client.Kill, run once
 
 	reasonMu sync.Mutex
 	reason   string // why the core killed it
@@ -66,6 +67,9 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 		hello: make(chan *protocol.HelloParams, 1), readyNote: make(chan struct{}), peerDone: make(chan struct{})}
 	defer func() {
 		if err != nil {
+			if ctx.Err() != nil {
+				inc.planned.Store(true) // Stop abandoned the start
+			}
 			inc.hardStop(context.Background())
 		}
 	}()
@@ -124,7 +128,7 @@ func (inc *incarnation) startShim() error {
 		Managed:          false,
 		SkipHostEnv:      true,
 		StartTimeout:     o.StartTimeout,
-		Logger:           o.Logger.Named("shim"),
+		Logger:           shimLogger{Logger: o.Logger.Named("shim"), planned: &inc.planned},
 		GRPCDialOptions:  shared.DialOptions(),
 	})
 	rpcClient, err := inc.client.Client()
@@ -224,7 +228,7 @@ func (inc *incarnation) release(ctx context.Context) {
 				}
 			}
 		}
-		inc.client.Kill()
+		inc.killClient()
 	}
 	if inc.lifeline != nil {
 		_ = inc.lifeline.Close()
@@ -233,6 +237,12 @@ func (inc *incarnation) release(ctx context.Context) {
 		_ = os.RemoveAll(inc.sockDir)
 	}
 }
+
+// killClient runs go-plugin's Client.Kill once; a second caller waits for the first. The
+// stop's join and release both close the client, and when the bounded stop gave up
+// waiting they can overlap: a second, concurrent Kill finds the gRPC connection closing,
+// takes that for a failed graceful exit and SIGKILLs the shim.
+func (inc *incarnation) killClient() { inc.killOnce.Do(inc.client.Kill) }
 
 // runtimeReported reports whether the shim reported the runtime's exit.
 func (inc *incarnation) runtimeReported() bool { return inc.ch != nil && inc.ch.Exit() != nil }

@@ -89,7 +89,7 @@ func newIncStop(inc *incarnation, answer time.Duration, join func(func())) *incS
 	join(func() {
 		<-inc.peerDone
 		if inc.runtimeReported() && inc.client != nil {
-			inc.client.Kill() // the runtime is gone: let the shim go through go-plugin
+			inc.killClient() // the runtime is gone: let the shim go through go-plugin
 		}
 		if g := inc.shimGone(); g != nil {
 			<-g
@@ -108,7 +108,9 @@ func (s *incStop) signal(sig syscall.Signal) { s.inc.signalGroups(sig) }
 func (s *incStop) gone() <-chan struct{} { return s.both }
 
 // Stop shuts the tier down within the bounds and keeps it from starting again. It
-// returns how the shutdown went (zero when nothing ran).
+// returns how the shutdown of a ready host went (zero when none was ready: a start in
+// progress is abandoned, and a host already through its handshake is shut down the same
+// bounded way by the start goroutine, which Stop joins).
 func (t *TierRuntime) Stop() StopReport {
 	t.mu.Lock()
 	if t.state == StateStopped {

@@ -170,15 +170,20 @@ func (t *TierRuntime) beginStartLocked() {
 func (t *TierRuntime) run(ctx context.Context, gen uint64) {
 	inc, fe := t.start(ctx, gen)
 	if fe != nil {
-		t.o.Logger.Error("extension host start failed", "error", fe)
+		if ctx.Err() != nil { // Stop abandoned the start: planned, not a failure
+			t.o.Logger.Debug("extension host start abandoned: the tier was stopped", "generation", gen, "error", fe)
+		} else {
+			t.o.Logger.Error("extension host start failed", "error", fe)
+		}
 		t.crashed(fe)
 		return
 	}
 	t.mu.Lock()
-	if t.state != StateStarting { // Stop came in meanwhile
+	if t.state != StateStarting {
+		// Stop came in after the handshake (while the owner layer was activating): the host
+		// answers, so it is shut down the way Stop shuts down a ready one.
 		t.mu.Unlock()
-		inc.planned.Store(true)
-		inc.hardStop(context.Background())
+		t.stopIncarnation(inc, "the tier was stopped")
 		return
 	}
 	t.cur, t.readyAt = inc, t.o.Clock.Now()
@@ -200,6 +205,9 @@ func (t *TierRuntime) start(ctx context.Context, gen uint64) (*incarnation, *Fai
 	}
 	if err := t.handshake(ctx, inc); err != nil {
 		tail := t.stderrTail(inc)
+		if ctx.Err() != nil {
+			inc.planned.Store(true) // Stop abandoned the start
+		}
 		inc.hardStop(context.Background())
 		if tail == "" {
 			tail = exitTail(inc)
