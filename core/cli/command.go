@@ -1,10 +1,9 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sort"
 	"strings"
 
@@ -49,30 +48,8 @@ func init() {
 }
 
 func commandListCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "Activate the enabled plugins and list their live commands",
-		Args:  exactArgs(0),
-		RunE: func(cmd *cobra.Command, _ []string) (err error) {
-			m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), "")
-			if err != nil {
-				return err
-			}
-			defer func() { err = firstErr(err, closeCore(m)) }()
-			if err := reconcileAll(cmd.Context(), m); err != nil {
-				return err
-			}
-			items := commandItems(m.Commands())
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), items)
-			}
-			writeCommandTable(cmd.OutOrStdout(), items)
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	return cmd
+	return liveListCmd("Activate the enabled plugins and list their live commands",
+		func(m liveCore) []CommandListItem { return commandItems(m.Commands()) }, writeCommandTable)
 }
 
 func commandItems(cmds []core.CommandInfo) []CommandListItem {
@@ -125,23 +102,13 @@ func commandRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt) // Ctrl-C cancels the run (exit 7)
-			defer cancel()
-			m, err := openForCommand(ctx, cmd.ErrOrStderr(), "")
-			if err != nil {
-				return err
-			}
-			defer func() { err = firstErr(err, closeCore(m)) }()
-			stop, err := startAndWait(ctx, m, liveCommand, name)
-			if err != nil {
-				return err
-			}
-			defer stop()
-			res, err := m.RunCommand(ctx, name, rawInput(args[1:]), core.CallOptions{Workspace: ws})
-			if err != nil {
-				return callErr(err)
-			}
-			return printCommandResult(out, name, commandPlugin(m, name), res, asJSON)
+			return runOneShot(cmd, "", liveCommand, name, func(ctx context.Context, m liveCore) error {
+				res, err := m.RunCommand(ctx, name, rawInput(args[1:]), core.CallOptions{Workspace: ws})
+				if err != nil {
+					return callErr(err)
+				}
+				return printCommandResult(out, name, commandPlugin(m, name), res, asJSON)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (the result, or the error)")

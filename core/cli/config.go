@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"io"
 	"os"
 	"strings"
 
@@ -50,12 +51,8 @@ func init() {
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					if err := writeJSON(cmd.OutOrStdout(), rep); err != nil {
-						return err
-					}
-				} else {
-					writeConfigCheck(cmd, rep)
+				if err := writeReport(cmd.OutOrStdout(), asJSON, rep, writeConfigCheck); err != nil {
+					return err
 				}
 				if !rep.Valid {
 					return &ExitError{Code: ExitInvalid}
@@ -111,8 +108,7 @@ func runConfigCheck() (ConfigCheck, error) {
 	return rep, nil
 }
 
-func writeConfigCheck(cmd *cobra.Command, rep ConfigCheck) {
-	w := cmd.OutOrStdout()
+func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 	exists := ""
 	if !rep.Exists {
 		exists = " (absent: defaults apply)"

@@ -81,12 +81,8 @@ func init() {
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					if err := writeJSON(cmd.OutOrStdout(), rep); err != nil {
-						return err
-					}
-				} else {
-					printDoctor(cmd.OutOrStdout(), rep)
+				if err := writeReport(cmd.OutOrStdout(), asJSON, rep, printDoctor); err != nil {
+					return err
 				}
 				if noRuntime != nil {
 					return &ExitError{Code: ExitUnavailable, Err: noRuntime}

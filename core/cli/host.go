@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
@@ -49,12 +51,8 @@ func hostStatusCmd() *cobra.Command {
 			if cerr := closeCore(m); cerr != nil && rerr == nil {
 				rerr = cerr
 			}
-			if asJSON {
-				if err := writeJSON(cmd.OutOrStdout(), st); err != nil {
-					return err
-				}
-			} else {
-				writeHostStatus(cmd.OutOrStdout(), st.Tiers)
+			if err := writeReport(cmd.OutOrStdout(), asJSON, st, func(w io.Writer, st HostStatus) { writeHostStatus(w, st.Tiers) }); err != nil {
+				return err
 			}
 			return rerr
 		},

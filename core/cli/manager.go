@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/config"
@@ -90,6 +92,49 @@ func closeCore(m liveCore) error {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	return nil
+}
+
+// liveListCmd is `cwx tool list` and `cwx command list`: activate every enabled plugin and
+// wait for all of them, then print the live items of one kind as a table or a JSON array.
+func liveListCmd[T any](short string, items func(liveCore) []T, table func(io.Writer, []T)) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: short,
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
+			m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), "")
+			if err != nil {
+				return err
+			}
+			defer func() { err = firstErr(err, closeCore(m)) }()
+			if err := reconcileAll(cmd.Context(), m); err != nil {
+				return err
+			}
+			return writeReport(cmd.OutOrStdout(), asJSON, items(m), table)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	return cmd
+}
+
+// runOneShot is the frame of `cwx tool call` and `cwx command run`: open the Manager, wait
+// only until name is live as kind, run call, and shut down what was started. Ctrl-C
+// cancels (exit 7).
+func runOneShot(cmd *cobra.Command, approval string, kind liveKind, name string, call func(context.Context, liveCore) error) (err error) {
+	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer cancel()
+	m, err := openForCommand(ctx, cmd.ErrOrStderr(), approval)
+	if err != nil {
+		return err
+	}
+	defer func() { err = firstErr(err, closeCore(m)) }()
+	stop, err := startAndWait(ctx, m, kind, name)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return call(ctx, m)
 }
 
 // liveKind says what waitLive waits for.

@@ -157,11 +157,7 @@ func pluginReviewCmd() *cobra.Command {
 			if err != nil {
 				return pluginErr(err)
 			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), rv)
-			}
-			writeReview(cmd.OutOrStdout(), rv)
-			return nil
+			return writeReport(cmd.OutOrStdout(), asJSON, rv, writeReview)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")

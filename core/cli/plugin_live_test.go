@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -175,37 +174,6 @@ func TestPluginReloadGoldens(t *testing.T) {
 	}
 }
 
-// e2eCWX runs the real cwx binary bin under CWX_HOME=home.
-func e2eCWX(t *testing.T, bin, home, stdin string, args ...string) cliResult {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "CWX_HOME="+home)
-	cmd.Dir = t.TempDir()
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	t.Logf("cwx %s: %s", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return cliResult{out.String(), errb.String(), code}
-}
-
-// buildCWX builds the cwx binary (the Manager re-executes it as the shim).
-func buildCWX(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cwx")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
-		t.Fatalf("build cwx: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // liveWant is what `cwx plugin show ID --json` must report live for one plugin.
 type liveWant struct {
 	id       string
@@ -261,20 +229,8 @@ func TestPluginShowLiveEndToEnd(t *testing.T) {
 	timeRE := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
 	for _, rt := range rts {
 		t.Run(rt.Name, func(t *testing.T) {
-			home := t.TempDir()
-			conf := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n\n[plugins.fixture-config.config]\ntarget = \"world\"\n", rt.Name, rt.Name, rt.Path)
-			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			cwx := func(args ...string) cliResult { t.Helper(); return e2eCWX(t, bin, home, "", args...) }
-			must := func(args ...string) cliResult {
-				t.Helper()
-				r := cwx(args...)
-				if r.code != 0 {
-					t.Fatalf("cwx %s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
-				}
-				return r
-			}
+			home := e2eHome(t, rt, "[plugins.fixture-config.config]\ntarget = \"world\"\n")
+			must := func(args ...string) cliResult { t.Helper(); return e2eMust(t, bin, home, args...) }
 			showJSON := func(id string) PluginShow {
 				t.Helper()
 				var sh PluginShow
@@ -294,15 +250,7 @@ func TestPluginShowLiveEndToEnd(t *testing.T) {
 				sources = append(sources, filepath.Join(fixtures, d))
 			}
 			for _, src := range sources {
-				var res PluginInstallResult
-				if err := json.Unmarshal([]byte(must("plugin", "install", src, "--json").stdout), &res); err != nil {
-					t.Fatal(err)
-				}
-				var rv struct{ Token string }
-				if err := json.Unmarshal([]byte(must("plugin", "review", res.ID, "--json").stdout), &rv); err != nil {
-					t.Fatal(err)
-				}
-				must("plugin", "trust", res.ID, "--token", rv.Token)
+				e2eTrusted(t, bin, home, src)
 			}
 
 			// Not enabled: shown without starting anything.

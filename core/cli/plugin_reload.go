@@ -68,11 +68,7 @@ func pluginReloadCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				err = writeJSON(cmd.OutOrStdout(), res)
-			} else {
-				writeReload(cmd.OutOrStdout(), res)
-			}
+			err = writeReport(cmd.OutOrStdout(), asJSON, res, writeReload)
 			if err == nil && res.err != nil {
 				return &ExitError{Code: exitCode(callErr(res.err))} // the message is printed above
 			}

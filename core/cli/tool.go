@@ -1,11 +1,11 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 
@@ -51,30 +51,8 @@ func init() {
 }
 
 func toolListCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "Activate the enabled plugins and list their live tools",
-		Args:  exactArgs(0),
-		RunE: func(cmd *cobra.Command, _ []string) (err error) {
-			m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), "")
-			if err != nil {
-				return err
-			}
-			defer func() { err = firstErr(err, closeCore(m)) }()
-			if err := reconcileAll(cmd.Context(), m); err != nil {
-				return err
-			}
-			items := toolItems(m.Tools())
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), items)
-			}
-			writeToolTable(cmd.OutOrStdout(), items)
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	return cmd
+	return liveListCmd("Activate the enabled plugins and list their live tools",
+		func(m liveCore) []ToolListItem { return toolItems(m.Tools()) }, writeToolTable)
 }
 
 func toolItems(tools []core.ToolInfo) []ToolListItem {
@@ -161,23 +139,13 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt) // Ctrl-C cancels the call (exit 7)
-	defer cancel()
-	m, err := openForCommand(ctx, cmd.ErrOrStderr(), f.approve)
-	if err != nil {
-		return err
-	}
-	defer func() { err = firstErr(err, closeCore(m)) }()
-	stop, err := startAndWait(ctx, m, liveTool, name)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr())})
-	if err != nil {
-		return callErr(err)
-	}
-	return printToolResult(out, name, pluginOf(m, name), res, f)
+	return runOneShot(cmd, f.approve, liveTool, name, func(ctx context.Context, m liveCore) error {
+		res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr())})
+		if err != nil {
+			return callErr(err)
+		}
+		return printToolResult(out, name, pluginOf(m, name), res, f)
+	})
 }
 
 // pluginOf names the plugin that owns a live tool.

@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cwx-dev/cwx/core/internal/testenv"
 )
@@ -20,54 +15,17 @@ import (
 // exit statuses, and a scripted repl that kills the plugin tier's runtime.
 func TestToolCommandReplEndToEnd(t *testing.T) {
 	rts := testenv.Runtimes(t)
-	bin := filepath.Join(t.TempDir(), "cwx")
-	build := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build cwx: %v\n%s", err, out)
-	}
+	bin := buildCWX(t)
 	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, rt := range rts {
 		t.Run(rt.Name, func(t *testing.T) {
-			home := t.TempDir()
-			conf := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n\n[plugins.\"hello-extension\".config]\ngreeting = \"Ahoy\"\n", rt.Name, rt.Name, rt.Path)
-			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			cwx := func(stdin string, args ...string) cliResult {
-				t.Helper()
-				cmd := exec.Command(bin, args...)
-				cmd.Env = append(os.Environ(), "CWX_HOME="+home)
-				cmd.Dir = t.TempDir()
-				cmd.Stdin = strings.NewReader(stdin)
-				var out, errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				start := time.Now()
-				err := cmd.Run()
-				t.Logf("cwx %s: %s", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				return cliResult{out.String(), errb.String(), code}
-			}
+			home := e2eHome(t, rt, "[plugins.\"hello-extension\".config]\ngreeting = \"Ahoy\"\n")
+			cwx := func(stdin string, args ...string) cliResult { t.Helper(); return e2eCWX(t, bin, home, stdin, args...) }
 			for _, dir := range []string{"hello-extension", "dsh-tool"} {
-				if r := cwx("", "plugin", "install", filepath.Join(examples, dir), "--json"); r.code != 0 {
-					t.Fatalf("install %s: %s", dir, r.stderr)
-				}
-			}
-			for _, id := range []string{"hello-extension", "@cwx-examples/dsh-word-stats"} {
-				var rv struct{ Token string }
-				r := cwx("", "plugin", "review", id, "--json")
-				if err := json.Unmarshal([]byte(r.stdout), &rv); err != nil || rv.Token == "" {
-					t.Fatalf("review %s: %v %s", id, err, r.stderr)
-				}
-				cwx("", "plugin", "trust", id, "--token", rv.Token)
-				cwx("", "plugin", "enable", id)
+				e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, filepath.Join(examples, dir)))
 			}
 
 			var tools []ToolListItem
@@ -92,7 +50,7 @@ func TestToolCommandReplEndToEnd(t *testing.T) {
 			}
 			for _, c := range cases {
 				r := cwx("", c.args...)
-				if r.code != c.want || !strings.Contains(r.stdout, c.out) {
+				if r.code != c.want || !strings.Contains(r.stdout, c.out) || c.want == ExitOK && r.stderr != "" {
 					t.Errorf("cwx %s: exit %d (want %d)\nstdout: %s\nstderr: %s", strings.Join(c.args, " "), r.code, c.want, r.stdout, r.stderr)
 				}
 			}
@@ -107,6 +65,25 @@ func TestToolCommandReplEndToEnd(t *testing.T) {
 			}
 			if !strings.Contains(r.stdout, `"pid":`+m[3]) || strings.Count(r.stdout, `"text":"Ahoy, Ada!"`) != 2 {
 				t.Fatalf("the tool did not answer again from the new runtime (pid %s):\n%s", m[3], r.stdout)
+			}
+
+			// A one-shot command ends while another plugin is still activating (this one
+			// never settles): the host start it interrupts is a planned shutdown, and a
+			// successful command prints nothing on stderr.
+			fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "never-settles"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, fixture))
+			for range 2 {
+				for _, args := range [][]string{
+					{"tool", "call", "hello_greet", "--input", `{"name":"Ada"}`, "--approve", "auto"},
+					{"command", "run", "hello", "Grace"},
+				} {
+					if r := cwx("", args...); r.code != ExitOK || r.stderr != "" {
+						t.Errorf("cwx %s with a plugin still activating: exit %d\nstderr: %s", strings.Join(args, " "), r.code, r.stderr)
+					}
+				}
 			}
 		})
 	}

@@ -298,21 +298,29 @@ func (s *scanner) object(v *jvalue, depth int) error {
 		if err != nil {
 			return err
 		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return s.syntax("unexpected end of input in an object")
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case '}':
-			s.pos++
-			v.end = s.pos
-			return nil
-		default:
-			return s.syntax("expected ',' or '}' in an object")
+		if done, err := s.separator(v, '}', "an object"); done || err != nil {
+			return err
 		}
 	}
+}
+
+// separator consumes what follows a member or an item: ',' (another one comes), or the
+// closing byte, which ends v. what names the container in errors.
+func (s *scanner) separator(v *jvalue, closing byte, what string) (done bool, err error) {
+	s.skipSpace()
+	if s.pos >= len(s.data) {
+		return false, s.syntax("unexpected end of input in %s", what)
+	}
+	switch s.data[s.pos] {
+	case ',':
+		s.pos++
+		return false, nil
+	case closing:
+		s.pos++
+		v.end = s.pos
+		return true, nil
+	}
+	return false, s.syntax("expected ',' or '%c' in %s", closing, what)
 }
 
 // duplicate reports whether key was seen in this object, recording it otherwise: a
@@ -363,19 +371,8 @@ func (s *scanner) array(v *jvalue, depth int) error {
 		if err != nil {
 			return err
 		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return s.syntax("unexpected end of input in an array")
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case ']':
-			s.pos++
-			v.end = s.pos
-			return nil
-		default:
-			return s.syntax("expected ',' or ']' in an array")
+		if done, err := s.separator(v, ']', "an array"); done || err != nil {
+			return err
 		}
 	}
 }

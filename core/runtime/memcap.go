@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -76,14 +74,7 @@ func runMemProbe(ctx context.Context, rt Runtime, script string, limit uint64, t
 	var out [2]string
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, rt.Path, "-e", script)
-	cmd.Env = []string{}
-	cmd.Dir = "/"
-	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
+	cmd, stdout, stderr := probeCommand(ctx, rt.Path, "-e", script)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return out, err

@@ -26,19 +26,27 @@ type probeResult struct {
 	timedOut       bool
 }
 
-// runProbe runs path with args, an empty environment, stdin from /dev/null, "/" as its
-// working directory and its own process group, killed as a group when timeout passes.
-func runProbe(ctx context.Context, timeout time.Duration, path string, args ...string) probeResult {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
+// probeCommand prepares path with args the way every probe runs a candidate: an empty
+// environment, "/" as its working directory, its own process group (killed as a group when
+// ctx ends) and its output captured up to maxProbeOutput.
+func probeCommand(ctx context.Context, path string, args ...string) (cmd *exec.Cmd, stdout, stderr *capped) {
+	cmd = exec.CommandContext(ctx, path, args...)
 	cmd.Env = []string{}
 	cmd.Dir = "/"
-	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr = &capped{}, &capped{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
+	return cmd, stdout, stderr
+}
+
+// runProbe runs path with args as probeCommand prepares it, stdin from /dev/null, killed
+// when timeout passes.
+func runProbe(ctx context.Context, timeout time.Duration, path string, args ...string) probeResult {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd, stdout, stderr := probeCommand(ctx, path, args...)
 	err := cmd.Run()
 	res := probeResult{stdout: stdout.String(), stderr: stderr.String(), err: err}
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/internal/testenv"
+)
+
+// buildCWX builds the cwx binary (the Manager re-executes it as the shim).
+func buildCWX(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "cwx")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
+		t.Fatalf("build cwx: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// e2eHome returns a fresh CWX_HOME whose config.toml selects rt by path, followed by
+// pluginConf (TOML tables of plugin config).
+func e2eHome(t *testing.T, rt testenv.Runtime, pluginConf string) string {
+	t.Helper()
+	home := t.TempDir()
+	conf := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n\n%s", rt.Name, rt.Name, rt.Path, pluginConf)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// e2eCWX runs the real cwx binary bin under CWX_HOME=home.
+func e2eCWX(t *testing.T, bin, home, stdin string, args ...string) cliResult {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "CWX_HOME="+home)
+	cmd.Dir = t.TempDir()
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	t.Logf("cwx %s: %s", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return cliResult{out.String(), errb.String(), code}
+}
+
+// e2eMust is e2eCWX without stdin for a command that must exit 0.
+func e2eMust(t *testing.T, bin, home string, args ...string) cliResult {
+	t.Helper()
+	r := e2eCWX(t, bin, home, "", args...)
+	if r.code != 0 {
+		t.Fatalf("cwx %s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// e2eTrusted installs the plugin at src, reviews and trusts it, and returns its id.
+func e2eTrusted(t *testing.T, bin, home, src string) string {
+	t.Helper()
+	var res PluginInstallResult
+	if err := json.Unmarshal([]byte(e2eMust(t, bin, home, "plugin", "install", src, "--json").stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	var rv struct{ Token string }
+	if err := json.Unmarshal([]byte(e2eMust(t, bin, home, "plugin", "review", res.ID, "--json").stdout), &rv); err != nil || rv.Token == "" {
+		t.Fatalf("review %s: %v %q", res.ID, err, rv.Token)
+	}
+	e2eMust(t, bin, home, "plugin", "trust", res.ID, "--token", rv.Token)
+	return res.ID
+}
