@@ -33,36 +33,34 @@ func (s *server) Channel(stream shimv1.Shim_ChannelServer) error {
 		return stream.Context().Err()
 	}
 	p := s.runtime()
+	sc := shared.NewServerChannel(stream)
 	outDone := make(chan struct{})
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
-		s.inbound(stream, p)
+		s.inbound(sc, p)
 	}()
 	go func() {
 		defer s.wg.Done()
 		closeStdoutAfterExit(p, outDone)
 	}()
-	err := s.outbound(stream, p)
+	err := s.outbound(sc, p)
 	close(outDone)
 	if err != nil {
 		return err // the core is gone; the runtime's group was killed
 	}
-	return stream.Send(&shimv1.Event{Kind: &shimv1.Event_Exit{Exit: s.exitReport(p)}})
+	return sc.SendExit(s.exitReport(p))
 }
 
 // outbound relays runtime stdout frames to the core until stdout ends. A framing violation
 // kills the runtime's group; the caller then reports the exit. A send failure (the core is
 // gone) kills the group and is returned.
-func (s *server) outbound(stream shimv1.Shim_ChannelServer, p *proc) error {
+func (s *server) outbound(sc *shared.ServerChannel, p *proc) error {
 	r := frame.NewReader(p.stdout)
-	buf := make([]byte, shared.PartSize)
-	f := &shimv1.Frame{}
-	ev := &shimv1.Event{Kind: &shimv1.Event_Frame{Frame: f}}
 	for {
 		size, err := r.ReadHeader()
 		if err == nil {
-			err = s.relayPayload(stream, r, ev, f, buf, size)
+			err = relayPayload(sc, r, size)
 		}
 		var sendErr *sendError
 		switch {
@@ -87,22 +85,24 @@ type sendError struct{ err error }
 
 func (e *sendError) Error() string { return "send to core: " + e.err.Error() }
 
-func (s *server) relayPayload(stream shimv1.Shim_ChannelServer, r *frame.Reader, ev *shimv1.Event, f *shimv1.Frame, buf []byte, size int) error {
-	f.First, f.Size = true, uint32(size)
+// relayPayload reads a payload in parts of at most PartSize, each into a pooled buffer
+// that is handed to gRPC as is (no copy) and returns to the pool once written.
+func relayPayload(sc *shared.ServerChannel, r *frame.Reader, size int) error {
+	first, announced := true, uint32(size)
 	for left := size; ; {
-		n := min(left, len(buf))
-		if err := r.ReadPayload(buf[:n]); err != nil {
+		n := min(left, shared.PartSize)
+		buf := shared.PartBuffer(n)
+		if err := r.ReadPayload(*buf); err != nil {
 			return err
 		}
-		f.Data = buf[:n]
-		if err := stream.Send(ev); err != nil {
+		if err := sc.SendPart(first, announced, buf); err != nil {
 			return &sendError{err}
 		}
 		left -= n
 		if left == 0 {
 			return nil
 		}
-		f.First, f.Size = false, 0
+		first, announced = false, 0
 	}
 }
 
@@ -139,21 +139,21 @@ func (s *server) exitReport(p *proc) *shimv1.Exit {
 // inbound writes the core's payloads to the runtime's stdin as CWX1 frames. The core closing
 // its send side closes stdin; a write failure (the runtime is gone) drops further payloads
 // until the stream ends.
-func (s *server) inbound(stream shimv1.Shim_ChannelServer, p *proc) {
+func (s *server) inbound(sc *shared.ServerChannel, p *proc) {
 	defer p.stdin.Close()
 	w := bufio.NewWriterSize(p.stdin, 64<<10)
 	var hdr [frame.HeaderSize]byte
 	broken := false
 	want := 0
 	for {
-		f, err := stream.Recv()
+		first, size, data, err := sc.RecvPart()
 		if err != nil {
 			return
 		}
 		if broken {
 			continue
 		}
-		if err := writePart(w, hdr[:0], f, &want); err != nil {
+		if err := writePart(w, hdr[:0], first, size, data, &want); err != nil {
 			broken = true
 			s.log.Debug("runtime stdin closed", "error", err)
 		}
@@ -161,27 +161,27 @@ func (s *server) inbound(stream shimv1.Shim_ChannelServer, p *proc) {
 }
 
 // writePart writes one part; want tracks the bytes still expected for the current payload.
-func writePart(w *bufio.Writer, hdr []byte, f *shimv1.Frame, want *int) error {
-	if f.First {
+func writePart(w *bufio.Writer, hdr []byte, first bool, size uint32, data []byte, want *int) error {
+	if first {
 		if *want != 0 {
 			return fmt.Errorf("payload started with %d bytes of the previous one missing", *want)
 		}
-		h, err := frame.AppendHeader(hdr, int(f.Size))
+		h, err := frame.AppendHeader(hdr, int(size))
 		if err != nil {
 			return err
 		}
 		if _, err := w.Write(h); err != nil {
 			return err
 		}
-		*want = int(f.Size)
+		*want = int(size)
 	}
-	if len(f.Data) > *want {
-		return fmt.Errorf("payload part of %d bytes exceeds the %d announced", len(f.Data), *want)
+	if len(data) > *want {
+		return fmt.Errorf("payload part of %d bytes exceeds the %d announced", len(data), *want)
 	}
-	if _, err := w.Write(f.Data); err != nil {
+	if _, err := w.Write(data); err != nil {
 		return err
 	}
-	*want -= len(f.Data)
+	*want -= len(data)
 	if *want == 0 {
 		return w.Flush()
 	}

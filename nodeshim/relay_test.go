@@ -24,7 +24,7 @@ func TestWritePartReassembles(t *testing.T) {
 		{First: true, Size: 0},
 	}
 	for i, p := range parts {
-		if err := writePart(w, nil, p, &want); err != nil {
+		if err := writePart(w, nil, p.First, p.Size, p.Data, &want); err != nil {
 			t.Fatalf("part %d: %v", i, err)
 		}
 	}
@@ -52,7 +52,7 @@ func TestWritePartReassembles(t *testing.T) {
 			want := 0
 			var err error
 			for _, p := range c.parts {
-				if err = writePart(w, nil, p, &want); err != nil {
+				if err = writePart(w, nil, p.First, p.Size, p.Data, &want); err != nil {
 					break
 				}
 			}

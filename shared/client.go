@@ -8,6 +8,10 @@ import (
 	"sync"
 	"syscall"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/mem"
+
+	"github.com/cwx-dev/cwx/shared/frame"
 	"github.com/cwx-dev/cwx/shared/proto/shimv1"
 )
 
@@ -101,11 +105,13 @@ func (c *Client) Stats(ctx context.Context) (Stats, error) {
 
 // OpenChannel opens the payload stream. Cancel ctx to tear it down.
 func (c *Client) OpenChannel(ctx context.Context) (*Channel, error) {
-	s, err := c.api.Channel(ctx)
+	s, err := c.api.Channel(ctx, grpc.CallContentSubtype(CodecName))
 	if err != nil {
 		return nil, fmt.Errorf("shim channel: %w", err)
 	}
-	return &Channel{s: s}, nil
+	ch := &Channel{s: s}
+	ch.in = recvPart{event: true, dest: ch.place}
+	return ch, nil
 }
 
 // ErrRuntimeExited is returned by Channel.Recv after the shim reported the runtime's exit;
@@ -115,33 +121,39 @@ var ErrRuntimeExited = errors.New("runtime exited")
 // Channel is one incarnation's payload stream. Send may be called from one goroutine at a
 // time and Recv from one (they may run concurrently); it satisfies core/rpc's Conn.
 type Channel struct {
-	s    shimv1.Shim_ChannelClient
-	sent shimv1.Frame // reused: the stream marshals before Send returns
+	s   shimv1.Shim_ChannelClient
+	out sendPart // reused: the stream marshals before SendMsg returns
+
+	in   recvPart
+	buf  []byte // the payload being assembled, nil between payloads
+	have int
 
 	mu   sync.Mutex
 	exit *Exit
 }
 
-// Send sends one payload, split into parts of at most PartSize bytes.
+// Send sends one payload, split into parts of at most PartSize bytes. Each part is copied
+// once, into a pooled buffer that gRPC releases once written; payload is not retained.
 func (ch *Channel) Send(ctx context.Context, payload []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	f := &ch.sent
-	f.First, f.Size = true, uint32(len(payload))
+	if len(payload) > frame.MaxPayload {
+		return fmt.Errorf("send to shim: %w", &frame.SizeError{Size: uint64(len(payload)), Limit: frame.MaxPayload})
+	}
+	p := &ch.out
+	p.first, p.size = true, uint32(len(payload))
 	for {
 		n := min(len(payload), PartSize)
-		f.Data = payload[:n]
-		if err := ch.s.Send(f); err != nil {
-			f.Data = nil
+		p.data = mem.Copy(payload[:n], pool)
+		if err := ch.s.SendMsg(p); err != nil {
 			return fmt.Errorf("send to shim: %w", err)
 		}
 		payload = payload[n:]
 		if len(payload) == 0 {
-			f.Data = nil
 			return nil
 		}
-		f.First, f.Size = false, 0
+		p.first, p.size = false, 0
 	}
 }
 
@@ -151,45 +163,47 @@ func (ch *Channel) CloseSend() error { return ch.s.CloseSend() }
 // Recv returns the next payload. After the runtime's exit it returns an error wrapping
 // ErrRuntimeExited (see Exit); a broken stream (the shim died) returns the gRPC error.
 func (ch *Channel) Recv() ([]byte, error) {
-	var buf []byte
-	want, have := 0, 0
 	for {
-		ev, err := ch.s.Recv()
-		if err != nil {
+		if err := ch.s.RecvMsg(&ch.in); err != nil {
 			if err == io.EOF {
 				return nil, fmt.Errorf("shim closed the channel without reporting the runtime's exit: %w", io.ErrUnexpectedEOF)
 			}
 			return nil, fmt.Errorf("shim channel: %w", err)
 		}
-		switch k := ev.Kind.(type) {
-		case *shimv1.Event_Exit:
+		if x := ch.in.exit; x != nil {
 			ch.mu.Lock()
-			ch.exit = &Exit{Code: int(k.Exit.Code), Signal: int(k.Exit.Signal), Reason: k.Exit.Reason, StderrTail: k.Exit.StderrTail}
+			ch.exit = &Exit{Code: int(x.Code), Signal: int(x.Signal), Reason: x.Reason, StderrTail: x.StderrTail}
 			ch.mu.Unlock()
 			return nil, fmt.Errorf("%w: %s", ErrRuntimeExited, ch.exit.String())
-		case *shimv1.Event_Frame:
-			f := k.Frame
-			if f.First {
-				if buf != nil {
-					return nil, errors.New("shim channel: a payload started before the previous one ended")
-				}
-				want = int(f.Size)
-				if len(f.Data) == want {
-					return f.Data, nil // one part: no copy
-				}
-				buf, have = make([]byte, want), 0
-			} else if buf == nil {
-				return nil, errors.New("shim channel: a payload part without a start")
-			}
-			if have+len(f.Data) > want {
-				return nil, errors.New("shim channel: payload parts exceed the announced size")
-			}
-			have += copy(buf[have:], f.Data)
-			if have == want {
-				return buf, nil
-			}
+		}
+		if ch.buf != nil && ch.have == len(ch.buf) {
+			p := ch.buf
+			ch.buf = nil
+			return p, nil
 		}
 	}
+}
+
+// place returns where a received part's n bytes go: the next n bytes of the payload being
+// assembled, which a first part allocates at its announced size.
+func (ch *Channel) place(first bool, size uint32, n int) ([]byte, error) {
+	if first {
+		if ch.buf != nil {
+			return nil, errors.New("shim channel: a payload started before the previous one ended")
+		}
+		if size > frame.MaxPayload {
+			return nil, fmt.Errorf("shim channel: %w", &frame.SizeError{Size: uint64(size), Limit: frame.MaxPayload})
+		}
+		ch.buf, ch.have = make([]byte, size), 0
+	} else if ch.buf == nil {
+		return nil, errors.New("shim channel: a payload part without a start")
+	}
+	if n > len(ch.buf)-ch.have {
+		return nil, errors.New("shim channel: payload parts exceed the announced size")
+	}
+	d := ch.buf[ch.have : ch.have+n]
+	ch.have += n
+	return d, nil
 }
 
 // Exit returns the runtime's exit once Recv has seen it, else nil.

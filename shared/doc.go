@@ -9,4 +9,10 @@
 // streams and never queue behind a large payload. Payloads larger than [PartSize] are split
 // into parts; both sides allow gRPC messages up to [MaxMessage], so even an unsplit 32 MiB
 // payload passes.
+//
+// The Channel's messages use the cwx-frame codec ([CodecName], codec.go): the protobuf
+// encoding of shim.proto's Frame and Event, written and read by hand so a part's bytes are
+// copied once per side instead of three times, and both ends use a gRPC buffer pool that
+// does not zero what it hands out (pool.go). The shim sends parts from pooled buffers that
+// gRPC returns once written ([ServerChannel]).
 package shared

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/experimental"
 
 	"github.com/cwx-dev/cwx/shared/frame"
 	"github.com/cwx-dev/cwx/shared/proto/shimv1"
@@ -78,8 +79,9 @@ func (p *ShimPlugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, c *gr
 	return &Client{api: shimv1.NewShimClient(c), done: ctx}, nil
 }
 
-// ServerOptions are the shim's gRPC server options: message limits for 32 MiB payloads and
-// flow-control windows sized so a 1 MiB payload does not wait for window updates.
+// ServerOptions are the shim's gRPC server options: message limits for 32 MiB payloads,
+// flow-control windows sized so a 1 MiB payload does not wait for window updates, and the
+// non-zeroing buffer pool (pool.go).
 func ServerOptions(opts []grpc.ServerOption) *grpc.Server {
 	opts = append(opts,
 		grpc.MaxRecvMsgSize(MaxMessage),
@@ -88,11 +90,12 @@ func ServerOptions(opts []grpc.ServerOption) *grpc.Server {
 		grpc.InitialConnWindowSize(window),
 		grpc.ReadBufferSize(bufSize),
 		grpc.WriteBufferSize(bufSize),
+		experimental.BufferPool(pool),
 	)
 	return grpc.NewServer(opts...)
 }
 
-// DialOptions are the core's gRPC options (appended to go-plugin's).
+// DialOptions are the core's gRPC options (appended to go-plugin's), matching ServerOptions.
 func DialOptions() []grpc.DialOption {
 	return []grpc.DialOption{
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessage), grpc.MaxCallSendMsgSize(MaxMessage)),
@@ -100,6 +103,7 @@ func DialOptions() []grpc.DialOption {
 		grpc.WithInitialConnWindowSize(window),
 		grpc.WithReadBufferSize(bufSize),
 		grpc.WithWriteBufferSize(bufSize),
+		experimental.WithBufferPool(pool),
 	}
 }
 

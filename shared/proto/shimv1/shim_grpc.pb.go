@@ -39,7 +39,9 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 type ShimClient interface {
 	// Channel relays payloads: core -> runtime as Frame parts, runtime -> core as Events whose
-	// last one is the runtime's Exit. At most one Channel per shim.
+	// last one is the runtime's Exit. At most one Channel per shim. The core opens it with the
+	// content subtype "cwx-frame" (shared.CodecName): a codec that writes and reads exactly
+	// this file's encoding of Frame and Event, without protobuf's intermediate copies.
 	Channel(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Frame, Event], error)
 	// Start spawns the runtime from a launch plan. Exactly once per shim.
 	Start(ctx context.Context, in *StartRequest, opts ...grpc.CallOption) (*StartResponse, error)
@@ -105,7 +107,9 @@ func (c *shimClient) Stats(ctx context.Context, in *StatsRequest, opts ...grpc.C
 // for forward compatibility.
 type ShimServer interface {
 	// Channel relays payloads: core -> runtime as Frame parts, runtime -> core as Events whose
-	// last one is the runtime's Exit. At most one Channel per shim.
+	// last one is the runtime's Exit. At most one Channel per shim. The core opens it with the
+	// content subtype "cwx-frame" (shared.CodecName): a codec that writes and reads exactly
+	// this file's encoding of Frame and Event, without protobuf's intermediate copies.
 	Channel(grpc.BidiStreamingServer[Frame, Event]) error
 	// Start spawns the runtime from a launch plan. Exactly once per shim.
 	Start(context.Context, *StartRequest) (*StartResponse, error)
