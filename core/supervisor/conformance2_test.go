@@ -38,6 +38,12 @@ func fast(o *Options) {
 	o.RestartBackoff = 50 * time.Millisecond
 }
 
+// fastRestart shortens only the restart backoff. Scenarios that are not about the heartbeat
+// use it, so that a loaded machine answering a ping late cannot turn them into heartbeat kills.
+func fastRestart(o *Options) {
+	o.RestartBackoff = 50 * time.Millisecond
+}
+
 func conformPingBad(t *testing.T, rt testenv.Runtime) {
 	tr := newTier(t, rt, "ping-bad", fast)
 	if _, err := ensure(t, tr); err != nil {
@@ -88,7 +94,7 @@ func conformBlock(t *testing.T, rt testenv.Runtime) {
 }
 
 func conformBudget(t *testing.T, rt testenv.Runtime) {
-	tr := newTier(t, rt, "exit-after-ready", fast)
+	tr := newTier(t, rt, "exit-after-ready", fastRestart)
 	_, _ = ensure(t, tr)
 	st := waitState(t, tr, StateFailed)
 	if st.Generation != 3 || !strings.Contains(st.LastFailure, "crash budget exhausted: exited with code 1") ||
@@ -105,7 +111,7 @@ func conformBudget(t *testing.T, rt testenv.Runtime) {
 
 func conformKill9(t *testing.T, rt testenv.Runtime, shim bool) {
 	owners := &recordingOwners{}
-	tr := newTier(t, rt, "good", func(o *Options) { fast(o); o.Owners = owners })
+	tr := newTier(t, rt, "good", func(o *Options) { fastRestart(o); o.Owners = owners })
 	if _, err := ensure(t, tr); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +137,7 @@ func conformKill9(t *testing.T, rt testenv.Runtime, shim bool) {
 
 func conformActivationCrash(t *testing.T, rt testenv.Runtime) {
 	owners := &recordingOwners{plugins: []string{"a", "crashy", "b"}}
-	tr := newTier(t, rt, "crash-on-activate", func(o *Options) { fast(o); o.Owners = owners })
+	tr := newTier(t, rt, "crash-on-activate", func(o *Options) { fastRestart(o); o.Owners = owners })
 	_, _ = ensure(t, tr)
 	waitFor(t, tr, "generation 2 is ready", func(s TierStatus) bool { return s.Generation == 2 && s.State == StateReady })
 	owners.mu.Lock()
@@ -145,7 +151,7 @@ func conformActivationCrash(t *testing.T, rt testenv.Runtime) {
 }
 
 func conformPlanned(t *testing.T, rt testenv.Runtime) {
-	tr := newTier(t, rt, "good", fast)
+	tr := newTier(t, rt, "good", fastRestart)
 	h, err := ensure(t, tr)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +200,7 @@ func waitForInflight(t *testing.T, h *Host) {
 }
 
 func conformMemoryHog(t *testing.T, rt testenv.Runtime) {
-	tr := newTier(t, rt, "memory-hog", func(o *Options) { fast(o); o.MemoryLimitBytes = 400 << 20; o.CrashLimit = 1 })
+	tr := newTier(t, rt, "memory-hog", func(o *Options) { fastRestart(o); o.MemoryLimitBytes = 400 << 20; o.CrashLimit = 1 })
 	_, _ = ensure(t, tr)
 	st := waitState(t, tr, StateFailed)
 	if !strings.Contains(st.LastFailure, "RLIMIT_DATA 400 MiB") {
@@ -208,7 +214,7 @@ func conformIsolation(t *testing.T, rt testenv.Runtime) {
 		t.Run("crash_"+string(victim), func(t *testing.T) {
 			tiers := map[protocol.Tier]*TierRuntime{}
 			for _, tier := range []protocol.Tier{protocol.TierPlugin, protocol.TierBuiltin} {
-				tiers[tier] = newTier(t, rt, "good", func(o *Options) { fast(o); o.Tier = tier })
+				tiers[tier] = newTier(t, rt, "good", func(o *Options) { fastRestart(o); o.Tier = tier })
 			}
 			other := protocol.TierBuiltin
 			if victim == protocol.TierBuiltin {
