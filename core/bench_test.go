@@ -26,13 +26,19 @@ import (
 	"github.com/cwx-dev/cwx/shared/frame"
 )
 
-// callFunc is one tool/call round trip of echo_text returning text of the input's size.
-type callFunc func(ctx context.Context, in json.RawMessage) (string, error)
+// callFunc is one tool/call round trip of a tool of the bench-tool fixture; it returns the
+// result's text.
+type callFunc func(ctx context.Context, tool string, in json.RawMessage) (string, error)
 
-// BenchmarkCallTool measures Manager.CallTool (auto approval) through the real shim, and
-// the same bundle reached by a core/rpc peer directly over pipes (no go-plugin hop):
-// round-trip percentiles for 1 KiB and 1 MiB results, and calls per second at 1, 16 and
-// 64 concurrent callers (1 KiB).
+// benchFixture is the fixture plugin the call benchmarks load: `bench_text` answers
+// {"bytes": N} with N bytes of text, `bench_echo` returns its input text.
+const benchFixture = "bench-tool"
+
+// BenchmarkCallTool measures Manager.CallTool (auto approval) through the real shim, the
+// supervisor's host (the shim without the Manager), and the same bundle reached by a
+// core/rpc peer directly over pipes (no go-plugin hop). Rows: round-trip percentiles for a
+// small input with a 1 KiB and a 1 MiB result, a 1 MiB echo (1 MiB both ways), and calls
+// per second at 1, 16 and 64 concurrent callers (1 KiB results).
 func BenchmarkCallTool(b *testing.B) {
 	for _, rt := range testenv.Runtimes(b) {
 		b.Run(rt.Name, func(b *testing.B) {
@@ -43,27 +49,41 @@ func BenchmarkCallTool(b *testing.B) {
 	}
 }
 
-func benchCalls(b *testing.B, call callFunc) {
+// benchRow is one latency row: a tool, its input and the size of the text it returns.
+type benchRow struct {
+	name, tool string
+	in         json.RawMessage
+	size       int
+}
+
+func benchRows() []benchRow {
+	var rows []benchRow
 	for _, size := range []int{1 << 10, 1 << 20} {
-		in := echoInput(size)
-		b.Run("latency-"+sizeName(size), func(b *testing.B) {
-			b.SetBytes(int64(size))
+		rows = append(rows, benchRow{"result-" + sizeName(size), "bench_text", textInput(size), size})
+	}
+	return append(rows, benchRow{"echo-1MiB", "bench_echo", echoInput(1 << 20), 1 << 20})
+}
+
+func benchCalls(b *testing.B, call callFunc) {
+	for _, row := range benchRows() {
+		b.Run(row.name, func(b *testing.B) {
+			b.SetBytes(int64(row.size))
 			var lat []time.Duration
 			for b.Loop() {
 				t0 := time.Now()
-				out, err := call(context.Background(), in)
+				out, err := call(context.Background(), row.tool, row.in)
 				if err != nil {
 					b.Fatal(err)
 				}
 				lat = append(lat, time.Since(t0))
-				if len(out) != size {
-					b.Fatalf("result of %d bytes, want %d", len(out), size)
+				if len(out) != row.size {
+					b.Fatalf("result of %d bytes, want %d", len(out), row.size)
 				}
 			}
 			reportPercentiles(b, lat)
 		})
 	}
-	in := echoInput(1 << 10)
+	in := textInput(1 << 10)
 	for _, callers := range []int{1, 16, 64} {
 		b.Run("callers-"+strconv.Itoa(callers), func(b *testing.B) {
 			var next atomic.Int64
@@ -75,7 +95,7 @@ func benchCalls(b *testing.B, call callFunc) {
 				go func() {
 					defer wg.Done()
 					for next.Add(1) <= int64(b.N) {
-						if _, err := call(context.Background(), in); err != nil {
+						if _, err := call(context.Background(), "bench_text", in); err != nil {
 							failed.Store(&err)
 							return
 						}
@@ -91,8 +111,14 @@ func benchCalls(b *testing.B, call callFunc) {
 	}
 }
 
+// textInput asks bench_text for size bytes.
+func textInput(size int) json.RawMessage {
+	return json.RawMessage(`{"bytes":` + strconv.Itoa(size) + `}`)
+}
+
+// echoInput gives bench_echo size bytes of text.
 func echoInput(size int) json.RawMessage {
-	return json.RawMessage(`{"text":"` + strings.Repeat("x", size) + `","mode":"string"}`)
+	return json.RawMessage(`{"text":"` + strings.Repeat("x", size) + `"}`)
 }
 
 func sizeName(n int) string {
@@ -116,11 +142,11 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 
 func managerCaller(b *testing.B, rt testenv.Runtime) callFunc {
 	e := newEnv(b, rt)
-	e.install("tool")
+	e.install(benchFixture)
 	m := e.open(func(o *Options) { o.Logger = nil; o.PollInterval = -1 })
 	reconcile(b, m)
-	return func(ctx context.Context, in json.RawMessage) (string, error) {
-		res, err := m.CallTool(ctx, "echo_text", in, CallOptions{})
+	return func(ctx context.Context, tool string, in json.RawMessage) (string, error) {
+		res, err := m.CallTool(ctx, tool, in, CallOptions{})
 		return res.Text(), err
 	}
 }
@@ -130,17 +156,24 @@ func managerCaller(b *testing.B, rt testenv.Runtime) callFunc {
 // manager minus shim, the go-plugin hop's is shim minus direct.
 func shimCaller(b *testing.B, rt testenv.Runtime) callFunc {
 	e := newEnv(b, rt)
-	e.install("tool")
+	e.install(benchFixture)
 	m := e.open(func(o *Options) { o.Logger = nil; o.PollInterval = -1 })
 	reconcile(b, m)
 	h, err := m.tier(protocol.TierPlugin).Ensure(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}
-	info, _ := m.reg.Tool("echo_text")
+	handles := map[string]uint64{}
+	for _, name := range []string{"bench_text", "bench_echo"} {
+		info, ok := m.reg.Tool(name)
+		if !ok {
+			b.Fatalf("no live tool %s", name)
+		}
+		handles[name] = info.Handle
+	}
 	var seq atomic.Uint64
-	return func(ctx context.Context, in json.RawMessage) (string, error) {
-		p := protocol.ToolCallParams{Handle: info.Handle, CallID: "s" + strconv.FormatUint(seq.Add(1), 10), Input: in, DeadlineMS: 120000}
+	return func(ctx context.Context, tool string, in json.RawMessage) (string, error) {
+		p := protocol.ToolCallParams{Handle: handles[tool], CallID: "s" + strconv.FormatUint(seq.Add(1), 10), Input: in, DeadlineMS: 120000}
 		msg, err := h.Call(ctx, protocol.MethodToolCall, p, rpc.CallOpts{Timeout: ToolCallDeadline})
 		if err != nil {
 			return "", err
@@ -151,7 +184,7 @@ func shimCaller(b *testing.B, rt testenv.Runtime) callFunc {
 }
 
 // directCaller runs the embedded bundle under rt with plain pipes and a core/rpc peer: the
-// handshake, one activation of the tool fixture, then tool/call straight to its handle.
+// handshake, one activation of the bench fixture, then tool/call straight to its handles.
 func directCaller(b *testing.B, rt testenv.Runtime) callFunc {
 	home := b.TempDir()
 	mat, err := bundle.Materialize(home, bundle.Embedded())
@@ -196,22 +229,22 @@ func directCaller(b *testing.B, rt testenv.Runtime) callFunc {
 		b.Fatal(err)
 	}
 	wait(h.ready, "host/ready")
-	entry, _ := filepath.Abs(filepath.Join(fixture(b, "tool"), "index.mjs"))
+	entry, _ := filepath.Abs(filepath.Join(fixture(b, benchFixture), "index.mjs"))
 	data, err := os.ReadFile(entry)
 	if err != nil {
 		b.Fatal(err)
 	}
 	sum := sha256.Sum256(data)
-	act := protocol.ActivateParams{Owner: protocol.OwnerRef{PluginID: "fixture-tool", Generation: 1, OwnerToken: strings.Repeat("ab", 32)},
-		PluginName: "fixture-tool", Entry: protocol.EntryRef{Path: entry, SHA256: hex.EncodeToString(sum[:])}, Config: json.RawMessage(`{}`), DataDir: home}
+	act := protocol.ActivateParams{Owner: protocol.OwnerRef{PluginID: "fixture-bench-tool", Generation: 1, OwnerToken: strings.Repeat("ab", 32)},
+		PluginName: "fixture-bench-tool", Entry: protocol.EntryRef{Path: entry, SHA256: hex.EncodeToString(sum[:])}, Config: json.RawMessage(`{}`), DataDir: home}
 	msg, err := peer.Call(ctx, protocol.MethodExtActivate, act, rpc.CallOpts{Timeout: ActivateDeadline})
 	if r, ok := msgValue[protocol.ActivateResult](msg); err != nil || !ok || r.Status != protocol.ActivateOK {
 		b.Fatalf("activate: %+v %v", msg, err)
 	}
-	handle := h.handle("echo_text")
+	handles := map[string]uint64{"bench_text": h.handle("bench_text"), "bench_echo": h.handle("bench_echo")}
 	var seq atomic.Uint64
-	return func(ctx context.Context, in json.RawMessage) (string, error) {
-		p := protocol.ToolCallParams{Handle: handle, CallID: "d" + strconv.FormatUint(seq.Add(1), 10), Input: in, DeadlineMS: 120000}
+	return func(ctx context.Context, tool string, in json.RawMessage) (string, error) {
+		p := protocol.ToolCallParams{Handle: handles[tool], CallID: "d" + strconv.FormatUint(seq.Add(1), 10), Input: in, DeadlineMS: 120000}
 		msg, err := peer.Call(ctx, protocol.MethodToolCall, p, rpc.CallOpts{Timeout: ToolCallDeadline})
 		if err != nil {
 			return "", err

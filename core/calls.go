@@ -51,9 +51,21 @@ type ToolResult struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 }
 
-// Text joins the result's text blocks.
+// Text joins the result's text blocks. A result of one block (the usual case) is
+// returned as it is, without a copy.
 func (r ToolResult) Text() string {
+	switch len(r.Content) {
+	case 0:
+		return ""
+	case 1:
+		return r.Content[0].Text
+	}
+	n := len(r.Content) - 1
+	for _, c := range r.Content {
+		n += len(c.Text)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, c := range r.Content {
 		if i > 0 {
 			b.WriteByte('\n')

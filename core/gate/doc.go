@@ -15,5 +15,7 @@
 // implementation: it shows the card and reads "allow once", "allow for session" or
 // "deny" from a terminal, and fails closed with instructions when there is no terminal.
 //
-// Canonicalize implements RFC 8785 (JSON Canonicalization Scheme) for the key.
+// Canonicalize implements RFC 8785 (JSON Canonicalization Scheme) for the key, in one
+// pass that writes straight into the result. Every call's input must have a canonical
+// form; a call the auto posture approves is only checked for one (no key is hashed).
 package gate

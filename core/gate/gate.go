@@ -163,15 +163,24 @@ func (g *Gate) Posture() Posture { return g.posture }
 // what approved the call, or an error matching ErrDenied (the user, the posture, or a
 // prompt that could not be shown) or the context's error.
 func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Source, error) {
+	forced := req.Requirement == Forced
+	if !forced && g.posture == Auto && !g.anyGrants() {
+		// No grant to look up, nothing to show: the input must still have a canonical
+		// form, but the form and its hash (the key) are not needed.
+		if err := checkCanonicalizable(req.Input); err != nil {
+			return "", err
+		}
+		return ByPosture, nil
+	}
 	canon, err := Canonicalize(req.Input)
 	if err != nil {
 		return "", err
 	}
-	key := keyOf(req.PluginID, req.ClosureSHA256, req.Tool, canon)
-	forced := req.Requirement == Forced
-	switch {
-	case g.posture == Deny:
+	if g.posture == Deny {
 		return "", fmt.Errorf("%w: extension tool `%s` from plugin `%s`: the approval posture is deny", ErrDenied, req.Tool, req.PluginID)
+	}
+	key := keyOf(req.PluginID, req.ClosureSHA256, req.Tool, canon)
+	switch {
 	case !forced && g.granted(key):
 		return BySessionGrant, nil
 	case !forced && g.posture == Auto:
@@ -208,6 +217,12 @@ func (g *Gate) granted(key string) bool {
 	defer g.mu.Unlock()
 	_, ok := g.grants[key]
 	return ok
+}
+
+func (g *Gate) anyGrants() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.grants) > 0
 }
 
 func (g *Gate) grant(key string) {

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -23,13 +24,32 @@ const maxDepth = 64
 // Invalid JSON, invalid UTF-8, lone surrogates, duplicate names, numbers outside the
 // IEEE 754 double range and nesting deeper than 64 are refused with
 // ErrNotCanonicalizable.
+//
+// It is one pass over the text writing straight into the result: a string without
+// escapes or controls is copied as it is (its RFC 8785 form is its JSON form), and an
+// object's members are reordered in place only when they arrive unsorted.
 func Canonicalize(data []byte) ([]byte, error) {
+	return canonicalize(data, false)
+}
+
+// checkCanonicalizable refuses what Canonicalize refuses, without writing the canonical
+// form (a call approved by the posture needs no key).
+func checkCanonicalizable(data []byte) error {
+	_, err := canonicalize(data, true)
+	return err
+}
+
+func canonicalize(data []byte, checkOnly bool) ([]byte, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%w: not valid UTF-8", ErrNotCanonicalizable)
 	}
-	p := &jcsParser{data: data}
+	p := &jcsParser{data: data, checkOnly: checkOnly}
 	p.skipSpace()
-	out, err := p.value(make([]byte, 0, len(data)), 0)
+	size := len(data)
+	if checkOnly {
+		size = 0
+	}
+	out, err := p.value(make([]byte, 0, size), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -41,8 +61,19 @@ func Canonicalize(data []byte) ([]byte, error) {
 }
 
 type jcsParser struct {
-	data []byte
-	pos  int
+	data      []byte
+	pos       int
+	checkOnly bool     // check only: strings, numbers and member order are not written
+	members   []member // the members of the open objects, innermost last
+	scratch   []byte   // an unsorted object's members while they are written back in order
+	esc       []byte   // an escaped string, decoded
+}
+
+// member is one object member: its decoded name and where "name":value sits in the
+// output.
+type member struct {
+	key        []byte
+	start, end int
 }
 
 func (p *jcsParser) errf(format string, args ...any) error {
@@ -70,16 +101,13 @@ func (p *jcsParser) value(out []byte, depth int) ([]byte, error) {
 	case c == '[':
 		return p.array(out, depth+1)
 	case c == '"':
-		s, err := p.str()
-		if err != nil {
-			return nil, err
-		}
-		return appendJCSString(out, s), nil
+		out, _, err := p.str(out, false)
+		return out, err
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number(out)
 	}
-	for _, lit := range []string{"true", "false", "null"} {
-		if bytes.HasPrefix(p.data[p.pos:], []byte(lit)) {
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(p.data)-p.pos >= len(lit) && string(p.data[p.pos:p.pos+len(lit)]) == lit {
 			p.pos += len(lit)
 			return append(out, lit...), nil
 		}
@@ -87,48 +115,46 @@ func (p *jcsParser) value(out []byte, depth int) ([]byte, error) {
 	return nil, p.errf("invalid value")
 }
 
-type member struct {
-	key   string
-	units []uint16
-	val   []byte
-}
-
 func (p *jcsParser) object(out []byte, depth int) ([]byte, error) {
 	if depth > maxDepth {
 		return nil, p.errf("nesting deeper than %d", maxDepth)
 	}
 	p.pos++ // {
-	var members []member
-	seen := map[string]bool{}
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
 		return append(out, "{}"...), nil
 	}
+	out = append(out, '{')
+	body, base := len(out), len(p.members)
+	defer func() { p.members = p.members[:base] }()
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 			return nil, p.errf("expected a member name")
 		}
-		key, err := p.str()
-		if err != nil {
+		if len(p.members) > base {
+			out = append(out, ',')
+		}
+		start := len(out)
+		var key []byte
+		var err error
+		if out, key, err = p.str(out, true); err != nil {
 			return nil, err
 		}
-		if seen[key] {
-			return nil, p.errf("duplicate member name %q", key)
-		}
-		seen[key] = true
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
 			return nil, p.errf("expected ':'")
 		}
 		p.pos++
 		p.skipSpace()
-		val, err := p.value(nil, depth)
-		if err != nil {
+		out = append(out, ':')
+		i := len(p.members)
+		p.members = append(p.members, member{key: key, start: start})
+		if out, err = p.value(out, depth); err != nil {
 			return nil, err
 		}
-		members = append(members, member{key: key, units: utf16.Encode([]rune(key)), val: val})
+		p.members[i].end = len(out)
 		p.skipSpace()
 		if p.pos < len(p.data) && p.data[p.pos] == ',' {
 			p.pos++
@@ -140,17 +166,77 @@ func (p *jcsParser) object(out []byte, depth int) ([]byte, error) {
 		}
 		return nil, p.errf("expected ',' or '}'")
 	}
-	slices.SortFunc(members, func(a, b member) int { return slices.Compare(a.units, b.units) })
-	out = append(out, '{')
-	for i, m := range members {
+	out, err := p.order(out, body, p.members[base:])
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '}'), nil
+}
+
+// order checks an object's member names for duplicates and, when the members are not
+// already in RFC 8785 order, rewrites out[body:] with them sorted.
+func (p *jcsParser) order(out []byte, body int, ms []member) ([]byte, error) {
+	sorted := true
+	for i := 1; i < len(ms); i++ {
+		switch c := compareUTF16(ms[i-1].key, ms[i].key); {
+		case c == 0:
+			return nil, p.errf("duplicate member name %q", ms[i].key)
+		case c > 0:
+			sorted = false
+		}
+	}
+	if sorted {
+		return out, nil
+	}
+	slices.SortFunc(ms, func(a, b member) int { return compareUTF16(a.key, b.key) })
+	for i := 1; i < len(ms); i++ {
+		if compareUTF16(ms[i-1].key, ms[i].key) == 0 {
+			return nil, p.errf("duplicate member name %q", ms[i].key)
+		}
+	}
+	if p.checkOnly {
+		return out, nil
+	}
+	p.scratch = append(p.scratch[:0], out[body:]...)
+	out = out[:body]
+	for i, m := range ms {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = appendJCSString(out, m.key)
-		out = append(out, ':')
-		out = append(out, m.val...)
+		out = append(out, p.scratch[m.start-body:m.end-body]...)
 	}
-	return append(out, '}'), nil
+	return out, nil
+}
+
+// compareUTF16 orders two valid UTF-8 names by their UTF-16 code units. UTF-8 byte order
+// is code point order, which differs from UTF-16 order only where a code point above
+// U+FFFF (a surrogate pair, 0xD800–0xDBFF first) meets one in U+E000–U+FFFF.
+func compareUTF16(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	if i == n {
+		return len(a) - len(b)
+	}
+	for i > 0 && !utf8.RuneStart(a[i]) { // back to the start of the differing runes
+		i--
+	}
+	ra, _ := utf8.DecodeRune(a[i:])
+	rb, _ := utf8.DecodeRune(b[i:])
+	return int(utf16First(ra)) - int(utf16First(rb))
+}
+
+// utf16First maps a code point to a key ordered like its UTF-16 encoding: the first
+// code unit in the high bits, and for a surrogate pair the low ten bits of the second
+// below it (a BMP code point is never a surrogate, so it never ties with a pair).
+func utf16First(r rune) rune {
+	if r < 0x10000 {
+		return r << 10
+	}
+	hi, lo := utf16.EncodeRune(r)
+	return hi<<10 | lo&0x3ff
 }
 
 func (p *jcsParser) array(out []byte, depth int) ([]byte, error) {
@@ -186,45 +272,70 @@ func (p *jcsParser) array(out []byte, depth int) ([]byte, error) {
 	}
 }
 
-// str decodes a JSON string starting at the opening quote.
-func (p *jcsParser) str() (string, error) {
-	p.pos++ // "
-	start := p.pos
-	for p.pos < len(p.data) { // fast path: no escapes
-		c := p.data[p.pos]
-		if c == '"' {
-			s := string(p.data[start:p.pos])
-			p.pos++
-			return s, nil
+// str appends the RFC 8785 form of the JSON string at p.pos (its opening quote). With
+// wantKey it also returns the decoded contents (a member name). The input is valid UTF-8
+// (Canonicalize checked), so a string without escapes or controls is its own canonical
+// form and is copied in one piece.
+func (p *jcsParser) str(out []byte, wantKey bool) ([]byte, []byte, error) {
+	open := p.pos
+	body := p.data[open+1:]
+	if q := bytes.IndexByte(body, '"'); q >= 0 {
+		if seg := body[:q]; bytes.IndexByte(seg, '\\') < 0 && !hasControl(seg) {
+			p.pos = open + 1 + q + 1
+			if p.checkOnly {
+				return out, seg, nil
+			}
+			return append(out, p.data[open:p.pos]...), seg, nil
 		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
-		p.pos++
 	}
-	b := append([]byte(nil), p.data[start:p.pos]...)
+	p.pos++ // "
+	p.esc = p.esc[:0]
 	for {
 		if p.pos >= len(p.data) {
-			return "", p.errf("unterminated string")
+			return nil, nil, p.errf("unterminated string")
 		}
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
 			p.pos++
-			return string(b), nil
+			if !p.checkOnly {
+				out = appendJCSString(out, p.esc)
+			}
+			if !wantKey {
+				return out, nil, nil
+			}
+			return out, slices.Clone(p.esc), nil
 		case c < 0x20:
-			return "", p.errf("control character in a string")
+			return nil, nil, p.errf("control character in a string")
 		case c == '\\':
 			r, err := p.escape()
 			if err != nil {
-				return "", err
+				return nil, nil, err
 			}
-			b = utf8.AppendRune(b, r)
+			p.esc = utf8.AppendRune(p.esc, r)
 		default:
-			b = append(b, c)
+			p.esc = append(p.esc, c)
 			p.pos++
 		}
 	}
+}
+
+// hasControl reports whether s holds a byte below 0x20, eight bytes at a time.
+func hasControl(s []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(s) >= 8 {
+		x := binary.LittleEndian.Uint64(s)
+		if (x-0x20*ones)&^x&highs != 0 { // a byte below 0x20 borrows into its own high bit
+			return true
+		}
+		s = s[8:]
+	}
+	for _, c := range s {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // escape decodes one escape sequence, pairing surrogates and refusing lone ones.
@@ -275,15 +386,25 @@ func (p *jcsParser) hex4() (rune, error) {
 	if p.pos+4 > len(p.data) {
 		return 0, p.errf("short \\u escape")
 	}
-	v, err := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
-	if err != nil {
-		return 0, p.errf("invalid \\u escape")
+	var r rune
+	for _, c := range p.data[p.pos : p.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, p.errf("invalid \\u escape")
+		}
 	}
 	p.pos += 4
-	return rune(v), nil
+	return r, nil
 }
 
-// number checks the JSON number grammar and appends the ECMAScript form.
+// number checks the JSON number grammar and appends the ECMAScript form. An integer of
+// at most 15 digits is exact as a double and is its own ECMAScript form (but -0 is 0).
 func (p *jcsParser) number(out []byte) ([]byte, error) {
 	start := p.pos
 	d := p.data
@@ -298,14 +419,17 @@ func (p *jcsParser) number(out []byte) ([]byte, error) {
 	default:
 		return nil, p.errf("invalid number")
 	}
+	integer := true
 	if p.pos < len(d) && d[p.pos] == '.' {
 		p.pos++
+		integer = false
 		if p.digits() == 0 {
 			return nil, p.errf("invalid number: no digits after '.'")
 		}
 	}
 	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
 		p.pos++
+		integer = false
 		if p.pos < len(d) && (d[p.pos] == '+' || d[p.pos] == '-') {
 			p.pos++
 		}
@@ -313,9 +437,22 @@ func (p *jcsParser) number(out []byte) ([]byte, error) {
 			return nil, p.errf("invalid number: no exponent digits")
 		}
 	}
-	f, err := strconv.ParseFloat(string(d[start:p.pos]), 64)
+	lit := d[start:p.pos]
+	if p.checkOnly && integer && len(lit) <= 15 {
+		return out, nil
+	}
+	if integer && len(lit) <= 15 {
+		if string(lit) == "-0" {
+			return append(out, '0'), nil
+		}
+		return append(out, lit...), nil
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
 	if err != nil || math.IsInf(f, 0) {
-		return nil, p.errf("number %s is outside the IEEE 754 double range", d[start:p.pos])
+		return nil, p.errf("number %s is outside the IEEE 754 double range", lit)
+	}
+	if p.checkOnly {
+		return out, nil
 	}
 	return AppendESNumber(out, f), nil
 }
@@ -344,13 +481,20 @@ func AppendESNumber(out []byte, f float64) []byte {
 	s := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
 	ePos := bytes.IndexByte(s, 'e')
 	mant, exp := s[:ePos], s[ePos+1:]
-	digits := make([]byte, 0, len(mant))
+	var dbuf [24]byte
+	digits := dbuf[:0]
 	for _, c := range mant {
 		if c != '.' {
 			digits = append(digits, c)
 		}
 	}
-	x, _ := strconv.Atoi(string(exp))
+	x := 0
+	for _, c := range exp[1:] { // exp is a sign and digits
+		x = x*10 + int(c-'0')
+	}
+	if exp[0] == '-' {
+		x = -x
+	}
 	k, n := len(digits), x+1 // value = 0.digits × 10^n
 	switch {
 	case k <= n && n <= 21:
@@ -384,7 +528,7 @@ func AppendESNumber(out []byte, f float64) []byte {
 }
 
 // appendJCSString appends s as ECMAScript's JSON.stringify writes it.
-func appendJCSString(out []byte, s string) []byte {
+func appendJCSString(out []byte, s []byte) []byte {
 	const hex = "0123456789abcdef"
 	out = append(out, '"')
 	run := 0 // start of the pending run of bytes copied as they are

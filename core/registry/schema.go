@@ -94,16 +94,14 @@ func oneLine(s string) string {
 
 // validate checks input against a compiled schema.
 func validate(tool string, s *jsonschema.Schema, input []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(input))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return &InputError{Tool: tool, Violations: []string{"input is not valid JSON: " + err.Error()}}
-	}
-	if dec.More() {
+	v, err := decodeInput(input)
+	if errors.Is(err, errTrailing) {
 		return &InputError{Tool: tool, Violations: []string{"input holds more than one JSON value"}}
 	}
-	err := s.Validate(v)
+	if err != nil {
+		return &InputError{Tool: tool, Violations: []string{"input is not valid JSON: " + err.Error()}}
+	}
+	err = s.Validate(v)
 	if err == nil {
 		return nil
 	}
