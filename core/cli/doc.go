@@ -1,8 +1,13 @@
-// Package cli holds the cobra commands of the cwx binary, one file per command group.
+// Package cli holds the cobra commands of the cwx binary, one file per command group:
+// version, protocol (check frames against the wire rules), doctor (runtime, memory cap,
+// sandbox, bundle), config (check config.toml), plugin (install, review, trust, enable,
+// disable, untrust, remove, list, show, reload), tool and command (list and call what
+// enabled plugins register), host (tier status) and repl (warm hosts for a session).
 //
 // Output is written for people by default (tables, plain sentences, errors that say what
 // to do) and for programs with --json (documented structs whose goldens live in
-// testdata/cli). Every command maps its failure to the exit codes of DESIGN.md §7b through
-// [ExitError]: 0 ok, 1 internal error, 2 usage or unreadable input, 3 invalid input or a
-// check that disagrees, 4 denied, 5 unavailable, 6 plugin error, 7 timeout or cancelled.
+// testdata/cli). Every command maps its failure to the exit codes listed in the README
+// through [ExitError]: 0 ok, 1 internal error, 2 usage or unreadable input, 3 invalid input
+// or a check that disagrees, 4 denied, 5 unavailable, 6 plugin error, 7 timeout or
+// cancelled. Text a plugin wrote is printed to a terminal with escapes stripped.
 package cli
