@@ -43,6 +43,7 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
+	env = withJITReservation(env, lim)
 	p := &proc{limit: lim, waited: make(chan struct{}), stderrDone: make(chan struct{})}
 	var child [3]*os.File // the runtime's ends
 	if p.stdin, child[0], err = pipe(true); err == nil {
