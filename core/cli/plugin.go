@@ -189,8 +189,11 @@ func writeReview(w io.Writer, rv *plugins.Review) {
 		printf(w, "peers:\n")
 		for _, p := range rv.Peers {
 			mark := "missing (not provided by cwx; importing it fails)"
-			if p.Provided {
+			switch {
+			case p.Provided:
 				mark = "provided by cwx"
+			case len(p.ProvidedSubpaths) > 0:
+				mark = "partly provided by cwx: only " + strings.Join(p.ProvidedSubpaths, ", ") + " (other imports fail)"
 			}
 			printf(w, "  %s %s: %s\n", p.Name, p.Range, mark)
 		}

@@ -369,7 +369,7 @@ func TestPluginAcceptanceNpm(t *testing.T) {
 	review := mustCLI(t, "plugin", "review", id)
 	for _, want := range []string{
 		"@deepseek-ai/cordis ^4.0.1: provided by cwx",
-		"@deepseek-ai/dsh-commands ^0.1.0-rc.8: missing",
+		"@deepseek-ai/dsh-commands ^0.1.0-rc.8: partly provided by cwx: only @deepseek-ai/dsh-commands/brand",
 		"lib/index.js: host code (JavaScript)",
 		"injects: commands",
 		"Runs JavaScript on your computer with your user permissions.",

@@ -14,6 +14,9 @@ type Peer struct {
 	Name     string `json:"name"`
 	Range    string `json:"range"`
 	Provided bool   `json:"provided"` // true when the cwx host provides it as a singleton
+	// ProvidedSubpaths lists the specifiers under Name the host serves when it does not
+	// serve the package itself (e.g. @deepseek-ai/dsh-commands/brand); other imports fail.
+	ProvidedSubpaths []string `json:"provided_subpaths,omitempty"`
 }
 
 // depReport is what the dependency check found.
@@ -22,13 +25,29 @@ type depReport struct {
 	Peers   []Peer   // the package's own peer dependencies
 }
 
+// providedUnder lists the provided specifiers that are subpaths of the package name.
+func providedUnder(name string, provided map[string]bool) []string {
+	var out []string
+	for spec := range provided {
+		if strings.HasPrefix(spec, name+"/") {
+			out = append(out, spec)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // checkDeps verifies that every runtime dependency of the package at root (recursively,
 // through bundled packages) is either bundled under a node_modules folder inside root,
 // resolved the way Node resolves it, or a host singleton in provided. Nothing is fetched.
 func checkDeps(root string, m *Manifest, provided map[string]bool) depReport {
 	var rep depReport
 	for _, name := range sortedKeys(m.PeerDependencies) {
-		rep.Peers = append(rep.Peers, Peer{Name: name, Range: m.PeerDependencies[name], Provided: provided[name]})
+		peer := Peer{Name: name, Range: m.PeerDependencies[name], Provided: provided[name]}
+		if !peer.Provided {
+			peer.ProvidedSubpaths = providedUnder(name, provided)
+		}
+		rep.Peers = append(rep.Peers, peer)
 	}
 	seen := map[string]bool{}
 	missing := map[string]bool{}

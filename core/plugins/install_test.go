@@ -20,7 +20,7 @@ var fixedNow = func() time.Time { return time.Date(2026, 11, 30, 1, 2, 3, 0, tim
 
 func newStore(t *testing.T, home string, mod func(*Options)) *Store {
 	t.Helper()
-	o := Options{Home: home, Provided: []string{"@deepseek-ai/cordis", "@deepseek-ai/schemastery"}, Refused: []string{"@deepseek-ai/dsh-*", "a subpath of any provided package"}, Now: fixedNow}
+	o := Options{Home: home, Provided: []string{"@deepseek-ai/cordis", "@deepseek-ai/schemastery", "@deepseek-ai/dsh-commands/brand"}, Refused: []string{"@deepseek-ai/dsh-*", "a subpath of any provided package"}, Now: fixedNow}
 	if mod != nil {
 		mod(&o)
 	}
@@ -110,7 +110,7 @@ func npmPackage(name string, extra string) []plugintest.TarEntry {
 
 func TestInstallTarballWithBundledDeps(t *testing.T) {
 	s := newStore(t, t.TempDir(), nil)
-	ents := npmPackage("@me/tool", `,"dependencies":{"left-pad":"1","@deepseek-ai/schemastery":"3","@deepseek-ai/dsh-agent":"1"},"peerDependencies":{"@deepseek-ai/cordis":"4","@deepseek-ai/dsh-session":"1"}`)
+	ents := npmPackage("@me/tool", `,"dependencies":{"left-pad":"1","@deepseek-ai/schemastery":"3","@deepseek-ai/dsh-agent":"1"},"peerDependencies":{"@deepseek-ai/cordis":"4","@deepseek-ai/dsh-commands":"1","@deepseek-ai/dsh-session":"1"}`)
 	ents = append(ents,
 		plugintest.TarEntry{Name: "package/node_modules/left-pad/package.json", Body: `{"name":"left-pad","version":"1.0.0","dependencies":{"pad-core":"1"}}`},
 		plugintest.TarEntry{Name: "package/node_modules/left-pad/index.js", Body: "export default 1"},
@@ -129,7 +129,11 @@ func TestInstallTarballWithBundledDeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Peer{{"@deepseek-ai/cordis", "4", true}, {"@deepseek-ai/dsh-session", "1", false}}
+	want := []Peer{
+		{Name: "@deepseek-ai/cordis", Range: "4", Provided: true},
+		{Name: "@deepseek-ai/dsh-commands", Range: "1", ProvidedSubpaths: []string{"@deepseek-ai/dsh-commands/brand"}},
+		{Name: "@deepseek-ai/dsh-session", Range: "1"},
+	}
 	if fmt.Sprint(rv.Peers) != fmt.Sprint(want) {
 		t.Fatalf("peers %v, want %v", rv.Peers, want)
 	}
