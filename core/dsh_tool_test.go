@@ -17,6 +17,7 @@ func TestDSHDefineToolThroughShim(t *testing.T) {
 		e := newEnv(t, rt)
 		e.install("dsh-define-tool")
 		m := e.open(nil)
+		sent := countSent(m) // before the host exists: the counter wraps it when it starts
 		reconcile(t, m)
 		var schema string
 		for _, tool := range m.Tools() {
@@ -34,7 +35,6 @@ func TestDSHDefineToolThroughShim(t *testing.T) {
 		if got := res.Text(); got != "hey x2: *HEY HEY*" {
 			t.Fatalf("rendered text = %q", got)
 		}
-		sent := countSent(m)
 		_, err = m.CallTool(context.Background(), "shout", input(`{"times":"two","style":"loud"}`), CallOptions{})
 		if !errors.Is(err, ErrInvalidInput) {
 			t.Fatalf("invalid input: %v, want ErrInvalidInput", err)
@@ -44,14 +44,14 @@ func TestDSHDefineToolThroughShim(t *testing.T) {
 				t.Errorf("violations %q do not name %s", err, want)
 			}
 		}
-		if n := sent.count("tool/call"); n != 0 {
-			t.Fatalf("the host saw %d tool/call frames for an invalid input", n)
+		if n := sent.count("tool/call"); n != 1 {
+			t.Fatalf("the host saw %d tool/call frames after one valid and one invalid call, want 1", n)
 		}
 		if _, err := m.CallTool(context.Background(), "shout", input(`{"word":"ok"}`), CallOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if n := sent.count("tool/call"); n != 1 {
-			t.Fatalf("counted %d tool/call frames after one valid call", n)
+		if n := sent.count("tool/call"); n != 2 {
+			t.Fatalf("counted %d tool/call frames after two valid calls, want 2", n)
 		}
 	})
 }
