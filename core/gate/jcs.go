@@ -2,7 +2,6 @@ package gate
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/cwx-dev/cwx/core/internal/jsontext"
 )
 
 // ErrNotCanonicalizable: the input is not I-JSON (RFC 7493) and has no RFC 8785 form.
@@ -280,7 +281,7 @@ func (p *jcsParser) str(out []byte, wantKey bool) ([]byte, []byte, error) {
 	open := p.pos
 	body := p.data[open+1:]
 	if q := bytes.IndexByte(body, '"'); q >= 0 {
-		if seg := body[:q]; bytes.IndexByte(seg, '\\') < 0 && !hasControl(seg) {
+		if seg := body[:q]; bytes.IndexByte(seg, '\\') < 0 && !jsontext.HasControl(seg) {
 			p.pos = open + 1 + q + 1
 			if p.checkOnly {
 				return out, seg, nil
@@ -320,24 +321,6 @@ func (p *jcsParser) str(out []byte, wantKey bool) ([]byte, []byte, error) {
 	}
 }
 
-// hasControl reports whether s holds a byte below 0x20, eight bytes at a time.
-func hasControl(s []byte) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for len(s) >= 8 {
-		x := binary.LittleEndian.Uint64(s)
-		if (x-0x20*ones)&^x&highs != 0 { // a byte below 0x20 borrows into its own high bit
-			return true
-		}
-		s = s[8:]
-	}
-	for _, c := range s {
-		if c < 0x20 {
-			return true
-		}
-	}
-	return false
-}
-
 // escape decodes one escape sequence, pairing surrogates and refusing lone ones.
 func (p *jcsParser) escape() (rune, error) {
 	if p.pos+1 >= len(p.data) {
@@ -345,59 +328,40 @@ func (p *jcsParser) escape() (rune, error) {
 	}
 	e := p.data[p.pos+1]
 	p.pos += 2
-	switch e {
-	case '"', '\\', '/':
-		return rune(e), nil
-	case 'b':
-		return '\b', nil
-	case 'f':
-		return '\f', nil
-	case 'n':
-		return '\n', nil
-	case 'r':
-		return '\r', nil
-	case 't':
-		return '\t', nil
-	case 'u':
-		r, err := p.hex4()
-		if err != nil {
-			return 0, err
-		}
-		if !utf16.IsSurrogate(r) {
-			return r, nil
-		}
-		if r >= 0xdc00 || p.pos+1 >= len(p.data) || p.data[p.pos] != '\\' || p.data[p.pos+1] != 'u' {
-			return 0, p.errf("lone surrogate \\u%04x", r)
-		}
-		p.pos += 2
-		r2, err := p.hex4()
-		if err != nil {
-			return 0, err
-		}
-		if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-			return d, nil
-		}
+	if c := jsontext.ShortEscapes[e]; c != 0 {
+		return rune(c), nil
+	}
+	if e != 'u' {
+		return 0, p.errf("invalid escape \\%c", e)
+	}
+	r, err := p.hex4()
+	if err != nil {
+		return 0, err
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, nil
+	}
+	if r >= 0xdc00 || p.pos+1 >= len(p.data) || p.data[p.pos] != '\\' || p.data[p.pos+1] != 'u' {
 		return 0, p.errf("lone surrogate \\u%04x", r)
 	}
-	return 0, p.errf("invalid escape \\%c", e)
+	p.pos += 2
+	r2, err := p.hex4()
+	if err != nil {
+		return 0, err
+	}
+	if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+		return d, nil
+	}
+	return 0, p.errf("lone surrogate \\u%04x", r)
 }
 
 func (p *jcsParser) hex4() (rune, error) {
 	if p.pos+4 > len(p.data) {
 		return 0, p.errf("short \\u escape")
 	}
-	var r rune
-	for _, c := range p.data[p.pos : p.pos+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, p.errf("invalid \\u escape")
-		}
+	r, ok := jsontext.Hex4(p.data[p.pos:])
+	if !ok {
+		return 0, p.errf("invalid \\u escape")
 	}
 	p.pos += 4
 	return r, nil
@@ -408,34 +372,10 @@ func (p *jcsParser) hex4() (rune, error) {
 func (p *jcsParser) number(out []byte) ([]byte, error) {
 	start := p.pos
 	d := p.data
-	if p.pos < len(d) && d[p.pos] == '-' {
-		p.pos++
-	}
-	switch {
-	case p.pos < len(d) && d[p.pos] == '0':
-		p.pos++
-	case p.pos < len(d) && d[p.pos] >= '1' && d[p.pos] <= '9':
-		p.digits()
-	default:
-		return nil, p.errf("invalid number")
-	}
-	integer := true
-	if p.pos < len(d) && d[p.pos] == '.' {
-		p.pos++
-		integer = false
-		if p.digits() == 0 {
-			return nil, p.errf("invalid number: no digits after '.'")
-		}
-	}
-	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
-		p.pos++
-		integer = false
-		if p.pos < len(d) && (d[p.pos] == '+' || d[p.pos] == '-') {
-			p.pos++
-		}
-		if p.digits() == 0 {
-			return nil, p.errf("invalid number: no exponent digits")
-		}
+	end, integer, fault := jsontext.ScanNumber(d, start)
+	p.pos = end
+	if fault != jsontext.NumberOK {
+		return nil, p.errf("%s", fault)
 	}
 	lit := d[start:p.pos]
 	if p.checkOnly && integer && len(lit) <= 15 {
@@ -455,15 +395,6 @@ func (p *jcsParser) number(out []byte) ([]byte, error) {
 		return out, nil
 	}
 	return AppendESNumber(out, f), nil
-}
-
-func (p *jcsParser) digits() int {
-	n := 0
-	for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
-		p.pos++
-		n++
-	}
-	return n
 }
 
 // AppendESNumber appends f formatted as ECMAScript's Number.prototype.toString (the

@@ -5,11 +5,12 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/cwx-dev/cwx/core/internal/jsontext"
 )
 
 // The validating scanner. It refuses what encoding/json would silently accept: duplicate
@@ -378,36 +379,10 @@ func (s *scanner) array(v *jvalue, depth int) error {
 }
 
 func (s *scanner) number() error {
-	digits := func() int {
-		n := 0
-		for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
-			s.pos++
-			n++
-		}
-		return n
-	}
-	if s.data[s.pos] == '-' {
-		s.pos++
-	}
-	if s.pos < len(s.data) && s.data[s.pos] == '0' {
-		s.pos++
-	} else if digits() == 0 {
+	end, _, fault := jsontext.ScanNumber(s.data, s.pos)
+	s.pos = end
+	if fault != jsontext.NumberOK {
 		return s.syntax("invalid number")
-	}
-	if s.pos < len(s.data) && s.data[s.pos] == '.' {
-		s.pos++
-		if digits() == 0 {
-			return s.syntax("invalid number")
-		}
-	}
-	if s.pos < len(s.data) && (s.data[s.pos] == 'e' || s.data[s.pos] == 'E') {
-		s.pos++
-		if s.pos < len(s.data) && (s.data[s.pos] == '+' || s.data[s.pos] == '-') {
-			s.pos++
-		}
-		if digits() == 0 {
-			return s.syntax("invalid number")
-		}
 	}
 	return nil
 }
@@ -584,9 +559,9 @@ func (s *scanner) slowString(start int, want bool, size int) (string, error) {
 		case c == '"':
 			s.pos++
 			return buf.String(), nil
-		case c == '\\' && s.pos+1 < len(s.data) && shortEscapes[s.data[s.pos+1]] != 0:
+		case c == '\\' && s.pos+1 < len(s.data) && jsontext.ShortEscapes[s.data[s.pos+1]] != 0:
 			if want {
-				buf.WriteByte(shortEscapes[s.data[s.pos+1]])
+				buf.WriteByte(jsontext.ShortEscapes[s.data[s.pos+1]])
 			}
 			s.pos += 2
 		case c == '\\':
@@ -612,9 +587,6 @@ func (s *scanner) slowString(start int, want bool, size int) (string, error) {
 	return "", s.syntax("unterminated string")
 }
 
-// shortEscapes maps the character after a backslash to what it stands for (\u aside).
-var shortEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
 // escape decodes one escape sequence at s.pos (the backslash).
 func (s *scanner) escape() (rune, error) {
 	if s.pos+1 >= len(s.data) {
@@ -622,22 +594,10 @@ func (s *scanner) escape() (rune, error) {
 	}
 	c := s.data[s.pos+1]
 	if c != 'u' {
-		s.pos += 2
-		switch c {
-		case '"', '\\', '/':
-			return rune(c), nil
-		case 'b':
-			return '\b', nil
-		case 'f':
-			return '\f', nil
-		case 'n':
-			return '\n', nil
-		case 'r':
-			return '\r', nil
-		case 't':
-			return '\t', nil
+		if e := jsontext.ShortEscapes[c]; e != 0 {
+			s.pos += 2
+			return rune(e), nil
 		}
-		s.pos -= 2
 		return 0, s.syntax("invalid escape \\%c", c)
 	}
 	r1, ok := s.hex4(s.pos + 2)
@@ -661,12 +621,5 @@ func (s *scanner) escape() (rune, error) {
 }
 
 func (s *scanner) hex4(at int) (rune, bool) {
-	if at+4 > len(s.data) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(s.data[at:at+4]), 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	return rune(n), true
+	return jsontext.Hex4(s.data[at:])
 }

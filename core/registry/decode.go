@@ -2,11 +2,12 @@ package registry
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/cwx-dev/cwx/core/internal/jsontext"
 )
 
 // maxInputDepth is encoding/json's nesting limit, kept so that what it accepted is still
@@ -188,7 +189,7 @@ func (d *inputDecoder) str() ([]byte, error) {
 	open := d.pos
 	body := d.data[open+1:]
 	if q := bytes.IndexByte(body, '"'); q >= 0 {
-		if seg := body[:q]; bytes.IndexByte(seg, '\\') < 0 && !hasControl(seg) && utf8.Valid(seg) {
+		if seg := body[:q]; bytes.IndexByte(seg, '\\') < 0 && !jsontext.HasControl(seg) && utf8.Valid(seg) {
 			d.pos = open + 1 + q + 1
 			return seg, nil
 		}
@@ -228,121 +229,44 @@ func (d *inputDecoder) escape() error {
 	}
 	e := d.data[d.pos+1]
 	d.pos += 2
-	switch e {
-	case '"', '\\', '/':
-		d.buf = append(d.buf, e)
-	case 'b':
-		d.buf = append(d.buf, '\b')
-	case 'f':
-		d.buf = append(d.buf, '\f')
-	case 'n':
-		d.buf = append(d.buf, '\n')
-	case 'r':
-		d.buf = append(d.buf, '\r')
-	case 't':
-		d.buf = append(d.buf, '\t')
-	case 'u':
-		r := hex4(d.data[d.pos:])
-		if r < 0 {
-			return d.errf("invalid \\u escape")
-		}
-		d.pos += 4
-		if utf16.IsSurrogate(r) {
-			r2 := rune(-1)
-			if rest := d.data[d.pos:]; len(rest) >= 2 && rest[0] == '\\' && rest[1] == 'u' {
-				r2 = hex4(rest[2:])
-			}
-			if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
-				r = pair
-				d.pos += 6
-			} else {
-				r = utf8.RuneError
-			}
-		}
-		d.buf = utf8.AppendRune(d.buf, r)
-	default:
+	if c := jsontext.ShortEscapes[e]; c != 0 {
+		d.buf = append(d.buf, c)
+		return nil
+	}
+	if e != 'u' {
 		return d.errf("invalid escape \\%c", e)
 	}
+	r, ok := jsontext.Hex4(d.data[d.pos:])
+	if !ok {
+		return d.errf("invalid \\u escape")
+	}
+	d.pos += 4
+	if utf16.IsSurrogate(r) {
+		r2 := rune(-1)
+		if rest := d.data[d.pos:]; len(rest) >= 2 && rest[0] == '\\' && rest[1] == 'u' {
+			if h, ok := jsontext.Hex4(rest[2:]); ok {
+				r2 = h
+			}
+		}
+		if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+			r = pair
+			d.pos += 6
+		} else {
+			r = utf8.RuneError
+		}
+	}
+	d.buf = utf8.AppendRune(d.buf, r)
 	return nil
-}
-
-// hex4 reads four hex digits, or returns -1.
-func hex4(b []byte) rune {
-	if len(b) < 4 {
-		return -1
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return -1
-		}
-	}
-	return r
-}
-
-// hasControl reports whether s holds a byte below 0x20, eight bytes at a time.
-func hasControl(s []byte) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for len(s) >= 8 {
-		x := binary.LittleEndian.Uint64(s)
-		if (x-0x20*ones)&^x&highs != 0 { // a byte below 0x20 borrows into its own high bit
-			return true
-		}
-		s = s[8:]
-	}
-	for _, c := range s {
-		if c < 0x20 {
-			return true
-		}
-	}
-	return false
 }
 
 // number checks the JSON number grammar and returns the literal as a json.Number.
 func (d *inputDecoder) number() (any, error) {
 	start := d.pos
 	b := d.data
-	if d.pos < len(b) && b[d.pos] == '-' {
-		d.pos++
-	}
-	switch {
-	case d.pos < len(b) && b[d.pos] == '0':
-		d.pos++
-	case d.pos < len(b) && b[d.pos] >= '1' && b[d.pos] <= '9':
-		d.digits()
-	default:
-		return nil, d.errf("invalid number")
-	}
-	if d.pos < len(b) && b[d.pos] == '.' {
-		d.pos++
-		if d.digits() == 0 {
-			return nil, d.errf("invalid number: no digits after '.'")
-		}
-	}
-	if d.pos < len(b) && (b[d.pos] == 'e' || b[d.pos] == 'E') {
-		d.pos++
-		if d.pos < len(b) && (b[d.pos] == '+' || b[d.pos] == '-') {
-			d.pos++
-		}
-		if d.digits() == 0 {
-			return nil, d.errf("invalid number: no exponent digits")
-		}
+	end, _, fault := jsontext.ScanNumber(b, start)
+	d.pos = end
+	if fault != jsontext.NumberOK {
+		return nil, d.errf("%s", fault)
 	}
 	return json.Number(b[start:d.pos]), nil
-}
-
-func (d *inputDecoder) digits() int {
-	n := 0
-	for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
-		d.pos++
-		n++
-	}
-	return n
 }
