@@ -8,7 +8,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
-// Bounds of a command's answer (DESIGN.md §6).
+// Bounds of a command's answer (ARCHITECTURE.md, “Registry rules”).
 const (
 	MaxCommandText   = 64 << 10  // success and error text, cut after stripping escapes
 	MaxSubmitPrompt  = 128 << 10 // a submit prompt over this is refused, never cut

@@ -20,7 +20,7 @@ import (
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
 
-// Deadlines of the call path (DESIGN.md §5).
+// Deadlines of the call path (ARCHITECTURE.md, “Lifecycles and numbers”).
 const (
 	ToolCallDeadline   = 120 * time.Second
 	CommandRunDeadline = 30 * time.Second

@@ -62,7 +62,8 @@ func TestCommandRunFlagsAfterName(t *testing.T) {
 	}
 }
 
-// TestCommandExitCodes covers every exit status of DESIGN.md §7b for the command group.
+// TestCommandExitCodes covers every exit status (ARCHITECTURE.md, “CLI conventions”) for the
+// command group.
 func TestCommandExitCodes(t *testing.T) {
 	fail := func(err error) func(context.Context, string, string, core.CallOptions) (core.CommandResult, error) {
 		return func(context.Context, string, string, core.CallOptions) (core.CommandResult, error) {

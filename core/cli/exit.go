@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes shared by every command (DESIGN.md §7b).
+// Exit codes shared by every command (ARCHITECTURE.md, “CLI conventions”).
 const (
 	ExitOK          = 0
 	ExitInternal    = 1

@@ -235,9 +235,9 @@ func reconcileAll(ctx context.Context, m liveCore) error {
 	return nil
 }
 
-// callErr maps an error of the core to its exit status (DESIGN.md §7b). The message is
-// printed with terminal escapes removed: it may quote a plugin (its error text, the names
-// in its schema).
+// callErr maps an error of the core to its exit status (ARCHITECTURE.md, “CLI conventions”).
+// The message is printed with terminal escapes removed: it may quote a plugin (its error text,
+// the names in its schema).
 func callErr(err error) error {
 	var ee *ExitError
 	if err == nil {

@@ -203,7 +203,7 @@ func (w liveWant) check(t *testing.T, sh PluginShow) {
 	}
 }
 
-// TestPluginShowLiveEndToEnd is issue 8's acceptance: the real cwx binary, the real bundle
+// TestPluginShowLiveEndToEnd runs the real cwx binary and the real bundle
 // through the real shim, on Node and on Bun. `cwx plugin show` lists what the fixture
 // plugins and the published DSH package have live, the refusal of a clashing name, an
 // activation that kills its host, one that never settles and a fault; `cwx plugin reload`

@@ -46,7 +46,8 @@ func TestToolCallGoldens(t *testing.T) {
 	}
 }
 
-// TestToolCallExitCodes covers every exit status of DESIGN.md §7b for `cwx tool call`.
+// TestToolCallExitCodes covers every exit status (ARCHITECTURE.md, “CLI conventions”) for
+// `cwx tool call`.
 func TestToolCallExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	inputFile := filepath.Join(dir, "in.json")

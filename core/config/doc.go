@@ -4,11 +4,11 @@
 // config.toml is decoded strictly: a key cwx does not know is an error that names the key,
 // so a typo never silently falls back to a default. Two tables exist:
 //
-//	[extension_host]             # how plugin hosts run (DESIGN.md §5, §7)
+//	[extension_host]             # how plugin hosts run (ARCHITECTURE.md, “Runtimes”)
 //	runtime = "node"             # "node" (default), "bun" or "auto"
 //	node = "/abs/path/to/node"   # a configured path is the only candidate for its runtime
 //	bun = "/abs/path/to/bun"
-//	memory_limit_mib = 1024      # RLIMIT_DATA of the runtime, default 1024
+//	memory_limit_mib = 1024      # RLIMIT_DATA of the runtime, default DefaultMemoryLimitMiB
 //	approval = "ask"             # extension tool approval posture: ask (default), auto, deny
 //
 //	[plugins."<plugin id>".config] # passed to the plugin's apply(ctx, config)

@@ -15,7 +15,7 @@ import (
 	"strings"
 )
 
-// Install limits (DESIGN.md §7, issue 7).
+// Install limits (ARCHITECTURE.md, “Plugins and trust”).
 const (
 	MaxFiles = 10_000
 	MaxBytes = 256 << 20

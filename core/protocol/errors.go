@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// JSON-RPC error codes used on the wire (DESIGN.md §4).
+// JSON-RPC error codes used on the wire (ARCHITECTURE.md, “Error codes”).
 const (
 	CodeParseError      = -32700
 	CodeInvalidRequest  = -32600

@@ -12,7 +12,7 @@ const AnyObjectShape = "AnyObject"
 // Version is the protocol version both sides speak.
 const Version = 1
 
-// Limits shared by both sides (DESIGN.md §4).
+// Limits shared by both sides (ARCHITECTURE.md, “Limits”).
 const (
 	MaxFrame    = 32 << 20 // bytes of one frame's payload
 	MaxInflight = 256      // requests in flight per direction
@@ -123,8 +123,8 @@ func notification(name string, dir Direction, params any) MethodSpec {
 	return s
 }
 
-// methodTable is DESIGN.md §4's table. A nil result means "any JSON object" (the reserved
-// builtin-only methods, whose results are not specified yet).
+// methodTable is the method table (ARCHITECTURE.md, “Methods”). A nil result means "any JSON
+// object" (the reserved builtin-only methods, whose results are not specified yet).
 var methodTable = []MethodSpec{
 	request(MethodHostInitialize, CoreToHost, bothTiers, (*InitializeParams)(nil), (*Empty)(nil)),
 	request(MethodHostPing, CoreToHost, bothTiers, (*Empty)(nil), (*Empty)(nil)),

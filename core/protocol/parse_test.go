@@ -268,7 +268,7 @@ func TestRoundTripTypes(t *testing.T) {
 
 func TestMethodTable(t *testing.T) {
 	if got := len(Methods()); got != 30 {
-		t.Fatalf("%d methods, want 30 (DESIGN.md §4)", got)
+		t.Fatalf("%d methods, want 30 (ARCHITECTURE.md, “Methods”)", got)
 	}
 	if got := len(Pairs()); got != 31 {
 		t.Fatalf("%d (method, direction) pairs, want 31", got)

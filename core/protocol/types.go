@@ -2,10 +2,10 @@ package protocol
 
 import "encoding/json"
 
-// Wire types. Field names follow research/codewhale-protocol.md §4.3 ("new" dialect) with
-// the decisions of DESIGN.md §4. A field tagged omitempty is optional (null means absent);
-// every other field is required. A json.RawMessage field is "any JSON value"; with the tag
-// cwx:"object" it must be a JSON object. Named string types listed in enumValues are enums.
+// Wire types (ARCHITECTURE.md, “Protocol”). A field tagged omitempty is optional (null means
+// absent); every other field is required. A json.RawMessage field is "any JSON value"; with
+// the tag cwx:"object" it must be a JSON object. Named string types listed in enumValues are
+// enums.
 
 // Empty is the params or result that must be exactly {} (host/ping, host/ready, ...).
 type Empty struct{}
@@ -224,7 +224,7 @@ type CancelParams struct {
 // RegisterKind is what registry/register registers.
 type RegisterKind string
 
-// Register kinds (DESIGN.md §4: any other kind is an invalid frame).
+// Register kinds (any other kind is an invalid frame).
 const (
 	KindTool          RegisterKind = "tool"
 	KindCommand       RegisterKind = "command"

@@ -10,19 +10,19 @@
 // to tiers: builtin owners are exactly host:<module>, plugin ids never start with host:,
 // and a host registers only for owners of its own tier.
 //
-// Registrations (tools and commands) get handles from a single counter shared by all
-// kinds that is never reused. Admission applies every rule of DESIGN.md §6: name grammar,
-// reserved prefixes, the native and specially-treated tool names and the built-in
-// command names (literals here, plus what an embedder adds), clashes compared
-// case-insensitively, description, hint and schema sizes, and per-owner and per-host
-// caps. A tool's input schema is compiled once, at registration, with no loader for
-// external references, and every call's input is validated against it (at most
-// MaxViolations reported). The input is parsed in one pass into the tree encoding/json
-// with UseNumber would build (a large text argument is found with byte searches and
-// copied once), so validating a 1 MiB input costs well under a millisecond plus what the
-// schema itself checks. Re-registering a name by the same owner replaces it under a
-// new handle; unregistering removes exactly that handle, and a stale one is a no-op.
-// Hook and prompt-section registrations are refused as not supported yet.
+// Registrations (tools and commands) get handles from a single counter shared by all kinds
+// that is never reused. Admission applies every rule of ARCHITECTURE.md, “Registry rules”:
+// name grammar, reserved prefixes, the native and specially-treated tool names and the
+// built-in command names (literals here, plus what an embedder adds), clashes compared
+// case-insensitively, description, hint and schema sizes, and per-owner and per-host caps. A
+// tool's input schema is compiled once, at registration, with no loader for external
+// references, and every call's input is validated against it (at most MaxViolations reported).
+// The input is parsed in one pass into the tree encoding/json with UseNumber would build (a
+// large text argument is found with byte searches and copied once), so validating a 1 MiB
+// input costs well under a millisecond plus what the schema itself checks. Re-registering a
+// name by the same owner replaces it under a new handle; unregistering removes exactly that
+// handle, and a stale one is a no-op. Hook and prompt-section registrations are refused as not
+// supported yet.
 //
 // The registry is pure bookkeeping: it spawns nothing and talks to no host. It is safe
 // for concurrent use.

@@ -15,7 +15,7 @@ var (
 var ReservedToolPrefixes = []string{"mcp_", "ext_"}
 
 // NativeToolNames are the core's own tools and the names reserved for the agent
-// machinery (research/codewhale-protocol.md §9). An extension tool may not take one,
+// machinery (ARCHITECTURE.md, “Registry rules”). An extension tool may not take one,
 // whatever its case. An embedder adds its own with Options.NativeTools.
 var NativeToolNames = []string{
 	// Reserved by the agent machinery.

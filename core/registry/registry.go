@@ -44,7 +44,7 @@ func (s State) String() string {
 // Live reports whether an owner in this state may register and be called.
 func (s State) Live() bool { return s == Activating || s == Active }
 
-// Limits of DESIGN.md §6.
+// Limits of ARCHITECTURE.md, “Registry rules”.
 const (
 	MaxToolsPerOwner      = 128
 	MaxToolsPerHost       = 1024

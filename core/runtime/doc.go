@@ -1,17 +1,17 @@
 // Package runtime finds the JavaScript runtime (Node.js or Bun) that runs the extension host
 // and says how to launch it.
 //
-// Resolution follows DESIGN.md §5. The requested kind is "node" (the default), "bun" or
-// "auto" (Bun first, then Node, with the reason Bun was not used recorded in
+// Resolution follows ARCHITECTURE.md, “Runtimes”. The requested kind is "node" (the default),
+// "bun" or "auto" (Bun first, then Node, with the reason Bun was not used recorded in
 // [Resolution.Fallback]). A configured path is the only candidate for its runtime: when it
 // fails, resolution fails with its reason rather than searching PATH. Otherwise every PATH
 // entry is tried in order; relative entries, folders inside a node_modules folder and the
-// working directory (and anything under it) are skipped without running anything, unless
-// the working directory contains the user's home directory (a shell started in / or /home
-// would otherwise find nothing). Each remaining candidate's --version is run with an empty
-// environment, in its own process group, under a timeout. The first at or above its floor
-// wins: Node ^22.19 || >=24, Bun >=1.4.0. Every rejected candidate is recorded with its
-// reason; when none is usable the error wraps [ErrNoRuntime] and carries the exact fix.
+// working directory (and anything under it) are skipped without running anything, unless the
+// working directory contains the user's home directory (a shell started in / or /home would
+// otherwise find nothing). Each remaining candidate's --version is run with an empty
+// environment, in its own process group, under a timeout. The first at or above its floor wins
+// ([NodeFloor], [BunFloor]). Every rejected candidate is recorded with its reason; when none
+// is usable the error wraps [ErrNoRuntime] and carries the exact fix.
 //
 // For Node the resolver also probes, once per binary, which of --no-experimental-sqlite and
 // --no-experimental-ffi the binary accepts; [Runtime.LaunchPlan] adds the accepted ones to

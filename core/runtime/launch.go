@@ -17,7 +17,7 @@ type LaunchPlan struct {
 	MemoryLimitBytes uint64   `json:"memory_limit_bytes"`
 }
 
-// nodeFixedFlags go to every Node host (DESIGN.md §5, research/codewhale-protocol.md §8).
+// nodeFixedFlags go to every Node host (ARCHITECTURE.md, “Runtimes”).
 var nodeFixedFlags = []string{"--max-old-space-size=256", "--disable-proto=throw", "--no-addons"}
 
 // bunFlags keep Bun from installing packages, reading .env or bunfig.toml from the working

@@ -8,31 +8,35 @@
 // Managed false and the tier's own hclog logger; then the payload Channel, the runtime
 // started from core/runtime's launch plan, and a core/rpc Peer over the Channel.
 //
-// The handshake (DESIGN.md §4) is checked with no test bypass: host/hello must name a
-// protocol range containing 1, the runtime kind and version the core launched and probed,
-// the launched tier, exactly the pinned builtin modules, the digest of the bundle the core
-// materialized and no memory limit (Linux caps memory with RLIMIT_DATA in the shim); then
+// The handshake (ARCHITECTURE.md, “Handshake”) is checked with no test bypass: host/hello must
+// name a protocol range containing 1, the runtime kind and version the core launched and
+// probed, the launched tier, exactly the pinned builtin modules, the digest of the bundle the
+// core materialized and no memory limit (Linux caps memory with RLIMIT_DATA in the shim); then
 // host/initialize must be answered {} and host/ready must follow, all within the handshake
-// deadline (30 s). Every refusal names its reason and ends with the runtime's stderr tail.
+// deadline ([DefaultHandshakeTimeout]). Every refusal names its reason and ends with the
+// runtime's stderr tail.
 //
-// Shutdown is bounded: host/shutdown (2 s for the answer and the exit), then SIGTERM to the
-// runtime's and the shim's process groups, then SIGKILL at 3 s; go-plugin's Client.Kill
-// runs only after the processes are gone, so it never blocks on a hung shim.
+// Shutdown is bounded: host/shutdown ([DefaultShutdownAnswer] for the answer and the exit),
+// then SIGTERM to the runtime's and the shim's process groups, then SIGKILL at
+// [DefaultKillAfter]; go-plugin's Client.Kill runs only after the processes are gone, so it
+// never blocks on a hung shim.
 //
-// Keeping a tier alive (DESIGN.md §5): host/ping every 3 s whose answer must be exactly {}
-// (anything else is a protocol violation); 3 s unanswered makes the tier Unresponsive (new
-// calls refused NotAvailable until a pong restores Ready for that generation); 10 s kills
-// both process groups from a timer goroutine that never waits on the writer. An unexpected
-// exit, a violation, a heartbeat kill or a failed start is a crash: below the budget (3 in
-// 5 minutes) the next generation starts after 250 ms; the budget's last crash leaves the
-// tier Failed (reason and stderr tail) until Retry. Pending calls of an ended incarnation
-// fail NotAvailable ("extension host exited: <reason>") and are never replayed. The
-// [Owners] layer is told when each generation is ready (it activates through the [Host]
-// it gets) and when it ended, with the sole owner whose ext/activate the death interrupted.
-// Dirty teardowns reported through ReportDirtyTeardown (2 in 10 minutes) close admission
-// at once and restart the host once no call is in flight; that is not a crash. A runtime
-// that ran out of memory under RLIMIT_DATA ends with a reason naming the limit. Each tier
-// has its own slot, generation, budget and state; no lock spans two tiers.
+// Keeping a tier alive (ARCHITECTURE.md, “Lifecycles and numbers”): host/ping every
+// [DefaultHeartbeat] whose answer must be exactly {} (anything else is a protocol violation);
+// [DefaultUnresponsive] unanswered makes the tier Unresponsive (new calls refused NotAvailable
+// until a pong restores Ready for that generation); [DefaultHangKill] kills both process
+// groups from a timer goroutine that never waits on the writer. An unexpected exit, a
+// violation, a heartbeat kill or a failed start is a crash: below the budget
+// ([DefaultCrashLimit] in [DefaultCrashWindow]) the next generation starts after
+// [DefaultRestartBackoff]; the budget's last crash leaves the tier Failed (reason and stderr
+// tail) until Retry. Pending calls of an ended incarnation fail NotAvailable ("extension host
+// exited: <reason>") and are never replayed. The [Owners] layer is told when each generation
+// is ready (it activates through the [Host] it gets) and when it ended, with the sole owner
+// whose ext/activate the death interrupted. Dirty teardowns reported through
+// ReportDirtyTeardown ([DefaultDirtyLimit] in [DefaultDirtyWindow]) close admission at once
+// and restart the host once no call is in flight; that is not a crash. A runtime that ran out
+// of memory under RLIMIT_DATA ends with a reason naming the limit. Each tier has its own slot,
+// generation, budget and state; no lock spans two tiers.
 //
 // A runtime that exited is reported by its shim, which then waits for the core; the core
 // closes it through go-plugin (Client.Kill: the Shutdown call, and the shim exits). A shim

@@ -69,8 +69,8 @@ func (t *TierRuntime) endedDuring(inc *incarnation, when string) error {
 	return fmt.Errorf("extension host ended during the handshake (%s): %s", when, endReason(inc))
 }
 
-// checkHello applies DESIGN.md §4's identity checks in order; the first failure is the
-// reason.
+// checkHello applies the identity checks of ARCHITECTURE.md, “Handshake” in order; the first
+// failure is the reason.
 func (t *TierRuntime) checkHello(h *protocol.HelloParams) error {
 	o := &t.o
 	if h.Protocol.Min > protocol.Version || h.Protocol.Max < protocol.Version {

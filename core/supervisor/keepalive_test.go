@@ -60,8 +60,9 @@ func (c *silentConn) Recv() ([]byte, error) {
 
 func (c *silentConn) Close() error { c.once.Do(func() { close(c.closed) }); return nil }
 
-// TestHeartbeatBounds checks DESIGN.md §5's heartbeat on a fake clock: the first ping at
-// 3 s, Unresponsive 3 s after it, the kill 10 s after it.
+// TestHeartbeatBounds checks the heartbeat (ARCHITECTURE.md, “Lifecycles and numbers”) on a
+// fake clock: the first ping at DefaultHeartbeat, Unresponsive DefaultUnresponsive after it,
+// the kill DefaultHangKill after it.
 func TestHeartbeatBounds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		conn := &silentConn{closed: make(chan struct{})}

@@ -15,7 +15,7 @@ import (
 	"github.com/cwx-dev/cwx/core/runtime"
 )
 
-// Defaults from DESIGN.md §5.
+// Defaults (ARCHITECTURE.md, “Lifecycles and numbers”).
 const (
 	DefaultHandshakeTimeout = 30 * time.Second
 	DefaultShutdownAnswer   = 2 * time.Second // host/shutdown answer and exit

@@ -29,8 +29,9 @@ type StopReport struct {
 	Leaked   bool          // the processes were still there after the final bound
 }
 
-// boundedStop runs DESIGN.md §5's shutdown: host/shutdown, SIGTERM to both groups at
-// answer, SIGKILL at kill, then waits at most linger more for the processes to go.
+// boundedStop runs the bounded shutdown (ARCHITECTURE.md, “Lifecycles and numbers”):
+// host/shutdown, SIGTERM to both groups at answer, SIGKILL at kill, then waits at most linger
+// more for the processes to go.
 func boundedStop(clock Clock, answer, kill, linger time.Duration, t stopTarget) StopReport {
 	start := clock.Now()
 	var rep StopReport

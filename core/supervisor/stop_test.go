@@ -50,7 +50,8 @@ func (f *fakeTarget) signal(sig syscall.Signal) {
 
 func (f *fakeTarget) gone() <-chan struct{} { return f.goneCh }
 
-// TestBoundedStopTiming checks DESIGN.md §5's exact shutdown bounds on a fake clock.
+// TestBoundedStopTiming checks the exact shutdown bounds (ARCHITECTURE.md, “Lifecycles and
+// numbers”) on a fake clock.
 func TestBoundedStopTiming(t *testing.T) {
 	cases := []struct {
 		name               string

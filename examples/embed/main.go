@@ -39,7 +39,7 @@ func main() {
 	os.Exit(code)
 }
 
-// Exit statuses, the same as cwx's (DESIGN.md §7b).
+// Exit statuses, the same as cwx's (ARCHITECTURE.md, “CLI conventions”).
 const (
 	exitOK          = 0
 	exitInternal    = 1

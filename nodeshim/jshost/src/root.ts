@@ -7,7 +7,7 @@ import { OWNER, type OwnerRecord } from './owner.ts';
 import { defineServices } from './shims/services.ts';
 import type { Registrar } from './shims/registrar.ts';
 
-/** CORE_SERVICES may never be provided by a plugin (DESIGN.md §8, plus the host's own shims). */
+/** CORE_SERVICES may never be provided by a plugin (ARCHITECTURE.md, “Trust model”, plus the host's own shims). */
 export const CORE_SERVICES: ReadonlySet<string> = new Set([
   'approval', 'agents', 'sessions', 'llm', 'sandboxPolicy', 'credentials', 'fs', 'subprocess',
   'systemPrompt', 'tools', 'commands', 'skills', 'prompt', 'storage', 'logger', 'timer',
