@@ -1,37 +1,40 @@
 package core
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/cwx-dev/cwx/core/gate"
-	"github.com/cwx-dev/cwx/core/registry"
-	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
-// Errors of the call path, matched with errors.Is. They are the sentinels of the packages
-// that decide each outcome, so an error wrapped anywhere below the Manager matches too.
+// Errors of the call path, matched with errors.Is. They are the errdefs kinds (one
+// definition each, re-exported here), so an error wrapped anywhere below the Manager
+// matches too, and a cause (a protocol violation, the runtime's exit) stays reachable.
 var (
 	// ErrInvalidInput: the input does not match the tool's schema (the host saw nothing).
 	// The error is a *registry.InputError listing at most five violations.
-	ErrInvalidInput = registry.ErrInvalidInput
+	ErrInvalidInput = errdefs.ErrInvalidInput
 	// ErrDenied: approval was refused (the host saw nothing).
-	ErrDenied = gate.ErrDenied
+	ErrDenied = errdefs.ErrDenied
 	// ErrNotAvailable: no live tool or command by that name, its plugin is not active, its
 	// host is down, busy or unresponsive. ErrHostExited and ErrBusy are cases of it.
-	ErrNotAvailable = rpc.ErrNotAvailable
+	ErrNotAvailable = errdefs.ErrNotAvailable
 	// ErrHostExited: the host ended while the call was in flight (a case of ErrNotAvailable).
-	ErrHostExited = rpc.ErrHostExited
+	// The error wraps why: ErrViolation when the host broke the protocol, a
+	// *shared.ExitError when the runtime exited.
+	ErrHostExited = errdefs.ErrHostExited
 	// ErrBusy: every request slot of the host is taken (a case of ErrNotAvailable).
-	ErrBusy = rpc.ErrBusy
+	ErrBusy = errdefs.ErrBusy
 	// ErrCancelled: the caller cancelled, or the extension was revoked mid-call; `$/cancel`
 	// was sent to the host.
-	ErrCancelled = rpc.ErrCancelled
+	ErrCancelled = errdefs.ErrCancelled
 	// ErrTimeout: the call's deadline passed (120 s for tools, 30 s for commands).
-	ErrTimeout = rpc.ErrTimeout
+	ErrTimeout = errdefs.ErrTimeout
 	// ErrExecutionFailed: the plugin's code failed; the error is an *ExecutionError carrying
 	// the plugin's message.
-	ErrExecutionFailed = errors.New("extension failed")
+	ErrExecutionFailed = errdefs.ErrExecutionFailed
+	// ErrViolation: the host broke the protocol; its incarnation was ended. A call cut short
+	// by it matches ErrHostExited too.
+	ErrViolation = errdefs.ErrViolation
 )
 
 // ExecutionError is a failure reported by the plugin's own code (a thrown error, a refused

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
 // Errors, matched with errors.Is.
 var (
 	// ErrDenied: the call was not approved (by the posture, the user or a failed prompt).
-	ErrDenied = errors.New("denied")
+	ErrDenied = errdefs.ErrDenied
 	// ErrNoTerminal: approval had to be asked but there is no terminal to ask on. It is
 	// a case of ErrDenied (the gate fails closed).
 	ErrNoTerminal = errors.New("approval needed but there is no terminal to ask on")

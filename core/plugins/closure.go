@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -13,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
 // Install limits (ARCHITECTURE.md, “Plugins and trust”).
@@ -30,8 +31,9 @@ type Limits struct {
 // DefaultLimits are MaxFiles and MaxBytes.
 var DefaultLimits = Limits{Files: MaxFiles, Bytes: MaxBytes}
 
-// ErrRefused is matched (errors.Is) by every *RefusalError.
-var ErrRefused = errors.New("plugin refused")
+// ErrRefused is matched (errors.Is) by every *RefusalError. It is errdefs.ErrRefused, the
+// kind a refused registration matches too.
+var ErrRefused = errdefs.ErrRefused
 
 // RefusalError says why a package cannot be installed.
 type RefusalError struct {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
 // JSON-RPC error codes used on the wire (ARCHITECTURE.md, “Error codes”).
@@ -50,8 +52,9 @@ func (e *RPCError) Error() string {
 }
 
 // ErrInvalidMessage is wrapped by every refusal of ParseHostMessage and ParseCoreMessage.
-// A protocol violation ends the channel (the core kills the host).
-var ErrInvalidMessage = errors.New("invalid protocol message")
+// A protocol violation ends the channel (the core kills the host). It is a case of
+// errdefs.ErrViolation.
+var ErrInvalidMessage = errdefs.New(errdefs.ErrViolation, "invalid protocol message")
 
 // Kinds of violation a caller may match with errors.Is in addition to ErrInvalidMessage.
 var (
@@ -66,8 +69,9 @@ var (
 	// ErrEnvelope: the JSON-RPC envelope breaks a rule (jsonrpc, id, method/result/error).
 	ErrEnvelope = errors.New("bad envelope")
 	// ErrUnknownMethod: the method is not in the table, not sent in this direction, or
-	// not allowed on the tier.
-	ErrUnknownMethod = errors.New("method not allowed")
+	// not allowed on the tier. It is errdefs.ErrNotAllowed, the kind core/rpc returns for a
+	// method the core may not send.
+	ErrUnknownMethod = errdefs.ErrNotAllowed
 	// ErrShape: params or result do not match the method's types.
 	ErrShape = errors.New("bad params or result")
 )

@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
-// Sentinels, matched with errors.Is.
+// Sentinels, matched with errors.Is. ErrRefused and ErrInvalidInput are the errdefs kinds;
+// the others are the refusal causes a *Refusal carries.
 var (
 	// ErrRefused: a registration was not admitted (every *Refusal matches it).
-	ErrRefused = errors.New("registration refused")
+	ErrRefused = errdefs.ErrRefused
 	// ErrStaleOwner: the OwnerRef is unknown, from an older generation, has the wrong
 	// token, belongs to another tier, or its owner is no longer Activating or Active.
 	ErrStaleOwner = errors.New("stale or unknown owner")
@@ -25,7 +28,7 @@ var (
 	// ErrUnsupportedKind: the kind is valid on the wire but not built yet.
 	ErrUnsupportedKind = errors.New("kind not supported yet")
 	// ErrInvalidInput: a call's input does not match the tool's schema.
-	ErrInvalidInput = errors.New("invalid input")
+	ErrInvalidInput = errdefs.ErrInvalidInput
 	// ErrInvalidOwner: an owner cannot be begun (bad id for the tier, already live).
 	ErrInvalidOwner = errors.New("invalid owner")
 	// ErrUnknownTool: no live tool has that name or handle.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
@@ -311,7 +312,7 @@ func (p *Peer) putCall(c *call) {
 // incarnation.
 func checkSize(method string, payload []byte) error {
 	if len(payload) > protocol.MaxFrame {
-		return fmt.Errorf("%w: %s is %d bytes; the limit is %d", ErrTooLarge, method, len(payload), protocol.MaxFrame)
+		return errdefs.Newf(ErrTooLarge, "message too large: %s is %d bytes; the limit is %d", method, len(payload), protocol.MaxFrame)
 	}
 	return nil
 }

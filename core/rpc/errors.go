@@ -5,40 +5,32 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
-// kindError is a sentinel with its own message that is also a case of a parent sentinel.
-type kindError struct {
-	msg    string
-	parent error
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.parent }
-
-// Errors returned by Peer. Match them with errors.Is.
+// Errors returned by Peer, matched with errors.Is. They are the errdefs kinds.
 var (
 	// ErrNotAvailable: the host cannot take the request now. ErrBusy and ErrHostExited are
 	// cases of it.
-	ErrNotAvailable = errors.New("extension host not available")
+	ErrNotAvailable = errdefs.ErrNotAvailable
 	// ErrBusy: the outbound queue is full or every request slot is taken. Retry later.
-	ErrBusy error = &kindError{"extension host is busy", ErrNotAvailable}
+	ErrBusy = errdefs.ErrBusy
 	// ErrHostExited: the incarnation ended; the error wraps the reason.
-	ErrHostExited error = &kindError{"extension host exited", ErrNotAvailable}
+	ErrHostExited = errdefs.ErrHostExited
 	// ErrTimeout: the call's deadline passed; `$/cancel` was sent.
-	ErrTimeout = errors.New("timed out")
+	ErrTimeout = errdefs.ErrTimeout
 	// ErrCancelled: the caller's context was cancelled; `$/cancel` was sent. The error
 	// wraps the context's cause.
-	ErrCancelled = errors.New("cancelled")
+	ErrCancelled = errdefs.ErrCancelled
 	// ErrViolation: the host broke the protocol; the incarnation ended. It wraps the
 	// core/protocol refusal when there is one.
-	ErrViolation = errors.New("protocol violation")
+	ErrViolation = errdefs.ErrViolation
 	// ErrNotAllowed: the method may not be sent to this host (unknown, wrong direction,
 	// request/notification mismatch, or not allowed on the host's tier). Nothing was sent.
-	ErrNotAllowed = errors.New("method not allowed")
+	ErrNotAllowed = errdefs.ErrNotAllowed
 	// ErrTooLarge: the encoded message exceeds the 32 MiB frame limit. Nothing was sent.
-	ErrTooLarge = errors.New("message too large")
+	ErrTooLarge = errdefs.ErrTooLarge
 )
 
 // RemoteError is the host's error answer to a Call. errors.Is matches ErrCancelled for

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
@@ -102,7 +103,7 @@ func (p *Peer) encodeAnswer(t *task, res any, err error) []byte {
 			return payload
 		}
 		if encErr == nil {
-			encErr = fmt.Errorf("%w: %d bytes", ErrTooLarge, len(payload))
+			encErr = errdefs.Newf(ErrTooLarge, "message too large: %d bytes", len(payload))
 			err = &protocol.RPCError{Code: protocol.CodeInvalidParams, Message: fmt.Sprintf("the answer to %s is %d bytes, over the %d byte frame limit", t.method, len(payload), protocol.MaxFrame)}
 		} else {
 			err = fmt.Errorf("the core could not encode its answer to %s", t.method)

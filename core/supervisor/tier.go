@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/shared"
@@ -29,8 +30,8 @@ const (
 	StateStopped      State = "stopped" // Stop ran; the tier does not start again
 )
 
-// ErrNotAvailable is the supervisor's "host not available" (rpc.ErrNotAvailable).
-var ErrNotAvailable = rpc.ErrNotAvailable
+// ErrNotAvailable is the supervisor's "host not available" (errdefs.ErrNotAvailable).
+var ErrNotAvailable = errdefs.ErrNotAvailable
 
 // FailureError is a refused start or an ended incarnation: the reason and the runtime's
 // stderr tail. It is a case of ErrNotAvailable.
