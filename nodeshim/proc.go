@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // DefaultMemoryLimit is the runtime's RLIMIT_DATA when the plan asks for none.
@@ -34,7 +32,7 @@ type proc struct {
 
 // spawn starts the runtime. The fork happens on a goroutine locked to its OS thread that
 // stays alive until the runtime has been reaped, so the death signal (which Linux ties to
-// the forking thread) fires only when the shim itself dies.
+// the forking thread; see runtimeProcAttr) fires only when the shim itself dies.
 func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("launch plan has an empty argv")
@@ -60,7 +58,7 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	cmd := &exec.Cmd{
 		Path: argv[0], Args: argv, Env: env, Dir: dir,
 		Stdin: child[0], Stdout: child[1], Stderr: child[2],
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		SysProcAttr: runtimeProcAttr(),
 	}
 	started := make(chan error, 1)
 	go func() {
@@ -97,15 +95,6 @@ func pipe(forWriting bool) (*os.File, *os.File, error) {
 		return w, r, nil
 	}
 	return r, w, nil
-}
-
-// pipeSize is what the shim asks for its stdin/stdout pipes with the runtime: 1 MiB (the
-// default maximum for unprivileged processes) so a large payload crosses with few wakeups.
-// Failure is harmless: the pipe keeps its 64 KiB.
-const pipeSize = 1 << 20
-
-func growPipe(f *os.File) {
-	_, _ = unix.FcntlInt(f.Fd(), unix.F_SETPIPE_SZ, pipeSize)
 }
 
 func (p *proc) closeAll(extra []*os.File) {
@@ -167,17 +156,4 @@ func (p *proc) status() (int, int) {
 		return -1, int(ws.Signal())
 	}
 	return p.state.ExitCode(), 0
-}
-
-// rss returns the resident set size of pid in bytes (0 when unknown).
-func rss(pid int) uint64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
-	if err != nil {
-		return 0
-	}
-	var size, res uint64
-	if _, err := fmt.Sscan(string(b), &size, &res); err != nil {
-		return 0
-	}
-	return res * uint64(os.Getpagesize())
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -25,8 +26,9 @@ const memProbeScript = `const r=[];process.stdin.once('data',()=>{for(const m of
 
 // CheckMemoryCap runs rt twice with a script that allocates 16 MiB and then the cap plus
 // 256 MiB: once without a cap (the control, where both must succeed) and once with
-// RLIMIT_DATA set to limitBytes by prlimit(2) right after start (where the big allocation
-// must fail, by an exception or by the runtime dying). limitBytes 0 means
+// RLIMIT_DATA set to limitBytes (where the big allocation must fail, by an exception or by
+// the runtime dying). On Linux the cap is set by prlimit(2) right after start; elsewhere a
+// shell sets it (ulimit -d) and then execs the runtime. limitBytes 0 means
 // DefaultMemoryLimitBytes. timeout bounds each run.
 func CheckMemoryCap(ctx context.Context, rt Runtime, limitBytes uint64, timeout time.Duration) MemoryCapReport {
 	if limitBytes == 0 {
@@ -68,13 +70,14 @@ func CheckMemoryCap(ctx context.Context, rt Runtime, limitBytes uint64, timeout 
 	return rep
 }
 
-// runMemProbe runs the script on rt, applying RLIMIT_DATA = limit (when non-zero) to the
-// started process before releasing it through stdin.
+// runMemProbe runs the script on rt under RLIMIT_DATA = limit (when non-zero), applied
+// before the script is released through stdin: after the start on Linux (applyDataLimit),
+// before the exec elsewhere (dataLimitedCommand).
 func runMemProbe(ctx context.Context, rt Runtime, script string, limit uint64, timeout time.Duration) ([2]string, error) {
 	var out [2]string
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd, stdout, stderr := probeCommand(ctx, rt.Path, "-e", script)
+	cmd, stdout, stderr := dataLimitedCommand(ctx, limit, rt.Path, "-e", script)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return out, err
@@ -82,13 +85,10 @@ func runMemProbe(ctx context.Context, rt Runtime, script string, limit uint64, t
 	if err := cmd.Start(); err != nil {
 		return out, err
 	}
-	if limit > 0 {
-		lim := unix.Rlimit{Cur: limit, Max: limit}
-		if err := unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_DATA, &lim, nil); err != nil {
-			_ = cmd.Cancel()
-			_ = cmd.Wait()
-			return out, fmt.Errorf("prlimit: %w", err)
-		}
+	if err := applyDataLimit(cmd.Process.Pid, limit); err != nil {
+		_ = cmd.Cancel()
+		_ = cmd.Wait()
+		return out, err
 	}
 	_, _ = stdin.Write([]byte("go\n"))
 	_ = stdin.Close()
@@ -104,4 +104,12 @@ func runMemProbe(ctx context.Context, rt Runtime, script string, limit uint64, t
 	}
 	copy(out[:], got)
 	return out, nil
+}
+
+// ulimitArgv returns an argv that runs argv under RLIMIT_DATA = limit (rounded down to
+// KiB, soft and hard) set by /bin/sh's ulimit before it execs argv, so the process is born
+// capped. It is the probe's mechanism where prlimit(2) does not exist.
+func ulimitArgv(limit uint64, argv []string) []string {
+	const script = `ulimit -d "$1" || exit 125; shift; exec "$@"`
+	return append([]string{"/bin/sh", "-c", script, "sh", strconv.FormatUint(limit>>10, 10)}, argv...)
 }

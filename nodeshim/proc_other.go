@@ -1,0 +1,22 @@
+//go:build !linux
+
+package nodeshim
+
+import (
+	"os"
+	"syscall"
+)
+
+// runtimeProcAttr puts the runtime in a process group it leads. There is no death signal
+// outside Linux: the lifeline (fd 3) is what ends the tree when the core dies, and a shim
+// killed outright leaves the runtime to notice its stdin closing.
+func runtimeProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
+
+// growPipe does nothing outside Linux, which alone can resize a pipe (F_SETPIPE_SZ); the
+// pipe keeps the system's size and a large payload crosses in more writes.
+func growPipe(*os.File) {}
+
+// rss returns 0 ("unknown"): outside Linux there is no /proc to read it from without cgo.
+func rss(int) uint64 { return 0 }
