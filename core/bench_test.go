@@ -19,10 +19,10 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/bundle"
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/internal/testenv"
 	"github.com/cwx-dev/cwx/shared/frame"
 )
 
@@ -40,8 +40,9 @@ const benchFixture = "bench-tool"
 // small input with a 1 KiB and a 1 MiB result, a 1 MiB echo (1 MiB both ways), and calls
 // per second at 1, 16 and 64 concurrent callers (1 KiB results).
 func BenchmarkCallTool(b *testing.B) {
-	for _, rt := range testenv.Runtimes(b) {
-		b.Run(rt.Name, func(b *testing.B) {
+	for _, want := range testenv.Runtimes() {
+		b.Run(want.Name, func(b *testing.B) {
+			rt := want.Get(b)
 			b.Run("manager", func(b *testing.B) { benchCalls(b, managerCaller(b, rt)) })
 			b.Run("shim", func(b *testing.B) { benchCalls(b, shimCaller(b, rt)) })
 			b.Run("direct", func(b *testing.B) { benchCalls(b, directCaller(b, rt)) })

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // TestDSHDefineToolThroughShim: a plugin written with @deepseek-ai/dsh-tools' defineTool

@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/gate"
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/plugins/plugintest"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/supervisor"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 func TestCallToolEndToEnd(t *testing.T) {

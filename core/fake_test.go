@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/supervisor"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // fakeHost is a hand-written host incarnation: on ext/activate it registers the tools the

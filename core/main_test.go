@@ -13,9 +13,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/supervisor"
+	"github.com/cwx-dev/cwx/internal/testenv"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
 
@@ -169,8 +169,8 @@ func reconcile(t testing.TB, m *Manager) {
 
 // eachRuntime runs f as a subtest on Node and on Bun.
 func eachRuntime(t *testing.T, f func(t *testing.T, rt testenv.Runtime)) {
-	for _, rt := range testenv.Runtimes(t) {
-		t.Run(rt.Name, func(t *testing.T) { f(t, rt) })
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) { f(t, want.Get(t)) })
 	}
 }
 

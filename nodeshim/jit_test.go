@@ -4,9 +4,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // spawnHelperEnv makes the test binary act as a shim that spawns one Bun probe: spawn lowers
@@ -46,7 +47,7 @@ func spawnHelper(bun string) int {
 // TestBunKeepsItsJITUnderTheDataLimit guards against RLIMIT_DATA silently turning Bun's JIT
 // off (JSC's default JIT reservation does not fit under the default 1 GiB limit).
 func TestBunKeepsItsJITUnderTheDataLimit(t *testing.T) {
-	bun := testBun(t)
+	bun := testenv.Bun(t).Path
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), spawnHelperEnv+"="+bun)
 	out, err := cmd.Output()
@@ -56,21 +57,4 @@ func TestBunKeepsItsJITUnderTheDataLimit(t *testing.T) {
 	if got := strings.TrimSpace(string(out)); got != "jit" {
 		t.Errorf("Bun under the shim's RLIMIT_DATA reports %q, want \"jit\"", got)
 	}
-}
-
-// testBun is core/internal/testenv's lookup, which nodeshim cannot import: CWX_TEST_BUN, a
-// failure under CI=true when it is missing, a skip otherwise.
-func testBun(t *testing.T) string {
-	t.Helper()
-	p := os.Getenv("CWX_TEST_BUN")
-	if p == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CWX_TEST_BUN is not set: CI must test with bun (run `make tools`, or `make test`)")
-		}
-		t.Skip("CWX_TEST_BUN is not set; run `make tools` and set it to .tools/bin/bun (make test does this)")
-	}
-	if !filepath.IsAbs(p) {
-		t.Fatalf("CWX_TEST_BUN=%q must be an absolute path", p)
-	}
-	return p
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/cwx-dev/cwx/core/bundle"
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	jsruntime "github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // goldenDir holds the CLI goldens (repository testdata/cli), made absolute before any test

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core"
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/plugins/plugintest"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // Owner and Reload make the fake a core.Manager for `cwx plugin show` and `reload`: a plugin
@@ -209,7 +209,7 @@ func (w liveWant) check(t *testing.T, sh PluginShow) {
 // activation that kills its host, one that never settles and a fault; `cwx plugin reload`
 // reports every plugin.
 func TestPluginShowLiveEndToEnd(t *testing.T) {
-	rts := testenv.Runtimes(t)
+	rts := testenv.Runtimes()
 	bin := buildCWX(t)
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins"))
 	if err != nil {
@@ -227,8 +227,9 @@ func TestPluginShowLiveEndToEnd(t *testing.T) {
 		{id: "fixture-name-clash", state: "failed", reason: "tool name `read_file` collides with the built-in tool `read_file`; choose another name", problem: "refused"},
 	}
 	timeRE := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
-	for _, rt := range rts {
-		t.Run(rt.Name, func(t *testing.T) {
+	for _, want := range rts {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
 			home := e2eHome(t, rt, "[plugins.fixture-config.config]\ntarget = \"world\"\n")
 			must := func(args ...string) cliResult { t.Helper(); return e2eMust(t, bin, home, args...) }
 			showJSON := func(id string) PluginShow {

@@ -7,21 +7,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // TestToolCommandReplEndToEnd runs the real cwx binary (the Manager re-executes it as the
 // shim) on Node and on Bun against the example plugins: the one-shot commands with their
 // exit statuses, and a scripted repl that kills the plugin tier's runtime.
 func TestToolCommandReplEndToEnd(t *testing.T) {
-	rts := testenv.Runtimes(t)
+	rts := testenv.Runtimes()
 	bin := buildCWX(t)
 	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rt := range rts {
-		t.Run(rt.Name, func(t *testing.T) {
+	for _, want := range rts {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
 			home := e2eHome(t, rt, "[plugins.\"hello-extension\".config]\ngreeting = \"Ahoy\"\n")
 			cwx := func(stdin string, args ...string) cliResult { t.Helper(); return e2eCWX(t, bin, home, stdin, args...) }
 			for _, dir := range []string{"hello-extension", "dsh-tool"} {

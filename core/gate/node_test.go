@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
@@ -37,8 +37,9 @@ func TestCorpusAgreesWithJS(t *testing.T) {
 		}
 	}
 	script := filepath.Join("..", "..", "nodeshim", "jshost", "scripts", "corpus.mjs")
-	for _, rt := range testenv.Runtimes(t) {
-		t.Run(rt.Name, func(t *testing.T) {
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
 			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 			defer cancel()
 			out, err := exec.CommandContext(ctx, rt.Path, append([]string{script, "--json"}, paths...)...).Output()

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 func TestLaunchPlan(t *testing.T) {
@@ -72,8 +72,9 @@ func TestLaunchPlanRunsOnRealRuntimes(t *testing.T) {
 	if err := os.WriteFile(script, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range testenv.Runtimes(t) {
-		t.Run(r.Name, func(t *testing.T) {
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			r := want.Get(t)
 			o := Options{Kind: Kind(r.Name), NodePath: r.Path}
 			if r.Name == "bun" {
 				o = Options{Kind: KindBun, BunPath: r.Path}
@@ -114,8 +115,9 @@ func TestLaunchPlanRunsOnRealRuntimes(t *testing.T) {
 // TestHelloVersionMatchesWhatTheRuntimeReports checks HelloVersion against what the real
 // runtime reports from inside, the way the host fills host/hello's runtime.version.
 func TestHelloVersionMatchesWhatTheRuntimeReports(t *testing.T) {
-	for _, r := range testenv.Runtimes(t) {
-		t.Run(r.Name, func(t *testing.T) {
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			r := want.Get(t)
 			o := Options{Kind: KindNode, NodePath: r.Path}
 			if r.Name == "bun" {
 				o = Options{Kind: KindBun, BunPath: r.Path}

@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 func TestCheckMemoryCapOnRealRuntimes(t *testing.T) {
-	for _, r := range testenv.Runtimes(t) {
-		t.Run(r.Name, func(t *testing.T) {
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			r := want.Get(t)
 			rep := CheckMemoryCap(context.Background(), Runtime{Kind: Kind(r.Name), Path: r.Path}, 0, 0)
 			if !rep.Enforced || rep.Mechanism != "RLIMIT_DATA" || rep.LimitBytes != 1<<30 {
 				t.Fatalf("report = %+v, want RLIMIT_DATA enforced at 1 GiB", rep)

@@ -8,16 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // BenchmarkTierReady measures "tier needed" -> Ready (shim start, runtime start, handshake)
 // with the good fake host, and reports the idle shim's RSS.
 func BenchmarkTierReady(b *testing.B) {
-	for _, rt := range testenv.Runtimes(b) {
-		b.Run(rt.Name, func(b *testing.B) {
+	for _, want := range testenv.Runtimes() {
+		b.Run(want.Name, func(b *testing.B) {
+			rt := want.Get(b)
 			var rss uint64
 			var lat []time.Duration
 			for b.Loop() {
@@ -42,9 +43,10 @@ func BenchmarkTierReady(b *testing.B) {
 
 // BenchmarkToolCallEcho measures a tool/call round trip through the shim to the echo host.
 func BenchmarkToolCallEcho(b *testing.B) {
-	for _, rt := range testenv.Runtimes(b) {
+	for _, want := range testenv.Runtimes() {
 		for _, size := range []int{1 << 10, 1 << 20} {
-			b.Run(rt.Name+"/"+sizeName(size), func(b *testing.B) {
+			b.Run(want.Name+"/"+sizeName(size), func(b *testing.B) {
+				rt := want.Get(b)
 				tr := newTier(b, rt, "good", func(o *Options) { o.Logger = nil })
 				h, err := ensure(b, tr)
 				if err != nil {
@@ -93,8 +95,9 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 // BenchmarkKill9ToReady measures kill -9 of the runtime -> Ready again (default 250 ms
 // backoff included; the crash budget is raised so 20 kills do not exhaust it).
 func BenchmarkKill9ToReady(b *testing.B) {
-	for _, rt := range testenv.Runtimes(b) {
-		b.Run(rt.Name, func(b *testing.B) {
+	for _, want := range testenv.Runtimes() {
+		b.Run(want.Name, func(b *testing.B) {
+			rt := want.Get(b)
 			tr := newTier(b, rt, "good", func(o *Options) { o.Logger = nil; o.CrashLimit = 1 << 20 })
 			if _, err := ensure(b, tr); err != nil {
 				b.Fatal(err)

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // keepAlive runs the issue-4 scenarios (TestConformance part 2) for one runtime.

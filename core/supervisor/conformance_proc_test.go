@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/internal/testenv"
 	"github.com/cwx-dev/cwx/shared/frame"
 )
 

@@ -11,10 +11,10 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // resolved probes a test runtime the way production does (a configured path).
@@ -97,8 +97,9 @@ func waitState(t testing.TB, tr *TierRuntime, want State) TierStatus {
 }
 
 func TestConformance(t *testing.T) {
-	for _, rt := range testenv.Runtimes(t) {
-		t.Run(rt.Name, func(t *testing.T) {
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
 			t.Run("handshake", func(t *testing.T) { conformHandshake(t, rt) })
 			t.Run("ready_and_stop", func(t *testing.T) { conformReadyStop(t, rt) })
 			t.Run("after_ready", func(t *testing.T) { conformAfterReady(t, rt) })

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
+	"github.com/cwx-dev/cwx/internal/testenv"
 	"github.com/cwx-dev/cwx/shared"
 )
 

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/internal/testenv"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
 
@@ -19,9 +19,10 @@ func TestRealBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rt := range testenv.Runtimes(t) {
+	for _, want := range testenv.Runtimes() {
 		for _, tier := range []protocol.Tier{protocol.TierPlugin, protocol.TierBuiltin} {
-			t.Run(rt.Name+"/"+string(tier), func(t *testing.T) {
+			t.Run(want.Name+"/"+string(tier), func(t *testing.T) {
+				rt := want.Get(t)
 				tr, err := NewTier(Options{
 					Tier: tier, Runtime: resolved(t, rt), BundlePath: bundle, BundleSHA256: jshost.BundleSHA256(),
 					Dir: t.TempDir(), ShimPath: shimBin, Logger: testLogger(t),

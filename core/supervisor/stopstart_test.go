@@ -10,8 +10,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/cwx-dev/cwx/core/internal/testenv"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // logBuffer collects a tier's log lines (and passes them to the test log).

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/internal/testenv"
 	"github.com/cwx-dev/cwx/nodeshim"
 	"github.com/cwx-dev/cwx/shared"
 )
@@ -21,26 +22,6 @@ func TestMain(m *testing.M) {
 		os.Exit(nodeshim.Main(os.Args[2:]))
 	}
 	os.Exit(m.Run())
-}
-
-// runtimes are the JS runtimes the tests use, named by CWX_TEST_NODE and CWX_TEST_BUN
-// (discovery skips the working directory, so tests take configured absolute paths). Under
-// CI a missing runtime fails the test.
-func runtimes(t *testing.T) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	for name, env := range map[string]string{"node": "CWX_TEST_NODE", "bun": "CWX_TEST_BUN"} {
-		if p := os.Getenv(env); p != "" {
-			out[name] = p
-		}
-	}
-	if len(out) == 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CWX_TEST_NODE and CWX_TEST_BUN are unset; run `make tools` and export them")
-		}
-		t.Skip("CWX_TEST_NODE and CWX_TEST_BUN are unset")
-	}
-	return out
 }
 
 // home makes a cwx home with the hello-extension example installed, trusted and enabled.
@@ -79,9 +60,10 @@ func home(t *testing.T, runtime, path string) string {
 }
 
 func TestEmbedCallsWithItsOwnApprover(t *testing.T) {
-	for name, path := range runtimes(t) {
-		t.Run(name, func(t *testing.T) {
-			dir := home(t, name, path)
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			dir := home(t, rt.Name, rt.Path)
 			cases := []struct {
 				name      string
 				args      []string

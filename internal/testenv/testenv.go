@@ -23,31 +23,53 @@ type Runtime struct {
 	Path string // absolute path to the binary
 }
 
+// Lookup names a runtime a test wants and the variable that locates it. [Lookup.Get]
+// resolves it inside the (sub)test that needs it, so an absent runtime skips only that test.
+type Lookup struct {
+	Name string // "node" or "bun"
+	Env  string // the variable holding its absolute path
+}
+
+var (
+	nodeLookup = Lookup{Name: "node", Env: "CWX_TEST_NODE"}
+	bunLookup  = Lookup{Name: "bun", Env: "CWX_TEST_BUN"}
+)
+
 // Node returns the Node.js binary named by CWX_TEST_NODE.
-func Node(t testing.TB) Runtime { return lookup(t, "node", "CWX_TEST_NODE") }
+func Node(t testing.TB) Runtime { t.Helper(); return nodeLookup.Get(t) }
 
 // Bun returns the Bun binary named by CWX_TEST_BUN.
-func Bun(t testing.TB) Runtime { return lookup(t, "bun", "CWX_TEST_BUN") }
+func Bun(t testing.TB) Runtime { t.Helper(); return bunLookup.Get(t) }
 
-// Runtimes returns both runtimes, for table tests that run once per runtime.
-func Runtimes(t testing.TB) []Runtime { return []Runtime{Node(t), Bun(t)} }
+// Runtimes lists Node and Bun for table tests that run once per runtime. Call Get inside
+// each subtest: a runtime that is present runs whether or not the other one is.
+func Runtimes() []Lookup { return []Lookup{nodeLookup, bunLookup} }
 
-func lookup(t testing.TB, name, env string) Runtime {
+// Get returns the runtime, skipping t when its variable is unset (failing it under CI) and
+// failing t when the variable names no usable absolute path.
+func (l Lookup) Get(t testing.TB) Runtime {
 	t.Helper()
-	p := os.Getenv(env)
+	p := os.Getenv(l.Env)
 	if p == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: CI must test with %s (run `make tools`, or `make test`)", env, name)
+		if InCI() {
+			t.Fatalf("%s is not set: CI must test with %s (run `make tools`, or `make test`)", l.Env, l.Name)
 		}
-		t.Skipf("%s is not set; run `make tools` and set it to .tools/bin/%s (make test does this)", env, name)
+		t.Skipf("%s is not set; run `make tools` and set it to .tools/bin/%s (make test does this)", l.Env, l.Name)
 	}
 	if !filepath.IsAbs(p) {
-		t.Fatalf("%s=%q must be an absolute path", env, p)
+		t.Fatalf("%s=%q must be an absolute path", l.Env, p)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("%s=%q: %v (run `make tools`)", env, p, err)
+		t.Fatalf("%s=%q: %v (run `make tools`)", l.Env, p, err)
 	}
-	return Runtime{Name: name, Path: p}
+	return Runtime{Name: l.Name, Path: p}
+}
+
+// InCI reports whether the CI variable is set to anything but "", "0" or "false": there a
+// missing runtime fails instead of skipping.
+func InCI() bool {
+	v := os.Getenv("CI")
+	return v != "" && v != "0" && v != "false"
 }
 
 // Marker returns this run's marker value, creating it on first use.
