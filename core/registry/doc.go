@@ -24,6 +24,12 @@
 // handle, and a stale one is a no-op. Hook and prompt-section registrations are refused as not
 // supported yet.
 //
+// A call looks its tool or command up once (LookupTool, LookupCommand): the Target it gets
+// is a snapshot of the handle, the owner and its tier, the other Active owners of the tier
+// and the compiled schema, and the input is validated against that snapshot, so one call
+// takes the registry's lock once. The registry keeps the one record of each owner's state
+// (State); its users keep no copy of it.
+//
 // The registry is pure bookkeeping: it spawns nothing and talks to no host. It is safe
 // for concurrent use.
 package registry

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
@@ -97,6 +99,63 @@ func (r *Registry) Command(name string) (CommandInfo, bool) {
 	return g.commandInfo(), true
 }
 
+// Target is what one call needs of a live tool or command, taken in a single look-up: the
+// handle, its owner and tier, how many other owners of the tier are Active (the approval
+// card says so), and for a tool the input schema compiled at registration. It is a
+// snapshot: the owner may end after it was taken, and the caller re-checks that only where
+// the race matters, at send time, against its own record of the owner.
+type Target struct {
+	Name   string
+	Kind   protocol.RegisterKind
+	Handle uint64
+	Owner  protocol.OwnerRef
+	Tier   protocol.Tier
+	Others int // Active owners of the tier other than Owner
+	schema *jsonschema.Schema
+}
+
+// ValidateInput validates input against the tool's compiled input schema: nil, or an
+// *InputError (ErrInvalidInput, at most MaxViolations listed). A command target has no
+// schema and fails with ErrUnknownTool.
+func (t Target) ValidateInput(input json.RawMessage) error {
+	if t.schema == nil {
+		return fmt.Errorf("%w: %s %q is not a tool", ErrUnknownTool, t.Kind, t.Name)
+	}
+	return validate(t.Name, t.schema, input)
+}
+
+// LookupTool takes the Target of the live tool of an Active owner by its exact name.
+func (r *Registry) LookupTool(name string) (Target, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	g := r.tools[strings.ToLower(name)]
+	if g == nil || g.name != name {
+		return Target{}, false
+	}
+	return r.targetLocked(g)
+}
+
+// LookupCommand takes the Target of the live command of an Active owner by name.
+func (r *Registry) LookupCommand(name string) (Target, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	g := r.commands[name]
+	if g == nil {
+		return Target{}, false
+	}
+	return r.targetLocked(g)
+}
+
+// +checklocksread:r.mu
+func (r *Registry) targetLocked(g *reg) (Target, bool) {
+	o := g.owner
+	if o.state != Active {
+		return Target{}, false
+	}
+	return Target{Name: g.name, Kind: g.kind, Handle: g.handle, Owner: o.ref, Tier: o.tier,
+		Others: r.perTier[o.tier].active - 1, schema: g.compiled}, true
+}
+
 // Live reports whether handle is still registered to exactly ref and ref is Active:
 // the in-memory check of the call path.
 func (r *Registry) Live(handle uint64, ref protocol.OwnerRef) bool {
@@ -128,5 +187,5 @@ func (r *Registry) ValidateInput(handle uint64, input json.RawMessage) error {
 	if g == nil || g.kind != protocol.KindTool {
 		return fmt.Errorf("%w: handle %d is not a live tool", ErrUnknownTool, handle)
 	}
-	return validate(g.name, g.compiled, input)
+	return Target{Name: g.name, Kind: g.kind, schema: g.compiled}.ValidateInput(input)
 }

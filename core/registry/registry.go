@@ -104,22 +104,28 @@ type reg struct {
 	compiled *jsonschema.Schema
 }
 
-type tierCount struct{ tools, cmds int }
+// tierCount is what one tier holds: registrations against the per-host caps, and its
+// Active owners.
+type tierCount struct{ tools, cmds, active int }
 
 // Registry holds owners and their registrations.
 type Registry struct {
 	names   nameTables
 	schemas schemaCache
 
+	// mu guards the tables below and every owner's and registration's mutable fields.
 	mu         sync.RWMutex
-	generation uint64
-	handle     uint64
-	owners     map[uint64]*owner // by generation; only the latest owner per plugin
-	latest     map[string]uint64 // plugin id → generation of its latest owner
-	byHandle   map[uint64]*reg
-	tools      map[string]*reg // lower-cased name → tool
-	commands   map[string]*reg
-	perTier    map[protocol.Tier]*tierCount
+	generation uint64 // +checklocks:mu
+	handle     uint64 // +checklocks:mu
+	// owners holds, by generation, only the latest owner of each plugin.
+	owners map[uint64]*owner // +checklocks:mu
+	// latest maps a plugin id to the generation of its latest owner.
+	latest   map[string]uint64 // +checklocks:mu
+	byHandle map[uint64]*reg   // +checklocks:mu
+	// tools and commands are keyed by the lower-cased name.
+	tools    map[string]*reg              // +checklocks:mu
+	commands map[string]*reg              // +checklocks:mu
+	perTier  map[protocol.Tier]*tierCount // +checklocks:mu
 }
 
 // New returns an empty registry.
@@ -179,6 +185,8 @@ func newToken() (string, error) {
 }
 
 // lookupLocked returns the live owner ref names on tier, or ErrStaleOwner.
+//
+// +checklocksread:r.mu
 func (r *Registry) lookupLocked(ref protocol.OwnerRef, tier protocol.Tier) (*owner, error) {
 	o := r.owners[ref.Generation]
 	if o == nil || o.ref.PluginID != ref.PluginID || o.tier != tier || !o.state.Live() ||
@@ -208,6 +216,7 @@ func (r *Registry) Activate(ref protocol.OwnerRef, tier protocol.Tier) error {
 		return fmt.Errorf("%w: owner of `%s` is %s, not activating", ErrStaleOwner, ref.PluginID, o.state)
 	}
 	o.state = Active
+	r.perTier[o.tier].active++
 	return nil
 }
 
@@ -238,10 +247,14 @@ func (r *Registry) end(ref protocol.OwnerRef, tier protocol.Tier, to State, reas
 	return nil
 }
 
+// +checklocks:r.mu
 func (r *Registry) endLocked(o *owner, to State, reason string) {
 	for h, g := range o.regs {
 		r.dropLocked(g)
 		delete(o.regs, h)
+	}
+	if o.state == Active {
+		r.perTier[o.tier].active--
 	}
 	o.state, o.reason = to, reason
 }
@@ -286,6 +299,27 @@ func (r *Registry) Owner(pluginID string) (Owner, bool) {
 		return Owner{}, false
 	}
 	return r.owners[g].snapshot(), true
+}
+
+// State returns the state of exactly the owner ref names. An owner the registry no longer
+// keeps (a newer owner of its plugin began) was ended, and is reported Revoked.
+func (r *Registry) State(ref protocol.OwnerRef) State {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if o := r.owners[ref.Generation]; o != nil && o.ref == ref {
+		return o.state
+	}
+	return Revoked
+}
+
+// ActiveOwners returns how many owners of tier are Active.
+func (r *Registry) ActiveOwners(tier protocol.Tier) int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if c := r.perTier[tier]; c != nil {
+		return c.active
+	}
+	return 0
 }
 
 // Owners returns the latest owner of every plugin, sorted by plugin id.
