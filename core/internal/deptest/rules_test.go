@@ -1,0 +1,69 @@
+package deptest
+
+import (
+	"strings"
+	"testing"
+)
+
+// module is the import path every rule is written against. The bad module under testdata
+// carries the same path, so the very same table must catch its violations.
+const module = "github.com/cwx-dev/cwx"
+
+func pkg(rel string) string { return module + "/" + rel }
+
+// processCode is what starts, signals or talks to another process, or drives one that
+// does: the exec and signal packages, the plugin and gRPC stacks, the supervisor, the
+// runtime launcher, the JSON-RPC peer of a live host, the shim and its contract. The
+// frame codec under shared and the bundle's data are bytes only and stay allowed.
+var processCode = []string{
+	"os/exec", "os/signal", "golang.org/x/sys/...",
+	"github.com/hashicorp/go-plugin/...", "google.golang.org/grpc/...",
+	pkg("core/supervisor/..."), pkg("core/runtime/..."), pkg("core/rpc/..."),
+	pkg("nodeshim/..."), pkg("shared/..."),
+}
+
+// rules are the module's import rules (ARCHITECTURE.md, “Package map”).
+var rules = []Rule{
+	{
+		Name:   "the shim links no core",
+		From:   []string{pkg("nodeshim/...")},
+		Except: []string{pkg("nodeshim/jshost/...")},
+		Deny:   []string{pkg("core/...")},
+	},
+	{
+		Name:  "the core links nothing of the shim but the host bundle's data",
+		From:  []string{pkg("core/...")},
+		Deny:  []string{pkg("nodeshim/...")},
+		Allow: []string{pkg("nodeshim/jshost")},
+	},
+	{
+		Name: "shared is the core-shim contract only",
+		From: []string{pkg("shared/...")},
+		Deny: []string{pkg("core/..."), pkg("nodeshim/...")},
+	},
+	{
+		Name: "the host bundle package is data only",
+		From: []string{pkg("nodeshim/jshost/...")},
+		Deny: []string{pkg("...")},
+	},
+	{
+		Name:  "protocol, registry and gate run no process",
+		From:  []string{pkg("core/protocol/..."), pkg("core/registry/..."), pkg("core/gate/...")},
+		Deny:  processCode,
+		Allow: []string{pkg("nodeshim/jshost"), pkg("shared/frame")},
+	},
+}
+
+// TestModuleImportRules checks the module's own packages against rules.
+func TestModuleImportRules(t *testing.T) {
+	g, err := Load(".", module+"/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := Unmatched(g, rules); len(names) > 0 {
+		t.Errorf("rules that apply to no package: %s", strings.Join(names, "; "))
+	}
+	for _, v := range Check(g, rules) {
+		t.Error(v)
+	}
+}

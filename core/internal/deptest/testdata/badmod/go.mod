@@ -1,0 +1,3 @@
+module github.com/cwx-dev/cwx
+
+go 1.26
