@@ -25,39 +25,39 @@
 // # Lifecycle
 //
 // Open reads the home, the config and the state. Reconcile makes the live owners match the
-// desired plugins: it revokes what is no longer desired, re-activates (under a new
-// generation) exactly the plugins whose closure hash or config digest changed, starts a
-// tier only when a desired plugin needs it and activates the missing owners in parallel, so
-// a slow or broken plugin never delays another. After the first Reconcile the Manager
-// polls the state generation once a second, so `cwx plugin disable` in another terminal
-// revokes the plugin in a running Manager.
+// desired plugins: it revokes what is no longer desired, re-activates (under a new generation)
+// exactly the plugins whose closure hash or config digest changed, starts a tier only when a
+// desired plugin needs it and activates the missing owners in parallel, so a slow or broken
+// plugin never delays another. After the first Reconcile the Manager polls the state
+// generation every [plugins.PollInterval], so `cwx plugin disable` in another terminal revokes
+// the plugin in a running Manager.
 //
 // Revocation is synchronous: the owner's registrations are dropped at once, its calls in
-// flight are sent `$/cancel` and resolve Cancelled("extension was revoked") within the
-// 500 ms cancel grace, then the host is asked to deactivate it (2.5 s). An answer other than
-// {disposed: true, leaked: []} is a dirty teardown: recorded in the plugin's diagnostics
-// and reported to the supervisor, which restarts the host after two in ten minutes.
-// `ext/faulted` marks the owner Faulted, drops its registrations and fails its calls
-// NotAvailable; a faulted or failed plugin is not activated again until its bytes or config
-// change or Reload is called. After a host restart every remaining desired owner is
-// replayed with a fresh generation and token; the sole owner that was activating when the
-// host died is failed instead. When several were activating together (so no single one can
-// be blamed), they are replayed one at a time after the others, and the next crash names
-// the culprit. `log` lines are rate-limited per plugin and
-// land in hclog and the plugin's diagnostics ring.
+// flight are sent `$/cancel` and resolve Cancelled("extension was revoked") within
+// [rpc.CancelGrace], then the host is asked to deactivate it within [DeactivateDeadline]. An
+// answer other than {disposed: true, leaked: []} is a dirty teardown: recorded in the plugin's
+// diagnostics and reported to the supervisor, which restarts the host after
+// [supervisor.DefaultDirtyLimit] in [supervisor.DefaultDirtyWindow]. `ext/faulted` marks the
+// owner Faulted, drops its registrations and fails its calls NotAvailable; a faulted or failed
+// plugin is not activated again until its bytes or config change or Reload is called. After a
+// host restart every remaining desired owner is replayed with a fresh generation and token;
+// the sole owner that was activating when the host died is failed instead. When several were
+// activating together (so no single one can be blamed), they are replayed one at a time after
+// the others, and the next crash names the culprit. `log` lines are rate-limited per plugin
+// and land in hclog and the plugin's diagnostics ring.
 //
 // # Calls
 //
 // CallTool finds the live tool, checks its handle, owner generation and receipt in memory,
-// validates the input against the registered schema (ErrInvalidInput, at most five
-// violations; the host sees nothing), asks the gate (ErrDenied; the host sees nothing),
-// then sends tool/call with the caller's workspace, session, agent and turn ids and a 120 s
-// deadline. Cancelling the caller's context sends `$/cancel`. RunCommand does the same for
-// commands (30 s; no approval: a person typed it) and returns success or error text with
-// terminal escapes stripped and cut at 64 KiB, or a submit prompt (refused when empty or
-// over 128 KiB). Every error matches one of ErrInvalidInput, ErrDenied, ErrNotAvailable
-// (ErrHostExited and ErrBusy are cases of it), ErrCancelled, ErrTimeout or
-// ErrExecutionFailed with errors.Is.
+// validates the input against the registered schema (ErrInvalidInput, at most
+// [registry.MaxViolations] violations; the host sees nothing), asks the gate (ErrDenied; the
+// host sees nothing), then sends tool/call with the caller's workspace, session, agent and
+// turn ids, under [ToolCallDeadline]. Cancelling the caller's context sends `$/cancel`.
+// RunCommand does the same for commands ([CommandRunDeadline]; no approval: a person typed it)
+// and returns success or error text with terminal escapes stripped and cut at
+// [MaxCommandText], or a submit prompt (refused when empty or over [MaxSubmitPrompt]). Every
+// error matches one of ErrInvalidInput, ErrDenied, ErrNotAvailable (ErrHostExited and ErrBusy
+// are cases of it), ErrCancelled, ErrTimeout or ErrExecutionFailed with errors.Is.
 //
 // Status, Host and Owner report the tiers (state, runtime pid, host generation, crashes)
 // and each plugin's owner (state, reason, live names); KillRuntime is the repl's kill -9

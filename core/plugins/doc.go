@@ -14,24 +14,24 @@
 //
 // # Manifests
 //
-// A folder with plugin.json (name, version, description, native: one entry path or a list
-// of at most 64, each .mjs, .js or .mts; the spelling extensions."net.codewhale".native as a
-// string, {path}, {paths} or list is accepted too), or an npm package whose package.json
-// "." export (conditions import, node, default; else main; else index.js) is a Cordis
-// plugin. When both files exist plugin.json names the plugin and package.json contributes
-// scripts and dependencies. Top-level plugin.json fields cwx does not use (a Codewhale
-// plugin's skills or MCP servers) are ignored; the native forms are checked strictly. Every manifest error is a [*ManifestError] naming the file and
-// the field.
+// A folder with plugin.json (name, version, description, native: one entry path or a list of
+// at most [MaxEntries], each .mjs, .js or .mts; the spelling extensions."net.codewhale".native
+// as a string, {path}, {paths} or list is accepted too), or an npm package whose package.json
+// "." export (conditions import, node, default; else main; else index.js) is a Cordis plugin.
+// When both files exist plugin.json names the plugin and package.json contributes scripts and
+// dependencies. Top-level plugin.json fields cwx does not use (a Codewhale plugin's skills or
+// MCP servers) are ignored; the native forms are checked strictly. Every manifest error is a
+// [*ManifestError] naming the file and the field.
 //
 // # Install
 //
 // [Store.Install] takes a folder or a .tgz. It refuses ([*RefusalError]) install scripts
-// (preinstall, install, postinstall, prepare), symlinks that leave the package, absolute
-// or ".." tarball entries, hard links, device files, more than 10,000 files or 256 MiB, and
-// runtime dependencies that are neither bundled under node_modules inside the package nor
-// host singletons (the provided-modules list of nodeshim/jshost, passed in
-// [Options.Provided]); the refusal lists what is missing. Nothing is fetched and nothing
-// runs. The copy is staged read-only and named by its closure hash:
+// (preinstall, install, postinstall, prepare), symlinks that leave the package, absolute or
+// ".." tarball entries, hard links, device files, more than [MaxFiles] files or [MaxBytes]
+// bytes, and runtime dependencies that are neither bundled under node_modules inside the
+// package nor host singletons (the provided-modules list of nodeshim/jshost, passed in
+// [Options.Provided]); the refusal lists what is missing. Nothing is fetched and nothing runs.
+// The copy is staged read-only and named by its closure hash:
 //
 //	sha256( "cwx-closure-v1\x00" ||
 //	        for each file, sorted by slash-separated relative path in byte order:
@@ -54,14 +54,14 @@
 //
 // # State
 //
-// $CWX_HOME/state.json holds every record, its receipt, enabled flag and a 64-entry
-// diagnostics ring ([Store.AppendDiagnostic]). It is one small JSON file because every
-// command reads all of it and changes are rare; it is replaced atomically (temporary file,
-// fsync, rename, fsync of the folder) under an exclusive flock on $CWX_HOME/state.lock, so
-// concurrent cwx processes serialize their read-modify-write and readers never see a torn
-// file. A file that does not parse is reported with its path ([*CorruptStateError]) and
-// never reset. The generation counter increases with every change to what is desired;
-// [Watcher] re-reads it once a second and answers callers from memory.
+// $CWX_HOME/state.json holds every record, its receipt, enabled flag and a diagnostics ring of
+// [DiagnosticsRing] entries ([Store.AppendDiagnostic]). It is one small JSON file because
+// every command reads all of it and changes are rare; it is replaced atomically (temporary
+// file, fsync, rename, fsync of the folder) under an exclusive flock on $CWX_HOME/state.lock,
+// so concurrent cwx processes serialize their read-modify-write and readers never see a torn
+// file. A file that does not parse is reported with its path ([*CorruptStateError]) and never
+// reset. The generation counter increases with every change to what is desired; [Watcher]
+// re-reads it every [PollInterval] and answers callers from memory.
 //
 // # For a Manager
 //

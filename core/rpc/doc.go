@@ -6,26 +6,30 @@
 // core/protocol and dispatches it, and a writer that drains the outbound queue. Nothing
 // else ever touches the Conn, and no lock is held while the Conn is read or written.
 //
-// Outbound requests (Call) get ids counting from 1 for the incarnation. At most
-// MaxPending of them are pending at once, plus one slot reserved for the heartbeat
-// (CallOpts.Heartbeat). A call that reaches its deadline sends `$/cancel`, fails its
-// caller with ErrTimeout at once, and keeps its slot for the cancel grace (500 ms) so the
-// host is never handed more than MaxPending requests; a caller whose context is
-// cancelled sends `$/cancel` and is resolved with ErrCancelled on the host's answer or
-// when the grace ends, whichever comes first. Answers that arrive after a call was given
-// up are dropped and logged. A request cancelled before the writer sent it is never sent.
+// Outbound requests (Call) get ids counting from 1 for the incarnation. At most MaxPending of
+// them are pending at once, plus one slot reserved for the heartbeat (CallOpts.Heartbeat). A
+// call that reaches its deadline sends `$/cancel`, fails its caller with ErrTimeout at once,
+// and keeps its slot for [CancelGrace] so the host is never handed more than MaxPending
+// requests; a caller whose context is cancelled sends `$/cancel` and is resolved with
+// ErrCancelled on the host's answer or when the grace ends, whichever comes first. Answers
+// that arrive after a call was given up are dropped and logged. A request cancelled before the
+// writer sent it is never sent.
 //
-// Inbound host requests each run as a task on their own goroutine with a context the
-// host's `$/cancel` cancels; a task that ignores its cancellation is abandoned
-// CancelGrace later (its slot freed, its answer dropped). At most MaxInbound run at once;
-// an id reused while in flight, a 257th request, or any frame core/protocol refuses is a
-// protocol violation that ends the incarnation with the reason.
+// Inbound host requests each run as a task on their own goroutine with a context the host's
+// `$/cancel` cancels; a task that ignores its cancellation is abandoned CancelGrace later (its
+// slot freed, its answer dropped). At most MaxInbound run at once; an id reused while in
+// flight, a request beyond MaxInbound, or any frame core/protocol refuses is a protocol
+// violation that ends the incarnation with the reason.
 //
-// The outbound queue holds QueueSize frames. A Call or Notify that finds it full fails
-// with ErrBusy (a case of ErrNotAvailable) instead of blocking. A message over the
-// 32 MiB frame limit is refused with ErrTooLarge (an over-limit answer to a host request
-// is replaced by an InvalidParams error) rather than sent, which would end the
-// incarnation.
+// The peer is the one place that counts the calls in flight on an incarnation: its slots.
+// Drain stops admission (the heartbeat and host/shutdown still go out) and reports when
+// the last admitted call gave its slot back, which is how the supervisor waits for "no
+// call in flight" before a planned restart without counting calls itself.
+//
+// The outbound queue holds QueueSize frames. A Call or Notify that finds it full fails with
+// ErrBusy (a case of ErrNotAvailable) instead of blocking. A message over protocol.MaxFrame is
+// refused with ErrTooLarge (an over-limit answer to a host request is replaced by an
+// InvalidParams error) rather than sent, which would end the incarnation.
 //
 // When the incarnation ends (the Conn fails, a violation, Close, or Run's context), every
 // pending call fails with ErrHostExited wrapping the reason, every task's context is
