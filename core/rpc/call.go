@@ -135,6 +135,9 @@ func (p *Peer) admit(c *call) error {
 	if p.endErr != nil {
 		return hostExited(p.endErr)
 	}
+	if err := p.drainRefusesLocked(c); err != nil {
+		return err
+	}
 	if c.heartbeat {
 		if p.hbBusy {
 			return errHeartbeatBusy
@@ -247,6 +250,7 @@ func (p *Peer) removeLocked(c *call) {
 		p.hbBusy = false
 	} else {
 		p.nPending--
+		p.drainedLocked()
 	}
 }
 

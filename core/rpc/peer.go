@@ -103,6 +103,7 @@ type Peer struct {
 	cancels  []uint64 // ids whose $/cancel the writer must send
 	inbound  map[uint64]*task
 	endErr   error
+	drain    *drainState // set by Drain
 
 	started  atomic.Bool
 	stopping chan struct{} // closed when the incarnation ends
@@ -240,6 +241,7 @@ func (p *Peer) end(reason error) {
 		c.finishLocked(result{err: exited})
 	}
 	p.nPending, p.hbBusy = 0, false
+	p.drainedLocked()
 	for id, t := range p.inbound {
 		delete(p.inbound, id)
 		t.stop(reason)
