@@ -8,7 +8,9 @@
 //     pipes (never the shim's own descriptors, which would keep go-plugin from seeing the
 //     shim exit), in a process group the runtime leads, with a SIGKILL death signal set from
 //     a goroutine locked to its OS thread (the signal fires when the forking thread exits, so
-//     that thread lives until the runtime has been reaped), and with RLIMIT_DATA.
+//     that thread lives until the runtime has been reaped), and with RLIMIT_DATA. The lock
+//     is not held across the fork: Start reserves the spawn, spawns, then publishes the
+//     runtime, and a shutdown waits for a spawn under way so it never misses the runtime.
 //   - RLIMIT_DATA (default 1 GiB, clamped to an inherited lower hard limit) is set on the
 //     shim itself just before the spawn, so the runtime is born with it and no allocation
 //     escapes it; prlimit(2) after the spawn would leave a window in which the runtime runs
@@ -28,4 +30,26 @@
 //
 // After the runtime's exit has been reported the shim exits when the core closes the
 // connection, or on its own shortly after.
+//
+// # Exit
+//
+// The shim has one way out, its shutdown (shutdown.go). Four triggers feed it: the core
+// closing the connection (terminate the runtime, exit 0), the lifeline closing (kill the
+// runtime's group at once, exit 3), SIGTERM (terminate, give the Exit event a grace to
+// reach the core, exit 143) and an exit report the core leaves unanswered for a grace (kill,
+// exit 0). The first trigger decides the exit code and the cleanup; later ones change
+// nothing, except that the lifeline's kill always happens at once. After the cleanup the
+// shutdown waits, bounded, for the relay and stderr goroutines, and Main returns the code to
+// main.go's os.Exit: nothing in this package ends the process itself.
+//
+// # Platforms
+//
+// Tested on linux/amd64, where everything above holds. darwin/arm64 and darwin/amd64 build
+// and vet (`GOOS=darwin go vet ./...`) but are not tested. There (proc_other.go): no death
+// signal, so the lifeline alone ends the tree when the core dies, and a shim killed outright
+// leaves the runtime to notice its stdin closing; RLIMIT_DATA is set the same way, on the
+// shim just before the spawn, but whether that kernel enforces it is unmeasured (`cwx
+// doctor` checks it, with the shell's `ulimit -d` before the exec since there is no
+// prlimit(2)); the runtime's pipes keep the system's size (no F_SETPIPE_SZ); and Stats
+// reports RSS 0 (no /proc).
 package nodeshim

@@ -21,8 +21,8 @@ import (
 // reported the runtime's exit.
 const exitGrace = 2 * time.Second
 
-// Main runs the shim with the arguments after the subcommand and returns the exit code.
-// The caller (main.go) checked go-plugin's magic cookie.
+// Main runs the shim with the arguments after the subcommand and returns the exit code its
+// shutdown decided. The caller (main.go) checked go-plugin's magic cookie.
 func Main(args []string) int {
 	fs := flag.NewFlagSet("cwx nodeshim", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
@@ -42,11 +42,23 @@ func Main(args []string) int {
 		Output:     os.Stderr,
 		JSONFormat: true,
 	})
-	s := newServer(log, *tier)
-	go watchLifeline(s, log)
-	go watchSIGTERM(s)
-	go exitAfterReport(s)
+	sd := newShutdown(log, joinGrace)
+	s := newServer(log, *tier, sd)
+	// Registered before the handshake, so a SIGTERM never finds the default action (death
+	// without cleanup), and never unregistered: a SIGTERM during another trigger's cleanup
+	// changes nothing.
+	sigterm := make(chan os.Signal, 1)
+	signal.Notify(sigterm, syscall.SIGTERM)
+	watchLifeline(s, sd, log)
+	sd.Go(func() { onSIGTERM(s, sd, sigterm) })
+	sd.Go(func() { exitAfterReport(s, sd, exitGrace) })
+	go serve(s, sd, log) // not waited for: on any other trigger the process ends under it
+	return sd.wait()
+}
 
+// serve runs go-plugin's server until the core closes the connection (client.Kill), then
+// triggers the shutdown: end the runtime and leave.
+func serve(s *server, sd *shutdown, log hclog.Logger) {
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: shared.Handshake,
 		Plugins:         shared.ServerPluginMap(s),
@@ -55,9 +67,8 @@ func Main(args []string) int {
 		},
 		Logger: log.Named("plugin"),
 	})
-	// The core closed the connection (client.Kill): end the runtime and leave.
-	s.terminate("the core closed the connection", termGrace)
-	return 0
+	const reason = "the core closed the connection"
+	sd.trigger(exitOK, reason, func() { s.terminate(reason, termGrace) })
 }
 
 func envOr(k, def string) string {
@@ -67,9 +78,8 @@ func envOr(k, def string) string {
 	return def
 }
 
-// watchLifeline kills the runtime's group and exits when fd 3 reaches EOF: only the core
-// holds the write end, so EOF means the core is gone.
-func watchLifeline(s *server, log hclog.Logger) {
+// watchLifeline starts the lifeline's reader when the core gave the shim one (fd 3).
+func watchLifeline(s *server, sd *shutdown, log hclog.Logger) {
 	if os.Getenv(shared.LifelineEnv) != "3" {
 		log.Warn("started without a lifeline; the shim will not notice the core dying")
 		return
@@ -79,9 +89,18 @@ func watchLifeline(s *server, log hclog.Logger) {
 	if f == nil {
 		return
 	}
+	// Not waited for: it sits in read(2) on a blocking descriptor until the core is gone.
+	go onLifelineEOF(s, sd, f, log)
+}
+
+// onLifelineEOF reads r until it fails, then kills the runtime's group and triggers the
+// shutdown: only the core holds the pipe's write end, so EOF means the core is gone. The
+// kill happens here, not in a cleanup, so that it also cuts short a graceful end already
+// under way: there is no core left to wait for.
+func onLifelineEOF(s *server, sd *shutdown, r io.Reader, log hclog.Logger) {
 	var b [1]byte
 	for {
-		_, err := f.Read(b[:])
+		_, err := r.Read(b[:])
 		if err == nil {
 			continue
 		}
@@ -90,30 +109,48 @@ func watchLifeline(s *server, log hclog.Logger) {
 		} else {
 			log.Warn("lifeline unreadable; killing the runtime", "error", err)
 		}
-		s.killNow("the core is gone (lifeline closed)")
-		os.Exit(3)
+		const reason = "the core is gone (lifeline closed)"
+		s.killNow(reason)
+		sd.trigger(exitLifeline, reason, nil)
+		return
 	}
 }
 
-// watchSIGTERM terminates the runtime's group (SIGTERM, then SIGKILL) and exits once the
-// exit was reported, or at once when there is no runtime or channel.
-func watchSIGTERM(s *server) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGTERM)
-	<-ch
-	s.terminate("the shim received SIGTERM", termGrace)
+// onSIGTERM waits for SIGTERM on sig and triggers the shutdown: terminate the runtime's
+// group (SIGTERM, then SIGKILL), then give the Exit event up to exitGrace to reach the
+// core (the whole exitGrace when no channel was ever opened).
+func onSIGTERM(s *server, sd *shutdown, sig <-chan os.Signal) {
+	select {
+	case <-sig:
+	case <-sd.Done():
+		return
+	}
+	const reason = "the shim received SIGTERM"
+	sd.trigger(exitSIGTERM, reason, func() {
+		s.terminate(reason, termGrace)
+		t := time.NewTimer(exitGrace)
+		defer t.Stop()
+		select {
+		case <-s.reported:
+		case <-t.C:
+		}
+	})
+}
+
+// exitAfterReport triggers the shutdown if the core has not closed the connection grace
+// after the runtime's exit was reported.
+func exitAfterReport(s *server, sd *shutdown, grace time.Duration) {
 	select {
 	case <-s.reported:
-	case <-time.After(exitGrace):
+	case <-sd.Done():
+		return
 	}
-	os.Exit(143)
-}
-
-// exitAfterReport exits the shim if the core has not closed the connection exitGrace after
-// the runtime's exit was reported.
-func exitAfterReport(s *server) {
-	<-s.reported
-	time.Sleep(exitGrace)
-	s.killNow("")
-	os.Exit(0)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-sd.Done():
+		return
+	}
+	sd.trigger(exitOK, "the core left the connection open after the exit report", func() { s.killNow("") })
 }

@@ -35,15 +35,8 @@ func (s *server) Channel(stream shimv1.Shim_ChannelServer) error {
 	p := s.runtime()
 	sc := shared.NewServerChannel(stream)
 	outDone := make(chan struct{})
-	s.wg.Add(2)
-	go func() {
-		defer s.wg.Done()
-		s.inbound(sc, p)
-	}()
-	go func() {
-		defer s.wg.Done()
-		closeStdoutAfterExit(p, outDone)
-	}()
+	s.sd.Go(func() { s.inbound(sc, p) })
+	s.sd.Go(func() { closeStdoutAfterExit(p, outDone) })
 	err := s.outbound(sc, p)
 	close(outDone)
 	if err != nil {

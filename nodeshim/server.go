@@ -29,21 +29,22 @@ type server struct {
 	shimv1.UnimplementedShimServer
 	log  hclog.Logger
 	tier string
+	sd   *shutdown // the shim's exit; the server's goroutines run under it
 
-	mu      sync.Mutex
-	p       *proc
-	channel bool
+	mu       sync.Mutex
+	p        *proc         // guarded by mu; set once, by the Start that spawned it
+	spawning chan struct{} // guarded by mu; non-nil while a Start spawns, closed when it ends
+	channel  bool          // guarded by mu
 
 	started  chan struct{} // closed once p is set
 	reported chan struct{} // closed after the Exit event was sent (or the channel ended)
 	repOnce  sync.Once
 	stderr   *ring
-	wg       sync.WaitGroup // stderr logger and inbound relay goroutines
 }
 
-func newServer(log hclog.Logger, tier string) *server {
+func newServer(log hclog.Logger, tier string, sd *shutdown) *server {
 	return &server{
-		log: log, tier: tier,
+		log: log, tier: tier, sd: sd,
 		started:  make(chan struct{}),
 		reported: make(chan struct{}),
 		stderr:   newRing(stderrTailSize),
@@ -56,31 +57,74 @@ func (s *server) runtime() *proc {
 	return s.p
 }
 
-// Start spawns the runtime from the plan. It may succeed once.
+// settledRuntime is runtime, after waiting for a spawn under way to end, so that a
+// shutdown never misses a runtime being born.
+func (s *server) settledRuntime() *proc {
+	s.mu.Lock()
+	p, spawning := s.p, s.spawning
+	s.mu.Unlock()
+	if spawning == nil {
+		return p
+	}
+	<-spawning
+	return s.runtime()
+}
+
+// Start spawns the runtime from the plan. It may succeed once. The lock is not held across
+// the fork and exec: Start reserves the spawn under it, spawns, and publishes the runtime
+// under it again.
 func (s *server) Start(_ context.Context, req *shimv1.StartRequest) (*shimv1.StartResponse, error) {
 	plan := req.GetPlan()
 	if plan == nil {
 		return nil, status.Error(codes.InvalidArgument, "start needs a launch plan")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.p != nil {
-		return nil, status.Error(codes.FailedPrecondition, "the runtime was already started")
+	spawning, err := s.reserveStart()
+	if err != nil {
+		return nil, err
 	}
 	p, err := spawn(plan.Argv, runtimeEnv(plan.Env, os.Getpid()), plan.Dir, plan.MemoryLimitBytes)
+	if err == nil {
+		s.sd.Go(func() {
+			defer close(p.stderrDone)
+			logStderr(s.log.Named("runtime"), p.stderr, s.stderr)
+		})
+	}
+	s.publishStart(p, spawning)
 	if err != nil {
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
-	s.p = p
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer close(p.stderrDone)
-		logStderr(s.log.Named("runtime"), p.stderr, s.stderr)
-	}()
-	close(s.started)
 	s.log.Debug("runtime started", "pid", p.pid, "pgid", p.pgid, "rlimit_data", p.limit, "argv0", plan.Argv[0])
 	return &shimv1.StartResponse{Pid: int32(p.pid), Pgid: int32(p.pgid), MemoryLimitBytes: p.limit}, nil
+}
+
+// reserveStart claims the one spawn, unless a runtime exists, a spawn is under way or the
+// shim is shutting down. The caller must publishStart with the returned channel.
+func (s *server) reserveStart() (chan struct{}, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.p != nil:
+		return nil, status.Error(codes.FailedPrecondition, "the runtime was already started")
+	case s.spawning != nil:
+		return nil, status.Error(codes.FailedPrecondition, "the runtime is being started")
+	case s.sd.triggered():
+		return nil, status.Error(codes.Unavailable, "the shim is shutting down")
+	}
+	s.spawning = make(chan struct{})
+	return s.spawning, nil
+}
+
+// publishStart ends the spawn reserveStart claimed: p (nil when the spawn failed, which
+// leaves the next Start free to try) becomes the runtime.
+func (s *server) publishStart(p *proc, spawning chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.spawning = nil
+	close(spawning)
+	if p != nil {
+		s.p = p
+		close(s.started)
+	}
 }
 
 // Signal forwards a signal to the runtime's group.
@@ -116,7 +160,7 @@ func (s *server) Stats(context.Context, *shimv1.StatsRequest) (*shimv1.StatsResp
 // terminate ends the runtime's group: SIGTERM, then SIGKILL after grace. It returns once the
 // runtime was reaped or the grace and a last kill have passed.
 func (s *server) terminate(reason string, grace time.Duration) {
-	p := s.runtime()
+	p := s.settledRuntime()
 	if p == nil {
 		return
 	}
@@ -136,7 +180,7 @@ func (s *server) terminate(reason string, grace time.Duration) {
 
 // killNow SIGKILLs the runtime's group (lifeline loss, exit paths).
 func (s *server) killNow(reason string) {
-	if p := s.runtime(); p != nil {
+	if p := s.settledRuntime(); p != nil {
 		p.kill(syscall.SIGKILL, reason)
 	}
 }
