@@ -552,7 +552,8 @@ function checkMessage(msg, direction, tier, answers) {
   if (!isPlainObject(msg)) fail("message is not a JSON object");
   for (const k of Object.keys(msg)) if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
   if (msg.jsonrpc !== "2.0") fail('jsonrpc must be "2.0"');
-  if (has(msg, "id") && !isUint(msg.id)) fail("id must be an unsigned integer");
+  const id = msg.id;
+  if (has(msg, "id") && !isUint(id)) fail("id must be an unsigned integer");
   const strict = direction === "host_to_core";
   if (has(msg, "method")) {
     if (typeof msg.method !== "string") fail("method must be a string");
@@ -582,7 +583,7 @@ function checkMessage(msg, direction, tier, answers) {
     if (typeof e.message !== "string") fail("error.message must be a string");
     return;
   }
-  const method = answers?.(msg.id);
+  const method = isUint(id) ? answers?.(id) : void 0;
   if (method === void 0) return;
   const spec = METHODS[method];
   if (!spec?.result) fail(`"${method}" has no result`);
@@ -649,11 +650,11 @@ function checkType(v, t, strict, where) {
 }
 function checkParamsRules(method, p) {
   if (method === "host/hello") {
-    const runtime = p.runtime;
-    if (runtime.name !== "node" && runtime.name !== "bun") fail('host/hello runtime.name must be "node" or "bun"');
+    const name = isPlainObject(p.runtime) ? p.runtime.name : void 0;
+    if (name !== "node" && name !== "bun") fail('host/hello runtime.name must be "node" or "bun"');
   }
   if (method === "registry/register") {
-    const spec = p.spec;
+    const spec = isPlainObject(p.spec) ? p.spec : {};
     const schema = present(spec, "input_schema");
     const hint = present(spec, "argument_hint");
     if (p.kind === "tool") {
@@ -695,7 +696,7 @@ function checkResultRules(method, r) {
       return;
     case "hook/evaluate": {
       const allowed = { abstain: [], deny: ["reason"], ask: ["reason"], annotate: ["text"], revise: ["input"] };
-      const want = allowed[r.kind] ?? [];
+      const want = (typeof r.kind === "string" ? allowed[r.kind] : void 0) ?? [];
       for (const k of ["reason", "text", "input"]) {
         if (want.includes(k)) need(r, k, where);
         else forbid(r, k, where);
@@ -703,6 +704,37 @@ function checkResultRules(method, r) {
       return;
     }
   }
+}
+function acceptInbound(msg, answers) {
+  if (typeof msg.method === "string") {
+    const spec = methodSpec(msg.method, "core_to_host");
+    const params = isPlainObject(msg.params) ? msg.params : {};
+    if (spec) dropNulls(params, spec.params);
+    msg.params = params;
+  } else if (has(msg, "result") && isUint(msg.id) && isPlainObject(msg.result)) {
+    const method = answers(msg.id);
+    const shape = method === void 0 ? void 0 : METHODS[method]?.result;
+    if (shape !== void 0) dropNulls(msg.result, shape);
+  }
+  return msg;
+}
+function dropNulls(value, shapeName) {
+  const shape = SHAPES[shapeName];
+  if (!shape) return;
+  for (const [name, field] of Object.entries(shape.fields)) {
+    if (!has(value, name)) continue;
+    const v = value[name];
+    if (v === null) {
+      if (field.type.t !== "any") delete value[name];
+      continue;
+    }
+    dropNullsIn(v, field.type);
+  }
+}
+function dropNullsIn(v, t) {
+  if (t.t === "shape" && isPlainObject(v)) dropNulls(v, t.shape);
+  else if (t.t === "array" && Array.isArray(v)) for (const item of v) dropNullsIn(item, t.of);
+  else if (t.t === "map" && isPlainObject(v)) for (const item of Object.values(v)) dropNullsIn(item, t.of);
 }
 
 // src/rpc.ts
@@ -731,32 +763,31 @@ var RpcPeer = class {
     try {
       msg = parseStrict(payload);
     } catch (err) {
-      return this.o.onFatal(`protocol error: ${err.message}`);
+      return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
     }
-    const reason = validateMessage(msg, "core_to_host", this.o.tier, (id) => this.pending.get(id)?.method);
+    const answers = (id) => this.pending.get(id)?.method;
+    const reason = validateMessage(msg, "core_to_host", this.o.tier, answers);
     if (reason !== null) return this.o.onFatal(`protocol error: ${reason}`);
-    const m = msg;
-    if (typeof m.method === "string") {
-      const params = m.params ?? {};
-      if (m.id === void 0) return this.notification(m.method, params);
-      return void this.serve(m.id, m.method, params);
+    if (!isPlainObject(msg)) return;
+    this.dispatch(acceptInbound(msg, answers));
+  }
+  dispatch(m) {
+    if (m.method !== void 0) {
+      if (m.id === void 0) return this.notification(m);
+      return void this.serve(m.id, m.method, m.params);
     }
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);
-    if (Object.hasOwn(m, "error")) {
-      const e = m.error;
-      p.reject(new RpcError(e.code, e.message, e.data));
-    } else {
-      p.resolve(m.result);
-    }
+    if ("error" in m) p.reject(new RpcError(m.error.code, m.error.message, m.error.data));
+    else p.resolve(m.result);
   }
-  notification(method, params) {
-    if (method === "$/cancel") {
-      this.inbound.get(params.id)?.abort(new RpcError(ErrorCode.Cancelled, "cancelled"));
+  notification(n) {
+    if (n.method === "$/cancel") {
+      this.inbound.get(n.params.id)?.abort(new RpcError(ErrorCode.Cancelled, "cancelled"));
       return;
     }
-    this.o.onNotification(method, params);
+    this.o.onNotification(n);
   }
   async serve(id, method, params) {
     const ac = new AbortController();
@@ -789,6 +820,7 @@ var RpcPeer = class {
       const done = () => signal?.removeEventListener("abort", onAbort);
       this.pending.set(id, {
         method,
+        // receive validated the result against METHODS[method].result before it got here
         resolve: (v) => {
           done();
           resolve2(v);
@@ -825,7 +857,7 @@ var RpcPeer = class {
   send(msg, answering) {
     const reason = validateMessage(msg, "host_to_core", this.o.tier, () => answering);
     if (reason !== null) {
-      if (msg.id !== void 0 && msg.method === void 0 && Object.hasOwn(msg, "result")) {
+      if ("result" in msg) {
         msg = { jsonrpc: "2.0", id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } };
       } else {
         throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
@@ -842,6 +874,9 @@ function describeError(err) {
   if (err instanceof Error) return `${err.name || "Error"}: ${err.message}`;
   if (isPlainObject(err) && typeof err.message === "string") return `Error: ${err.message}`;
   return `Error: ${String(err)}`;
+}
+function errorMessage(err) {
+  return err instanceof Error ? err.message : String(err);
 }
 function cut(s, max) {
   if (s.length <= max / 3 || Buffer.byteLength(s, "utf8") <= max) return s;
@@ -2991,12 +3026,73 @@ var Service = class Service2 {
   }
 };
 
-// src/owner.ts
-import { AsyncLocalStorage } from "node:async_hooks";
+// src/cordis-adapter.ts
 var OWNER = /* @__PURE__ */ Symbol.for("cwx.owner");
-var ownerContext = new AsyncLocalStorage();
-function sameRef(a, b) {
-  return a.plugin_id === b.plugin_id && a.generation === b.generation && a.owner_token === b.owner_token;
+var FIBER_PENDING = 0;
+var FIBER_FAILED = 3;
+function ownerOf(ctx) {
+  return ctx[OWNER];
+}
+function ownerScope(root, owner) {
+  return root.extend({ [OWNER]: owner });
+}
+function guardProvide(root, check) {
+  const reflect = root.reflect;
+  const original = reflect.provide;
+  const guarded = function(name, value, impl) {
+    if (typeof name === "string") check(name, value);
+    return original.call(this, name, value, impl);
+  };
+  Object.defineProperty(reflect, "provide", { value: guarded, writable: false, configurable: false });
+}
+function mixinTimer(root) {
+  root.mixin("timer", ["setTimeout", "setInterval", "sleep"]);
+}
+function vetListeners(root, veto) {
+  root.on("internal/listener", (name) => {
+    veto(name);
+  });
+}
+function exportLogs(root, sink) {
+  const exporter = {
+    colors: false,
+    levels: { default: 2 },
+    export(message) {
+      const owner = message.fiber?.deref()?.ctx?.[OWNER];
+      let text;
+      try {
+        text = Logger.format(exporter, message);
+      } catch {
+        text = "(unprintable log message)";
+      }
+      sink({ type: message.type, name: message.name, text, owner });
+    }
+  };
+  root.logger.exporter(exporter);
+}
+function isPlugin(v) {
+  if (typeof v === "function") return true;
+  return typeof v === "object" && v !== null && "apply" in v && typeof v.apply === "function";
+}
+function injectedNames(plugin) {
+  return Object.keys(Inject.resolve(plugin.inject) ?? {});
+}
+function loadPlugin(ctx, plugin, config) {
+  return ctx.plugin(plugin, config);
+}
+function failed(fiber) {
+  return fiber.state === FIBER_FAILED;
+}
+function pendingInjects(root, owner) {
+  for (const runtime of root.registry.values()) {
+    for (const fiber of runtime.fibers) {
+      if (fiber.ctx?.[OWNER] === owner && fiber.state === FIBER_PENDING) return Object.keys(fiber.inject ?? {});
+    }
+  }
+  return void 0;
+}
+function effectLabels(fiber) {
+  return fiber.getEffects().map((e) => e.label);
 }
 
 // src/dsh/tools-compat.ts
@@ -3011,9 +3107,13 @@ __export(tools_compat_exports, {
   ToolOutputError: () => ToolOutputError,
   checkValue: () => checkValue,
   compileParameters: () => compileParameters,
+  compiledSchema: () => compiledSchema,
   defineTool: () => defineTool
 });
 var COMPILED_SCHEMA = /* @__PURE__ */ Symbol.for("cwx.dsh.compiledSchema");
+function compiledSchema(def) {
+  return Reflect.get(def, COMPILED_SCHEMA);
+}
 var ErrorCodes = Object.freeze({
   UNSUPPORTED_SCHEMA: "UNSUPPORTED_SCHEMA",
   INVALID_ARGS: "INVALID_ARGS",
@@ -3119,11 +3219,12 @@ function jsonEqual(a, b) {
 }
 function checkValue(schema, value, at = "$", out = []) {
   if (Array.isArray(schema.oneOf)) {
-    const matches = schema.oneOf.filter((b) => checkValue(b, value, at).length === 0).length;
-    if (matches !== 1) out.push(`${at} must match exactly one of ${schema.oneOf.length} alternatives`);
+    const branches = schema.oneOf;
+    const matches = branches.filter((b) => checkValue(isObj(b) ? b : {}, value, at).length === 0).length;
+    if (matches !== 1) out.push(`${at} must match exactly one of ${branches.length} alternatives`);
     return out;
   }
-  const t = schema.type;
+  const t = typeof schema.type === "string" ? schema.type : void 0;
   const actual = typeOf(value);
   if (t !== void 0 && !(t === actual || t === "number" && actual === "integer")) {
     out.push(`${at} must be ${t === "integer" || t === "array" || t === "object" ? "an" : "a"} ${t}, got ${actual}`);
@@ -3131,12 +3232,15 @@ function checkValue(schema, value, at = "$", out = []) {
   }
   if (Array.isArray(schema.enum) && !schema.enum.some((e) => jsonEqual(e, value))) out.push(`${at} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`);
   if (schema.const !== void 0 && !jsonEqual(schema.const, value)) out.push(`${at} must be ${JSON.stringify(schema.const)}`);
-  if (Array.isArray(value) && isObj(schema.items)) value.forEach((v, i) => checkValue(schema.items, v, `${at}[${i}]`, out));
+  const items = schema.items;
+  if (Array.isArray(value) && isObj(items)) value.forEach((v, i) => checkValue(items, v, `${at}[${i}]`, out));
   if (isObj(value) && t === "object") {
-    const props = schema.properties ?? {};
-    for (const r of schema.required ?? []) if (!Object.hasOwn(value, r)) out.push(`${at}.${r} is required`);
+    const props = isObj(schema.properties) ? schema.properties : {};
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    for (const r of required) if (typeof r === "string" && !Object.hasOwn(value, r)) out.push(`${at}.${r} is required`);
     for (const [k, v] of Object.entries(value)) {
-      if (Object.hasOwn(props, k)) checkValue(props[k], v, `${at}.${k}`, out);
+      const sub = props[k];
+      if (Object.hasOwn(props, k)) checkValue(isObj(sub) ? sub : {}, v, `${at}.${k}`, out);
       else if (schema.additionalProperties === false) out.push(`${at}.${k} is not allowed`);
     }
   }
@@ -3153,7 +3257,7 @@ function defineTool(definition) {
     execute(args, exec) {
       const problems = isObj(args) ? checkValue(schema, args) : [`$ must be an object, got ${typeOf(args)}`];
       if (problems.length > 0) throw new ToolArgsError(`invalid arguments: ${problems.slice(0, 5).join("; ")}`);
-      return execute.call(definition, args, exec);
+      return Reflect.apply(execute, definition, [args, exec]);
     }
   };
   Object.defineProperty(checked, COMPILED_SCHEMA, { value: schema });
@@ -3169,7 +3273,7 @@ var Registrar = class {
     this.rpc = rpc;
   }
   add(ctx, kind, name, spec, def) {
-    const owner = ctx[OWNER];
+    const owner = ownerOf(ctx);
     if (!owner) throw new Error(`${kind}s.register: only a plugin may register a ${kind}`);
     if (owner.state !== "activating" && owner.state !== "active") {
       throw new Error(`${kind}s.register: plugin ${owner.ref.plugin_id} is not active`);
@@ -3234,8 +3338,7 @@ function defineServices(registrar) {
       if (!isPlainObject(def)) throw new TypeError("tools.register: the definition must be an object");
       if (!nonEmptyString(def.name)) throw new TypeError("tools.register: `name` must be a non-empty string");
       if (typeof def.execute !== "function") throw new TypeError(`tools.register: tool \`${def.name}\` needs an \`execute\` function`);
-      const compiled = def[COMPILED_SCHEMA];
-      const schema = compiled ?? def.inputSchema ?? def.parameters ?? { type: "object", properties: {} };
+      const schema = compiledSchema(def) ?? def.inputSchema ?? def.parameters ?? { type: "object", properties: {} };
       if (!isPlainObject(schema)) throw new TypeError(`tools.register: tool \`${def.name}\` has parameters that are not an object`);
       const spec = { name: def.name, description: String(def.description ?? ""), input_schema: schema };
       return registrar.add(this.ctx, "tool", def.name, spec, def);
@@ -3349,43 +3452,23 @@ function createRoot(registrar, log) {
   const { Tools, Commands, Timer } = defineServices(registrar);
   const allowed = /* @__PURE__ */ new Map([["tools", Tools], ["commands", Commands], ["timer", Timer]]);
   const provided = /* @__PURE__ */ new Set();
-  const reflect = ctx.reflect;
-  const original = reflect.provide;
-  const guarded = function(name, value, check) {
-    if (typeof name === "string" && CORE_SERVICES.has(name)) {
-      const shim = allowed.get(name);
-      if (!shim || !(value instanceof shim) || provided.has(name)) throw new CoreServiceError(name);
-      provided.add(name);
-    }
-    return original.call(this, name, value, check);
-  };
-  Object.defineProperty(reflect, "provide", { value: guarded, writable: false, configurable: false });
+  guardProvide(ctx, (name, value) => {
+    if (!CORE_SERVICES.has(name)) return;
+    const shim = allowed.get(name);
+    if (!shim || !(value instanceof shim) || provided.has(name)) throw new CoreServiceError(name);
+    provided.add(name);
+  });
   new Tools(ctx);
   new Commands(ctx);
   new Timer(ctx);
-  ctx.mixin("timer", ["setTimeout", "setInterval", "sleep"]);
-  ctx.on("internal/listener", (name) => {
-    if (typeof name === "string" && NEVER_EMITTED.has(name)) {
-      throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
-    }
-    return void 0;
+  mixinTimer(ctx);
+  vetListeners(ctx, (name) => {
+    if (NEVER_EMITTED.has(name)) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
   });
-  const exporter = {
-    colors: false,
-    levels: { default: 2 },
-    export(message) {
-      const owner = message.fiber?.deref()?.ctx?.[OWNER];
-      const level = message.type === "error" ? "error" : message.type === "warn" ? "warn" : "info";
-      let text;
-      try {
-        text = Logger.format(exporter, message);
-      } catch {
-        text = "(unprintable log message)";
-      }
-      log(level, `[${message.name}] ${text}`, owner);
-    }
-  };
-  ctx.logger.exporter(exporter);
+  exportLogs(ctx, (line) => {
+    const level = line.type === "error" ? "error" : line.type === "warn" ? "warn" : "info";
+    log(level, `[${line.name}] ${line.text}`, line.owner);
+  });
   return { ctx };
 }
 
@@ -4382,11 +4465,18 @@ function installBun(bun) {
   });
 }
 
+// src/owner.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var ownerContext = new AsyncLocalStorage();
+function sameRef(a, b) {
+  return a.plugin_id === b.plugin_id && a.generation === b.generation && a.owner_token === b.owner_token;
+}
+
 // src/activate.ts
 var ActivationError = class extends Error {
   name = "ActivationError";
 };
-var failed = (diagnostic) => ({ status: "failed", diagnostic });
+var failed2 = (diagnostic) => ({ status: "failed", diagnostic });
 async function activateEntry(d, tier, params) {
   const start = Date.now();
   const ref = params.owner;
@@ -4398,12 +4488,12 @@ async function activateEntry(d, tier, params) {
   const existing = d.owners.get(ref.owner_token);
   if (existing) {
     const further = sameRef(existing.ref, ref) && existing.pluginName === pluginName && existing.state === "active" && existing.activatingEntry === void 0 && !existing.entries.some((e) => e.path === entry.path);
-    if (!further) return failed("Error: owner token already active");
+    if (!further) return failed2("Error: owner token already active");
   }
   const owner = existing ?? {
     ref: { plugin_id: ref.plugin_id, generation: ref.generation, owner_token: ref.owner_token },
     pluginName,
-    dataDir: typeof params.data_dir === "string" ? params.data_dir : void 0,
+    ...params.data_dir !== void 0 ? { dataDir: params.data_dir } : {},
     state: "activating",
     entries: [],
     entryDirs: [],
@@ -4427,9 +4517,9 @@ async function activateEntry(d, tier, params) {
   const outcome = await Promise.race([work, deadline, stopped]);
   clearTimeout(timer);
   owner.stopped = void 0;
-  if (outcome === "stopped") return failed("Error: the plugin was stopped during activation");
+  if (outcome === "stopped") return failed2("Error: the plugin was stopped during activation");
   if (outcome === null && owner.state !== "activating") {
-    return failed("Error: the plugin was stopped during activation");
+    return failed2("Error: the plugin was stopped during activation");
   }
   if (outcome === null) {
     owner.state = "active";
@@ -4445,14 +4535,14 @@ async function activateEntry(d, tier, params) {
     const budget = Math.min(d.disposeDeadlineMs, Math.max(250, start + d.activateDeadlineMs + 500 - Date.now()));
     await Promise.race([teardown, new Promise((r) => setTimeout(r, budget))]);
   }
-  return failed(diagnostic);
+  return failed2(diagnostic);
 }
 async function load(d, owner, entry, config) {
   let bytes;
   try {
     bytes = await readFile(entry.path);
   } catch (err) {
-    throw new ActivationError(`cannot read entry ${entry.path}: ${err.message}`);
+    throw new ActivationError(`cannot read entry ${entry.path}: ${errorMessage(err)}`);
   }
   const digest = createHash("sha256").update(bytes).digest("hex");
   if (digest !== entry.sha256.toLowerCase()) {
@@ -4465,38 +4555,31 @@ async function load(d, owner, entry, config) {
     throw explainImportError(err);
   }
   const plugin = pickPlugin(mod);
-  const missing = Object.keys(Inject.resolve(plugin.inject) ?? {}).filter((n) => !PROVIDED_SERVICES.has(n));
+  const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n));
   if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
-  owner.ctx ??= d.root.extend({ [OWNER]: owner });
-  const ctx = owner.ctx;
-  const fiber = ownerContext.run(owner, () => ctx.plugin(plugin, config));
+  const ctx = owner.ctx ??= ownerScope(d.root, owner);
+  const fiber = ownerContext.run(owner, () => loadPlugin(ctx, plugin, config));
   owner.entries.push({ path: entry.path, fiber });
   await fiber;
-  if (fiber.state === 3) throw new ActivationError("the plugin failed while loading");
+  if (failed(fiber)) throw new ActivationError("the plugin failed while loading");
   const pending = pendingChildren(d.root, owner);
   if (pending) throw new ActivationError(pending);
   const regs = [...owner.registrations].filter((r) => r.entry === entry.path);
   await Promise.all(regs.map((r) => r.admitted));
-  const refused = regs.filter((r) => r.refused).map((r) => r.refused);
+  const refused = regs.flatMap((r) => r.refused ? [r.refused] : []);
   if (refused.length > 0) throw new ActivationError(refused.join("; "));
   if (owner.fault) throw new ActivationError(`fault during activation: ${owner.fault}`);
 }
 function pickPlugin(mod) {
-  const candidate = mod.default ?? mod;
-  if (typeof candidate === "function") return candidate;
-  if (candidate && typeof candidate === "object" && typeof candidate.apply === "function") return candidate;
+  const candidate = isPlainObject(mod) ? mod.default ?? mod : mod;
+  if (isPlugin(candidate)) return candidate;
   throw new ActivationError("entry module exports no Cordis plugin (a function, a class, or an object with `apply`)");
 }
 function pendingChildren(root, owner) {
-  const registry = root.registry;
-  for (const runtime of registry.values()) {
-    for (const fiber of runtime.fibers) {
-      if (fiber.ctx?.[OWNER] !== owner || fiber.state !== 0) continue;
-      const names = Object.keys(fiber.inject ?? {}).filter((n) => !PROVIDED_SERVICES.has(n));
-      return `requires \`${names[0] ?? "an unavailable service"}\`, which the cwx extension host does not provide`;
-    }
-  }
-  return null;
+  const injects = pendingInjects(root, owner);
+  if (injects === void 0) return null;
+  const names = injects.filter((n) => !PROVIDED_SERVICES.has(n));
+  return `requires \`${names[0] ?? "an unavailable service"}\`, which the cwx extension host does not provide`;
 }
 function admitted(owner) {
   const live2 = [...owner.registrations].filter((r) => r.handle !== void 0 && !r.undone);
@@ -4525,15 +4608,15 @@ async function disposeOwner(owner, registrar, deadlineMs) {
   await Promise.race([work, timeout]);
   clearTimeout(timer);
   owner.state = "gone";
-  owner.leakedEffects = effectLabels(owner);
+  owner.leakedEffects = effectLabels2(owner);
   registrar.forget(owner);
   return disposed;
 }
-function effectLabels(owner) {
+function effectLabels2(owner) {
   const out = [];
   for (const e of owner.entries) {
-    for (const eff of e.fiber.getEffects()) {
-      const label = eff.label ?? "(unlabelled)";
+    for (const effect of effectLabels(e.fiber)) {
+      const label = effect ?? "(unlabelled)";
       if (/^(tools|commands)\.register\(/.test(label)) continue;
       out.push(`effect:${label}`);
     }
@@ -4554,9 +4637,19 @@ function live(registrar, handle, kind) {
   }
   return reg;
 }
-function optional(params, out) {
-  const map = [["workspace", "workspace"], ["session_id", "sessionId"], ["agent_id", "agentId"], ["origin_turn_id", "originTurnId"]];
-  for (const [wire, js] of map) if (typeof params[wire] === "string") out[js] = params[wire];
+function callContext(params, reg) {
+  const out = {};
+  if (params.workspace !== void 0) out.workspace = params.workspace;
+  if (params.session_id !== void 0) out.sessionId = params.session_id;
+  if (params.agent_id !== void 0) out.agentId = params.agent_id;
+  if (params.origin_turn_id !== void 0) out.originTurnId = params.origin_turn_id;
+  if (reg.owner.dataDir !== void 0) out.dataDir = reg.owner.dataDir;
+  return out;
+}
+function invoke(def, key, args) {
+  const fn = def[key];
+  if (typeof fn !== "function") throw new TypeError(`${key} is not a function`);
+  return Reflect.apply(fn, def, args);
 }
 function runOwned(reg, signal, fn) {
   return new Promise((resolve2, reject) => {
@@ -4576,13 +4669,11 @@ async function callTool(registrar, params, signal) {
   const reg = live(registrar, params.handle, "tool");
   const def = reg.def;
   const input = params.input;
-  const exec = { signal, callId: params.call_id, args: input, arguments: input };
-  optional(params, exec);
-  if (reg.owner.dataDir !== void 0) exec.dataDir = reg.owner.dataDir;
+  const exec = { signal, callId: params.call_id, args: input, arguments: input, ...callContext(params, reg) };
   Object.freeze(exec);
   let value;
   try {
-    value = await runOwned(reg, signal, () => def.execute.call(def, input, exec));
+    value = await runOwned(reg, signal, () => invoke(def, "execute", [input, exec]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR));
@@ -4593,10 +4684,10 @@ async function callTool(registrar, params, signal) {
 }
 function render(def, args, value) {
   const output = def.output;
-  if (output && typeof output.render === "function") {
+  if (typeof output === "object" && output !== null && "render" in output && typeof output.render === "function") {
     let blocks;
     try {
-      blocks = output.render(args, value);
+      blocks = Reflect.apply(output.render, output, [args, value]);
     } catch (err) {
       throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR));
     }
@@ -4626,14 +4717,13 @@ async function runCommand(registrar, params, signal) {
     rawInput: raw === "" ? "" : ` ${raw}`,
     args: raw,
     attachments: Object.freeze([]),
-    signal
+    signal,
+    ...callContext(params, reg)
   };
-  optional(params, invocation);
-  if (reg.owner.dataDir !== void 0) invocation.dataDir = reg.owner.dataDir;
   Object.freeze(invocation);
   let value;
   try {
-    value = await runOwned(reg, signal, () => def.handler.call(def, invocation));
+    value = await runOwned(reg, signal, () => invoke(def, "handler", [invocation]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     const text = err instanceof Error ? err.message || err.name : String(err);
@@ -4672,6 +4762,15 @@ var ExtensionHost = class {
   activateDeadlineMs = 5e3;
   disposeDeadlineMs = 2e3;
   o;
+  handlers = {
+    "host/initialize": (p) => this.initialize(p),
+    "host/ping": () => ({}),
+    "host/shutdown": () => this.shutdown(),
+    "ext/activate": (p) => activateEntry(this.deps(), this.o.tier, p),
+    "ext/deactivate": (p) => this.deactivate(p),
+    "tool/call": (p, signal) => callTool(this.registrar, p, signal),
+    "command/run": (p, signal) => runCommand(this.registrar, p, signal)
+  };
   constructor(o) {
     this.o = o;
     this.rpc = new RpcPeer({
@@ -4705,24 +4804,9 @@ var ExtensionHost = class {
     if (!this.initialized && method !== "host/initialize" && method !== "host/shutdown") {
       throw new RpcError(ErrorCode.InvalidRequest, "host is not initialized");
     }
-    switch (method) {
-      case "host/initialize":
-        return this.initialize(params);
-      case "host/ping":
-        return {};
-      case "host/shutdown":
-        return this.shutdown();
-      case "ext/activate":
-        return activateEntry(this.deps(), this.o.tier, params);
-      case "ext/deactivate":
-        return this.deactivate(params);
-      case "tool/call":
-        return callTool(this.registrar, params, signal);
-      case "command/run":
-        return runCommand(this.registrar, params, signal);
-      default:
-        throw new RpcError(ErrorCode.MethodNotFound, `no handler for \`${method}\``);
-    }
+    const handler = this.handlers[method];
+    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `no handler for \`${method}\``);
+    return handler(params, signal);
   }
   initialize(params) {
     if (params.protocol !== PROTOCOL_VERSION) {
@@ -4744,8 +4828,8 @@ var ExtensionHost = class {
     const entry = params.entry;
     if (entry?.path && owner.entries.length > 1) {
       const idx = owner.entries.findIndex((e) => e.path === entry.path);
-      if (idx < 0) return { disposed: true, leaked: [] };
-      const [one] = owner.entries.splice(idx, 1);
+      const [one] = idx < 0 ? [] : owner.entries.splice(idx, 1);
+      if (one === void 0) return { disposed: true, leaked: [] };
       const disposed2 = await disposeFibers([one], this.disposeDeadlineMs);
       const leaked = [...owner.registrations].filter((r) => r.entry === one.path).map((r) => `${r.kind}:${r.name}`);
       return { disposed: disposed2, leaked };

@@ -11,12 +11,16 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Inject, type Context } from '@deepseek-ai/cordis';
-import { ErrorCode, type Tier } from './protocol.generated.ts';
-import { RpcError, describeError } from './rpc.ts';
+import {
+  effectLabels as fiberEffects, failed as fiberFailed, injectedNames, isPlugin, loadPlugin, ownerScope, pendingInjects,
+  type Context, type Plugin,
+} from './cordis-adapter.ts';
+import { ErrorCode, type ActivateParams, type EntryRef, type Tier } from './protocol.generated.ts';
+import { RpcError, describeError, errorMessage } from './rpc.ts';
 import { PROVIDED_SERVICES } from './root.ts';
 import { explainImportError } from './dsh/resolve.ts';
-import { OWNER, ownerContext, sameRef, type OwnerRecord, type OwnerRef } from './owner.ts';
+import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
+import { isPlainObject } from './validate.ts';
 import type { Registrar } from './shims/registrar.ts';
 
 export interface ActivateDeps {
@@ -35,14 +39,14 @@ class ActivationError extends Error {
 
 const failed = (diagnostic: string): Answer => ({ status: 'failed', diagnostic });
 
-export async function activateEntry(d: ActivateDeps, tier: Tier, params: Record<string, unknown>): Promise<Answer> {
+export async function activateEntry(d: ActivateDeps, tier: Tier, params: ActivateParams): Promise<Answer> {
   const start = Date.now();
-  const ref = params.owner as OwnerRef;
+  const ref = params.owner;
   const isBuiltinOwner = ref.plugin_id.startsWith('host:');
   if (isBuiltinOwner && tier !== 'builtin') throw new RpcError(ErrorCode.InvalidParams, `owner \`${ref.plugin_id}\` belongs to the builtin tier`);
   if (!isBuiltinOwner && tier === 'builtin') throw new RpcError(ErrorCode.InvalidParams, `the builtin tier serves only host: owners, not \`${ref.plugin_id}\``);
-  const entry = params.entry as { path: string; sha256: string };
-  const pluginName = params.plugin_name as string;
+  const entry = params.entry;
+  const pluginName = params.plugin_name;
   const existing = d.owners.get(ref.owner_token);
   if (existing) {
     const further = sameRef(existing.ref, ref) && existing.pluginName === pluginName && existing.state === 'active'
@@ -52,7 +56,7 @@ export async function activateEntry(d: ActivateDeps, tier: Tier, params: Record<
   const owner: OwnerRecord = existing ?? {
     ref: { plugin_id: ref.plugin_id, generation: ref.generation, owner_token: ref.owner_token },
     pluginName,
-    dataDir: typeof params.data_dir === 'string' ? params.data_dir : undefined,
+    ...(params.data_dir !== undefined ? { dataDir: params.data_dir } : {}),
     state: 'activating',
     entries: [],
     entryDirs: [],
@@ -97,59 +101,52 @@ export async function activateEntry(d: ActivateDeps, tier: Tier, params: Record<
   return failed(diagnostic);
 }
 
-async function load(d: ActivateDeps, owner: OwnerRecord, entry: { path: string; sha256: string }, config: unknown): Promise<void> {
+async function load(d: ActivateDeps, owner: OwnerRecord, entry: EntryRef, config: unknown): Promise<void> {
   let bytes: Buffer;
   try {
     bytes = await readFile(entry.path);
   } catch (err) {
-    throw new ActivationError(`cannot read entry ${entry.path}: ${(err as Error).message}`);
+    throw new ActivationError(`cannot read entry ${entry.path}: ${errorMessage(err)}`);
   }
   const digest = createHash('sha256').update(bytes).digest('hex');
   if (digest !== entry.sha256.toLowerCase()) {
     throw new ActivationError(`entry ${entry.path} changed after review (sha256 ${digest.slice(0, 12)}…)`);
   }
-  let mod: Record<string, unknown>;
+  let mod: unknown;
   try {
     mod = await ownerContext.run(owner, () => import(pathToFileURL(entry.path).href));
   } catch (err) {
     throw explainImportError(err);
   }
   const plugin = pickPlugin(mod);
-  const missing = Object.keys(Inject.resolve((plugin as { inject?: unknown }).inject as never) ?? {}).filter((n) => !PROVIDED_SERVICES.has(n));
+  const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n));
   if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
-  owner.ctx ??= (d.root as unknown as { extend: (m: object) => Context }).extend({ [OWNER]: owner });
-  const ctx = owner.ctx as Context;
-  const fiber = ownerContext.run(owner, () => ctx.plugin(plugin as never, config as never));
+  const ctx = owner.ctx ??= ownerScope(d.root, owner);
+  const fiber = ownerContext.run(owner, () => loadPlugin(ctx, plugin, config));
   owner.entries.push({ path: entry.path, fiber });
   await fiber;
-  if (fiber.state === 3) throw new ActivationError('the plugin failed while loading');
+  if (fiberFailed(fiber)) throw new ActivationError('the plugin failed while loading');
   const pending = pendingChildren(d.root, owner);
   if (pending) throw new ActivationError(pending);
   const regs = [...owner.registrations].filter((r) => r.entry === entry.path);
   await Promise.all(regs.map((r) => r.admitted));
-  const refused = regs.filter((r) => r.refused).map((r) => r.refused!);
+  const refused = regs.flatMap((r) => (r.refused ? [r.refused] : []));
   if (refused.length > 0) throw new ActivationError(refused.join('; '));
   if (owner.fault) throw new ActivationError(`fault during activation: ${owner.fault}`);
 }
 
-function pickPlugin(mod: Record<string, unknown>): unknown {
-  const candidate = (mod.default ?? mod) as Record<string, unknown> | ((...a: unknown[]) => unknown);
-  if (typeof candidate === 'function') return candidate;
-  if (candidate && typeof candidate === 'object' && typeof candidate.apply === 'function') return candidate;
+function pickPlugin(mod: unknown): Plugin {
+  const candidate = isPlainObject(mod) ? (mod.default ?? mod) : mod;
+  if (isPlugin(candidate)) return candidate;
   throw new ActivationError('entry module exports no Cordis plugin (a function, a class, or an object with `apply`)');
 }
 
 /** pendingChildren finds fibers of the owner still waiting for a service nobody provides. */
 function pendingChildren(root: Context, owner: OwnerRecord): string | null {
-  const registry = (root as unknown as { registry: { values: () => Iterable<{ fibers: Iterable<{ ctx: Record<symbol, unknown>; state: number; inject: Record<string, unknown>; name?: string }> }> } }).registry;
-  for (const runtime of registry.values()) {
-    for (const fiber of runtime.fibers) {
-      if (fiber.ctx?.[OWNER] !== owner || fiber.state !== 0) continue;
-      const names = Object.keys(fiber.inject ?? {}).filter((n) => !PROVIDED_SERVICES.has(n));
-      return `requires \`${names[0] ?? 'an unavailable service'}\`, which the cwx extension host does not provide`;
-    }
-  }
-  return null;
+  const injects = pendingInjects(root, owner);
+  if (injects === undefined) return null;
+  const names = injects.filter((n) => !PROVIDED_SERVICES.has(n));
+  return `requires \`${names[0] ?? 'an unavailable service'}\`, which the cwx extension host does not provide`;
 }
 
 function admitted(owner: OwnerRecord): { tools: string[]; commands: string[] } {
@@ -185,8 +182,8 @@ export async function disposeOwner(owner: OwnerRecord, registrar: Registrar, dea
 function effectLabels(owner: OwnerRecord): string[] {
   const out: string[] = [];
   for (const e of owner.entries) {
-    for (const eff of (e.fiber as unknown as { getEffects: () => { label?: string }[] }).getEffects()) {
-      const label = eff.label ?? '(unlabelled)';
+    for (const effect of fiberEffects(e.fiber)) {
+      const label = effect ?? '(unlabelled)';
       if (/^(tools|commands)\.register\(/.test(label)) continue;
       out.push(`effect:${label}`);
     }

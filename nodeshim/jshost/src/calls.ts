@@ -1,13 +1,39 @@
 // tool/call and command/run: look up the live handle, run the plugin's function inside its
 // owner's async context with a frozen invocation object, race it against cancellation and turn
 // the outcome into the wire result.
-import { ErrorCode } from './protocol.generated.ts';
+import { ErrorCode, type CommandResult, type CommandRunParams, type ContentBlock, type ToolCallParams, type ToolResult } from './protocol.generated.ts';
 import { RpcError, cut, describeError } from './rpc.ts';
 import { ownerContext, type Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
 
 const MAX_ERROR = 4096;
+
+/** CallContext is what a tool's execution and a command's invocation both carry from the call. */
+interface CallContext {
+  workspace?: string;
+  sessionId?: string;
+  agentId?: string;
+  originTurnId?: string;
+  dataDir?: string;
+}
+
+/** ToolExecution is the frozen second argument of a tool's `execute`. */
+interface ToolExecution extends CallContext {
+  signal: AbortSignal;
+  callId: string;
+  args: unknown;
+  arguments: unknown;
+}
+
+/** CommandInvocation is the frozen argument of a command's `handler`. */
+interface CommandInvocation extends CallContext {
+  commandId: string;
+  rawInput: string;
+  args: string;
+  attachments: readonly never[];
+  signal: AbortSignal;
+}
 
 function live(registrar: Registrar, handle: number, kind: 'tool' | 'command'): Registration {
   const reg = registrar.handles.get(handle);
@@ -17,9 +43,22 @@ function live(registrar: Registrar, handle: number, kind: 'tool' | 'command'): R
   return reg;
 }
 
-function optional(params: Record<string, unknown>, out: Record<string, unknown>): void {
-  const map: [string, string][] = [['workspace', 'workspace'], ['session_id', 'sessionId'], ['agent_id', 'agentId'], ['origin_turn_id', 'originTurnId']];
-  for (const [wire, js] of map) if (typeof params[wire] === 'string') out[js] = params[wire];
+/** callContext copies the call's optional fields, then the owner's data directory, in that order. */
+function callContext(params: ToolCallParams | CommandRunParams, reg: Registration): CallContext {
+  const out: CallContext = {};
+  if (params.workspace !== undefined) out.workspace = params.workspace;
+  if (params.session_id !== undefined) out.sessionId = params.session_id;
+  if (params.agent_id !== undefined) out.agentId = params.agent_id;
+  if (params.origin_turn_id !== undefined) out.originTurnId = params.origin_turn_id;
+  if (reg.owner.dataDir !== undefined) out.dataDir = reg.owner.dataDir;
+  return out;
+}
+
+/** invoke calls the function a plugin's definition holds under key, with the definition as this. */
+function invoke(def: Registration['def'], key: string, args: unknown[]): unknown {
+  const fn = def[key];
+  if (typeof fn !== 'function') throw new TypeError(`${key} is not a function`);
+  return Reflect.apply(fn, def, args);
 }
 
 /** runOwned calls fn inside the owner's context and races it against the signal. */
@@ -30,7 +69,7 @@ function runOwned<T>(reg: Registration, signal: AbortSignal, fn: () => T): Promi
     signal.addEventListener('abort', cancelled, { once: true });
     let p: Promise<Awaited<T>>;
     try {
-      p = Promise.resolve(ownerContext.run(reg.owner, fn)) as Promise<Awaited<T>>;
+      p = Promise.resolve(ownerContext.run(reg.owner, fn));
     } catch (err) {
       p = Promise.reject(err);
     }
@@ -38,38 +77,36 @@ function runOwned<T>(reg: Registration, signal: AbortSignal, fn: () => T): Promi
   });
 }
 
-export async function callTool(registrar: Registrar, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-  const reg = live(registrar, params.handle as number, 'tool');
+export async function callTool(registrar: Registrar, params: ToolCallParams, signal: AbortSignal): Promise<ToolResult> {
+  const reg = live(registrar, params.handle, 'tool');
   const def = reg.def;
   const input = params.input;
-  const exec: Record<string, unknown> = { signal, callId: params.call_id, args: input, arguments: input };
-  optional(params, exec);
-  if (reg.owner.dataDir !== undefined) exec.dataDir = reg.owner.dataDir;
+  const exec: ToolExecution = { signal, callId: params.call_id, args: input, arguments: input, ...callContext(params, reg) };
   Object.freeze(exec);
   let value: unknown;
   try {
-    value = await runOwned(reg, signal, () => (def.execute as (a: unknown, e: unknown) => unknown).call(def, input, exec));
+    value = await runOwned(reg, signal, () => invoke(def, 'execute', [input, exec]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR));
   }
-  const result: Record<string, unknown> = { content: render(def, input, value), is_error: false };
+  const result: ToolResult = { content: render(def, input, value), is_error: false };
   if (value !== undefined && isPlainJson(value, 0)) result.structured = value;
   return result;
 }
 
-function render(def: Record<string, unknown>, args: unknown, value: unknown): { type: 'text'; text: string }[] {
-  const output = def.output as { render?: (a: unknown, v: unknown) => unknown } | undefined;
-  if (output && typeof output.render === 'function') {
+function render(def: Registration['def'], args: unknown, value: unknown): ContentBlock[] {
+  const output = def.output;
+  if (typeof output === 'object' && output !== null && 'render' in output && typeof output.render === 'function') {
     let blocks: unknown;
     try {
-      blocks = output.render(args, value);
+      blocks = Reflect.apply(output.render, output, [args, value]);
     } catch (err) {
       throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR));
     }
     if (Array.isArray(blocks)) {
       return blocks
-        .filter((b): b is { type: 'text'; text: string } => isPlainObject(b) && b.type === 'text' && typeof b.text === 'string')
+        .filter((b): b is ContentBlock => isPlainObject(b) && b.type === 'text' && typeof b.text === 'string')
         .map((b) => ({ type: 'text', text: b.text }));
     }
   }
@@ -86,26 +123,25 @@ export function isPlainJson(v: unknown, depth: number): boolean {
   if (typeof v !== 'object') return false;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return false;
-  return Object.values(v as object).every((x) => isPlainJson(x, depth + 1));
+  return Object.values(v).every((x) => isPlainJson(x, depth + 1));
 }
 
-export async function runCommand(registrar: Registrar, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-  const reg = live(registrar, params.handle as number, 'command');
+export async function runCommand(registrar: Registrar, params: CommandRunParams, signal: AbortSignal): Promise<CommandResult> {
+  const reg = live(registrar, params.handle, 'command');
   const def = reg.def;
-  const raw = params.raw_input as string;
-  const invocation: Record<string, unknown> = {
+  const raw = params.raw_input;
+  const invocation: CommandInvocation = {
     commandId: params.command_id,
     rawInput: raw === '' ? '' : ` ${raw}`,
     args: raw,
     attachments: Object.freeze([]),
     signal,
+    ...callContext(params, reg),
   };
-  optional(params, invocation);
-  if (reg.owner.dataDir !== undefined) invocation.dataDir = reg.owner.dataDir;
   Object.freeze(invocation);
   let value: unknown;
   try {
-    value = await runOwned(reg, signal, () => (def.handler as (i: unknown) => unknown).call(def, invocation));
+    value = await runOwned(reg, signal, () => invoke(def, 'handler', [invocation]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     const text = err instanceof Error ? err.message || err.name : String(err);
@@ -114,7 +150,7 @@ export async function runCommand(registrar: Registrar, params: Record<string, un
   return commandResult(value);
 }
 
-function commandResult(v: unknown): Record<string, unknown> {
+function commandResult(v: unknown): CommandResult {
   if (v === undefined || v === null) return { kind: 'success' };
   if (typeof v === 'string') return { kind: 'success', text: v };
   if (!isPlainObject(v)) return { kind: 'error', text: 'command returned a value that is neither a string nor a result' };

@@ -1,13 +1,16 @@
 // The extension host proper: it serves the core's requests (initialize, ping, shutdown, activate,
 // deactivate, tool/call, command/run) on top of the Cordis root, and turns faults into
 // ext/faulted for the owner that caused them.
-import { ErrorCode, PROTOCOL_VERSION, type Tier } from './protocol.generated.ts';
+import {
+  ErrorCode, PROTOCOL_VERSION, type DeactivateParams, type DeactivateResult, type Empty, type InitializeParams, type LogParams, type Tier,
+} from './protocol.generated.ts';
+import type { CoreMethod, CoreParams, CoreResult } from './messages.ts';
 import { RpcError, RpcPeer, cut, describeError } from './rpc.ts';
 import { createRoot, type Root } from './root.ts';
 import { Registrar } from './shims/registrar.ts';
 import { activateEntry, disposeOwner, leakedOf, type ActivateDeps } from './activate.ts';
 import { callTool, runCommand } from './calls.ts';
-import { ownerContext, sameRef, type OwnerRecord, type OwnerRef } from './owner.ts';
+import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 
 export interface HostOptions {
   tier: Tier;
@@ -20,6 +23,9 @@ export interface HostOptions {
 const MAX_ERROR = 4096;
 const MAX_LOG = 8192;
 
+/** Handlers serve the core's requests by method; a method without one is answered MethodNotFound. */
+type Handlers = { [M in CoreMethod]?: (params: CoreParams<M>, signal: AbortSignal) => CoreResult<M> | Promise<CoreResult<M>> };
+
 export class ExtensionHost {
   readonly rpc: RpcPeer;
   readonly registrar: Registrar;
@@ -30,6 +36,15 @@ export class ExtensionHost {
   private disposeDeadlineMs = 2000;
 
   private readonly o: HostOptions;
+  private readonly handlers: Handlers = {
+    'host/initialize': (p) => this.initialize(p),
+    'host/ping': () => ({}),
+    'host/shutdown': () => this.shutdown(),
+    'ext/activate': (p) => activateEntry(this.deps(), this.o.tier, p),
+    'ext/deactivate': (p) => this.deactivate(p),
+    'tool/call': (p, signal) => callTool(this.registrar, p, signal),
+    'command/run': (p, signal) => runCommand(this.registrar, p, signal),
+  };
 
   constructor(o: HostOptions) {
     this.o = o;
@@ -48,7 +63,7 @@ export class ExtensionHost {
   }
 
   log(level: 'error' | 'warn' | 'info', msg: string, owner?: OwnerRecord): void {
-    const params: Record<string, unknown> = { level, msg: cut(msg, MAX_LOG) };
+    const params: LogParams = { level, msg: cut(msg, MAX_LOG) };
     if (owner) params.plugin_id = owner.ref.plugin_id;
     this.rpc.notify('log', params);
   }
@@ -63,29 +78,22 @@ export class ExtensionHost {
     };
   }
 
-  private async handle(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  private async handle<M extends CoreMethod>(method: M, params: CoreParams<M>, signal: AbortSignal): Promise<CoreResult<M>> {
     if (!this.initialized && method !== 'host/initialize' && method !== 'host/shutdown') {
       throw new RpcError(ErrorCode.InvalidRequest, 'host is not initialized');
     }
-    switch (method) {
-      case 'host/initialize': return this.initialize(params);
-      case 'host/ping': return {};
-      case 'host/shutdown': return this.shutdown();
-      case 'ext/activate': return activateEntry(this.deps(), this.o.tier, params);
-      case 'ext/deactivate': return this.deactivate(params);
-      case 'tool/call': return callTool(this.registrar, params, signal);
-      case 'command/run': return runCommand(this.registrar, params, signal);
-      default: throw new RpcError(ErrorCode.MethodNotFound, `no handler for \`${method}\``);
-    }
+    const handler = this.handlers[method];
+    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `no handler for \`${method}\``);
+    return handler(params, signal);
   }
 
-  private initialize(params: Record<string, unknown>): Record<string, never> {
+  private initialize(params: InitializeParams): Empty {
     if (params.protocol !== PROTOCOL_VERSION) {
       this.o.stderr(`cwx-extension-host: core speaks protocol ${String(params.protocol)}, host speaks ${PROTOCOL_VERSION}`);
       setImmediate(() => this.o.exit(78));
       throw new RpcError(ErrorCode.InvalidParams, `unsupported protocol ${String(params.protocol)}`);
     }
-    const limits = params.limits as Record<string, number>;
+    const limits = params.limits;
     if (limits.activate_deadline_ms > 0) this.activateDeadlineMs = limits.activate_deadline_ms;
     if (limits.dispose_deadline_ms > 0) this.disposeDeadlineMs = limits.dispose_deadline_ms;
     this.initialized = true;
@@ -93,17 +101,17 @@ export class ExtensionHost {
     return {};
   }
 
-  private async deactivate(params: Record<string, unknown>): Promise<unknown> {
-    const ref = params.owner as OwnerRef;
+  private async deactivate(params: DeactivateParams): Promise<DeactivateResult> {
+    const ref = params.owner;
     const owner = this.owners.get(ref.owner_token);
     if (!owner || !sameRef(owner.ref, ref)) return { disposed: true, leaked: [] };
-    const entry = params.entry as { path?: string } | null | undefined;
+    const entry = params.entry;
     if (entry?.path && owner.entries.length > 1) {
       const idx = owner.entries.findIndex((e) => e.path === entry.path);
-      if (idx < 0) return { disposed: true, leaked: [] };
-      const [one] = owner.entries.splice(idx, 1);
-      const disposed = await disposeFibers([one!], this.disposeDeadlineMs);
-      const leaked = [...owner.registrations].filter((r) => r.entry === one!.path).map((r) => `${r.kind}:${r.name}`);
+      const [one] = idx < 0 ? [] : owner.entries.splice(idx, 1);
+      if (one === undefined) return { disposed: true, leaked: [] };
+      const disposed = await disposeFibers([one], this.disposeDeadlineMs);
+      const leaked = [...owner.registrations].filter((r) => r.entry === one.path).map((r) => `${r.kind}:${r.name}`);
       return { disposed, leaked };
     }
     this.owners.delete(ref.owner_token);
@@ -111,7 +119,7 @@ export class ExtensionHost {
     return { disposed, leaked: leakedOf(owner) };
   }
 
-  private async shutdown(): Promise<Record<string, never>> {
+  private async shutdown(): Promise<Empty> {
     const owners = [...this.owners.values()];
     this.owners.clear();
     await Promise.race([

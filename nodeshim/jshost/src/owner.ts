@@ -2,15 +2,8 @@
 // callback a plugin creates runs inside its owner's async context, so faults and log lines are
 // attributed to the plugin that caused them.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Fiber } from '@deepseek-ai/cordis';
-
-export const OWNER = Symbol.for('cwx.owner');
-
-export interface OwnerRef {
-  plugin_id: string;
-  generation: number;
-  owner_token: string;
-}
+import type { Context, Fiber } from './cordis-adapter.ts';
+import type { OwnerRef } from './protocol.generated.ts';
 
 export type RegKind = 'tool' | 'command';
 
@@ -19,7 +12,8 @@ export interface Registration {
   kind: RegKind;
   name: string;
   owner: OwnerRecord;
-  def: Record<string, unknown>;
+  /** the object the plugin registered, read again at every call (a plugin's own shape). */
+  def: Readonly<Record<string, unknown>>;
   handle?: number;
   /** settled once the core answered registry/register. */
   admitted: Promise<void>;
@@ -47,15 +41,15 @@ export interface OwnerRecord {
   /** every registration made during the current activation, withdrawn or not. */
   history: Registration[];
   /** a fault raised while the owner was activating, reported by ext/activate. */
-  fault?: string;
+  fault?: string | undefined;
   /** effects still registered after teardown. */
   leakedEffects?: string[];
   /** the child context every fiber of this owner is loaded under. */
-  ctx?: unknown;
+  ctx?: Context;
   /** stopped is called when the owner is torn down (ends a pending activation at once). */
-  stopped?: () => void;
+  stopped?: (() => void) | undefined;
   /** the entry path currently being activated. */
-  activatingEntry?: string;
+  activatingEntry?: string | undefined;
 }
 
 export const ownerContext = new AsyncLocalStorage<OwnerRecord>();

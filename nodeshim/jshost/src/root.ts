@@ -2,8 +2,8 @@
 // `timer` (the logger is Cordis' own, exported as `log` notifications), refuses any attempt to
 // provide a core service name through any route (they all end in the one ReflectService's
 // `provide`), and refuses listeners for DSH lifecycle events the host never emits.
-import { Context, Logger } from '@deepseek-ai/cordis';
-import { OWNER, type OwnerRecord } from './owner.ts';
+import { Context, exportLogs, guardProvide, mixinTimer, vetListeners } from './cordis-adapter.ts';
+import type { OwnerRecord } from './owner.ts';
 import { defineServices } from './shims/services.ts';
 import type { Registrar } from './shims/registrar.ts';
 
@@ -43,45 +43,25 @@ export function createRoot(registrar: Registrar, log: LogSink): Root {
   const { Tools, Commands, Timer } = defineServices(registrar);
   const allowed = new Map<string, new (c: Context) => unknown>([['tools', Tools], ['commands', Commands], ['timer', Timer]]);
   const provided = new Set<string>();
-  const reflect = (ctx as unknown as { reflect: { provide: (...a: unknown[]) => unknown } }).reflect;
-  const original = reflect.provide;
-  const guarded = function (this: unknown, name: unknown, value: unknown, check?: unknown) {
-    if (typeof name === 'string' && CORE_SERVICES.has(name)) {
-      const shim = allowed.get(name);
-      if (!shim || !(value instanceof shim) || provided.has(name)) throw new CoreServiceError(name);
-      provided.add(name);
-    }
-    return original.call(this, name, value, check);
-  };
-  Object.defineProperty(reflect, 'provide', { value: guarded, writable: false, configurable: false });
+  guardProvide(ctx, (name, value) => {
+    if (!CORE_SERVICES.has(name)) return;
+    const shim = allowed.get(name);
+    if (!shim || !(value instanceof shim) || provided.has(name)) throw new CoreServiceError(name);
+    provided.add(name);
+  });
 
   new Tools(ctx);
   new Commands(ctx);
   new Timer(ctx);
-  (ctx as unknown as { mixin: (n: string, k: string[]) => void }).mixin('timer', ['setTimeout', 'setInterval', 'sleep']);
+  mixinTimer(ctx);
 
-  (ctx as unknown as { on: (n: string, l: (...a: unknown[]) => unknown) => void }).on('internal/listener', (name: unknown) => {
-    if (typeof name === 'string' && NEVER_EMITTED.has(name)) {
-      throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
-    }
-    return undefined;
+  vetListeners(ctx, (name) => {
+    if (NEVER_EMITTED.has(name)) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
   });
 
-  const exporter = {
-    colors: false as const,
-    levels: { default: 2 },
-    export(message: { type: string; name: string; fiber?: WeakRef<{ ctx: Record<symbol, unknown> }> }) {
-      const owner = message.fiber?.deref()?.ctx?.[OWNER] as OwnerRecord | undefined;
-      const level = message.type === 'error' ? 'error' : message.type === 'warn' ? 'warn' : 'info';
-      let text: string;
-      try {
-        text = Logger.format(exporter as never, message as never);
-      } catch {
-        text = '(unprintable log message)';
-      }
-      log(level, `[${message.name}] ${text}`, owner);
-    },
-  };
-  (ctx as unknown as { logger: { exporter: (e: unknown) => void } }).logger.exporter(exporter);
+  exportLogs(ctx, (line) => {
+    const level = line.type === 'error' ? 'error' : line.type === 'warn' ? 'warn' : 'info';
+    log(level, `[${line.name}] ${line.text}`, line.owner);
+  });
   return { ctx };
 }

@@ -2,10 +2,13 @@
 // (protocol.generated.ts + validate.ts), runs each inbound request with its own AbortSignal (an
 // inbound `$/cancel` aborts it), numbers outbound requests from 1, bounds them to MAX_INFLIGHT
 // and sends `$/cancel` when a caller's signal aborts. A violation in either direction is fatal.
-import { ErrorCode, MAX_INFLIGHT, type Tier } from './protocol.generated.ts';
+import { ErrorCode, MAX_INFLIGHT, type RPCError, type Tier } from './protocol.generated.ts';
 import { encodeFrame } from './frame.ts';
+import type {
+  CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
+} from './messages.ts';
 import { parseStrict } from './strictjson.ts';
-import { isPlainObject, validateMessage } from './validate.ts';
+import { acceptInbound, isPlainObject, validateMessage } from './validate.ts';
 
 /** RpcError is an error answer with a JSON-RPC code. */
 export class RpcError extends Error {
@@ -19,12 +22,13 @@ export class RpcError extends Error {
   }
 }
 
-export type RequestHandler = (method: string, params: Record<string, unknown>, signal: AbortSignal) => unknown;
-export type NotificationHandler = (method: string, params: Record<string, unknown>) => void;
+/** RequestHandler serves one validated request from the core; what it returns is the result. */
+export type RequestHandler = <M extends CoreMethod>(method: M, params: CoreParams<M>, signal: AbortSignal) => CoreResult<M> | Promise<CoreResult<M>>;
+export type NotificationHandler = (n: CoreNotification) => void;
 
 interface Pending {
-  method: string;
-  resolve: (v: Record<string, unknown>) => void;
+  method: HostMethod;
+  resolve: (v: unknown) => void;
   reject: (e: Error) => void;
 }
 
@@ -55,39 +59,39 @@ export class RpcPeer {
     try {
       msg = parseStrict(payload);
     } catch (err) {
-      return this.o.onFatal(`protocol error: ${(err as Error).message}`);
+      return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
     }
-    const reason = validateMessage(msg, 'core_to_host', this.o.tier, (id) => this.pending.get(id)?.method);
+    const answers = (id: number) => this.pending.get(id)?.method;
+    const reason = validateMessage(msg, 'core_to_host', this.o.tier, answers);
     if (reason !== null) return this.o.onFatal(`protocol error: ${reason}`);
-    const m = msg as Record<string, unknown>;
-    if (typeof m.method === 'string') {
-      const params = (m.params ?? {}) as Record<string, unknown>;
-      if (m.id === undefined) return this.notification(m.method, params);
-      return void this.serve(m.id as number, m.method, params);
-    }
-    const p = this.pending.get(m.id as number);
-    if (!p) return; // a late answer to a request we gave up on
-    this.pending.delete(m.id as number);
-    if (Object.hasOwn(m, 'error')) {
-      const e = m.error as { code: number; message: string; data?: unknown };
-      p.reject(new RpcError(e.code, e.message, e.data));
-    } else {
-      p.resolve(m.result as Record<string, unknown>);
-    }
+    if (!isPlainObject(msg)) return; // validateMessage refuses anything else
+    this.dispatch(acceptInbound(msg, answers));
   }
 
-  private notification(method: string, params: Record<string, unknown>): void {
-    if (method === '$/cancel') {
-      this.inbound.get(params.id as number)?.abort(new RpcError(ErrorCode.Cancelled, 'cancelled'));
+  private dispatch(m: Inbound): void {
+    if (m.method !== undefined) {
+      if (m.id === undefined) return this.notification(m);
+      return void this.serve(m.id, m.method, m.params);
+    }
+    const p = this.pending.get(m.id);
+    if (!p) return; // a late answer to a request we gave up on
+    this.pending.delete(m.id);
+    if ('error' in m) p.reject(new RpcError(m.error.code, m.error.message, m.error.data));
+    else p.resolve(m.result);
+  }
+
+  private notification(n: CoreNotification): void {
+    if (n.method === '$/cancel') {
+      this.inbound.get(n.params.id)?.abort(new RpcError(ErrorCode.Cancelled, 'cancelled'));
       return;
     }
-    this.o.onNotification(method, params);
+    this.o.onNotification(n);
   }
 
-  private async serve(id: number, method: string, params: Record<string, unknown>): Promise<void> {
+  private async serve<M extends CoreMethod>(id: number, method: M, params: CoreParams<M>): Promise<void> {
     const ac = new AbortController();
     this.inbound.set(id, ac);
-    let reply: Record<string, unknown>;
+    let reply: Outbound;
     try {
       const result = await this.o.onRequest(method, params, ac.signal);
       reply = { jsonrpc: '2.0', id, result: result === undefined ? {} : result };
@@ -100,7 +104,7 @@ export class RpcPeer {
   }
 
   /** request sends a host→core request; it sends `$/cancel` if `signal` aborts first. */
-  request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  request<M extends HostMethod>(method: M, params: HostParams<M>, signal?: AbortSignal): Promise<HostResult<M>> {
     if (this.closed) return Promise.reject(new RpcError(ErrorCode.NotAvailable, 'channel closed'));
     if (this.pending.size >= MAX_INFLIGHT) {
       return Promise.reject(new RpcError(ErrorCode.Internal, `more than ${MAX_INFLIGHT} requests in flight`));
@@ -116,7 +120,8 @@ export class RpcPeer {
       const done = () => signal?.removeEventListener('abort', onAbort);
       this.pending.set(id, {
         method,
-        resolve: (v) => { done(); resolve(v); },
+        // receive validated the result against METHODS[method].result before it got here
+        resolve: (v) => { done(); resolve(v as HostResult<M>); },
         reject: (e) => { done(); reject(e); },
       });
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -125,12 +130,12 @@ export class RpcPeer {
       } catch (err) {
         this.pending.delete(id);
         done();
-        reject(err as Error);
+        reject(err);
       }
     });
   }
 
-  notify(method: string, params: Record<string, unknown>): void {
+  notify<M extends keyof HostNotifications>(method: M, params: HostNotifications[M]): void {
     if (this.closed) return;
     this.send({ jsonrpc: '2.0', method, params });
   }
@@ -147,10 +152,10 @@ export class RpcPeer {
     this.pending.clear();
   }
 
-  private send(msg: Record<string, unknown>, answering?: string): void {
+  private send(msg: Outbound, answering?: string): void {
     const reason = validateMessage(msg, 'host_to_core', this.o.tier, () => answering);
     if (reason !== null) {
-      if (msg.id !== undefined && msg.method === undefined && Object.hasOwn(msg, 'result')) {
+      if ('result' in msg) {
         // A handler produced an answer the protocol refuses: report it as an internal error.
         msg = { jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } };
       } else {
@@ -161,7 +166,7 @@ export class RpcPeer {
   }
 }
 
-export function toWireError(err: unknown): { code: number; message: string } {
+export function toWireError(err: unknown): RPCError {
   if (err instanceof RpcError) return { code: err.code, message: err.message };
   return { code: ErrorCode.Internal, message: describeError(err) };
 }
@@ -171,6 +176,11 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return `${err.name || 'Error'}: ${err.message}`;
   if (isPlainObject(err) && typeof err.message === 'string') return `Error: ${err.message}`;
   return `Error: ${String(err)}`;
+}
+
+/** errorMessage is a thrown value's message, or the value itself as text. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** cut shortens s to at most max UTF-8 bytes, never splitting a character. */

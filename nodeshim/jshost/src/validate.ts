@@ -3,10 +3,12 @@
 // corpus: the JSON-RPC envelope, per-kind registry/register specs, tagged results and the
 // runtime name in host/hello. Everything the host sends is checked strictly (unknown fields
 // refused at every level); what the core sends follows each shape's own strictness. An optional
-// field set to null counts as absent.
+// field set to null counts as absent. acceptInbound is where a validated message from the core
+// becomes the typed form of messages.ts.
 import {
   ENVELOPE_KEYS as ENVELOPE, MAX_UINT, METHODS, SHAPES, type Direction, type FieldType, type MethodSpec, type Tier,
 } from './protocol.generated.ts';
+import type { Inbound } from './messages.ts';
 
 export type AnswerLookup = (id: number) => string | undefined;
 
@@ -61,7 +63,8 @@ function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: 
   if (!isPlainObject(msg)) fail('message is not a JSON object');
   for (const k of Object.keys(msg)) if (!ENVELOPE_KEYS.has(k)) fail(`unknown envelope field "${k}"`);
   if (msg.jsonrpc !== '2.0') fail('jsonrpc must be "2.0"');
-  if (has(msg, 'id') && !isUint(msg.id)) fail('id must be an unsigned integer');
+  const id = msg.id;
+  if (has(msg, 'id') && !isUint(id)) fail('id must be an unsigned integer');
   const strict = direction === 'host_to_core';
   if (has(msg, 'method')) {
     if (typeof msg.method !== 'string') fail('method must be a string');
@@ -91,7 +94,7 @@ function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: 
     if (typeof e.message !== 'string') fail('error.message must be a string');
     return;
   }
-  const method = answers?.(msg.id as number);
+  const method = isUint(id) ? answers?.(id) : undefined;
   if (method === undefined) return; // an answer to nothing in flight is ignored by the receiver
   const spec = METHODS[method];
   if (!spec?.result) fail(`"${method}" has no result`);
@@ -100,11 +103,11 @@ function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: 
   checkResultRules(method, msg.result);
 }
 
-function isUint(v: unknown): boolean {
+function isUint(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_UINT;
 }
 
-function isInt(v: unknown): boolean {
+function isInt(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= MAX_UINT;
 }
 
@@ -152,11 +155,11 @@ function checkType(v: unknown, t: FieldType, strict: boolean, where: string): vo
 
 function checkParamsRules(method: string, p: Rec): void {
   if (method === 'host/hello') {
-    const runtime = p.runtime as Rec;
-    if (runtime.name !== 'node' && runtime.name !== 'bun') fail('host/hello runtime.name must be "node" or "bun"');
+    const name = isPlainObject(p.runtime) ? p.runtime.name : undefined;
+    if (name !== 'node' && name !== 'bun') fail('host/hello runtime.name must be "node" or "bun"');
   }
   if (method === 'registry/register') {
-    const spec = p.spec as Rec;
+    const spec = isPlainObject(p.spec) ? p.spec : {};
     const schema = present(spec, 'input_schema');
     const hint = present(spec, 'argument_hint');
     if (p.kind === 'tool') {
@@ -194,7 +197,7 @@ function checkResultRules(method: string, r: Rec): void {
       return;
     case 'hook/evaluate': {
       const allowed: Record<string, string[]> = { abstain: [], deny: ['reason'], ask: ['reason'], annotate: ['text'], revise: ['input'] };
-      const want = allowed[r.kind as string] ?? [];
+      const want = (typeof r.kind === 'string' ? allowed[r.kind] : undefined) ?? [];
       for (const k of ['reason', 'text', 'input']) {
         if (want.includes(k)) need(r, k, where);
         else forbid(r, k, where);
@@ -202,4 +205,45 @@ function checkResultRules(method: string, r: Rec): void {
       return;
     }
   }
+}
+
+/**
+ * acceptInbound turns a message from the core that validateMessage accepted (with the same
+ * `answers`) into its typed form: params absent becomes {}, and optional fields set to null are
+ * dropped at every depth of the params or result (null is absent; a field of type any keeps its
+ * null). This is the one place a decoded JSON value is taken as a protocol type: the checks above
+ * are what make the cast below true.
+ */
+export function acceptInbound(msg: Rec, answers: AnswerLookup): Inbound {
+  if (typeof msg.method === 'string') {
+    const spec = methodSpec(msg.method, 'core_to_host');
+    const params = isPlainObject(msg.params) ? msg.params : {};
+    if (spec) dropNulls(params, spec.params);
+    msg.params = params;
+  } else if (has(msg, 'result') && isUint(msg.id) && isPlainObject(msg.result)) {
+    const method = answers(msg.id);
+    const shape = method === undefined ? undefined : METHODS[method]?.result;
+    if (shape !== undefined) dropNulls(msg.result, shape);
+  }
+  return msg as Inbound;
+}
+
+function dropNulls(value: Rec, shapeName: string): void {
+  const shape = SHAPES[shapeName];
+  if (!shape) return;
+  for (const [name, field] of Object.entries(shape.fields)) {
+    if (!has(value, name)) continue;
+    const v = value[name];
+    if (v === null) {
+      if (field.type.t !== 'any') delete value[name];
+      continue;
+    }
+    dropNullsIn(v, field.type);
+  }
+}
+
+function dropNullsIn(v: unknown, t: FieldType): void {
+  if (t.t === 'shape' && isPlainObject(v)) dropNulls(v, t.shape);
+  else if (t.t === 'array' && Array.isArray(v)) for (const item of v) dropNullsIn(item, t.of);
+  else if (t.t === 'map' && isPlainObject(v)) for (const item of Object.values(v)) dropNullsIn(item, t.of);
 }

@@ -6,6 +6,11 @@
 /** COMPILED_SCHEMA marks a definition made by defineTool and carries its compiled input schema. */
 export const COMPILED_SCHEMA = Symbol.for('cwx.dsh.compiledSchema');
 
+/** compiledSchema is the input schema defineTool compiled for def, if def came from defineTool. */
+export function compiledSchema(def: object): unknown {
+  return Reflect.get(def, COMPILED_SCHEMA);
+}
+
 export const ErrorCodes = Object.freeze({
   UNSUPPORTED_SCHEMA: 'UNSUPPORTED_SCHEMA',
   INVALID_ARGS: 'INVALID_ARGS',
@@ -123,11 +128,12 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 /** checkValue returns the violations of value against a compiled schema. */
 export function checkValue(schema: Schema, value: unknown, at = '$', out: string[] = []): string[] {
   if (Array.isArray(schema.oneOf)) {
-    const matches = (schema.oneOf as Schema[]).filter((b) => checkValue(b, value, at).length === 0).length;
-    if (matches !== 1) out.push(`${at} must match exactly one of ${schema.oneOf.length} alternatives`);
+    const branches: unknown[] = schema.oneOf;
+    const matches = branches.filter((b) => checkValue(isObj(b) ? b : {}, value, at).length === 0).length;
+    if (matches !== 1) out.push(`${at} must match exactly one of ${branches.length} alternatives`);
     return out;
   }
-  const t = schema.type as string | undefined;
+  const t = typeof schema.type === 'string' ? schema.type : undefined;
   const actual = typeOf(value);
   if (t !== undefined && !(t === actual || (t === 'number' && actual === 'integer'))) {
     out.push(`${at} must be ${t === 'integer' || t === 'array' || t === 'object' ? 'an' : 'a'} ${t}, got ${actual}`);
@@ -135,12 +141,15 @@ export function checkValue(schema: Schema, value: unknown, at = '$', out: string
   }
   if (Array.isArray(schema.enum) && !schema.enum.some((e) => jsonEqual(e, value))) out.push(`${at} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`);
   if (schema.const !== undefined && !jsonEqual(schema.const, value)) out.push(`${at} must be ${JSON.stringify(schema.const)}`);
-  if (Array.isArray(value) && isObj(schema.items)) value.forEach((v, i) => checkValue(schema.items as Schema, v, `${at}[${i}]`, out));
+  const items = schema.items;
+  if (Array.isArray(value) && isObj(items)) value.forEach((v, i) => checkValue(items, v, `${at}[${i}]`, out));
   if (isObj(value) && t === 'object') {
-    const props = (schema.properties ?? {}) as Record<string, Schema>;
-    for (const r of (schema.required ?? []) as string[]) if (!Object.hasOwn(value, r)) out.push(`${at}.${r} is required`);
+    const props = isObj(schema.properties) ? schema.properties : {};
+    const required: unknown[] = Array.isArray(schema.required) ? schema.required : [];
+    for (const r of required) if (typeof r === 'string' && !Object.hasOwn(value, r)) out.push(`${at}.${r} is required`);
     for (const [k, v] of Object.entries(value)) {
-      if (Object.hasOwn(props, k)) checkValue(props[k]!, v, `${at}.${k}`, out);
+      const sub = props[k];
+      if (Object.hasOwn(props, k)) checkValue(isObj(sub) ? sub : {}, v, `${at}.${k}`, out);
       else if (schema.additionalProperties === false) out.push(`${at}.${k} is not allowed`);
     }
   }
@@ -148,20 +157,20 @@ export function checkValue(schema: Schema, value: unknown, at = '$', out: string
 }
 
 /** defineTool accepts a DSH tool definition and returns one whose execute checks its arguments. */
-export function defineTool<T extends Record<string, unknown>>(definition: T): T {
+export function defineTool<T extends Record<string, unknown>>(definition: T): Readonly<T> {
   if (!isObj(definition)) throw new JsonSchemaError('defineTool needs a definition object');
   if (typeof definition.name !== 'string' || definition.name === '') throw new JsonSchemaError('defineTool: `name` must be a non-empty string');
   const execute = definition.execute;
   if (typeof execute !== 'function') throw new JsonSchemaError(`defineTool: tool \`${definition.name}\` needs an \`execute\` function`);
   const schema = compileParameters(definition.parameters);
-  const checked = {
+  const checked: T = {
     ...definition,
-    execute(args: unknown, exec: unknown) {
+    execute(args: unknown, exec: unknown): unknown {
       const problems = isObj(args) ? checkValue(schema, args) : [`$ must be an object, got ${typeOf(args)}`];
       if (problems.length > 0) throw new ToolArgsError(`invalid arguments: ${problems.slice(0, 5).join('; ')}`);
-      return (execute as (a: unknown, e: unknown) => unknown).call(definition, args, exec);
+      return Reflect.apply(execute, definition, [args, exec]);
     },
   };
   Object.defineProperty(checked, COMPILED_SCHEMA, { value: schema });
-  return Object.freeze(checked) as unknown as T;
+  return Object.freeze(checked);
 }

@@ -2,9 +2,10 @@
 // effect of the calling fiber, sent to the core as registry/register, and undone (idempotently)
 // by registry/unregister when its effect is disposed. An admission that arrives after the
 // registration was undone is unregistered at once.
-import type { Context } from '@deepseek-ai/cordis';
+import { ownerOf, type Context } from '../cordis-adapter.ts';
+import type { RegisterSpec } from '../protocol.generated.ts';
 import { describeError, type RpcPeer } from '../rpc.ts';
-import { OWNER, type OwnerRecord, type RegKind, type Registration } from '../owner.ts';
+import type { OwnerRecord, RegKind, Registration } from '../owner.ts';
 
 export class Registrar {
   /** live handles admitted by the core. */
@@ -16,8 +17,8 @@ export class Registrar {
     this.rpc = rpc;
   }
 
-  add(ctx: Context, kind: RegKind, name: string, spec: Record<string, unknown>, def: Record<string, unknown>): () => unknown {
-    const owner = (ctx as unknown as Record<symbol, OwnerRecord | undefined>)[OWNER];
+  add(ctx: Context, kind: RegKind, name: string, spec: RegisterSpec, def: Registration['def']): () => unknown {
+    const owner = ownerOf(ctx);
     if (!owner) throw new Error(`${kind}s.register: only a plugin may register a ${kind}`);
     if (owner.state !== 'activating' && owner.state !== 'active') {
       throw new Error(`${kind}s.register: plugin ${owner.ref.plugin_id} is not active`);
@@ -45,7 +46,7 @@ export class Registrar {
         },
       );
       return () => this.undo(reg);
-    }, `${kind}s.register(${JSON.stringify(name)})`) as () => unknown;
+    }, `${kind}s.register(${JSON.stringify(name)})`);
   }
 
   /** undo withdraws one registration; it is safe to call more than once. */

@@ -3,11 +3,10 @@
 // register is an effect of the calling plugin's fiber. Prototypes are frozen so one plugin cannot
 // rewrite a method for all.
 import { Service, type Context } from '@deepseek-ai/cordis';
+import type { RegisterSpec } from '../protocol.generated.ts';
 import { isPlainObject } from '../validate.ts';
-import { COMPILED_SCHEMA } from '../dsh/tools-compat.ts';
+import { compiledSchema } from '../dsh/tools-compat.ts';
 import { nonEmptyString, type Registrar } from './registrar.ts';
-
-type Def = Record<string, unknown>;
 
 export interface ServiceClasses {
   Tools: new (ctx: Context) => Service;
@@ -24,11 +23,10 @@ export function defineServices(registrar: Registrar): ServiceClasses {
       if (!isPlainObject(def)) throw new TypeError('tools.register: the definition must be an object');
       if (!nonEmptyString(def.name)) throw new TypeError('tools.register: `name` must be a non-empty string');
       if (typeof def.execute !== 'function') throw new TypeError(`tools.register: tool \`${def.name}\` needs an \`execute\` function`);
-      const compiled = (def as Record<symbol, unknown>)[COMPILED_SCHEMA];
-      const schema = compiled ?? def.inputSchema ?? def.parameters ?? { type: 'object', properties: {} };
+      const schema = compiledSchema(def) ?? def.inputSchema ?? def.parameters ?? { type: 'object', properties: {} };
       if (!isPlainObject(schema)) throw new TypeError(`tools.register: tool \`${def.name}\` has parameters that are not an object`);
-      const spec = { name: def.name, description: String(def.description ?? ''), input_schema: schema };
-      return registrar.add(this.ctx, 'tool', def.name, spec, def as Def);
+      const spec: RegisterSpec = { name: def.name, description: String(def.description ?? ''), input_schema: schema };
+      return registrar.add(this.ctx, 'tool', def.name, spec, def);
     }
   }
 
@@ -45,9 +43,9 @@ export function defineServices(registrar: Registrar): ServiceClasses {
       if (input && input.attachments === true) throw new TypeError(`commands.register: command \`${def.name}\` asks for attachments, which cwx does not support`);
       const hint = def.argumentHint ?? input?.hint;
       if (hint !== undefined && !nonEmptyString(hint)) throw new TypeError(`commands.register: command \`${def.name}\` has an empty argument hint`);
-      const spec: Record<string, unknown> = { name: def.name, description: String(def.description ?? '') };
+      const spec: RegisterSpec = { name: def.name, description: String(def.description ?? '') };
       if (hint !== undefined) spec.argument_hint = hint;
-      return registrar.add(this.ctx, 'command', def.name, spec, def as Def);
+      return registrar.add(this.ctx, 'command', def.name, spec, def);
     }
   }
 
@@ -63,14 +61,14 @@ export function defineServices(registrar: Registrar): ServiceClasses {
           callback();
         }, ms);
         return () => clearTimeout(t);
-      }, 'ctx.setTimeout()') as () => unknown;
+      }, 'ctx.setTimeout()');
       return dispose;
     }
     setInterval(callback: () => void, ms: number): () => unknown {
       return this.ctx.effect(() => {
         const t = setInterval(callback, ms);
         return () => clearInterval(t);
-      }, 'ctx.setInterval()') as () => unknown;
+      }, 'ctx.setInterval()');
     }
     sleep(ms: number): Promise<void> {
       return new Promise((resolve, reject) => {
@@ -84,7 +82,7 @@ export function defineServices(registrar: Registrar): ServiceClasses {
             clearTimeout(t);
             reject(new Error('Context has been disposed'));
           };
-        }, 'ctx.sleep()') as () => unknown;
+        }, 'ctx.sleep()');
       });
     }
   }
