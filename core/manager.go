@@ -170,7 +170,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 
 // Close revokes nothing by itself: it fails the calls in flight, stops the state watcher and
 // shuts every tier down within its bound (host/shutdown, then SIGTERM, then SIGKILL at
-// 3 s). It returns ctx's error if ctx ends first; the shutdown still completes in the
+// supervisor.DefaultKillAfter). It returns ctx's error if ctx ends first; the shutdown still completes in the
 // background within its bound.
 func (m *Manager) Close(ctx context.Context) error {
 	m.closeOnce.Do(func() {

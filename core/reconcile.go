@@ -19,7 +19,7 @@ import (
 // only when a desired plugin needs it; with nothing desired nothing is spawned or
 // materialized. A plugin that failed or faulted is not retried until its bytes or config
 // change or Reload is called. After the first Reconcile the Manager polls the state
-// generation (1 s) and reconciles by itself when another process changes it.
+// generation every plugins.PollInterval and reconciles by itself when another process changes it.
 func (m *Manager) Reconcile(ctx context.Context) error {
 	m.reconcileMu.Lock()
 	defer m.reconcileMu.Unlock()

@@ -29,7 +29,7 @@ const (
 	LogLevelEnv = "CWX_SHIM_LOG_LEVEL"
 	// PartSize is the largest payload part sent in one gRPC message.
 	PartSize = 256 << 10
-	// MaxMessage is the gRPC message limit on both sides: a whole 32 MiB payload plus
+	// MaxMessage is the gRPC message limit on both sides: a whole frame.MaxPayload payload plus
 	// protobuf overhead.
 	MaxMessage = frame.MaxPayload + 64<<10
 	// LifelineFD is the shim's file descriptor whose EOF means the core is gone; the core
@@ -79,7 +79,7 @@ func (p *ShimPlugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, c *gr
 	return &Client{api: shimv1.NewShimClient(c), done: ctx}, nil
 }
 
-// ServerOptions are the shim's gRPC server options: message limits for 32 MiB payloads,
+// ServerOptions are the shim's gRPC server options: message limits of MaxMessage,
 // flow-control windows sized so a 1 MiB payload does not wait for window updates, and the
 // non-zeroing buffer pool (pool.go).
 func ServerOptions(opts []grpc.ServerOption) *grpc.Server {

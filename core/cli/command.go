@@ -27,7 +27,7 @@ type CommandRunOutput struct {
 	Plugin  string `json:"plugin"`
 	// Kind is success, error (exit status 6) or submit.
 	Kind string `json:"kind"`
-	// Text is shown to the person (escapes stripped, at most 64 KiB); may be empty.
+	// Text is shown to the person (escapes stripped, at most core.MaxCommandText); may be empty.
 	Text string `json:"text,omitempty"`
 	// Prompt is, for submit, what an agent would send as the user's next message.
 	Prompt string `json:"prompt,omitempty"`

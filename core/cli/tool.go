@@ -225,7 +225,7 @@ func readToolInput(stdin io.Reader, input, file string) (json.RawMessage, error)
 	return json.RawMessage(data), nil
 }
 
-// maxInputBytes bounds a tool input read by the CLI (the frame limit is 32 MiB).
+// maxInputBytes bounds a tool input read by the CLI, below the frame limit protocol.MaxFrame.
 const maxInputBytes = 16 << 20
 
 func readLimited(path string) ([]byte, error) {

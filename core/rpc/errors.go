@@ -29,7 +29,7 @@ var (
 	// ErrNotAllowed: the method may not be sent to this host (unknown, wrong direction,
 	// request/notification mismatch, or not allowed on the host's tier). Nothing was sent.
 	ErrNotAllowed = errdefs.ErrNotAllowed
-	// ErrTooLarge: the encoded message exceeds the 32 MiB frame limit. Nothing was sent.
+	// ErrTooLarge: the encoded message exceeds protocol.MaxFrame. Nothing was sent.
 	ErrTooLarge = errdefs.ErrTooLarge
 )
 

@@ -79,7 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitCodeOf(err)
 	}
 	defer func() {
-		// Close shuts the extension hosts down within its own bound (about 3 s).
+		// Close shuts the extension hosts down within its own bound (SIGKILL at
+		// supervisor.DefaultKillAfter).
 		if err := m.Close(context.Background()); err != nil {
 			fmt.Fprintln(stderr, "embed: close:", err)
 		}
