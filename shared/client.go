@@ -128,7 +128,8 @@ type Channel struct {
 	buf  []byte // the payload being assembled, nil between payloads
 	have int
 
-	mu   sync.Mutex
+	mu sync.Mutex
+	// +checklocks:mu
 	exit *Exit
 }
 
@@ -171,10 +172,11 @@ func (ch *Channel) Recv() ([]byte, error) {
 			return nil, fmt.Errorf("shim channel: %w", err)
 		}
 		if x := ch.in.exit; x != nil {
+			e := &Exit{Code: int(x.Code), Signal: int(x.Signal), Reason: x.Reason, StderrTail: x.StderrTail}
 			ch.mu.Lock()
-			ch.exit = &Exit{Code: int(x.Code), Signal: int(x.Signal), Reason: x.Reason, StderrTail: x.StderrTail}
+			ch.exit = e
 			ch.mu.Unlock()
-			return nil, fmt.Errorf("%w: %s", ErrRuntimeExited, ch.exit.String())
+			return nil, fmt.Errorf("%w: %s", ErrRuntimeExited, e.String())
 		}
 		if ch.buf != nil && ch.have == len(ch.buf) {
 			p := ch.buf

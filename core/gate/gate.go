@@ -145,7 +145,8 @@ type Gate struct {
 	posture  Posture
 	approver Approver
 
-	mu     sync.Mutex
+	mu sync.Mutex
+	// +checklocks:mu
 	grants map[string]struct{}
 }
 
