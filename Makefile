@@ -10,7 +10,7 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck demo fuzz bench clean dist-check
+.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest demo fuzz bench clean dist-check
 
 all: build
 
@@ -30,7 +30,13 @@ vet:
 staticcheck: tools
 	$(TOOLS)/staticcheck ./...
 
-lint: fmt-check vet staticcheck
+lockcheck: ## the lock annotations (// +checklocks:mu) hold, and every …Locked helper has one
+	$(GO) run ./core/internal/lockcheck/cmd/lockcheck ./...
+
+deptest: ## the import rules between core, shared and nodeshim
+	$(GO) test -count=1 ./core/internal/deptest
+
+lint: fmt-check vet staticcheck lockcheck deptest
 
 test-go: tools
 	$(GO) test -race -count=1 ./...
