@@ -33,12 +33,13 @@ function parseTier(argv) {
 function rebindStdio() {
   const out = process.stdout;
   const write2 = out.write.bind(out);
-  const err = process.stderr.write.bind(process.stderr);
-  out.write = ((chunk, enc, cb) => err(chunk, enc, cb));
+  out.write = process.stderr.write.bind(process.stderr);
   const toErr = console.error.bind(console);
-  for (const k of ["log", "info", "debug", "trace", "dir"]) {
-    console[k] = k === "trace" ? (...a) => toErr(new Error(a.map(String).join(" ")).stack) : toErr;
-  }
+  console.log = toErr;
+  console.info = toErr;
+  console.debug = toErr;
+  console.dir = toErr;
+  console.trace = (...a) => toErr(new Error(a.map(String).join(" ")).stack);
   const bun = globalThis.Bun;
   if (bun) Object.defineProperty(bun, "stdout", { value: bun.stderr, writable: false });
   return (chunk, done) => {
@@ -456,7 +457,7 @@ function parseStrict(payload) {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new StrictJsonError(`payload is not JSON: ${err.message}`);
+    throw new StrictJsonError(`payload is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   scan(text);
   return value;
@@ -484,7 +485,7 @@ function scan(text) {
       }
       checkSurrogates(text, start, i);
       if (expectKey) {
-        const key = JSON.parse(text.slice(start, i + 1));
+        const key = String(JSON.parse(text.slice(start, i + 1)));
         const set2 = keys[keys.length - 1];
         if (set2.has(key)) throw new StrictJsonError(`duplicate key ${JSON.stringify(key)}`);
         set2.add(key);
@@ -4402,6 +4403,7 @@ var SCHEME = "cwx-host:";
 var IDENT = /^[A-Za-z_$][\w$]*$/;
 function virtualSource(key) {
   const ns = PROVIDED[key];
+  if (ns === void 0) throw new MissingModuleError(key);
   const lines = [`const m = globalThis[Symbol.for('cwx.host.modules')][${JSON.stringify(key)}];`];
   for (const name of Object.keys(ns)) {
     if (name === "default" || !IDENT.test(name)) continue;
@@ -4449,8 +4451,8 @@ function installBun(bun) {
     name: "cwx-dsh-modules",
     target: "bun",
     setup(build) {
-      for (const key of Object.keys(PROVIDED)) {
-        build.module(key, () => ({ exports: PROVIDED[key], loader: "object" }));
+      for (const [key, exports] of Object.entries(PROVIDED)) {
+        build.module(key, () => ({ exports, loader: "object" }));
       }
       build.onResolve({ filter: /^(?:@deepseek-ai\/|cosmokit\/)/ }, (args) => {
         const c = classify(args.path);
@@ -4932,7 +4934,6 @@ function lockGetters(target, what) {
     }
   }
 }
-var isBun = () => typeof globalThis.Bun !== "undefined";
 function lockdown() {
   lockValue(process, "dlopen", refuser("process.dlopen"));
   if ("execve" in process) lockValue(process, "execve", refuser("process.execve"));
@@ -4942,13 +4943,13 @@ function lockdown() {
     }
   };
   const wt = require2("node:worker_threads");
-  wt.Worker = RefusedWorker;
+  Reflect.set(wt, "Worker", RefusedWorker);
   Object.defineProperty(wt, "Worker", { value: RefusedWorker, writable: false, configurable: false });
   if ("Worker" in globalThis) lockValue(globalThis, "Worker", RefusedWorker);
   const sync = nodeModule2.syncBuiltinESMExports;
   sync?.();
-  if (!isBun()) return;
   const Bun = globalThis.Bun;
+  if (Bun === void 0) return;
   lockGetters(require2("bun:ffi"), "bun:ffi");
   const blocked = new Proxy(Object.freeze({}), {
     get(_t, key) {
@@ -4998,11 +4999,16 @@ async function verifyLockdown() {
     new Worker("", { eval: true });
   }));
   if ("Worker" in globalThis) {
-    open.push(await refuses("Worker", () => new globalThis.Worker("data:text/javascript,0")));
+    open.push(await refuses("Worker", () => {
+      const W = globalThis.Worker;
+      if (W === void 0) throw new TypeError("Worker is not a constructor");
+      return new W("data:text/javascript,0");
+    }));
   }
-  if (isBun()) {
+  const bun = globalThis.Bun;
+  if (bun !== void 0) {
     open.push(await refuses("bun:ffi", async () => (await dyn("bun:ffi")).dlopen));
-    open.push(await refuses("Bun.FFI", () => globalThis.Bun.FFI.dlopen));
+    open.push(await refuses("Bun.FFI", () => bun.FFI.dlopen));
     open.push(await refuses("bun:sqlite", async () => (await dyn("bun:sqlite")).Database));
     open.push(await refuses("node:sqlite", async () => {
       const { DatabaseSync } = await dyn("node:sqlite");
@@ -5064,7 +5070,7 @@ async function main() {
     try {
       payloads = decoder.push(chunk);
     } catch (err) {
-      stderr(`cwx-extension-host: ${err.message}`);
+      stderr(`cwx-extension-host: ${errorMessage(err)}`);
       return exit(EXIT_PROTOCOL);
     }
     for (const p of payloads) {
@@ -5099,7 +5105,8 @@ function runtimeInfo() {
   return { name: "node", version: process.versions.node };
 }
 main().catch((err) => {
-  stderr(`cwx-extension-host: ${err?.stack ?? String(err)}`);
+  const stack = typeof err === "object" && err !== null ? Reflect.get(err, "stack") : void 0;
+  stderr(`cwx-extension-host: ${stack ?? String(err)}`);
   killOwnGroup();
   process.exitCode = EXIT_SOFTWARE;
 });

@@ -1,6 +1,7 @@
 // Boot helpers: argv, stdio rebinding, the parent watchdog and process-group exit.
 import { createRequire } from 'node:module';
 import type { Tier } from './protocol.generated.ts';
+import type {} from './runtime-globals.ts';
 
 export const EXIT_USAGE = 64;
 export const EXIT_PROTOCOL = 65;
@@ -27,16 +28,15 @@ export function parseTier(argv: readonly string[]): Tier | { error: string } {
  */
 export function rebindStdio(): (chunk: Buffer, done?: () => void) => void {
   const out = process.stdout;
-  const write = out.write.bind(out) as (c: Buffer, cb?: () => void) => boolean;
-  const err = process.stderr.write.bind(process.stderr);
-  out.write = ((chunk: unknown, enc?: unknown, cb?: unknown) => err(chunk as string, enc as never, cb as never)) as typeof out.write;
+  const write: (chunk: Buffer, cb?: () => void) => boolean = out.write.bind(out);
+  out.write = process.stderr.write.bind(process.stderr);
   const toErr = console.error.bind(console);
-  for (const k of ['log', 'info', 'debug', 'trace', 'dir'] as const) {
-    (console as unknown as Record<string, unknown>)[k] = k === 'trace'
-      ? (...a: unknown[]) => toErr(new Error(a.map(String).join(' ')).stack)
-      : toErr;
-  }
-  const bun = (globalThis as { Bun?: Record<string, unknown> }).Bun;
+  console.log = toErr;
+  console.info = toErr;
+  console.debug = toErr;
+  console.dir = toErr;
+  console.trace = (...a: unknown[]) => toErr(new Error(a.map(String).join(' ')).stack);
+  const bun = globalThis.Bun;
   if (bun) Object.defineProperty(bun, 'stdout', { value: bun.stderr, writable: false });
   // Known limit: a plugin that writes to file descriptor 1 directly (fs.writeSync(1, ...),
   // Bun.file(1)) still reaches the channel; the core then sees a framing error and restarts.
@@ -47,7 +47,7 @@ export function rebindStdio(): (chunk: Buffer, done?: () => void) => void {
 
 /** guardExit makes process.exit and process.abort throw for plugins; it returns the real exit. */
 export function guardExit(): (code: number) => never {
-  const realExit = process.exit.bind(process) as (code: number) => never;
+  const realExit: (code: number) => never = process.exit.bind(process);
   const refuse = (what: string) => () => {
     throw new Error(`${what} is not available to plugins: the cwx core stops the host`);
   };

@@ -6,6 +6,7 @@
 // are switched off by the flags the core passes, which is checked here.
 import { createRequire } from 'node:module';
 import * as nodeModule from 'node:module';
+import type {} from './runtime-globals.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -26,7 +27,7 @@ function lockValue(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, writable: false, configurable: false, enumerable: false });
 }
 
-function lockGetters(target: Record<string, unknown>, what: string): void {
+function lockGetters(target: object, what: string): void {
   for (const key of Object.keys(target)) {
     if (key === '__esModule') continue;
     const getter = () => {
@@ -40,8 +41,6 @@ function lockGetters(target: Record<string, unknown>, what: string): void {
   }
 }
 
-const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
-
 /** lockdown installs every lock for the running runtime. */
 export function lockdown(): void {
   lockValue(process, 'dlopen', refuser('process.dlopen'));
@@ -51,23 +50,24 @@ export function lockdown(): void {
       throw new NativeCodeRefused('Worker');
     }
   };
-  const wt = require('node:worker_threads') as Record<string, unknown>;
-  wt.Worker = RefusedWorker;
+  const wt: object = require('node:worker_threads');
+  Reflect.set(wt, 'Worker', RefusedWorker);
   Object.defineProperty(wt, 'Worker', { value: RefusedWorker, writable: false, configurable: false });
   if ('Worker' in globalThis) lockValue(globalThis, 'Worker', RefusedWorker);
-  const sync = (nodeModule as unknown as { syncBuiltinESMExports?: () => void }).syncBuiltinESMExports;
+  // Bun's node:module may lack it; Node's has it
+  const sync: (() => void) | undefined = nodeModule.syncBuiltinESMExports;
   sync?.();
-  if (!isBun()) return;
-  const Bun = (globalThis as unknown as { Bun: Record<string, unknown> }).Bun;
-  lockGetters(require('bun:ffi') as Record<string, unknown>, 'bun:ffi');
+  const Bun = globalThis.Bun;
+  if (Bun === undefined) return;
+  lockGetters(require('bun:ffi'), 'bun:ffi');
   const blocked = new Proxy(Object.freeze({}), {
     get(_t, key) {
       throw new NativeCodeRefused(`Bun.FFI.${String(key)}`);
     },
   });
   Object.defineProperty(Bun, 'FFI', { value: blocked, writable: false });
-  lockGetters(require('bun:sqlite') as Record<string, unknown>, 'bun:sqlite');
-  const nodeSqlite = require('node:sqlite') as Record<string, unknown>;
+  lockGetters(require('bun:sqlite'), 'bun:sqlite');
+  const nodeSqlite: object = require('node:sqlite');
   for (const [name, value] of Object.entries(nodeSqlite)) {
     if (typeof value !== 'function' || !value.prototype) continue;
     for (const key of Object.getOwnPropertyNames(value.prototype)) {
@@ -97,13 +97,13 @@ export async function verifyLockdown(): Promise<string[]> {
   const dyn = (s: string) => import(s);
   // process.dlopen of a missing file also throws; make sure the throw is ours.
   try {
-    process.dlopen({ exports: {} } as never, '/nonexistent-cwx-probe.node');
+    process.dlopen({ exports: {} }, '/nonexistent-cwx-probe.node');
   } catch (err) {
     if (!(err instanceof NativeCodeRefused)) open.push('process.dlopen is reachable');
   }
   if ('execve' in process) {
     try {
-      (process as unknown as { execve: (f: string) => void }).execve('/nonexistent-cwx-probe');
+      process.execve('/nonexistent-cwx-probe');
     } catch (err) {
       if (!(err instanceof NativeCodeRefused)) open.push('process.execve is reachable');
     }
@@ -113,11 +113,16 @@ export async function verifyLockdown(): Promise<string[]> {
     new Worker('', { eval: true });
   }));
   if ('Worker' in globalThis) {
-    open.push(await refuses('Worker', () => new (globalThis as unknown as { Worker: new (s: string) => unknown }).Worker('data:text/javascript,0')));
+    open.push(await refuses('Worker', () => {
+      const W = globalThis.Worker;
+      if (W === undefined) throw new TypeError('Worker is not a constructor');
+      return new W('data:text/javascript,0');
+    }));
   }
-  if (isBun()) {
+  const bun = globalThis.Bun;
+  if (bun !== undefined) {
     open.push(await refuses('bun:ffi', async () => (await dyn('bun:ffi')).dlopen));
-    open.push(await refuses('Bun.FFI', () => (globalThis as unknown as { Bun: { FFI: { dlopen: unknown } } }).Bun.FFI.dlopen));
+    open.push(await refuses('Bun.FFI', () => bun.FFI.dlopen));
     open.push(await refuses('bun:sqlite', async () => (await dyn('bun:sqlite')).Database));
     open.push(await refuses('node:sqlite', async () => {
       const { DatabaseSync } = await dyn('node:sqlite');
@@ -127,7 +132,7 @@ export async function verifyLockdown(): Promise<string[]> {
     open.push(await refuses('node:sqlite', () => dyn('node:sqlite')));
     open.push(await refuses('node:ffi', () => dyn('node:ffi')));
   }
-  if (typeof (globalThis as { ShadowRealm?: unknown }).ShadowRealm !== 'undefined') open.push('ShadowRealm is enabled');
+  if (typeof globalThis.ShadowRealm !== 'undefined') open.push('ShadowRealm is enabled');
   try {
     const vm = await dyn('node:vm');
     if (vm.runInNewContext('typeof ShadowRealm') !== 'undefined') open.push('ShadowRealm is enabled in node:vm contexts');

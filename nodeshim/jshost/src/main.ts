@@ -14,7 +14,8 @@ import { FrameDecoder } from './frame.ts';
 import { ExtensionHost } from './host.ts';
 import { installResolution } from './dsh/resolve.ts';
 import { lockdown, verifyLockdown } from './lockdown.ts';
-import { PROTOCOL_VERSION } from './protocol.generated.ts';
+import { PROTOCOL_VERSION, type RuntimeInfo } from './protocol.generated.ts';
+import { errorMessage } from './rpc.ts';
 import { BUILTIN_MODULES, HOST_VERSION } from './version.ts';
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
     try {
       payloads = decoder.push(chunk);
     } catch (err) {
-      stderr(`cwx-extension-host: ${(err as Error).message}`);
+      stderr(`cwx-extension-host: ${errorMessage(err)}`);
       return exit(EXIT_PROTOCOL);
     }
     for (const p of payloads) {
@@ -88,14 +89,15 @@ function selfDigest(): string {
   }
 }
 
-function runtimeInfo(): { name: 'bun' | 'node'; version: string } {
+function runtimeInfo(): RuntimeInfo {
   const bun = process.versions.bun;
   if (typeof bun === 'string') return { name: 'bun', version: bun };
   return { name: 'node', version: process.versions.node };
 }
 
 main().catch((err: unknown) => {
-  stderr(`cwx-extension-host: ${(err as Error)?.stack ?? String(err)}`);
+  const stack: unknown = typeof err === 'object' && err !== null ? Reflect.get(err, 'stack') : undefined;
+  stderr(`cwx-extension-host: ${stack ?? String(err)}`);
   killOwnGroup();
   process.exitCode = EXIT_SOFTWARE;
 });

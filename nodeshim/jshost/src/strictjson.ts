@@ -21,7 +21,7 @@ export function parseStrict(payload: Uint8Array): unknown {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new StrictJsonError(`payload is not JSON: ${(err as Error).message}`);
+    throw new StrictJsonError(`payload is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   scan(text);
   return value;
@@ -50,7 +50,7 @@ function scan(text: string): void {
       }
       checkSurrogates(text, start, i);
       if (expectKey) {
-        const key = JSON.parse(text.slice(start, i + 1)) as string;
+        const key = String(JSON.parse(text.slice(start, i + 1)));
         const set = keys[keys.length - 1]!;
         if (set.has(key)) throw new StrictJsonError(`duplicate key ${JSON.stringify(key)}`);
         set.add(key);

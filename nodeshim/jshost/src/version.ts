@@ -1,8 +1,10 @@
 // Host version and the built-in module table reported in host/hello. The table is empty in v1;
 // the build computes it from dist/builtin (the same digests as dist/builtin-modules.json), and
 // the core pins the same table.
+import type { ModuleDigest } from './protocol.generated.ts';
+
 export const HOST_VERSION = '0.1.0';
-declare const __CWX_BUILTIN_MODULES__: { id: string; sha256: string }[] | undefined;
+declare const __CWX_BUILTIN_MODULES__: ModuleDigest[] | undefined;
 // The build defines the table from the modules it bundled into dist/builtin (sorted by id).
-export const BUILTIN_MODULES: { id: string; sha256: string }[] =
+export const BUILTIN_MODULES: ModuleDigest[] =
   typeof __CWX_BUILTIN_MODULES__ === 'undefined' ? [] : __CWX_BUILTIN_MODULES__;

@@ -13,6 +13,7 @@ import * as utilValues from '@deepseek-ai/dsh-util-values';
 import * as dshTools from './tools-compat.ts';
 import * as brand from './brand.ts';
 import providedList from './provided-modules.json' with { type: 'json' };
+import type { BunPluginBuilder, BunRuntime } from '../runtime-globals.ts';
 
 export const PROVIDED: Readonly<Record<string, Record<string, unknown>>> = Object.freeze({
   '@deepseek-ai/cordis': { ...cordis },
@@ -70,7 +71,8 @@ const SCHEME = 'cwx-host:';
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 function virtualSource(key: string): string {
-  const ns = PROVIDED[key]!;
+  const ns = PROVIDED[key];
+  if (ns === undefined) throw new MissingModuleError(key);
   const lines = [`const m = globalThis[Symbol.for('cwx.host.modules')][${JSON.stringify(key)}];`];
   for (const name of Object.keys(ns)) {
     if (name === 'default' || !IDENT.test(name)) continue;
@@ -83,21 +85,22 @@ function virtualSource(key: string): string {
 /** installResolution installs the hooks for the running runtime; it throws when it cannot. */
 export function installResolution(): 'node' | 'bun' {
   Object.defineProperty(globalThis, REGISTRY_KEY, { value: PROVIDED, enumerable: false, writable: false, configurable: false });
-  const bun = (globalThis as { Bun?: { plugin: (p: unknown) => void } }).Bun;
+  const bun = globalThis.Bun;
   if (bun) {
     installBun(bun);
     return 'bun';
   }
-  const registerHooks = (nodeModule as unknown as { registerHooks?: (h: unknown) => void }).registerHooks;
+  // older Nodes have no registerHooks, whatever @types/node says
+  const registerHooks: typeof nodeModule.registerHooks | undefined = nodeModule.registerHooks;
   if (typeof registerHooks !== 'function') throw new Error('this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)');
   registerHooks({
-    resolve(specifier: string, context: unknown, next: (s: string, c: unknown) => unknown) {
+    resolve(specifier, context, next) {
       const c = classify(specifier);
       if (c === null) return next(specifier, context);
       if ('refuse' in c) throw new MissingModuleError(c.refuse);
       return { url: SCHEME + c.provide, format: 'module', shortCircuit: true };
     },
-    load(url: string, context: unknown, next: (u: string, c: unknown) => unknown) {
+    load(url, context, next) {
       if (url.startsWith(SCHEME)) {
         return { format: 'module', source: virtualSource(url.slice(SCHEME.length)), shortCircuit: true };
       }
@@ -117,19 +120,13 @@ function refusePeerCopy(path: string): void {
   if (PEER.test(pkg)) throw new MissingModuleError(pkg);
 }
 
-interface BunBuild {
-  module(specifier: string, cb: () => { exports: Record<string, unknown>; loader: 'object' }): void;
-  onResolve(opts: { filter: RegExp }, cb: (args: { path: string }) => unknown): void;
-  onLoad(opts: { filter: RegExp }, cb: (args: { path: string }) => unknown): void;
-}
-
-function installBun(bun: { plugin: (p: unknown) => void }): void {
+function installBun(bun: BunRuntime): void {
   bun.plugin({
     name: 'cwx-dsh-modules',
     target: 'bun',
-    setup(build: BunBuild) {
-      for (const key of Object.keys(PROVIDED)) {
-        build.module(key, () => ({ exports: PROVIDED[key]!, loader: 'object' }));
+    setup(build: BunPluginBuilder) {
+      for (const [key, exports] of Object.entries(PROVIDED)) {
+        build.module(key, () => ({ exports, loader: 'object' }));
       }
       build.onResolve({ filter: /^(?:@deepseek-ai\/|cosmokit\/)/ }, (args) => {
         const c = classify(args.path);

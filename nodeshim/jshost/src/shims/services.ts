@@ -3,6 +3,7 @@
 // register is an effect of the calling plugin's fiber. Prototypes are frozen so one plugin cannot
 // rewrite a method for all.
 import { Service, type Context } from '@deepseek-ai/cordis';
+import type { TimerMethods } from '../cordis-adapter.ts';
 import type { RegisterSpec } from '../protocol.generated.ts';
 import { isPlainObject } from '../validate.ts';
 import { compiledSchema } from '../dsh/tools-compat.ts';
@@ -49,7 +50,7 @@ export function defineServices(registrar: Registrar): ServiceClasses {
     }
   }
 
-  class Timer extends Service {
+  class Timer extends Service implements TimerMethods {
     constructor(ctx: Context) {
       super(ctx, 'timer');
     }
