@@ -31,10 +31,13 @@ type server struct {
 	tier string
 	sd   *shutdown // the shim's exit; the server's goroutines run under it
 
-	mu       sync.Mutex
-	p        *proc         // guarded by mu; set once, by the Start that spawned it
-	spawning chan struct{} // guarded by mu; non-nil while a Start spawns, closed when it ends
-	channel  bool          // guarded by mu
+	mu sync.Mutex
+	// +checklocks:mu
+	p *proc // set once, by the Start that spawned it
+	// +checklocks:mu
+	spawning chan struct{} // non-nil while a Start spawns, closed when the spawn ends
+	// +checklocks:mu
+	channel bool // a Channel was opened
 
 	started  chan struct{} // closed once p is set
 	reported chan struct{} // closed after the Exit event was sent (or the channel ended)

@@ -32,8 +32,9 @@ type shutdown struct {
 	done chan struct{} // closed by the first trigger
 	plan exitPlan      // written once, before done is closed
 
-	mu      sync.Mutex
-	joining bool           // guarded by mu; set when wait stops counting goroutines
+	mu sync.Mutex
+	// +checklocks:mu
+	joining bool           // set when wait stops counting goroutines
 	wg      sync.WaitGroup // the goroutines started with Go before joining began
 }
 
