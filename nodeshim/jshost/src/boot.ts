@@ -1,7 +1,7 @@
 // Boot helpers: argv, stdio rebinding, the parent watchdog and process-group exit.
 import { createRequire } from 'node:module';
 import type { Tier } from './protocol.generated.ts';
-import type {} from './runtime-globals.ts';
+import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
 
 export const EXIT_USAGE = 64;
 export const EXIT_PROTOCOL = 65;

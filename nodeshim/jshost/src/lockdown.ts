@@ -6,7 +6,7 @@
 // are switched off by the flags the core passes, which is checked here.
 import { createRequire } from 'node:module';
 import * as nodeModule from 'node:module';
-import type {} from './runtime-globals.ts';
+import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
 
 const require = createRequire(import.meta.url);
 
@@ -54,7 +54,7 @@ export function lockdown(): void {
   Reflect.set(wt, 'Worker', RefusedWorker);
   Object.defineProperty(wt, 'Worker', { value: RefusedWorker, writable: false, configurable: false });
   if ('Worker' in globalThis) lockValue(globalThis, 'Worker', RefusedWorker);
-  // Bun's node:module may lack it; Node's has it
+  // optional: not every runtime's node:module has it
   const sync: (() => void) | undefined = nodeModule.syncBuiltinESMExports;
   sync?.();
   const Bun = globalThis.Bun;
