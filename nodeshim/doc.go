@@ -44,12 +44,12 @@
 //
 // # Platforms
 //
-// Tested on linux/amd64, where everything above holds. darwin/arm64 and darwin/amd64 build
-// and vet (`GOOS=darwin go vet ./...`) but are not tested. There (proc_other.go): no death
-// signal, so the lifeline alone ends the tree when the core dies, and a shim killed outright
-// leaves the runtime to notice its stdin closing; RLIMIT_DATA is set the same way, on the
-// shim just before the spawn, but whether that kernel enforces it is unmeasured (`cwx
-// doctor` checks it, with the shell's `ulimit -d` before the exec since there is no
-// prlimit(2)); the runtime's pipes keep the system's size (no F_SETPIPE_SZ); and Stats
-// reports RSS 0 (no /proc).
+// As ARCHITECTURE.md, “Platforms”, states: linux/amd64 is tested, and everything above holds
+// there. darwin/arm64 and darwin/amd64 build and vet (`GOOS=darwin go vet ./...`) but are
+// not tested. There (proc_other.go) the runtime gets no death signal, so the lifeline alone
+// ends the tree when the core dies, and a shim killed outright leaves the runtime to notice
+// its stdin closing. RLIMIT_DATA is set the same way, on the shim just before the spawn, but
+// whether that kernel enforces it is unmeasured (`cwx doctor` checks it, setting the limit
+// with the shell's `ulimit -d` before the exec, since there is no prlimit(2)). The runtime's
+// pipes keep the system's size (no F_SETPIPE_SZ), and Stats reports RSS 0 (no /proc).
 package nodeshim
