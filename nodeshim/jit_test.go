@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 	if bun := os.Getenv(spawnHelperEnv); bun != "" {
 		os.Exit(spawnHelper(bun))
 	}
-	os.Exit(m.Run())
+	os.Exit(testenv.Main(m))
 }
 
 // spawnHelper runs the probe the way the shim runs a runtime (default memory limit) and copies

@@ -16,12 +16,13 @@ import (
 )
 
 // TestMain lets the test binary act as the shim, as the example's main does: the Manager
-// re-executes the running binary as `<binary> nodeshim`.
+// re-executes the running binary as `<binary> nodeshim`. The tests themselves must leave no
+// process and no goroutine behind.
 func TestMain(m *testing.M) {
 	if shared.Invoked(os.Args) {
 		os.Exit(nodeshim.Main(os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	os.Exit(testenv.Main(m))
 }
 
 // home makes a cwx home with the hello-extension example installed, trusted and enabled.
