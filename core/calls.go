@@ -120,7 +120,7 @@ func (m *Manager) find(kind, name string, handle uint64, ref protocol.OwnerRef) 
 func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessage, opts CallOptions) (ToolResult, error) {
 	info, ok := m.reg.Tool(name)
 	if !ok {
-		return ToolResult{}, fmt.Errorf("%w: no live extension tool named %q (see `cwx tool list`)", ErrNotAvailable, name)
+		return ToolResult{}, &NotLiveError{Kind: "tool", Name: name}
 	}
 	o, err := m.find("tool", name, info.Handle, info.Owner)
 	if err != nil {

@@ -33,7 +33,7 @@ type CommandResult struct {
 func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts CallOptions) (CommandResult, error) {
 	info, ok := m.reg.Command(name)
 	if !ok {
-		return CommandResult{}, fmt.Errorf("%w: no live extension command named %q (see `cwx command list`)", ErrNotAvailable, name)
+		return CommandResult{}, &NotLiveError{Kind: "command", Name: name}
 	}
 	o, err := m.find("command", name, info.Handle, info.Owner)
 	if err != nil {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
@@ -51,15 +52,38 @@ func (e *ExecutionError) Error() string {
 // Is makes errors.Is(err, ErrExecutionFailed) true.
 func (e *ExecutionError) Is(target error) bool { return target == ErrExecutionFailed }
 
+// NotLiveError: no live tool or command has the name (none registered it, or its plugin is
+// not active). It is a case of ErrNotAvailable; Manager.Tools and Manager.Commands list
+// the live ones.
+type NotLiveError struct {
+	Kind string // "tool" or "command"
+	Name string
+}
+
+func (e *NotLiveError) Error() string {
+	return fmt.Sprintf("%s: no live extension %s named %q", ErrNotAvailable, e.Kind, e.Name)
+}
+
+// Unwrap makes errors.Is(err, ErrNotAvailable) true.
+func (e *NotLiveError) Unwrap() error { return ErrNotAvailable }
+
 // endCause is why an owner's calls were cut short: revocation (a case of ErrCancelled),
-// a fault or the host's exit (cases of ErrNotAvailable).
+// a fault or the host's exit (cases of ErrNotAvailable). err, when set, is the cause msg
+// describes (the supervisor's *supervisor.FailureError for a host exit), kept reachable.
 type endCause struct {
 	kind error
 	msg  string
+	err  error
 }
 
 func (e *endCause) Error() string { return e.kind.Error() + ": " + e.msg }
-func (e *endCause) Unwrap() error { return e.kind }
+
+func (e *endCause) Unwrap() []error {
+	if e.err == nil {
+		return []error{e.kind}
+	}
+	return []error{e.kind, e.err}
+}
 
 var (
 	causeRevoked = &endCause{kind: ErrCancelled, msg: "extension was revoked"}
@@ -70,6 +94,11 @@ func causeFaulted(reason string) error {
 	return &endCause{kind: ErrNotAvailable, msg: "extension faulted: " + reason}
 }
 
-func causeHostExited(reason string) error {
-	return &endCause{kind: ErrHostExited, msg: reason}
+func causeHostExited(err error) error {
+	return &endCause{kind: ErrHostExited, msg: err.Error(), err: err}
 }
+
+var (
+	errHostRestarted    = errors.New("the host restarted")
+	errHostExitedUnsaid = errors.New("the host exited")
+)

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -126,7 +127,7 @@ func (f *fakeTier) kill(activating *protocol.OwnerRef) {
 	h := f.h
 	h.dead, f.h = true, nil
 	f.mu.Unlock()
-	f.m.hostExited(f.t, h.gen, "killed", activating, false)
+	f.m.hostExited(f.t, h.gen, errors.New("killed"), activating, false)
 }
 
 func (f *fakeTier) ReportDirtyTeardown() { f.mu.Lock(); f.dirty++; f.mu.Unlock() }

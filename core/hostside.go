@@ -24,11 +24,11 @@ func (l ownerLayer) HostReady(ctx context.Context, t protocol.Tier, gen uint64, 
 
 // HostExited drops the incarnation's owners; the sole owner that was activating is failed.
 func (l ownerLayer) HostExited(t protocol.Tier, gen uint64, info supervisor.ExitInfo) {
-	reason := "the host exited"
-	if info.Reason != nil {
-		reason = info.Reason.Error()
+	cause := info.Reason
+	if cause == nil {
+		cause = errHostExitedUnsaid
 	}
-	l.m.hostExited(t, gen, reason, info.Activating, info.Planned)
+	l.m.hostExited(t, gen, cause, info.Activating, info.Planned)
 }
 
 func (l ownerLayer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {

@@ -74,7 +74,7 @@ func (m *Manager) activateMissing(ctx context.Context, t protocol.Tier, h host) 
 	m.mu.Unlock()
 	for _, o := range stale {
 		_ = m.reg.Revoke(o.ref, o.tier, "host restarted")
-		o.end(causeHostExited("the host restarted"))
+		o.end(causeHostExited(errHostRestarted))
 	}
 	// Owners that were activating together when a host died unattributed are replayed one
 	// at a time after the others, so a crash during activation is blamed on exactly one.
@@ -126,7 +126,7 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 		o.phase = phaseRevoked
 		m.mu.Unlock()
 		_ = m.reg.Revoke(o.ref, o.tier, "host exited during activation")
-		o.end(causeHostExited(err.Error()))
+		o.end(causeHostExited(err))
 	}
 	fail := func(reason string) {
 		_ = m.reg.Fail(o.ref, o.tier, reason)
@@ -286,7 +286,8 @@ func msgValue[T any](msg *protocol.Message) (*T, bool) {
 // hostExited drops the owners of an ended incarnation: the sole owner that was activating
 // is failed (not replayed); the others are forgotten so the next HostReady replays them
 // with fresh generations. Calls in flight already failed HostExited in the rpc peer.
-func (m *Manager) hostExited(t protocol.Tier, gen uint64, reason string, activating *protocol.OwnerRef, planned bool) {
+func (m *Manager) hostExited(t protocol.Tier, gen uint64, cause error, activating *protocol.OwnerRef, planned bool) {
+	reason := cause.Error()
 	if activating != nil { // the supervisor saw exactly this ext/activate in flight
 		_ = m.reg.Fail(*activating, t, "host crashed during activation: "+reason)
 	}
@@ -314,7 +315,7 @@ func (m *Manager) hostExited(t protocol.Tier, gen uint64, reason string, activat
 		if o.tier != t || o.gen > gen || !o.live() {
 			continue
 		}
-		o.end(causeHostExited(reason))
+		o.end(causeHostExited(cause))
 		if id == blamed && o.phase == phaseActivating {
 			o.phase, o.reason = phaseFailed, "host crashed during activation: "+reason
 			failed = append(failed, o)

@@ -114,9 +114,19 @@ func (c *Client) OpenChannel(ctx context.Context) (*Channel, error) {
 	return ch, nil
 }
 
-// ErrRuntimeExited is returned by Channel.Recv after the shim reported the runtime's exit;
-// Channel.Exit then returns the report.
+// ErrRuntimeExited is matched by the error Channel.Recv returns after the shim reported the
+// runtime's exit (an *ExitError); Channel.Exit then returns the report.
 var ErrRuntimeExited = errors.New("runtime exited")
+
+// ExitError is the runtime's exit as an error: the shim's report, so a caller several
+// layers up can still read the exit code or signal with errors.As. It matches
+// ErrRuntimeExited.
+type ExitError struct{ Exit Exit }
+
+func (e *ExitError) Error() string { return ErrRuntimeExited.Error() + ": " + e.Exit.String() }
+
+// Is makes errors.Is(err, ErrRuntimeExited) true.
+func (e *ExitError) Is(target error) bool { return target == ErrRuntimeExited }
 
 // Channel is one incarnation's payload stream. Send may be called from one goroutine at a
 // time and Recv from one (they may run concurrently); it satisfies core/rpc's Conn.
@@ -161,8 +171,9 @@ func (ch *Channel) Send(ctx context.Context, payload []byte) error {
 // CloseSend tells the shim no more payloads follow; it closes the runtime's stdin.
 func (ch *Channel) CloseSend() error { return ch.s.CloseSend() }
 
-// Recv returns the next payload. After the runtime's exit it returns an error wrapping
-// ErrRuntimeExited (see Exit); a broken stream (the shim died) returns the gRPC error.
+// Recv returns the next payload. After the runtime's exit it returns an *ExitError (it
+// matches ErrRuntimeExited; see Exit); a broken stream (the shim died) returns the gRPC
+// error.
 func (ch *Channel) Recv() ([]byte, error) {
 	for {
 		if err := ch.s.RecvMsg(&ch.in); err != nil {
@@ -176,7 +187,7 @@ func (ch *Channel) Recv() ([]byte, error) {
 			ch.mu.Lock()
 			ch.exit = e
 			ch.mu.Unlock()
-			return nil, fmt.Errorf("%w: %s", ErrRuntimeExited, e.String())
+			return nil, &ExitError{Exit: *e}
 		}
 		if ch.buf != nil && ch.have == len(ch.buf) {
 			p := ch.buf

@@ -254,7 +254,7 @@ func callErr(err error) error {
 // cleanError prints an error with terminal escapes removed and still matches it.
 type cleanError struct{ err error }
 
-func (c cleanError) Error() string { return stripEscapes(c.err.Error()) }
+func (c cleanError) Error() string { return stripEscapes(advise(c.err)) }
 func (c cleanError) Unwrap() error { return c.err }
 
 func exitErrOf(err error) *ExitError {
@@ -314,7 +314,7 @@ type CallFailureDetail struct {
 // jsonFailure prints err as a CallFailure on w and returns a quiet ExitError with its code.
 func jsonFailure(w io.Writer, err error) error {
 	code := exitCode(err)
-	if werr := writeJSON(w, CallFailure{Error: CallFailureDetail{Kind: errorKind(code), ExitCode: code, Message: stripEscapes(err.Error())}}); werr != nil {
+	if werr := writeJSON(w, CallFailure{Error: CallFailureDetail{Kind: errorKind(code), ExitCode: code, Message: stripEscapes(advise(err))}}); werr != nil {
 		return err
 	}
 	return &ExitError{Code: code}

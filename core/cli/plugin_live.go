@@ -106,7 +106,7 @@ func livePlugin(ctx context.Context, stderr io.Writer, s *plugins.Store, r *plug
 		rerr = <-done
 	}
 	if rerr != nil && !errors.Is(rerr, context.Canceled) {
-		live.Error = stripEscapes(rerr.Error())
+		live.Error = stripEscapes(advise(rerr))
 	}
 	fillLive(ctx, m, s, r.ID, start, &live)
 	live.ElapsedMS = pluginEnv.now().Sub(clock).Milliseconds()
@@ -190,7 +190,7 @@ func problemsSince(ctx context.Context, m liveCore, s *plugins.Store, id string,
 	}
 	for _, d := range r.Diagnostics {
 		if d.Kind != "log" && !d.Time.Before(start) {
-			out = append(out, PluginProblem{Kind: d.Kind, Message: stripEscapes(d.Message)})
+			out = append(out, PluginProblem{Kind: d.Kind, Message: stripEscapes(adviseText(d.Message))})
 		}
 	}
 	return out

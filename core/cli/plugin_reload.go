@@ -100,7 +100,7 @@ func reloadPlugins(ctx context.Context, stderr io.Writer) (res PluginReloadResul
 	}
 	cancel()
 	if rerr != nil {
-		res.Error, res.err = stripEscapes(rerr.Error()), rerr
+		res.Error, res.err = stripEscapes(advise(rerr)), rerr
 	}
 	recs, err := s.List()
 	if err != nil {

@@ -142,7 +142,7 @@ func showPlugin(s *plugins.Store, cfg *config.Config, r *plugins.Record) PluginS
 		StageDir: s.Layout().StageDir(r.ID, r.Closure), DataDir: s.Layout().DataDir(r.ID), Entries: r.Entries,
 		DiagnosticsTotal: len(r.Diagnostics)}
 	if err := s.CheckReceipt(r); err != nil {
-		sh.Receipt = strings.TrimPrefix(err.Error(), "plugin "+r.ID+": ")
+		sh.Receipt = strings.TrimPrefix(advise(err), "plugin "+r.ID+": ")
 	}
 	pc := cfg.Plugin(r.ID)
 	sh.Config = PluginConfigInfo{Keys: pc.Keys, Digest: pc.Digest}
@@ -157,6 +157,9 @@ func showPlugin(s *plugins.Store, cfg *config.Config, r *plugins.Record) PluginS
 		d = d[len(d)-plugins.DiagnosticsShown:]
 	}
 	sh.Diagnostics = append([]plugins.Diagnostic{}, d...)
+	for i := range sh.Diagnostics {
+		sh.Diagnostics[i].Message = adviseText(sh.Diagnostics[i].Message)
+	}
 	return sh
 }
 

@@ -169,7 +169,7 @@ func (s *replSession) report(err error) {
 		printf(s.errw, "error: exit status %d\n", code)
 		return
 	}
-	printf(s.errw, "error: %s (exit status %d)\n", stripEscapes(err.Error()), code)
+	printf(s.errw, "error: %s (exit status %d)\n", stripEscapes(advise(err)), code)
 }
 
 func (s *replSession) tools() {

@@ -12,7 +12,7 @@ import (
 
 // Receipt failures. Each fails closed: the plugin is not desired until reviewed again.
 var (
-	ErrNotTrusted          = errors.New("not trusted: run `cwx plugin review` then `cwx plugin trust`")
+	ErrNotTrusted          = errors.New("not trusted: review it, then trust it with the token its review gives")
 	ErrContentChanged      = errors.New("content changed, review again")
 	ErrCapabilitiesChanged = errors.New("capabilities changed, review again")
 	ErrBadToken            = errors.New("the review token does not match")
@@ -42,6 +42,23 @@ func (e *ReceiptError) Error() string {
 }
 
 func (e *ReceiptError) Unwrap() error { return e.Err }
+
+// TokenError refuses a trust: no token was given (Missing), or it is not the token of the
+// plugin's current review. It matches ErrBadToken; Review gives the current token.
+type TokenError struct {
+	ID      string
+	Missing bool
+}
+
+func (e *TokenError) Error() string {
+	if e.Missing {
+		return fmt.Sprintf("%s: trusting %s needs the token of its current review", ErrBadToken, e.ID)
+	}
+	return fmt.Sprintf("%s the current review of %s", ErrBadToken, e.ID)
+}
+
+// Is makes errors.Is(err, ErrBadToken) true.
+func (e *TokenError) Is(target error) bool { return target == ErrBadToken }
 
 // CheckReceipt compares r's receipt with its recorded closure and the store's policy. It is
 // an in-memory check; VerifyEntries and VerifyClosure re-hash the bytes.
@@ -97,7 +114,7 @@ func (s *Store) VerifyEntries(r *Record) error {
 // are re-hashed first, so trust always binds to what is on disk.
 func (s *Store) Trust(id, token string) error {
 	if token == "" {
-		return fmt.Errorf("%w: trusting needs the token printed by `cwx plugin review %s`", ErrBadToken, id)
+		return &TokenError{ID: id, Missing: true}
 	}
 	r, err := s.Get(id)
 	if err != nil {
@@ -108,7 +125,7 @@ func (s *Store) Trust(id, token string) error {
 	}
 	want := ReviewToken(r.ID, r.Closure, s.policy)
 	if subtle.ConstantTimeCompare([]byte(want), []byte(token)) != 1 {
-		return fmt.Errorf("%w the current review of %s; run `cwx plugin review %s` and use the token it prints", ErrBadToken, id, id)
+		return &TokenError{ID: id}
 	}
 	return s.withRecord(id, func(cur *Record) (bool, error) {
 		if cur.Closure != r.Closure {

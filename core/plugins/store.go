@@ -97,9 +97,16 @@ func (s *Store) Get(id string) (*Record, error) {
 	return r, nil
 }
 
-func notInstalled(id string) error {
-	return fmt.Errorf("%w: %q (see `cwx plugin list`)", ErrNotInstalled, id)
-}
+func notInstalled(id string) error { return &NotInstalledError{ID: id} }
+
+// NotInstalledError names an id that has no record; it matches ErrNotInstalled. List
+// returns the installed ones.
+type NotInstalledError struct{ ID string }
+
+func (e *NotInstalledError) Error() string { return fmt.Sprintf("%s: %q", ErrNotInstalled, e.ID) }
+
+// Is makes errors.Is(err, ErrNotInstalled) true.
+func (e *NotInstalledError) Is(target error) bool { return target == ErrNotInstalled }
 
 // List returns every record, sorted by id.
 func (s *Store) List() ([]*Record, error) {

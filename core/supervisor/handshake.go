@@ -66,7 +66,7 @@ func (t *TierRuntime) abandoned(ctx context.Context, what string) error {
 
 // endedDuring describes an incarnation that ended inside the handshake.
 func (t *TierRuntime) endedDuring(inc *incarnation, when string) error {
-	return fmt.Errorf("extension host ended during the handshake (%s): %s", when, endReason(inc))
+	return fmt.Errorf("extension host ended during the handshake (%s): %w", when, endCause(inc))
 }
 
 // checkHello applies the identity checks of ARCHITECTURE.md, “Handshake” in order; the first

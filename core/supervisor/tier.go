@@ -34,12 +34,14 @@ const (
 var ErrNotAvailable = errdefs.ErrNotAvailable
 
 // FailureError is a refused start or an ended incarnation: the reason and the runtime's
-// stderr tail. It is a case of ErrNotAvailable.
+// stderr tail. It is a case of ErrNotAvailable and wraps Err, so errors.Is and errors.As
+// reach the cause (rpc.ErrViolation, a *shared.ExitError, the start's error).
 type FailureError struct {
 	Tier       protocol.Tier
 	Generation uint64
-	Reason     string
+	Reason     string // Err's text, with the memory hint when the runtime ran out of memory
 	StderrTail string
+	Err        error // the cause; nil when there is none to hand on
 }
 
 func (e *FailureError) Error() string {
@@ -50,8 +52,13 @@ func (e *FailureError) Error() string {
 	return msg
 }
 
-// Unwrap makes errors.Is(err, ErrNotAvailable) true.
-func (e *FailureError) Unwrap() error { return ErrNotAvailable }
+// Unwrap makes errors.Is(err, ErrNotAvailable) true and keeps the cause reachable.
+func (e *FailureError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrNotAvailable}
+	}
+	return []error{ErrNotAvailable, e.Err}
+}
 
 // TierRuntime runs one tier's host: at most one incarnation at a time, started lazily,
 // restarted within the crash budget.
@@ -202,7 +209,7 @@ func (t *TierRuntime) run(ctx context.Context, gen uint64) {
 func (t *TierRuntime) start(ctx context.Context, gen uint64) (*incarnation, *FailureError) {
 	inc, err := spawn(ctx, &t.o, gen, func(inc *incarnation) rpc.Handler { return &hostHandler{t: t, inc: inc} })
 	if err != nil {
-		return nil, &FailureError{Tier: t.o.Tier, Generation: gen, Reason: err.Error()}
+		return nil, &FailureError{Tier: t.o.Tier, Generation: gen, Reason: err.Error(), Err: err}
 	}
 	if err := t.handshake(ctx, inc); err != nil {
 		tail := t.stderrTail(inc)
@@ -213,7 +220,7 @@ func (t *TierRuntime) start(ctx context.Context, gen uint64) (*incarnation, *Fai
 		if tail == "" {
 			tail = exitTail(inc)
 		}
-		return nil, &FailureError{Tier: t.o.Tier, Generation: gen, Reason: t.withMemoryHint(inc, err.Error(), tail), StderrTail: tail}
+		return nil, &FailureError{Tier: t.o.Tier, Generation: gen, Reason: t.withMemoryHint(inc, err.Error(), tail), StderrTail: tail, Err: err}
 	}
 	if o := t.o.Owners; o != nil {
 		if err := o.HostReady(ctx, t.o.Tier, gen, &Host{t: t, inc: inc}); err != nil {
@@ -229,10 +236,10 @@ func (t *TierRuntime) watch(inc *incarnation) {
 	if inc.planned.Load() {
 		return // Stop or a planned restart owns the teardown
 	}
-	reason := endReason(inc)
+	cause := endCause(inc)
 	inc.hardStop(context.Background())
 	tail := exitTail(inc)
-	fe := &FailureError{Tier: t.o.Tier, Generation: inc.gen, Reason: t.withMemoryHint(inc, reason, tail), StderrTail: tail}
+	fe := &FailureError{Tier: t.o.Tier, Generation: inc.gen, Reason: t.withMemoryHint(inc, cause.Error(), tail), StderrTail: tail, Err: cause}
 	t.o.Logger.Warn("extension host exited", "error", fe)
 	if o := t.o.Owners; o != nil {
 		o.HostExited(t.o.Tier, inc.gen, ExitInfo{Reason: fe, Activating: inc.adm.soleActivating()})
@@ -252,7 +259,7 @@ func (t *TierRuntime) crashed(fe *FailureError) {
 	t.cur, t.failure = nil, fe
 	if t.crashes.add(t.o.Clock.Now()) {
 		t.failure = &FailureError{Tier: fe.Tier, Generation: fe.Generation,
-			Reason: "crash budget exhausted: " + fe.Reason, StderrTail: fe.StderrTail}
+			Reason: "crash budget exhausted: " + fe.Reason, StderrTail: fe.StderrTail, Err: fe.Err}
 		t.setStateLocked(StateFailed)
 		return
 	}
@@ -329,27 +336,31 @@ func (t *TierRuntime) withMemoryHint(inc *incarnation, reason, tail string) stri
 	return fmt.Sprintf("%s: the runtime ran out of memory under its data limit (RLIMIT_DATA %d MiB; [extension_host] memory_limit_mib)", reason, limit>>20)
 }
 
-// endReason says why an incarnation's channel ended: the shim's exit report, the
-// protocol violation, or the broken stream.
-func endReason(inc *incarnation) string {
+// endCause says why an incarnation's channel ended: the shim's exit report (a
+// *shared.ExitError), the protocol violation, or the broken stream. The text names the
+// core's kill reason first when there is one; the peer's end reason stays wrapped.
+func endCause(inc *incarnation) error {
+	err := inc.peer.Err()
 	if ex := inc.ch.Exit(); ex != nil {
+		exit := &shared.ExitError{Exit: *ex}
 		if r := inc.killReason(); r != "" {
-			return r + " (" + ex.String() + ")"
+			return errdefs.WithText(r+" ("+ex.String()+")", exit, err)
 		}
-		return ex.String()
+		return errdefs.WithText(ex.String(), exit, err)
 	}
 	if r := inc.killReason(); r != "" {
-		return r
+		return errdefs.WithText(r, err)
 	}
-	err := inc.peer.Err()
 	if err == nil {
-		return "the channel ended"
+		return errChannelEnded
 	}
 	if errors.Is(err, rpc.ErrViolation) || errors.Is(err, shared.ErrRuntimeExited) {
-		return err.Error()
+		return err
 	}
-	return fmt.Sprintf("the shim went away: %v", err)
+	return fmt.Errorf("the shim went away: %w", err)
 }
+
+var errChannelEnded = errors.New("the channel ended")
 
 func exitTail(inc *incarnation) string {
 	if inc.ch != nil {
