@@ -40,6 +40,7 @@ type RefusalError struct {
 	Source string // the folder or tarball given to install
 	Path   string // the offending path inside the package, "" for the package as a whole
 	Reason string
+	Err    error // what Reason reports, when an error caused the refusal (a tar or file error)
 }
 
 func (e *RefusalError) Error() string {
@@ -51,6 +52,9 @@ func (e *RefusalError) Error() string {
 
 // Is makes every *RefusalError match ErrRefused.
 func (e *RefusalError) Is(target error) bool { return target == ErrRefused }
+
+// Unwrap keeps the error that caused the refusal reachable.
+func (e *RefusalError) Unwrap() error { return e.Err }
 
 // treeFile is one file of a package tree.
 type treeFile struct {

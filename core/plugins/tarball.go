@@ -44,6 +44,9 @@ func extractTarball(source, tgz, dst string, lim Limits) (string, error) {
 	defer zr.Close()
 	tr := tar.NewReader(zr)
 	refuse := func(name, reason string) error { return &RefusalError{Source: source, Path: name, Reason: reason} }
+	refuseErr := func(name, prefix string, err error) error {
+		return &RefusalError{Source: source, Path: name, Reason: prefix + err.Error(), Err: err}
+	}
 	var files int
 	var total int64
 	for {
@@ -52,7 +55,7 @@ func extractTarball(source, tgz, dst string, lim Limits) (string, error) {
 			break
 		}
 		if err != nil {
-			return "", refuse("", "unreadable tarball: "+err.Error())
+			return "", refuseErr("", "unreadable tarball: ", err)
 		}
 		name, reason := cleanTarName(hdr.Name)
 		if reason != "" {
@@ -74,7 +77,7 @@ func extractTarball(source, tgz, dst string, lim Limits) (string, error) {
 			}
 			total += hdr.Size
 			if err := writeTarFile(tr, dst, target, hdr); err != nil {
-				return "", refuse(hdr.Name, err.Error())
+				return "", refuseErr(hdr.Name, "", err)
 			}
 		case tar.TypeSymlink:
 			if why := symlinkEscapes(name, hdr.Linkname); why != "" {
@@ -84,7 +87,7 @@ func extractTarball(source, tgz, dst string, lim Limits) (string, error) {
 				return "", err
 			}
 			if err := os.Symlink(hdr.Linkname, target); err != nil {
-				return "", refuse(hdr.Name, err.Error())
+				return "", refuseErr(hdr.Name, "", err)
 			}
 		case tar.TypeLink:
 			return "", refuse(hdr.Name, "is a hard link; repack the package without hard links")

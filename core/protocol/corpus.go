@@ -41,7 +41,7 @@ func ParseCase(data []byte) (*Case, error) {
 	dec.DisallowUnknownFields()
 	var c Case
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadCase, err)
+		return nil, fmt.Errorf("%w: %w", ErrBadCase, err)
 	}
 	switch {
 	case c.Direction != HostToCore && c.Direction != CoreToHost:
@@ -66,13 +66,13 @@ func (c *Case) Payload() ([]byte, error) {
 	if c.RawBase64 != "" {
 		b, err := base64.StdEncoding.DecodeString(c.RawBase64)
 		if err != nil {
-			return nil, fmt.Errorf("%w: raw_base64: %v", ErrBadCase, err)
+			return nil, fmt.Errorf("%w: raw_base64: %w", ErrBadCase, err)
 		}
 		return b, nil
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, c.Frame); err != nil {
-		return nil, fmt.Errorf("%w: frame: %v", ErrBadCase, err)
+		return nil, fmt.Errorf("%w: frame: %w", ErrBadCase, err)
 	}
 	return buf.Bytes(), nil
 }

@@ -96,7 +96,7 @@ func runMemProbe(ctx context.Context, rt Runtime, script string, limit uint64, t
 		if ctx.Err() != nil {
 			return out, fmt.Errorf("no answer within %s", timeout)
 		}
-		return out, fmt.Errorf("%v: %s", err, firstLine(stderr.String()))
+		return out, fmt.Errorf("%w: %s", err, firstLine(stderr.String()))
 	}
 	var got []string
 	if err := json.Unmarshal(bytes.TrimSpace([]byte(stdout.String())), &got); err != nil || len(got) != 2 {

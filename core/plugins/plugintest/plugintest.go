@@ -207,7 +207,7 @@ func fetch(cache, spec, file, integrity string) error {
 	cmd := exec.CommandContext(ctx, npm, "pack", spec, "--pack-destination", tmp, "--silent")
 	cmd.Dir = tmp
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
+		return fmt.Errorf("%w: %s", err, bytes.TrimSpace(out))
 	}
 	got := filepath.Join(tmp, file)
 	if err := verify(got, integrity); err != nil {
