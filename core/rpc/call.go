@@ -167,7 +167,7 @@ func (p *Peer) withdraw(c *call) error {
 	p.mu.Lock()
 	if p.pending[c.id] == c {
 		p.removeLocked(c)
-		c.finishLocked(result{})
+		c.finishLocked(result{}) // +checklocksignore: c.p is p, whose mu is held
 		<-c.ch
 		p.mu.Unlock()
 		return errQueueFull
@@ -198,7 +198,7 @@ func (p *Peer) settle(ctx context.Context, c *call, r result) (*protocol.Message
 func (p *Peer) cancelCall(ctx context.Context, c *call) (*protocol.Message, error) {
 	p.mu.Lock()
 	if c.state == stLive {
-		c.disarmLocked()
+		c.disarmLocked() // +checklocksignore: c.p is p, whose mu is held
 		c.state, c.waiter = stGrace, true
 		p.startGraceLocked(c)
 	}
@@ -224,6 +224,8 @@ func (c *call) onDeadline() {
 }
 
 // startGraceLocked queues `$/cancel` (if the request went out) and arms the grace timer.
+//
+// +checklocks:p.mu
 func (p *Peer) startGraceLocked(c *call) {
 	if c.sent {
 		p.cancels = append(p.cancels, c.id)
@@ -240,10 +242,12 @@ func (p *Peer) graceOver(c *call) {
 	}
 	p.removeLocked(c)
 	p.retireLocked(c.id, c.method)
-	c.finishLocked(result{})
+	c.finishLocked(result{}) // +checklocksignore: c.p is p, whose mu is held
 }
 
 // removeLocked takes a call out of the table and frees its slot.
+//
+// +checklocks:p.mu
 func (p *Peer) removeLocked(c *call) {
 	delete(p.pending, c.id)
 	if c.heartbeat {
@@ -255,6 +259,8 @@ func (p *Peer) removeLocked(c *call) {
 }
 
 // retireLocked remembers a given-up id so its late answer is dropped, not a violation.
+//
+// +checklocks:p.mu
 func (p *Peer) retireLocked(id uint64, method string) {
 	if len(p.retiredQ) >= retiredKeep {
 		delete(p.retired, p.retiredQ[0])
@@ -265,6 +271,8 @@ func (p *Peer) retireLocked(id uint64, method string) {
 }
 
 // disarmLocked stops the deadline timer; false means its callback may still run.
+//
+// +checklocks:c.p.mu
 func (c *call) disarmLocked() bool {
 	if !c.armed {
 		return true
@@ -275,6 +283,8 @@ func (c *call) disarmLocked() bool {
 
 // finishLocked resolves a call already removed from the table: a live call gets r, a
 // call in its caller's cancel grace gets "cancelled", a timed-out call gets nothing.
+//
+// +checklocks:c.p.mu
 func (c *call) finishLocked(r result) {
 	reusable := c.disarmLocked()
 	if c.grace != nil {

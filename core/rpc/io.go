@@ -109,7 +109,7 @@ func (p *Peer) onAnswer(m *protocol.Message) error {
 	}
 	p.removeLocked(c)
 	late := c.state == stGrace
-	c.finishLocked(result{msg: m})
+	c.finishLocked(result{msg: m}) // +checklocksignore: c.p is p, whose mu is held
 	p.mu.Unlock()
 	if late {
 		p.log.Debug("late answer dropped", "id", m.ID, "method", m.Method)
@@ -165,7 +165,7 @@ func (p *Peer) markSent(id uint64) bool {
 	}
 	if c.state == stGrace {
 		p.removeLocked(c)
-		c.finishLocked(result{})
+		c.finishLocked(result{}) // +checklocksignore: c.p is p, whose mu is held
 		return false
 	}
 	c.sent = true

@@ -94,16 +94,25 @@ type Peer struct {
 	out    chan outFrame
 	urgent chan struct{} // signals queued cancels
 
-	mu       sync.Mutex
-	pending  map[uint64]*call
-	nPending int  // non-heartbeat entries in pending
-	hbBusy   bool // the heartbeat slot is taken
-	retired  map[uint64]string
+	mu sync.Mutex
+	// +checklocks:mu
+	pending map[uint64]*call
+	// +checklocks:mu
+	nPending int // non-heartbeat entries in pending
+	// +checklocks:mu
+	hbBusy bool // the heartbeat slot is taken
+	// +checklocks:mu
+	retired map[uint64]string
+	// +checklocks:mu
 	retiredQ []uint64 // FIFO of retired ids, at most retiredKeep
-	cancels  []uint64 // ids whose $/cancel the writer must send
-	inbound  map[uint64]*task
-	endErr   error
-	drain    *drainState // set by Drain
+	// +checklocks:mu
+	cancels []uint64 // ids whose $/cancel the writer must send
+	// +checklocks:mu
+	inbound map[uint64]*task
+	// +checklocks:mu
+	endErr error
+	// +checklocks:mu
+	drain *drainState // set by Drain
 
 	started  atomic.Bool
 	stopping chan struct{} // closed when the incarnation ends
@@ -238,7 +247,7 @@ func (p *Peer) end(reason error) {
 	exited := hostExited(reason)
 	for id, c := range p.pending {
 		delete(p.pending, id)
-		c.finishLocked(result{err: exited})
+		c.finishLocked(result{err: exited}) // +checklocksignore: c.p is p, whose mu is held
 	}
 	p.nPending, p.hbBusy = 0, false
 	p.drainedLocked()
