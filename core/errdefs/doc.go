@@ -2,7 +2,8 @@
 // defined once, that every layer wraps (with %w) and every caller matches with errors.Is.
 // The packages that return a kind re-export it under their own name (core.ErrTimeout,
 // rpc.ErrTimeout and errdefs.ErrTimeout are one value), so matching never depends on which
-// layer an error passed through.
+// layer an error passed through. ARCHITECTURE.md, “Errors” states the rules this package
+// implements.
 //
 // # The kinds
 //
@@ -49,7 +50,8 @@
 //   - shim to core: shared.Channel turns the shim's exit report into a *shared.ExitError
 //     (shared.ErrRuntimeExited), and framing errors keep their frame sentinels;
 //   - core to the user: core/cli maps each kind to its exit status (core/cli's exit.go and
-//     manager.go hold that table) and adds the advice that names cwx commands. Library
+//     manager.go hold that table) and adds the advice that names cwx commands (advice.go
+//     maps a kind or a typed error, such as *core.NotLiveError, to its advice). Library
 //     messages say what happened and what to do in library terms; they never name a CLI
 //     command.
 package errdefs
