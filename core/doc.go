@@ -20,7 +20,8 @@
 //   - core/registry holds owners ({plugin_id, generation, owner_token}) and what they
 //     registered, admits or refuses every registration, and validates call inputs
 //     against the compiled schemas; core/gate decides approval.
-//   - core/rpc is the JSON-RPC peer under each incarnation; its errors are the Manager's.
+//   - core/rpc is the JSON-RPC peer under each incarnation. Every layer's errors are the
+//     kinds of core/errdefs, re-exported here (ErrNotAvailable, ErrViolation, ...).
 //
 // # Lifecycle
 //
