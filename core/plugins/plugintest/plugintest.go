@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cwx-dev/cwx/internal/testenv"
 )
 
 // WriteTree writes files (slash paths → content) under dir.
@@ -141,7 +143,7 @@ func NpmTarball(t testing.TB, spec string) string {
 
 func unavailable(t testing.TB, msg string) {
 	t.Helper()
-	if os.Getenv("CI") == "true" {
+	if testenv.InCI() {
 		t.Fatal(msg)
 	}
 	t.Skip(msg + " (outside CI this skips)")
