@@ -93,11 +93,13 @@ func TestBadModuleBreaksEveryRule(t *testing.T) {
 		shared + "shared > core/gate > nodeshim > core/registry > core/supervisor",
 		shared + "shared > core/gate > nodeshim",
 		shared + "shared > core/gate > nodeshim > core/registry > core/supervisor > nodeshim/jshost",
+		"the host bundle package is data only: nodeshim/jshost/gen > shared/frame",
 		process + "core/gate > nodeshim > core/registry > core/supervisor",
 		process + "core/gate > nodeshim",
 		process + "core/gate > nodeshim > core/registry > core/supervisor > os/exec",
 		process + "core/registry > core/supervisor",
 		process + "core/registry > core/supervisor > os/exec",
+		"shipped packages link no test support: core/cli > internal/testenv",
 	}
 	got := shortAll(Check(g, rules))
 	if !slices.Equal(got, want) {

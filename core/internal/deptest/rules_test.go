@@ -22,6 +22,14 @@ var processCode = []string{
 	pkg("nodeshim/..."), pkg("shared/..."),
 }
 
+// testSupport are the packages that exist for tests and checks only, and the modules only
+// they need.
+var testSupport = []string{
+	pkg("internal/testenv/..."), pkg("core/internal/deptest/..."), pkg("core/internal/lockcheck/..."),
+	pkg("core/plugins/plugintest/..."),
+	"go.uber.org/goleak/...", "golang.org/x/tools/...", "gvisor.dev/gvisor/...",
+}
+
 // rules are the module's import rules (ARCHITECTURE.md, “Package map”).
 var rules = []Rule{
 	{
@@ -51,6 +59,12 @@ var rules = []Rule{
 		From:  []string{pkg("core/protocol/..."), pkg("core/registry/..."), pkg("core/gate/...")},
 		Deny:  processCode,
 		Allow: []string{pkg("nodeshim/jshost"), pkg("shared/frame")},
+	},
+	{
+		Name:   "shipped packages link no test support",
+		From:   []string{pkg("...")},
+		Except: testSupport,
+		Deny:   testSupport,
 	},
 }
 

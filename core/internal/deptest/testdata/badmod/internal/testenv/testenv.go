@@ -1,0 +1,2 @@
+// Package testenv stands for the module's test support.
+package testenv

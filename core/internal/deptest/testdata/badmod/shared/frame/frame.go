@@ -1,0 +1,2 @@
+// Package frame keeps every rule.
+package frame
