@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 )
 
@@ -93,24 +90,6 @@ func (m *Manager) Commands() []CommandInfo {
 	return out
 }
 
-// find checks that handle is registered to exactly ref, that ref is the plugin's current
-// owner and Active, and that its receipt still holds (all in memory).
-func (m *Manager) find(kind, name string, handle uint64, ref protocol.OwnerRef) (*owner, error) {
-	if !m.reg.Live(handle, ref) {
-		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, kind, name)
-	}
-	m.mu.Lock()
-	o := m.owners[ref.PluginID]
-	m.mu.Unlock()
-	if o == nil || o.ref != ref {
-		return nil, fmt.Errorf("%w: %s %q belongs to an owner that is no longer current", ErrNotAvailable, kind, name)
-	}
-	if err := m.store.CheckReceipt(o.want.Record); err != nil {
-		return nil, fmt.Errorf("%w: %s %q: %w", ErrNotAvailable, kind, name, err)
-	}
-	return o, nil
-}
-
 // CallTool calls a live extension tool through the gate: liveness (handle, generation,
 // receipt), input validated against the tool's schema (ErrInvalidInput; the host sees
 // nothing), approval (ErrDenied; the host sees nothing), then tool/call with a 120 s
@@ -118,35 +97,28 @@ func (m *Manager) find(kind, name string, handle uint64, ref protocol.OwnerRef) 
 // ErrInvalidInput, ErrDenied, ErrNotAvailable (ErrHostExited, ErrBusy), ErrCancelled,
 // ErrTimeout or ErrExecutionFailed with errors.Is.
 func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessage, opts CallOptions) (ToolResult, error) {
-	info, ok := m.reg.Tool(name)
-	if !ok {
-		return ToolResult{}, &NotLiveError{Kind: "tool", Name: name}
-	}
-	o, err := m.find("tool", name, info.Handle, info.Owner)
+	tg, err := m.lookup(toolCall, name)
 	if err != nil {
 		return ToolResult{}, err
 	}
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	if err := m.reg.ValidateInput(info.Handle, input); err != nil {
-		if errors.Is(err, registry.ErrUnknownTool) {
-			return ToolResult{}, fmt.Errorf("%w: tool %q is no longer live", ErrNotAvailable, name)
-		}
+	if err := tg.ValidateInput(input); err != nil {
 		return ToolResult{}, err
 	}
-	req := gate.Request{PluginID: info.PluginID, ClosureSHA256: o.want.Closure, Tool: name, Input: input,
-		OtherPlugins: m.othersOnTier(o), Requirement: gate.Required}
+	req := gate.Request{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: name, Input: input,
+		OtherPlugins: tg.Others, Requirement: gate.Required}
 	if _, err := m.gate.Check(ctx, req, opts.Approver); err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
 			return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, err)
 		}
 		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
 	}
-	p := protocol.ToolCallParams{Handle: info.Handle, CallID: m.nextCallID("tool"), Input: input,
+	p := protocol.ToolCallParams{Handle: tg.Handle, CallID: m.nextCallID(toolCall), Input: input,
 		DeadlineMS: uint64(ToolCallDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
 		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
-	msg, err := m.callOwner(ctx, o, "tool", name, info.Handle, info.Owner, protocol.MethodToolCall, p, ToolCallDeadline)
+	msg, err := m.send(ctx, tg, p)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -155,36 +127,6 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
 	}
 	return ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured}, nil
-}
-
-// callOwner sends one call to o's incarnation, counted as in flight so revocation waits for
-// it, with a context that o's end cancels (revocation, fault, host exit).
-func (m *Manager) callOwner(ctx context.Context, o *owner, kind, name string, handle uint64, ref protocol.OwnerRef,
-	method string, params any, deadline time.Duration) (*protocol.Message, error) {
-	m.mu.Lock()
-	admitted := o.enter()
-	if admitted && !m.reg.Live(handle, ref) {
-		o.leave()
-		admitted = false
-	}
-	m.mu.Unlock()
-	if !admitted {
-		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, kind, name)
-	}
-	defer func() {
-		m.mu.Lock()
-		o.leave()
-		m.mu.Unlock()
-	}()
-	callCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
-	defer stop()
-	msg, err := o.h.Call(callCtx, method, params, rpc.CallOpts{Timeout: deadline})
-	if err == nil {
-		return msg, nil
-	}
-	return nil, m.callError(kind, name, err, callCtx)
 }
 
 // callError turns a peer error into the Manager's typed errors.
@@ -208,23 +150,4 @@ func (m *Manager) callError(kind, name string, err error, callCtx context.Contex
 		return &ExecutionError{Name: name, Message: re.Message}
 	}
 	return fmt.Errorf("%s %q: %w", kind, name, err)
-}
-
-func (m *Manager) othersOnTier(o *owner) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	n := 0
-	for _, x := range m.owners {
-		if x != o && x.tier == o.tier && x.phase == phaseActive {
-			n++
-		}
-	}
-	return n
-}
-
-func (m *Manager) nextCallID(kind string) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.callSeq++
-	return kind + "-" + strconv.FormatUint(m.callSeq, 10)
 }

@@ -31,18 +31,14 @@ type CommandResult struct {
 // error; a submit prompt that is empty or over 128 KiB is refused with ErrExecutionFailed.
 // Other errors match ErrNotAvailable, ErrCancelled or ErrTimeout.
 func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts CallOptions) (CommandResult, error) {
-	info, ok := m.reg.Command(name)
-	if !ok {
-		return CommandResult{}, &NotLiveError{Kind: "command", Name: name}
-	}
-	o, err := m.find("command", name, info.Handle, info.Owner)
+	tg, err := m.lookup(commandRun, name)
 	if err != nil {
 		return CommandResult{}, err
 	}
-	p := protocol.CommandRunParams{Handle: info.Handle, CommandID: m.nextCallID("command"), RawInput: strings.TrimSpace(rawInput),
+	p := protocol.CommandRunParams{Handle: tg.Handle, CommandID: m.nextCallID(commandRun), RawInput: strings.TrimSpace(rawInput),
 		DeadlineMS: uint64(CommandRunDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
 		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
-	msg, err := m.callOwner(ctx, o, "command", name, info.Handle, info.Owner, protocol.MethodCommandRun, p, CommandRunDeadline)
+	msg, err := m.send(ctx, tg, p)
 	if err != nil {
 		return CommandResult{}, err
 	}

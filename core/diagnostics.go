@@ -26,8 +26,8 @@ type diagWriter struct {
 	q     chan diagItem
 
 	mu      sync.Mutex
-	pending int
-	idle    chan struct{}
+	pending int           // +checklocks:mu
+	idle    chan struct{} // +checklocks:mu
 }
 
 func newDiagWriter(s *plugins.Store, log hclog.Logger) *diagWriter {
@@ -115,7 +115,7 @@ const (
 type logLimiter struct {
 	now func() time.Time
 	mu  sync.Mutex
-	b   map[string]*bucket
+	b   map[string]*bucket // +checklocks:mu
 }
 
 type bucket struct {

@@ -49,16 +49,29 @@
 //
 // # Calls
 //
-// CallTool finds the live tool, checks its handle, owner generation and receipt in memory,
-// validates the input against the registered schema (ErrInvalidInput, at most
+// CallTool looks the live tool up once (a registry.Target: handle, owner and generation,
+// tier, compiled schema), checks the owner is the plugin's current one and its receipt in
+// memory, validates the input against the snapshot's schema (ErrInvalidInput, at most
 // [registry.MaxViolations] violations; the host sees nothing), asks the gate (ErrDenied; the
 // host sees nothing), then sends tool/call with the caller's workspace, session, agent and
-// turn ids, under [ToolCallDeadline]. Cancelling the caller's context sends `$/cancel`.
+// turn ids, under [ToolCallDeadline]. Liveness is checked again only at send time, on the
+// owner: a call is admitted unless the owner ended, and counted so revocation waits for it.
+// Cancelling the caller's context sends `$/cancel`.
 // RunCommand does the same for commands ([CommandRunDeadline]; no approval: a person typed it)
 // and returns success or error text with terminal escapes stripped and cut at
 // [MaxCommandText], or a submit prompt (refused when empty or over [MaxSubmitPrompt]). Every
 // error matches one of ErrInvalidInput, ErrDenied, ErrNotAvailable (ErrHostExited and ErrBusy
 // are cases of it), ErrCancelled, ErrTimeout or ErrExecutionFailed with errors.Is.
+//
+// # One fact, one place
+//
+// Each fact is kept by one layer and asked of it by the others. An owner's state is the
+// registry's (the Manager keeps no copy); the calls in flight are counted by the rpc peer per
+// incarnation (its slots, and the drain before a planned restart) and by the owner for its
+// own revocation, nothing else; which ext/activate was in flight when a host died is the
+// supervisor's observation, and the blame drawn from it (failed, or suspects replayed one at
+// a time) is decided by the Manager in one function. The Manager keeps one record per tier:
+// its runtime, crash count, the newest incarnations seen and ended, and the suspects.
 //
 // Status, Host and Owner report the tiers (state, runtime pid, host generation, crashes)
 // and each plugin's owner (state, reason, live names); KillRuntime is the repl's kill -9

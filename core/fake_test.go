@@ -25,6 +25,10 @@ type fakeHost struct {
 
 func (h *fakeHost) Generation() uint64 { return h.gen }
 
+func (h *fakeHost) Activate(ctx context.Context, p protocol.ActivateParams, o rpc.CallOpts) (*protocol.Message, error) {
+	return h.Call(ctx, protocol.MethodExtActivate, p, o)
+}
+
 func (h *fakeHost) Call(ctx context.Context, method string, params any, _ rpc.CallOpts) (*protocol.Message, error) {
 	ft := h.tier
 	ft.mu.Lock()
@@ -51,7 +55,7 @@ func (h *fakeHost) Call(ctx context.Context, method string, params any, _ rpc.Ca
 		for _, name := range tools {
 			reg := &protocol.RegisterParams{Owner: p.Owner, Kind: protocol.KindTool, Spec: protocol.RegisterSpec{Name: name, Description: "fake",
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}}
-			out, err := ft.m.handleRequest(ctx, ft.t, h.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: reg})
+			out, err := ownerLayer{ft.m}.HandleRequest(ctx, ft.t, h.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: reg})
 			if r, _ := out.(protocol.RegisterResult); err != nil || r.Handle == nil {
 				return nil, fmt.Errorf("fake host: register %s: %+v %v", name, r, err)
 			}
@@ -130,9 +134,9 @@ func (f *fakeTier) kill(activating *protocol.OwnerRef) {
 	f.m.hostExited(f.t, h.gen, errors.New("killed"), activating, false)
 }
 
-func (f *fakeTier) ReportDirtyTeardown() { f.mu.Lock(); f.dirty++; f.mu.Unlock() }
-func (f *fakeTier) Retry()               {}
-func (f *fakeTier) Stop()                {}
+func (f *fakeTier) ReportDirtyTeardown()        { f.mu.Lock(); f.dirty++; f.mu.Unlock() }
+func (f *fakeTier) Retry()                      {}
+func (f *fakeTier) Stop() supervisor.StopReport { return supervisor.StopReport{} }
 func (f *fakeTier) Status() supervisor.TierStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()

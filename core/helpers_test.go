@@ -32,13 +32,22 @@ type countedHost struct {
 }
 
 func (h countedHost) Call(ctx context.Context, method string, params any, o rpc.CallOpts) (*protocol.Message, error) {
-	h.c.mu.Lock()
-	if h.c.n == nil {
-		h.c.n = map[string]int{}
-	}
-	h.c.n[method]++
-	h.c.mu.Unlock()
+	h.c.add(method)
 	return h.host.Call(ctx, method, params, o)
+}
+
+func (h countedHost) Activate(ctx context.Context, p protocol.ActivateParams, o rpc.CallOpts) (*protocol.Message, error) {
+	h.c.add(protocol.MethodExtActivate)
+	return h.host.Activate(ctx, p, o)
+}
+
+func (c *sentCounter) add(method string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	c.n[method]++
 }
 
 // countSent makes m count what it sends to hosts from now on.
@@ -92,6 +101,8 @@ func inflight(m *Manager, id string) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if o := m.owners[id]; o != nil {
+		o.mu.Lock()
+		defer o.mu.Unlock()
 		return o.inflight
 	}
 	return 0

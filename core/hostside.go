@@ -31,16 +31,9 @@ func (l ownerLayer) HostExited(t protocol.Tier, gen uint64, info supervisor.Exit
 	l.m.hostExited(t, gen, cause, info.Activating, info.Planned)
 }
 
-func (l ownerLayer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
-	return l.m.handleRequest(ctx, t, gen, msg)
-}
-
-func (l ownerLayer) HandleNotification(t protocol.Tier, gen uint64, msg *protocol.Message) {
-	l.m.handleNotification(t, gen, msg)
-}
-
-// handleRequest answers what a host asks of the core.
-func (m *Manager) handleRequest(_ context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
+// HandleRequest answers what a host asks of the core.
+func (l ownerLayer) HandleRequest(_ context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
+	m := l.m
 	switch p := msg.Value.(type) {
 	case *protocol.RegisterParams:
 		if !m.ownerOnHost(p.Owner, gen) {
@@ -76,14 +69,14 @@ func (m *Manager) ownerOnHost(ref protocol.OwnerRef, gen uint64) bool {
 	return o != nil && o.ref == ref && o.gen == gen
 }
 
-// handleNotification takes log and ext/faulted. It never blocks: diagnostics are written by
-// their own goroutine.
-func (m *Manager) handleNotification(t protocol.Tier, gen uint64, msg *protocol.Message) {
+// HandleNotification takes log and ext/faulted. It never blocks: diagnostics are written
+// by their own goroutine.
+func (l ownerLayer) HandleNotification(t protocol.Tier, gen uint64, msg *protocol.Message) {
 	switch p := msg.Value.(type) {
 	case *protocol.LogParams:
-		m.hostLog(t, gen, p)
+		l.m.hostLog(t, gen, p)
 	case *protocol.FaultedParams:
-		m.faulted(t, gen, p)
+		l.m.faulted(t, gen, p)
 	}
 }
 
@@ -98,11 +91,10 @@ func (m *Manager) faulted(t protocol.Tier, gen uint64, p *protocol.FaultedParams
 	}
 	m.mu.Lock()
 	o := m.owners[p.Owner.PluginID]
-	if o != nil && o.ref == p.Owner && o.live() {
-		o.phase, o.reason = phaseFaulted, p.Error
+	m.mu.Unlock()
+	if o != nil && o.ref == p.Owner { // the registry took it from live to Faulted just now
 		o.end(causeFaulted(p.Error))
 	}
-	m.mu.Unlock()
 	m.diags.add(p.Owner.PluginID, diagFaulted, p.Error)
 	m.log.Warn("plugin faulted", "plugin", p.Owner.PluginID, "generation", p.Owner.Generation, "error", p.Error)
 }

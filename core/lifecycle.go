@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 )
 
@@ -36,30 +38,52 @@ func (m *Manager) activateMissing(ctx context.Context, t protocol.Tier, h host) 
 	if ctx.Err() != nil {
 		return
 	}
+	stale, todo, suspects := m.claim(t, h)
+	for _, o := range stale {
+		_ = m.reg.Revoke(o.ref, o.tier, "host restarted")
+		o.end(causeHostExited(errHostRestarted))
+	}
+	var wg sync.WaitGroup
+	var alone []*owner
+	for _, o := range todo {
+		if suspects[o.id] {
+			alone = append(alone, o)
+			continue
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); m.activate(ctx, o) }()
+	}
+	wg.Wait()
+	m.activateSuspects(ctx, t, alone)
+}
+
+// claim begins, on incarnation h of tier t, an owner for every desired plugin of the tier
+// that has none (or only one of an older incarnation, which it returns as stale), and
+// returns the suspects of the tier's last unattributed crash.
+func (m *Manager) claim(t protocol.Tier, h host) (stale, todo []*owner, suspects map[string]bool) {
 	gen := h.Generation()
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.wrapHost != nil {
 		h = m.wrapHost(h)
 	}
-	if m.closed || gen < m.hostGen[t] {
-		m.mu.Unlock()
-		return // a newer incarnation replaced h; its HostReady activates
+	ts := m.tierLocked(t)
+	if m.closed || gen < ts.hostGen {
+		return nil, nil, nil // a newer incarnation replaced h; its HostReady activates
 	}
-	m.hostGen[t] = gen
-	var stale []*owner
+	ts.hostGen = gen
 	for id, o := range m.owners {
-		if o.tier == t && o.live() && o.gen < gen {
+		if o.tier == t && o.gen < gen && m.stateOf(o).Live() {
 			// a restart the owner layer was not told about (a planned restart): replay
 			stale = append(stale, o)
 			delete(m.owners, id)
 		}
 	}
-	var todo []*owner
 	for id, d := range m.desired {
 		if tierOf(id) != t {
 			continue
 		}
-		if o := m.owners[id]; o != nil && (o.live() || o.sameIdentity(d)) {
+		if o := m.owners[id]; o != nil && (m.stateOf(o).Live() || o.sameIdentity(d)) {
 			continue // live, or failed/faulted with these very bytes and config
 		}
 		ref, err := m.reg.BeginOwner(id, t)
@@ -71,39 +95,23 @@ func (m *Manager) activateMissing(ctx context.Context, t protocol.Tier, h host) 
 		m.owners[id] = o
 		todo = append(todo, o)
 	}
-	m.mu.Unlock()
-	for _, o := range stale {
-		_ = m.reg.Revoke(o.ref, o.tier, "host restarted")
-		o.end(causeHostExited(errHostRestarted))
-	}
-	// Owners that were activating together when a host died unattributed are replayed one
-	// at a time after the others, so a crash during activation is blamed on exactly one.
-	var suspects []*owner
-	var wg sync.WaitGroup
-	m.mu.Lock()
-	sus := m.suspects[t]
-	m.mu.Unlock()
-	for _, o := range todo {
-		if sus[o.id] {
-			suspects = append(suspects, o)
-			continue
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); m.activate(ctx, o) }()
-	}
-	wg.Wait()
+	return stale, todo, maps.Clone(ts.suspects)
+}
+
+// activateSuspects activates the suspects of an unattributed crash one at a time, after the
+// others, so a crash during one of their activations is blamed on exactly that one. A
+// suspect cleared (active) or blamed (failed, faulted) is no longer one.
+func (m *Manager) activateSuspects(ctx context.Context, t protocol.Tier, suspects []*owner) {
 	slices.SortFunc(suspects, func(a, b *owner) int { return strings.Compare(a.id, b.id) })
 	for _, o := range suspects {
 		m.activate(ctx, o)
-		m.mu.Lock()
-		ph := o.phase
-		if ph == phaseActive || ph == phaseFailed || ph == phaseFaulted { // cleared or blamed
-			delete(m.suspects[t], o.id)
-		}
-		m.mu.Unlock()
-		if ph == phaseActivating || ph == phaseRevoked {
+		st := m.stateOf(o)
+		if st == registry.Activating || st == registry.Revoked {
 			return // the host died under it: the next incarnation goes on from here
 		}
+		m.mu.Lock()
+		delete(m.tierLocked(t).suspects, o.id)
+		m.mu.Unlock()
 	}
 }
 
@@ -112,30 +120,23 @@ func (m *Manager) activateMissing(ctx context.Context, t protocol.Tier, h host) 
 func (m *Manager) activate(ctx context.Context, o *owner) {
 	d := o.want
 	gone := func(err error) {
-		// The incarnation ended under the activation. hostExited blames the owner (when it
-		// was activating alone) or forgets it for replay; if it already ran for this
-		// incarnation, the owner is forgotten here so the next incarnation replays it.
+		// The incarnation ended under the activation. hostExited blames the owner or
+		// forgets it for replay; if it already ran for this incarnation without seeing the
+		// owner, the owner is forgotten here so the next incarnation replays it.
 		m.mu.Lock()
-		if o.gen > m.exitedGen[o.tier] || o.phase != phaseActivating {
+		if o.gen > m.peekLocked(o.tier).exitedGen || m.stateOf(o) != registry.Activating {
 			m.mu.Unlock()
 			return
 		}
 		if m.owners[o.id] == o {
 			delete(m.owners, o.id)
 		}
-		o.phase = phaseRevoked
-		m.mu.Unlock()
 		_ = m.reg.Revoke(o.ref, o.tier, "host exited during activation")
+		m.mu.Unlock()
 		o.end(causeHostExited(err))
 	}
 	fail := func(reason string) {
-		_ = m.reg.Fail(o.ref, o.tier, reason)
-		m.mu.Lock()
-		first := o.phase == phaseActivating
-		if first {
-			o.phase, o.reason = phaseFailed, reason
-		}
-		m.mu.Unlock()
+		first := m.reg.Fail(o.ref, o.tier, reason) == nil
 		o.end(&endCause{kind: ErrNotAvailable, msg: "activation failed: " + reason})
 		if !first {
 			return // already failed (blamed for a crash) or revoked meanwhile
@@ -163,7 +164,7 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 	for _, e := range d.Entries {
 		p := protocol.ActivateParams{Owner: o.ref, PluginName: d.ID, Entry: protocol.EntryRef{Path: e.Path, SHA256: e.SHA256},
 			Config: cfgJSON, DataDir: dataDir}
-		msg, err := o.h.Call(ctx, protocol.MethodExtActivate, p, rpc.CallOpts{Timeout: ActivateDeadline})
+		msg, err := o.h.Activate(ctx, p, rpc.CallOpts{Timeout: ActivateDeadline})
 		if errors.Is(err, ErrNotAvailable) {
 			gone(err)
 			return
@@ -193,11 +194,6 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 		m.deactivate(o)
 		return
 	}
-	m.mu.Lock()
-	if o.phase == phaseActivating {
-		o.phase = phaseActive
-	}
-	m.mu.Unlock()
 	m.log.Info("plugin active", "plugin", o.id, "generation", o.ref.Generation, "host_generation", o.gen)
 }
 
@@ -207,15 +203,8 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 // DeactivateDeadline. An answer other than {disposed: true, leaked: []} is a dirty
 // teardown, reported to the supervisor.
 func (m *Manager) revoke(o *owner, reason string) {
-	_ = m.reg.Revoke(o.ref, o.tier, reason)
-	m.mu.Lock()
-	wasLive := o.live()
-	if wasLive {
-		o.phase, o.reason = phaseRevoked, reason
-	}
-	drained := o.drain()
-	m.mu.Unlock()
-	o.end(causeRevoked)
+	wasLive := m.reg.Revoke(o.ref, o.tier, reason) == nil
+	drained := o.end(causeRevoked)
 	if !wasLive {
 		return
 	}
@@ -236,7 +225,6 @@ func (m *Manager) abandon(o *owner) {
 	if m.owners[o.id] == o {
 		delete(m.owners, o.id)
 	}
-	o.phase = phaseRevoked
 	m.mu.Unlock()
 	o.end(causeRevoked)
 	m.log.Debug("activation abandoned", "plugin", o.id, "generation", o.ref.Generation)
@@ -283,52 +271,94 @@ func msgValue[T any](msg *protocol.Message) (*T, bool) {
 	return v, ok
 }
 
-// hostExited drops the owners of an ended incarnation: the sole owner that was activating
-// is failed (not replayed); the others are forgotten so the next HostReady replays them
-// with fresh generations. Calls in flight already failed HostExited in the rpc peer.
+// hostExited drops the owners of an ended incarnation: the one it is blamed on is failed
+// (not replayed); the others are forgotten so the next HostReady replays them with fresh
+// generations. Calls in flight already failed HostExited in the rpc peer.
 func (m *Manager) hostExited(t protocol.Tier, gen uint64, cause error, activating *protocol.OwnerRef, planned bool) {
 	reason := cause.Error()
-	if activating != nil { // the supervisor saw exactly this ext/activate in flight
-		_ = m.reg.Fail(*activating, t, "host crashed during activation: "+reason)
-	}
-	_, blamed := m.reg.HostExited(t, reason)
-	if activating != nil {
-		blamed = activating.PluginID
-	}
+	crashed := "host crashed during activation: " + reason
 	m.mu.Lock()
+	ts := m.tierLocked(t)
 	if !planned {
-		m.crashes[t]++
+		ts.crashes++
 	}
-	m.exitedGen[t] = max(m.exitedGen[t], gen)
-	var failed []*owner
-	if blamed == "" {
-		for id, o := range m.owners {
-			if o.tier == t && o.gen <= gen && o.phase == phaseActivating {
-				if m.suspects[t] == nil {
-					m.suspects[t] = map[string]bool{}
-				}
-				m.suspects[t][id] = true
+	ts.exitedGen = max(ts.exitedGen, gen)
+	live := m.liveOnLocked(t, gen)
+	blamed := m.blameLocked(ts, live, activating)
+	for _, l := range live {
+		l.o.end(causeHostExited(cause))
+		if l.o == blamed {
+			_ = m.reg.Fail(l.o.ref, t, crashed)
+			continue
+		}
+		_ = m.reg.Revoke(l.o.ref, t, "host exited: "+reason)
+		delete(m.owners, l.o.id)
+	}
+	suspects := len(ts.suspects)
+	m.mu.Unlock()
+	id := ""
+	if blamed != nil {
+		id = blamed.id
+		m.diags.add(blamed.id, diagActivationFailed, crashed)
+	}
+	m.log.Info("owners of an ended host dropped", "tier", t, "host_generation", gen, "blamed", id, "suspects", suspects)
+}
+
+// liveOwner is an owner of an ended incarnation that was live, with its state then.
+type liveOwner struct {
+	o  *owner
+	st registry.State
+}
+
+// liveOnLocked returns the owners of tier t's incarnations up to gen that are live.
+//
+// +checklocks:m.mu
+func (m *Manager) liveOnLocked(t protocol.Tier, gen uint64) []liveOwner {
+	var live []liveOwner
+	for _, o := range m.owners {
+		if o.tier != t || o.gen > gen {
+			continue
+		}
+		if st := m.stateOf(o); st.Live() {
+			live = append(live, liveOwner{o, st})
+		}
+	}
+	return live
+}
+
+// blameLocked decides, in the one place that does, whom the end of an incarnation is
+// blamed on. The supervisor reports the fact: the owner whose ext/activate was in flight,
+// when exactly one was. That owner is blamed; with none in flight, the sole owner still
+// activating is. When several were activating and none was reported, each becomes a
+// suspect of ts: the next incarnation activates the suspects one at a time after the
+// others, so the next crash names the culprit.
+//
+// +checklocks:m.mu
+func (m *Manager) blameLocked(ts *tierState, live []liveOwner, inFlight *protocol.OwnerRef) *owner {
+	var activating []*owner
+	for _, l := range live {
+		if l.st == registry.Activating {
+			activating = append(activating, l.o)
+		}
+	}
+	switch {
+	case inFlight != nil:
+		for _, o := range activating {
+			if o.ref == *inFlight {
+				return o
 			}
 		}
+		return nil
+	case len(activating) == 1:
+		return activating[0]
 	}
-	for id, o := range m.owners {
-		if o.tier != t || o.gen > gen || !o.live() {
-			continue
+	for _, o := range activating {
+		if ts.suspects == nil {
+			ts.suspects = map[string]bool{}
 		}
-		o.end(causeHostExited(cause))
-		if id == blamed && o.phase == phaseActivating {
-			o.phase, o.reason = phaseFailed, "host crashed during activation: "+reason
-			failed = append(failed, o)
-			continue
-		}
-		delete(m.owners, id)
+		ts.suspects[o.id] = true
 	}
-	sus := len(m.suspects[t])
-	m.mu.Unlock()
-	m.log.Info("owners of an ended host dropped", "tier", t, "host_generation", gen, "blamed", blamed, "suspects", sus)
-	for _, o := range failed {
-		m.diags.add(o.id, diagActivationFailed, o.reason)
-	}
+	return nil
 }
 
 // forgetHeldBack drops failed and faulted owners so the next activation retries them.
@@ -336,7 +366,7 @@ func (m *Manager) forgetHeldBack() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id, o := range m.owners {
-		if o.phase == phaseFailed || o.phase == phaseFaulted || o.phase == phaseRevoked {
+		if !m.stateOf(o).Live() {
 			delete(m.owners, id)
 		}
 	}

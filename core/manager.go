@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -84,27 +85,65 @@ type Manager struct {
 
 	reconcileMu sync.Mutex // one reconcile at a time
 
-	mu        sync.Mutex // guards everything below; never held across I/O
-	cfg       *config.Config
-	desired   map[string]plugins.Desired
-	owners    map[string]*owner // latest owner per plugin id
-	blocked   map[string]string // plugin id → last receipt problem recorded
-	tiers     map[protocol.Tier]tier
-	rt        *runtime.Runtime // pinned at the first tier start
-	crashes   map[protocol.Tier]int
-	hostGen   map[protocol.Tier]uint64          // newest incarnation the owner layer saw
-	exitedGen map[protocol.Tier]uint64          // newest incarnation hostExited handled
-	suspects  map[protocol.Tier]map[string]bool // activating together when a host died unattributed
-	watching  bool
-	closed    bool
-	callSeq   uint64
-	newTier   func(protocol.Tier) (tier, error) // tests replace the supervisor
-	wrapHost  func(host) host                   // tests observe what reaches a host
+	// mu guards the fields below it up to callSeq; it is never held across I/O. Lock
+	// order: mu before the registry's lock and before an owner's.
+	mu      sync.Mutex
+	cfg     *config.Config             // +checklocks:mu
+	desired map[string]plugins.Desired // +checklocks:mu
+	// owners holds the latest owner per plugin id.
+	owners map[string]*owner // +checklocks:mu
+	// blocked maps a plugin id to the last receipt problem recorded for it.
+	blocked map[string]string            // +checklocks:mu
+	tiers   map[protocol.Tier]*tierState // +checklocks:mu
+	// rt is the runtime, pinned at the first tier start.
+	rt *runtime.Runtime // +checklocks:mu
+	// wrapHost lets tests observe what reaches a host.
+	wrapHost func(host) host // +checklocks:mu
+	watching bool            // +checklocks:mu
+	closed   bool            // +checklocks:mu
+
+	callSeq   atomic.Uint64
+	newTier   func(protocol.Tier) (tier, error) // set by Open; tests replace the supervisor before the first Reconcile
 	bg        context.Context
 	bgCancel  context.CancelFunc
 	wg        sync.WaitGroup // watcher and diagnostics goroutines
 	closeOnce sync.Once
 	stopped   chan struct{} // closed when Close finished
+}
+
+// tierState is what the Manager keeps about one tier, in one place (guarded by
+// Manager.mu).
+type tierState struct {
+	rt        tier   // nil until the tier is first needed
+	crashes   int    // unexpected ends of the tier's hosts seen by this Manager
+	hostGen   uint64 // newest incarnation the owner layer saw
+	exitedGen uint64 // newest incarnation hostExited handled
+	// suspects were activating together when a host died with no single activation to
+	// blame; the next incarnation activates them one at a time, after the others.
+	suspects map[string]bool
+}
+
+// tierLocked returns t's state for a change, creating it. m.tiers holds an entry only for a
+// tier that was started: callers are the tier's creation and what its hosts report.
+//
+// +checklocks:m.mu
+func (m *Manager) tierLocked(t protocol.Tier) *tierState {
+	ts := m.tiers[t]
+	if ts == nil {
+		ts = &tierState{}
+		m.tiers[t] = ts
+	}
+	return ts
+}
+
+// peekLocked returns a copy of t's state to read: the zero value for a tier never started.
+//
+// +checklocks:m.mu
+func (m *Manager) peekLocked(t protocol.Tier) tierState {
+	if ts := m.tiers[t]; ts != nil {
+		return *ts
+	}
+	return tierState{}
 }
 
 // Open reads the cwx home, config.toml and the plugin state. It spawns nothing and
@@ -158,8 +197,8 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		logs:    newLogLimiter(o.Now),
 		cfg:     cfg,
 		desired: map[string]plugins.Desired{}, owners: map[string]*owner{}, blocked: map[string]string{},
-		tiers: map[protocol.Tier]tier{}, crashes: map[protocol.Tier]int{}, hostGen: map[protocol.Tier]uint64{}, exitedGen: map[protocol.Tier]uint64{}, suspects: map[protocol.Tier]map[string]bool{},
-		bg: bg, bgCancel: cancel, stopped: make(chan struct{}),
+		tiers: map[protocol.Tier]*tierState{},
+		bg:    bg, bgCancel: cancel, stopped: make(chan struct{}),
 	}
 	m.newTier = m.supervisedTier
 	m.diags = newDiagWriter(store, log)
@@ -180,8 +219,10 @@ func (m *Manager) Close(ctx context.Context) error {
 			o.end(causeClosed)
 		}
 		tiers := make([]tier, 0, len(m.tiers))
-		for _, t := range m.tiers {
-			tiers = append(tiers, t)
+		for _, ts := range m.tiers {
+			if ts.rt != nil {
+				tiers = append(tiers, ts.rt)
+			}
 		}
 		m.mu.Unlock()
 		m.bgCancel()

@@ -2,64 +2,41 @@ package core
 
 import (
 	"context"
+	"sync"
 
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
 )
 
-// phase is where the Manager's record of one owner is. The registry keeps the authoritative
-// owner state; the phase adds what the Manager needs: which incarnation the owner lives in
-// and whether a failed or faulted plugin is held back until a reload.
-type phase int
-
-const (
-	phaseActivating phase = iota + 1
-	phaseActive
-	phaseFailed  // activation failed: not retried until its identity changes or a reload
-	phaseFaulted // ext/faulted: not retried until its identity changes or a reload
-	phaseRevoked
-)
-
-func (p phase) String() string {
-	switch p {
-	case phaseActivating:
-		return "activating"
-	case phaseActive:
-		return "active"
-	case phaseFailed:
-		return "failed"
-	case phaseFaulted:
-		return "faulted"
-	case phaseRevoked:
-		return "revoked"
-	}
-	return "unknown"
-}
-
-// owner is one activation of one plugin: the identity it was activated with (closure and
-// config digest), its OwnerRef, the incarnation it lives in, its calls in flight.
-// Fields other than the immutable ones are guarded by Manager.mu.
+// owner is one activation of one plugin as the Manager runs it: the identity it was
+// activated with (closure and config digest), its OwnerRef, the incarnation it lives in and
+// its calls in flight. Its state (activating, active, failed, faulted, revoked) is the
+// registry's, read by ref (Manager.stateOf); the owner keeps no copy of it. The fields
+// above mu never change after newOwner.
 type owner struct {
 	id   string
 	tier protocol.Tier
-	want plugins.Desired // immutable
+	want plugins.Desired
 	ref  protocol.OwnerRef
 	h    host
 	gen  uint64 // host generation h serves
 
-	phase  phase
-	reason string
+	ctx    context.Context // ends when the owner ends; calls derive from it
+	cancel context.CancelCauseFunc
 
-	ctx      context.Context // ends when the owner ends; calls derive from it
-	cancel   context.CancelCauseFunc
-	inflight int
-	drained  chan struct{} // closed when inflight reaches 0 after the owner ended
+	// mu guards the owner's admission of calls, the one count of its calls in flight that
+	// revocation waits on (the rpc peer counts slots, per incarnation, for its own limit).
+	mu       sync.Mutex
+	ended    bool          // +checklocks:mu
+	inflight int           // +checklocks:mu
+	drained  chan struct{} // +checklocks:mu
 }
 
 func newOwner(d plugins.Desired, ref protocol.OwnerRef, h host) *owner {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	return &owner{id: d.ID, tier: tierOf(d.ID), want: d, ref: ref, h: h, gen: h.Generation(),
-		phase: phaseActivating, ctx: ctx, cancel: cancel}
+		ctx: ctx, cancel: cancel}
 }
 
 // sameIdentity reports whether d would be activated exactly like o was.
@@ -67,24 +44,35 @@ func (o *owner) sameIdentity(d plugins.Desired) bool {
 	return o.want.Closure == d.Closure && o.want.Config.Digest == d.Config.Digest
 }
 
-func (o *owner) live() bool { return o.phase == phaseActivating || o.phase == phaseActive }
-
-// end cancels the owner's calls with cause (Manager.mu held).
-func (o *owner) end(cause error) {
+// end ends the owner with cause: no call is admitted from now on and the calls in flight
+// are cancelled with cause (the first cause given wins). It returns a channel closed once
+// no call is in flight, which revocation waits on. Every path that ends an owner in the
+// registry also ends it here, so the admission below is the call path's liveness check at
+// send time.
+func (o *owner) end(cause error) <-chan struct{} {
+	o.mu.Lock()
+	o.ended = true
+	drained := o.drainedLocked()
+	o.mu.Unlock()
 	o.cancel(cause)
+	return drained
 }
 
-// enter admits a call (Manager.mu held).
+// enter admits a call unless the owner ended.
 func (o *owner) enter() bool {
-	if o.phase != phaseActive {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ended {
 		return false
 	}
 	o.inflight++
 	return true
 }
 
-// leave ends a call (Manager.mu held).
+// leave ends an admitted call.
 func (o *owner) leave() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.inflight--
 	if o.inflight == 0 && o.drained != nil {
 		close(o.drained)
@@ -92,10 +80,12 @@ func (o *owner) leave() {
 	}
 }
 
-// drain returns a channel closed once no call is in flight (Manager.mu held).
-func (o *owner) drain() <-chan struct{} {
-	ch := make(chan struct{})
+// drainedLocked returns a channel closed once no call is in flight.
+//
+// +checklocks:o.mu
+func (o *owner) drainedLocked() <-chan struct{} {
 	if o.inflight == 0 {
+		ch := make(chan struct{})
 		close(ch)
 		return ch
 	}
@@ -104,3 +94,6 @@ func (o *owner) drain() <-chan struct{} {
 	}
 	return o.drained
 }
+
+// stateOf returns o's state: the registry's record of it, the only one.
+func (m *Manager) stateOf(o *owner) registry.State { return m.reg.State(o.ref) }

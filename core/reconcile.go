@@ -50,7 +50,7 @@ func (m *Manager) Reconcile(ctx context.Context) error {
 		if ok && o.sameIdentity(d) {
 			continue
 		}
-		if o.live() {
+		if m.stateOf(o).Live() {
 			revoke = append(revoke, o)
 		}
 		delete(m.owners, id)
@@ -79,7 +79,7 @@ func (m *Manager) Reconcile(ctx context.Context) error {
 	m.desired = want
 	tiers := map[protocol.Tier]bool{}
 	for id := range want {
-		if o := m.owners[id]; o == nil || o.live() {
+		if o := m.owners[id]; o == nil || m.stateOf(o).Live() {
 			tiers[tierOf(id)] = true
 		}
 	}

@@ -18,6 +18,9 @@ import (
 // host is one incarnation of a tier's host as the Manager uses it (*supervisor.Host).
 type host interface {
 	Call(ctx context.Context, method string, params any, o rpc.CallOpts) (*protocol.Message, error)
+	// Activate sends ext/activate, so that the supervisor can name the owner a crash
+	// during it is blamed on.
+	Activate(ctx context.Context, p protocol.ActivateParams, o rpc.CallOpts) (*protocol.Message, error)
 	Generation() uint64
 }
 
@@ -27,22 +30,20 @@ type tier interface {
 	ReportDirtyTeardown()
 	Retry()
 	Status() supervisor.TierStatus
-	Stop()
+	Stop() supervisor.StopReport
 }
 
-type supTier struct{ t *supervisor.TierRuntime }
+// supervised is a supervisor.TierRuntime as a tier. Only Ensure is its own: it returns the
+// ready *supervisor.Host as a host (and a nil interface, not a nil pointer, on error).
+type supervised struct{ *supervisor.TierRuntime }
 
-func (s supTier) Ensure(ctx context.Context) (host, error) {
-	h, err := s.t.Ensure(ctx)
+func (s supervised) Ensure(ctx context.Context) (host, error) {
+	h, err := s.TierRuntime.Ensure(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return h, nil
 }
-func (s supTier) ReportDirtyTeardown()          { s.t.ReportDirtyTeardown() }
-func (s supTier) Retry()                        { s.t.Retry() }
-func (s supTier) Status() supervisor.TierStatus { return s.t.Status() }
-func (s supTier) Stop()                         { s.t.Stop() }
 
 // tierOf is the tier that serves a plugin id: host:<module> owners are builtin.
 func tierOf(id string) protocol.Tier {
@@ -60,7 +61,7 @@ func (m *Manager) ensureTier(ctx context.Context, t protocol.Tier) (host, error)
 		m.mu.Unlock()
 		return nil, fmt.Errorf("%w: %w", ErrNotAvailable, errClosed)
 	}
-	tr := m.tiers[t]
+	tr := m.peekLocked(t).rt
 	m.mu.Unlock()
 	if tr == nil {
 		created, err := m.newTier(t)
@@ -73,8 +74,9 @@ func (m *Manager) ensureTier(ctx context.Context, t protocol.Tier) (host, error)
 			created.Stop()
 			return nil, fmt.Errorf("%w: %w", ErrNotAvailable, errClosed)
 		}
-		if tr = m.tiers[t]; tr == nil {
-			tr, m.tiers[t] = created, created
+		ts := m.tierLocked(t)
+		if tr = ts.rt; tr == nil {
+			tr, ts.rt = created, created
 		}
 		m.mu.Unlock()
 		if tr != created {
@@ -87,7 +89,7 @@ func (m *Manager) ensureTier(ctx context.Context, t protocol.Tier) (host, error)
 func (m *Manager) tier(t protocol.Tier) tier {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.tiers[t]
+	return m.peekLocked(t).rt
 }
 
 // supervisedTier creates the real tier: runtime resolved (and pinned) from config.toml,
@@ -132,7 +134,7 @@ func (m *Manager) supervisedTier(t protocol.Tier) (tier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return supTier{tr}, nil
+	return supervised{tr}, nil
 }
 
 func resolveRuntime(cfg *config.Config, home string) (runtime.Runtime, error) {
@@ -168,9 +170,10 @@ type HostInfo struct {
 // Host reports one tier's incarnation: runtime pid, host generation and crash count.
 func (m *Manager) Host(t protocol.Tier) HostInfo {
 	info := HostInfo{Tier: t, State: supervisor.StateIdle}
-	tr := m.tier(t)
 	m.mu.Lock()
-	info.Crashes = m.crashes[t]
+	ts := m.peekLocked(t)
+	tr := ts.rt
+	info.Crashes = ts.crashes
 	m.mu.Unlock()
 	if tr != nil {
 		st := tr.Status()
@@ -209,14 +212,9 @@ func (m *Manager) Status() []TierStatus {
 			st = tr.Status()
 		}
 		m.mu.Lock()
-		ts := TierStatus{TierStatus: st, Crashes: m.crashes[t]}
-		for _, o := range m.owners {
-			if o.tier == t && o.phase == phaseActive {
-				ts.Owners++
-			}
-		}
+		crashes := m.peekLocked(t).crashes
 		m.mu.Unlock()
-		out = append(out, ts)
+		out = append(out, TierStatus{TierStatus: st, Crashes: crashes, Owners: m.reg.ActiveOwners(t)})
 	}
 	return out
 }

@@ -103,13 +103,15 @@ func (c *Client) Stats(ctx context.Context) (Stats, error) {
 	}, nil
 }
 
-// OpenChannel opens the payload stream. Cancel ctx to tear it down.
+// OpenChannel opens the payload stream. Close it, or cancel ctx, to tear it down.
 func (c *Client) OpenChannel(ctx context.Context) (*Channel, error) {
+	ctx, cancel := context.WithCancel(ctx)
 	s, err := c.api.Channel(ctx, grpc.CallContentSubtype(CodecName))
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("shim channel: %w", err)
 	}
-	ch := &Channel{s: s}
+	ch := &Channel{s: s, cancel: cancel}
 	ch.in = recvPart{event: true, dest: ch.place}
 	return ch, nil
 }
@@ -133,6 +135,8 @@ func (e *ExitError) Is(target error) bool { return target == ErrRuntimeExited }
 type Channel struct {
 	s   shimv1.Shim_ChannelClient
 	out sendPart // reused: the stream marshals before SendMsg returns
+
+	cancel context.CancelFunc // tears the stream down
 
 	in   recvPart
 	buf  []byte // the payload being assembled, nil between payloads
@@ -166,6 +170,13 @@ func (ch *Channel) Send(ctx context.Context, payload []byte) error {
 		}
 		p.first, p.size = false, 0
 	}
+}
+
+// Close tears the stream down: a blocked Recv returns, and the shim sees the channel end.
+// It satisfies io.Closer, so the rpc peer closes the Channel when its incarnation ends.
+func (ch *Channel) Close() error {
+	ch.cancel()
+	return nil
 }
 
 // CloseSend tells the shim no more payloads follow; it closes the runtime's stdin.

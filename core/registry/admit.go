@@ -151,6 +151,9 @@ func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (ui
 	return g.handle, nil
 }
 
+// addLocked enters an admitted registration in the tables and its owner's set.
+//
+// +checklocks:r.mu
 func (r *Registry) addLocked(g *reg) {
 	o := g.owner
 	o.regs[g.handle] = g
@@ -167,6 +170,8 @@ func (r *Registry) addLocked(g *reg) {
 }
 
 // dropLocked removes a registration from the tables (not from its owner's set).
+//
+// +checklocks:r.mu
 func (r *Registry) dropLocked(g *reg) {
 	o := g.owner
 	delete(r.byHandle, g.handle)

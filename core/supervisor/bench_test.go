@@ -29,7 +29,10 @@ func BenchmarkTierReady(b *testing.B) {
 				}
 				lat = append(lat, time.Since(t0))
 				b.StopTimer()
-				if st, err := tr.cur.shim.Stats(context.Background()); err == nil {
+				tr.mu.Lock()
+				cur := tr.cur
+				tr.mu.Unlock()
+				if st, err := cur.shim.Stats(context.Background()); err == nil {
 					rss = max(rss, st.ShimRSS)
 				}
 				tr.Stop()

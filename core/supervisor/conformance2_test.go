@@ -57,12 +57,13 @@ func conformPingBad(t *testing.T, rt testenv.Runtime) {
 
 func conformPingSilent(t *testing.T, rt testenv.Runtime) {
 	tr := newTier(t, rt, "ping-silent", fast)
-	if _, err := ensure(t, tr); err != nil {
+	h, err := ensure(t, tr)
+	if err != nil {
 		t.Fatal(err)
 	}
 	begin := time.Now()
 	waitState(t, tr, StateUnresponsive)
-	if _, err := tr.Call(context.Background(), protocol.MethodToolCall, toolCall("x"), rpc.CallOpts{}); !errors.Is(err, ErrNotAvailable) {
+	if _, err := h.Call(context.Background(), protocol.MethodToolCall, toolCall("x"), rpc.CallOpts{}); !errors.Is(err, ErrNotAvailable) {
 		t.Errorf("call while unresponsive: %v, want NotAvailable", err)
 	}
 	st := waitFor(t, tr, "generation 2 is ready", func(s TierStatus) bool { return s.Generation == 2 && s.State == StateReady })
@@ -186,10 +187,7 @@ func conformPlanned(t *testing.T, rt testenv.Runtime) {
 func waitForInflight(t *testing.T, h *Host) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		h.inc.adm.mu.Lock()
-		n := h.inc.adm.inflight
-		h.inc.adm.mu.Unlock()
-		if n > 0 {
+		if n := h.inc.peer.Stats().Pending; n > 0 {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -275,7 +273,7 @@ func (r *recordingOwners) HostReady(ctx context.Context, _ protocol.Tier, gen ui
 			continue
 		}
 		owner := protocol.OwnerRef{PluginID: p, Generation: gen, OwnerToken: strings.Repeat("ab", 32)}
-		_, err := h.Call(ctx, protocol.MethodExtActivate, protocol.ActivateParams{
+		_, err := h.Activate(ctx, protocol.ActivateParams{
 			Owner: owner, PluginName: p, Entry: protocol.EntryRef{Path: "/x/" + p + ".mjs", SHA256: strings.Repeat("0", 64)},
 		}, rpc.CallOpts{Timeout: 6 * time.Second})
 		if err != nil {

@@ -32,11 +32,18 @@
 // tail) until Retry. Pending calls of an ended incarnation fail NotAvailable ("extension host
 // exited: <reason>") and are never replayed. The [Owners] layer is told when each generation
 // is ready (it activates through the [Host] it gets) and when it ended, with the sole owner
-// whose ext/activate the death interrupted. Dirty teardowns reported through
-// ReportDirtyTeardown ([DefaultDirtyLimit] in [DefaultDirtyWindow]) close admission at once
-// and restart the host once no call is in flight; that is not a crash. A runtime that ran out
-// of memory under RLIMIT_DATA ends with a reason naming the limit. Each tier has its own slot,
-// generation, budget and state; no lock spans two tiers.
+// whose ext/activate ([Host.Activate]) the death interrupted. Dirty teardowns reported through
+// ReportDirtyTeardown ([DefaultDirtyLimit] in [DefaultDirtyWindow]) drain the incarnation's
+// peer at once (new calls refused NotAvailable) and restart the host once the peer reports no
+// call in flight; that is not a crash. A runtime that ran out of memory under RLIMIT_DATA ends
+// with a reason naming the limit. Each tier has its own slot, generation, budget and state; no
+// lock spans two tiers.
+//
+// Each fact about an incarnation is kept in one place. The rpc peer owns the calls in flight
+// (its slots; Drain for the planned restart): the supervisor asks it and counts nothing. The
+// supervisor keeps which owners' ext/activate is in flight, the one fact the owner layer
+// needs to blame a crash during activation, and reports it in [ExitInfo]; deciding the blame
+// (and what to replay) is the owner layer's. Owner states live in core/registry only.
 //
 // A runtime that exited is reported by its shim, which then waits for the core; the core
 // closes it through go-plugin (Client.Kill: the Shutdown call, and the shim exits). A shim

@@ -141,10 +141,8 @@ func rawShim(b *testing.B, argv []string) (ch *shared.Channel, shimPID, rtPID in
 	if err := inc.startShim(); err != nil {
 		b.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	inc.stopCh = cancel
 	var err error
-	if inc.ch, err = inc.shim.OpenChannel(ctx); err != nil {
+	if inc.ch, err = inc.shim.OpenChannel(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	if inc.rt, err = inc.shim.Start(context.Background(), shared.LaunchPlan{Argv: argv, Env: []string{testMarkerEnv + "=" + testenv.Marker()}}); err != nil {

@@ -10,48 +10,13 @@ import (
 	"github.com/cwx-dev/cwx/core/rpc"
 )
 
-// admission gates calls into one incarnation: closed for a planned restart, refused while
-// the tier is Unresponsive; it counts calls in flight and the owners being activated.
+// admission records, for one incarnation, the owners whose ext/activate is in flight: the
+// one fact the owner layer's blame for a crash during activation rests on. It counts no
+// calls: the rpc peer owns the slots (and Drain, for a planned restart), the owner layer
+// its own drain for revocation.
 type admission struct {
 	mu         sync.Mutex
-	closed     bool
-	inflight   int
-	idle       chan struct{} // closed when closed && inflight == 0
-	activating map[protocol.OwnerRef]int
-}
-
-func (a *admission) enter() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed {
-		return fmt.Errorf("%w: the extension host is restarting", ErrNotAvailable)
-	}
-	a.inflight++
-	return nil
-}
-
-func (a *admission) leave() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.inflight--
-	if a.closed && a.inflight == 0 && a.idle != nil {
-		close(a.idle)
-		a.idle = nil
-	}
-}
-
-// close stops admitting calls and returns a channel closed once none is in flight.
-func (a *admission) close() <-chan struct{} {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ch := make(chan struct{})
-	a.closed = true
-	if a.inflight == 0 {
-		close(ch)
-	} else {
-		a.idle = ch
-	}
-	return ch
+	activating map[protocol.OwnerRef]int // +checklocks:mu
 }
 
 func (a *admission) startActivating(o protocol.OwnerRef) {
@@ -96,40 +61,24 @@ type Host struct {
 func (h *Host) Generation() uint64 { return h.inc.gen }
 
 // Call sends a request to this incarnation's host. It is refused NotAvailable while the
-// tier is Unresponsive or restarting.
+// tier is Unresponsive, and while a planned restart drains the incarnation. Send
+// ext/activate with Activate, so that a crash during it is blamed on its owner.
 func (h *Host) Call(ctx context.Context, method string, params any, o rpc.CallOpts) (*protocol.Message, error) {
 	if h.t != nil && h.t.unresponsive(h.inc) {
 		return nil, fmt.Errorf("%w: the %s extension host is unresponsive", ErrNotAvailable, h.t.o.Tier)
 	}
-	if err := h.inc.adm.enter(); err != nil {
-		return nil, err
-	}
-	defer h.inc.adm.leave()
-	if owner, ok := activating(method, params); ok {
-		h.inc.adm.startActivating(owner)
-		m, err := h.inc.peer.Call(ctx, method, params, o)
-		if !errors.Is(err, rpc.ErrHostExited) { // an interrupted activation stays recorded
-			h.inc.adm.doneActivating(owner)
-		}
-		return m, err
-	}
 	return h.inc.peer.Call(ctx, method, params, o)
 }
 
-// activating returns the owner an ext/activate call is for.
-func activating(method string, params any) (protocol.OwnerRef, bool) {
-	if method != protocol.MethodExtActivate {
-		return protocol.OwnerRef{}, false
+// Activate sends ext/activate for p.Owner and records it in flight until the answer: when
+// the host dies under exactly one activation, ExitInfo.Activating names its owner.
+func (h *Host) Activate(ctx context.Context, p protocol.ActivateParams, o rpc.CallOpts) (*protocol.Message, error) {
+	h.inc.adm.startActivating(p.Owner)
+	m, err := h.Call(ctx, protocol.MethodExtActivate, p, o)
+	if !errors.Is(err, rpc.ErrHostExited) { // an interrupted activation stays recorded
+		h.inc.adm.doneActivating(p.Owner)
 	}
-	switch p := params.(type) {
-	case protocol.ActivateParams:
-		return p.Owner, true
-	case *protocol.ActivateParams:
-		if p != nil {
-			return p.Owner, true
-		}
-	}
-	return protocol.OwnerRef{}, false
+	return m, err
 }
 
 // Notify sends a notification to this incarnation's host.

@@ -30,8 +30,7 @@ type incarnation struct {
 	cmd      *exec.Cmd
 	client   *plugin.Client
 	shim     *shared.Client
-	ch       *shared.Channel
-	stopCh   context.CancelFunc // tears the Channel down
+	ch       *shared.Channel // the peer's Conn; closing it tears the stream down
 	peer     *rpc.Peer
 	peerDone chan struct{} // Run returned
 	shimPID  int
@@ -49,16 +48,9 @@ type incarnation struct {
 	killOnce sync.Once   // go-plugin's Client.Kill, run once
 
 	reasonMu sync.Mutex
-	reason   string // why the core killed it
+	// reason is why the core killed it.
+	reason string // +checklocks:reasonMu
 }
-
-// conn adapts the Channel to rpc.Conn; Close tears the stream down so Recv returns.
-type conn struct {
-	*shared.Channel
-	cancel context.CancelFunc
-}
-
-func (c conn) Close() error { c.cancel(); return nil }
 
 // spawn starts the shim, opens the Channel, starts the runtime and the peer. On error
 // everything it started is torn down.
@@ -77,9 +69,7 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 		return inc, err
 	}
 	inc.shimUp = o.Clock.Now()
-	chCtx, cancel := context.WithCancel(context.Background())
-	inc.stopCh = cancel
-	if inc.ch, err = inc.shim.OpenChannel(chCtx); err != nil {
+	if inc.ch, err = inc.shim.OpenChannel(context.Background()); err != nil {
 		return inc, err
 	}
 	plan := o.Runtime.LaunchPlan(o.BundlePath, string(o.Tier), o.MemoryLimitBytes, o.ExtraEnv)
@@ -89,7 +79,7 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 		return inc, fmt.Errorf("start the %s runtime: %w", o.Runtime.Kind, err)
 	}
 	inc.rtUp = o.Clock.Now()
-	inc.peer = rpc.New(conn{inc.ch, cancel}, o.Tier, handler(inc), rpc.Options{Logger: o.Logger.Named("rpc")})
+	inc.peer = rpc.New(inc.ch, o.Tier, handler(inc), rpc.Options{Logger: o.Logger.Named("rpc")})
 	go func() {
 		defer close(inc.peerDone)
 		_ = inc.peer.Run(context.Background())
@@ -216,8 +206,8 @@ func (inc *incarnation) release(ctx context.Context) {
 		inc.peer.Close(errStopped)
 		<-inc.peerDone
 	}
-	if inc.stopCh != nil {
-		inc.stopCh()
+	if inc.ch != nil {
+		_ = inc.ch.Close()
 	}
 	if inc.client != nil {
 		if !inc.runtimeReported() {

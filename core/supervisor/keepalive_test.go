@@ -73,7 +73,9 @@ func TestHeartbeatBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		tr.mu.Lock()
 		tr.cur, tr.state = inc, StateReady
+		tr.mu.Unlock()
 		start := time.Now()
 		done := make(chan struct{})
 		go func() { defer close(done); tr.heartbeat(inc) }()

@@ -67,8 +67,8 @@ type Owners interface {
 // ExitInfo describes the end of one incarnation for the owner layer.
 type ExitInfo struct {
 	Reason error
-	// Activating is the owner whose ext/activate was in flight when the host died, when
-	// exactly one was; nil otherwise.
+	// Activating is the owner whose ext/activate (sent with Host.Activate) was in flight
+	// when the host died, when exactly one was; nil otherwise.
 	Activating *protocol.OwnerRef
 	// Planned is true for a stop or a planned restart (not a crash).
 	Planned bool

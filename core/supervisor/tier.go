@@ -65,18 +65,21 @@ func (e *FailureError) Unwrap() []error {
 type TierRuntime struct {
 	o Options
 
-	mu        sync.Mutex
-	state     State
-	changed   chan struct{} // closed and replaced on every state change
-	gen       uint64
-	cur       *incarnation
-	startStop context.CancelFunc
-	restart   interface{ Stop() bool } // pending backoff timer
-	failure   *FailureError            // last failure
-	readyAt   time.Time
-	crashes   window
-	dirty     window
-	planning  bool
+	mu    sync.Mutex
+	state State // +checklocks:mu
+	// changed is closed and replaced on every state change.
+	changed   chan struct{}      // +checklocks:mu
+	gen       uint64             // +checklocks:mu
+	cur       *incarnation       // +checklocks:mu
+	startStop context.CancelFunc // +checklocks:mu
+	// restart is the pending backoff timer.
+	restart interface{ Stop() bool } // +checklocks:mu
+	// failure is the last failure.
+	failure  *FailureError // +checklocks:mu
+	readyAt  time.Time     // +checklocks:mu
+	crashes  window        // +checklocks:mu
+	dirty    window        // +checklocks:mu
+	planning bool          // +checklocks:mu
 
 	wg sync.WaitGroup // start, watch, heartbeat and planned-restart goroutines
 }
@@ -96,6 +99,9 @@ func NewTier(o Options) (*TierRuntime, error) {
 // Tier is the tier this runtime serves.
 func (t *TierRuntime) Tier() protocol.Tier { return t.o.Tier }
 
+// setStateLocked moves the tier to s and wakes everyone waiting for a change.
+//
+// +checklocks:t.mu
 func (t *TierRuntime) setStateLocked(s State) {
 	t.state = s
 	close(t.changed)
@@ -135,15 +141,6 @@ func (t *TierRuntime) Ensure(ctx context.Context) (*Host, error) {
 	}
 }
 
-// Call sends a request to the ready host, starting it if needed.
-func (t *TierRuntime) Call(ctx context.Context, method string, params any, o rpc.CallOpts) (*protocol.Message, error) {
-	h, err := t.Ensure(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return h.Call(ctx, method, params, o)
-}
-
 // Retry clears the crash budget; a Failed tier spawns again at once.
 func (t *TierRuntime) Retry() {
 	t.mu.Lock()
@@ -160,6 +157,9 @@ func (t *TierRuntime) unresponsive(inc *incarnation) bool {
 	return t.cur == inc && t.state == StateUnresponsive
 }
 
+// beginStartLocked starts the next generation on its own goroutine.
+//
+// +checklocks:t.mu
 func (t *TierRuntime) beginStartLocked() {
 	t.gen++
 	t.setStateLocked(StateStarting)
@@ -194,12 +194,13 @@ func (t *TierRuntime) run(ctx context.Context, gen uint64) {
 		t.stopIncarnation(inc, "the tier was stopped")
 		return
 	}
-	t.cur, t.readyAt = inc, t.o.Clock.Now()
+	readyAt := t.o.Clock.Now()
+	t.cur, t.readyAt = inc, readyAt
 	t.setStateLocked(StateReady)
 	t.mu.Unlock()
 	t.o.Logger.Info("extension host ready", "generation", gen, "shim_pid", inc.shimPID, "runtime_pid", inc.rt.PID,
 		"shim_start", inc.shimUp.Sub(inc.started), "runtime_spawn", inc.rtUp.Sub(inc.shimUp),
-		"handshake", t.readyAt.Sub(inc.rtUp))
+		"handshake", readyAt.Sub(inc.rtUp))
 	t.wg.Add(1)
 	go func() { defer t.wg.Done(); t.heartbeat(inc) }()
 	t.watch(inc)
@@ -274,8 +275,9 @@ func (t *TierRuntime) crashed(fe *FailureError) {
 }
 
 // ReportDirtyTeardown records a deactivation that did not dispose cleanly. The DirtyLimit-th
-// within DirtyWindow schedules one planned restart: admission closes at once, and the host
-// is restarted when no call is in flight. It is not a crash.
+// within DirtyWindow schedules one planned restart: the incarnation's peer is drained at
+// once (new calls refused NotAvailable), and the host is restarted when the peer reports
+// no call in flight. It is not a crash.
 func (t *TierRuntime) ReportDirtyTeardown() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -285,7 +287,7 @@ func (t *TierRuntime) ReportDirtyTeardown() {
 	t.dirty.reset()
 	t.planning = true
 	inc := t.cur
-	idle := inc.adm.close()
+	idle := inc.peer.Drain(fmt.Errorf("%w: the extension host is restarting", ErrNotAvailable))
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()

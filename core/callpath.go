@@ -1,0 +1,83 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
+	"github.com/cwx-dev/cwx/core/rpc"
+)
+
+// callKind is what differs between a tool call and a command run on the shared call path.
+type callKind struct {
+	name     string // "tool" or "command", as errors name it
+	method   string
+	deadline time.Duration
+	find     func(r *registry.Registry, name string) (registry.Target, bool)
+}
+
+var (
+	toolCall   = &callKind{name: "tool", method: protocol.MethodToolCall, deadline: ToolCallDeadline, find: (*registry.Registry).LookupTool}
+	commandRun = &callKind{name: "command", method: protocol.MethodCommandRun, deadline: CommandRunDeadline, find: (*registry.Registry).LookupCommand}
+)
+
+// target is one call's snapshot, taken once at its start: the registry's Target (handle,
+// owner, tier, the tier's other Active owners, the compiled schema) and the Manager's owner
+// it names. The rest of the call path uses it and asks the registry nothing more.
+type target struct {
+	registry.Target
+	kind *callKind
+	o    *owner
+}
+
+// lookup takes the snapshot of the live tool or command name: one registry look-up, the
+// plugin's current owner, which must be the one the registry names, and its receipt, all in
+// memory.
+func (m *Manager) lookup(k *callKind, name string) (target, error) {
+	tg, ok := k.find(m.reg, name)
+	if !ok {
+		return target{}, &NotLiveError{Kind: k.name, Name: name}
+	}
+	m.mu.Lock()
+	o := m.owners[tg.Owner.PluginID]
+	m.mu.Unlock()
+	if o == nil || o.ref != tg.Owner {
+		return target{}, fmt.Errorf("%w: %s %q belongs to an owner that is no longer current", ErrNotAvailable, k.name, name)
+	}
+	if err := m.store.CheckReceipt(o.want.Record); err != nil {
+		return target{}, fmt.Errorf("%w: %s %q: %w", ErrNotAvailable, k.name, name, err)
+	}
+	return target{Target: tg, kind: k, o: o}, nil
+}
+
+// send sends one call to the target owner's incarnation. Liveness is checked again here, at
+// send time, and only here, where a race with the owner's end matters: the owner admits the
+// call unless it ended (every revocation, fault, failed activation, host exit and Close
+// ends it), counts it in flight so revocation waits for it, and its end cancels the call's
+// context. The incarnation is the owner's own (its generation), so a call never reaches a
+// later one. The registry is not asked again: a handle the host withdrew itself in the
+// meantime is the host's to answer.
+func (m *Manager) send(ctx context.Context, tg target, params any) (*protocol.Message, error) {
+	o := tg.o
+	if !o.enter() {
+		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, tg.kind.name, tg.Name)
+	}
+	defer o.leave()
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
+	defer stop()
+	msg, err := o.h.Call(callCtx, tg.kind.method, params, rpc.CallOpts{Timeout: tg.kind.deadline})
+	if err == nil {
+		return msg, nil
+	}
+	return nil, m.callError(tg.kind.name, tg.Name, err, callCtx)
+}
+
+// nextCallID returns a fresh call id for the host ("tool-7", "command-8").
+func (m *Manager) nextCallID(k *callKind) string {
+	return k.name + "-" + strconv.FormatUint(m.callSeq.Add(1), 10)
+}
