@@ -67,3 +67,12 @@ func (t *table) writeUnderRLock(r string) {
 	defer t.mu.RUnlock()
 	t.rows = append(t.rows, r) // want `invalid field access`
 }
+
+type misspelt struct {
+	mu sync.Mutex
+	// +checklocks:mux
+	v int // want `annotation mux cannot be resolved`
+}
+
+// +checklocks:m.mux
+func (m *misspelt) resetLocked() {} // want `name m.mux does not resolve to a field`
