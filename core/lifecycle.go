@@ -119,31 +119,7 @@ func (m *Manager) activateSuspects(ctx context.Context, t protocol.Tier, suspect
 // (the host rolls its registrations back) and is recorded in the diagnostics ring.
 func (m *Manager) activate(ctx context.Context, o *owner) {
 	d := o.want
-	gone := func(err error) {
-		// The incarnation ended under the activation. hostExited blames the owner or
-		// forgets it for replay; if it already ran for this incarnation without seeing the
-		// owner, the owner is forgotten here so the next incarnation replays it.
-		m.mu.Lock()
-		if o.gen > m.peekLocked(o.tier).exitedGen || m.stateOf(o) != registry.Activating {
-			m.mu.Unlock()
-			return
-		}
-		if m.owners[o.id] == o {
-			delete(m.owners, o.id)
-		}
-		_ = m.reg.Revoke(o.ref, o.tier, "host exited during activation")
-		m.mu.Unlock()
-		o.end(causeHostExited(err))
-	}
-	fail := func(reason string) {
-		first := m.reg.Fail(o.ref, o.tier, reason) == nil
-		o.end(&endCause{kind: ErrNotAvailable, msg: "activation failed: " + reason})
-		if !first {
-			return // already failed (blamed for a crash) or revoked meanwhile
-		}
-		m.diags.add(o.id, diagActivationFailed, reason)
-		m.log.Warn("plugin activation failed", "plugin", o.id, "generation", o.ref.Generation, "reason", reason)
-	}
+	fail := func(reason string) { m.activationFailed(o, reason) }
 	if d.Config.Err != nil {
 		fail(d.Config.Err.Error())
 		return
@@ -166,7 +142,7 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 			Config: cfgJSON, DataDir: dataDir}
 		msg, err := o.h.Activate(ctx, p, rpc.CallOpts{Timeout: ActivateDeadline})
 		if errors.Is(err, ErrNotAvailable) {
-			gone(err)
+			m.activationGone(o, err)
 			return
 		}
 		if err != nil && ctx.Err() != nil {
@@ -195,6 +171,35 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 		return
 	}
 	m.log.Info("plugin active", "plugin", o.id, "generation", o.ref.Generation, "host_generation", o.gen)
+}
+
+// activationGone handles an incarnation that ended under o's activation. hostExited blames
+// the owner or forgets it for replay; if it already ran for this incarnation without seeing
+// the owner, the owner is forgotten here so the next incarnation replays it.
+func (m *Manager) activationGone(o *owner, err error) {
+	m.mu.Lock()
+	if o.gen > m.peekLocked(o.tier).exitedGen || m.stateOf(o) != registry.Activating {
+		m.mu.Unlock()
+		return
+	}
+	if m.owners[o.id] == o {
+		delete(m.owners, o.id)
+	}
+	_ = m.reg.Revoke(o.ref, o.tier, "host exited during activation")
+	m.mu.Unlock()
+	o.end(causeHostExited(err))
+}
+
+// activationFailed fails o with reason and records it, unless o already ended otherwise
+// (blamed for a crash, or revoked meanwhile).
+func (m *Manager) activationFailed(o *owner, reason string) {
+	first := m.reg.Fail(o.ref, o.tier, reason) == nil
+	o.end(&endCause{kind: ErrNotAvailable, msg: "activation failed: " + reason})
+	if !first {
+		return
+	}
+	m.diags.add(o.id, diagActivationFailed, reason)
+	m.log.Warn("plugin activation failed", "plugin", o.id, "generation", o.ref.Generation, "reason", reason)
 }
 
 // revoke takes an owner back synchronously: its registrations are dropped at once, its calls
