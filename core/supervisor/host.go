@@ -10,16 +10,16 @@ import (
 	"github.com/cwx-dev/cwx/core/rpc"
 )
 
-// admission records, for one incarnation, the owners whose ext/activate is in flight: the
+// activations records, for one incarnation, the owners whose ext/activate is in flight: the
 // one fact the owner layer's blame for a crash during activation rests on. It counts no
 // calls: the rpc peer owns the slots (and Drain, for a planned restart), the owner layer
 // its own drain for revocation.
-type admission struct {
+type activations struct {
 	mu         sync.Mutex
 	activating map[protocol.OwnerRef]int // +checklocks:mu
 }
 
-func (a *admission) startActivating(o protocol.OwnerRef) {
+func (a *activations) start(o protocol.OwnerRef) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.activating == nil {
@@ -28,7 +28,7 @@ func (a *admission) startActivating(o protocol.OwnerRef) {
 	a.activating[o]++
 }
 
-func (a *admission) doneActivating(o protocol.OwnerRef) {
+func (a *activations) done(o protocol.OwnerRef) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.activating[o]--; a.activating[o] <= 0 {
@@ -36,9 +36,9 @@ func (a *admission) doneActivating(o protocol.OwnerRef) {
 	}
 }
 
-// soleActivating returns the owner whose activation the host's death interrupted, when
+// sole returns the owner whose activation the host's death interrupted, when
 // exactly one was.
-func (a *admission) soleActivating() *protocol.OwnerRef {
+func (a *activations) sole() *protocol.OwnerRef {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if len(a.activating) != 1 {
@@ -73,10 +73,10 @@ func (h *Host) Call(ctx context.Context, method string, params any, o rpc.CallOp
 // Activate sends ext/activate for p.Owner and records it in flight until the answer: when
 // the host dies under exactly one activation, ExitInfo.Activating names its owner.
 func (h *Host) Activate(ctx context.Context, p protocol.ActivateParams, o rpc.CallOpts) (*protocol.Message, error) {
-	h.inc.adm.startActivating(p.Owner)
+	h.inc.activating.start(p.Owner)
 	m, err := h.Call(ctx, protocol.MethodExtActivate, p, o)
 	if !errors.Is(err, rpc.ErrHostExited) { // an interrupted activation stays recorded
-		h.inc.adm.doneActivating(p.Owner)
+		h.inc.activating.done(p.Owner)
 	}
 	return m, err
 }

@@ -43,9 +43,9 @@ type incarnation struct {
 	helloOnce sync.Once
 	readyOnce sync.Once
 
-	adm      admission
-	planned  atomic.Bool // ended by Stop or a planned restart, not a crash
-	killOnce sync.Once   // go-plugin's Client.Kill, run once
+	activating activations // owners whose ext/activate is in flight
+	planned    atomic.Bool // ended by Stop or a planned restart, not a crash
+	killOnce   sync.Once   // go-plugin's Client.Kill, run once
 
 	reasonMu sync.Mutex
 	// reason is why the core killed it.

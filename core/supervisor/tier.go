@@ -243,7 +243,7 @@ func (t *TierRuntime) watch(inc *incarnation) {
 	fe := &FailureError{Tier: t.o.Tier, Generation: inc.gen, Reason: t.withMemoryHint(inc, cause.Error(), tail), StderrTail: tail, Err: cause}
 	t.o.Logger.Warn("extension host exited", "error", fe)
 	if o := t.o.Owners; o != nil {
-		o.HostExited(t.o.Tier, inc.gen, ExitInfo{Reason: fe, Activating: inc.adm.soleActivating()})
+		o.HostExited(t.o.Tier, inc.gen, ExitInfo{Reason: fe, Activating: inc.activating.sole()})
 	}
 	t.crashed(fe)
 }
