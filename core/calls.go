@@ -92,8 +92,8 @@ func (m *Manager) Commands() []CommandInfo {
 
 // CallTool calls a live extension tool through the gate: liveness (handle, generation,
 // receipt), input validated against the tool's schema (ErrInvalidInput; the host sees
-// nothing), approval (ErrDenied; the host sees nothing), then tool/call with a 120 s
-// deadline. Cancelling ctx sends `$/cancel` and returns ErrCancelled. Errors match
+// nothing), approval (ErrDenied; the host sees nothing), then tool/call under
+// ToolCallDeadline. Cancelling ctx sends `$/cancel` and returns ErrCancelled. Errors match
 // ErrInvalidInput, ErrDenied, ErrNotAvailable (ErrHostExited, ErrBusy), ErrCancelled,
 // ErrTimeout or ErrExecutionFailed with errors.Is.
 func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessage, opts CallOptions) (ToolResult, error) {

@@ -17,8 +17,8 @@ const (
 
 // CommandResult is a command's answer. Kind is "success" (Text may be empty), "error" (Text
 // says why) or "submit" (Prompt is to be sent as the user's next message; Text is shown
-// first). Text has terminal escapes stripped and is cut at 64 KiB; Prompt is the plugin's
-// text unchanged.
+// first). Text has terminal escapes stripped and is cut at MaxCommandText; Prompt is the
+// plugin's text unchanged.
 type CommandResult struct {
 	Kind      string `json:"kind"`
 	Text      string `json:"text,omitempty"`
@@ -27,9 +27,9 @@ type CommandResult struct {
 }
 
 // RunCommand runs a live extension command with rawInput (the text after the name, trimmed)
-// under a 30 s deadline. A plugin's error answer is a CommandResult of kind "error", not a Go
-// error; a submit prompt that is empty or over 128 KiB is refused with ErrExecutionFailed.
-// Other errors match ErrNotAvailable, ErrCancelled or ErrTimeout.
+// under CommandRunDeadline. A plugin's error answer is a CommandResult of kind "error", not a
+// Go error; a submit prompt that is empty or over MaxSubmitPrompt is refused with
+// ErrExecutionFailed. Other errors match ErrNotAvailable, ErrCancelled or ErrTimeout.
 func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts CallOptions) (CommandResult, error) {
 	tg, err := m.lookup(commandRun, name)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // matches too, and a cause (a protocol violation, the runtime's exit) stays reachable.
 var (
 	// ErrInvalidInput: the input does not match the tool's schema (the host saw nothing).
-	// The error is a *registry.InputError listing at most five violations.
+	// The error is a *registry.InputError listing at most registry.MaxViolations violations.
 	ErrInvalidInput = errdefs.ErrInvalidInput
 	// ErrDenied: approval was refused (the host saw nothing).
 	ErrDenied = errdefs.ErrDenied
@@ -28,7 +28,7 @@ var (
 	// ErrCancelled: the caller cancelled, or the extension was revoked mid-call; `$/cancel`
 	// was sent to the host.
 	ErrCancelled = errdefs.ErrCancelled
-	// ErrTimeout: the call's deadline passed (120 s for tools, 30 s for commands).
+	// ErrTimeout: the call's deadline passed (ToolCallDeadline, CommandRunDeadline).
 	ErrTimeout = errdefs.ErrTimeout
 	// ErrExecutionFailed: the plugin's code failed; the error is an *ExecutionError carrying
 	// the plugin's message.

@@ -204,7 +204,7 @@ func (m *Manager) activationFailed(o *owner, reason string) {
 
 // revoke takes an owner back synchronously: its registrations are dropped at once, its calls
 // in flight are cancelled (`$/cancel`; each resolves Cancelled("extension was revoked")
-// within the 500 ms cancel grace), then the host is asked to deactivate it within
+// within rpc.CancelGrace), then the host is asked to deactivate it within
 // DeactivateDeadline. An answer other than {disposed: true, leaked: []} is a dirty
 // teardown, reported to the supervisor.
 func (m *Manager) revoke(o *owner, reason string) {

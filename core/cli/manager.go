@@ -47,13 +47,13 @@ var openCore = func(ctx context.Context, o core.Options) (liveCore, error) {
 
 // Bounds of the one-shot commands and the repl.
 const (
-	// liveWait bounds how long a command waits for the owner of what it asks for; the
-	// core's own activation bound (6 s) ends it earlier when activation fails.
+	// liveWait bounds how long a command waits for the owner of what it asks for; the core's
+	// own activation bound (core.ActivateDeadline) ends it earlier when activation fails.
 	liveWait = 20 * time.Second
 	// livePoll is how often the live registrations are looked at while waiting.
 	livePoll = 10 * time.Millisecond
 	// closeWait bounds the shutdown of the tiers a command started (the core's own bound
-	// is 3 s to SIGKILL).
+	// is supervisor.DefaultKillAfter to SIGKILL).
 	closeWait = 5 * time.Second
 )
 

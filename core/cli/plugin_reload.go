@@ -46,8 +46,8 @@ type reloader interface {
 	Reload(ctx context.Context) error
 }
 
-// reloadWait bounds a reload: every activation has its own bound (6 s) and they run in
-// parallel, so this is only reached when a tier cannot start.
+// reloadWait bounds a reload: every activation has its own bound (core.ActivateDeadline) and
+// they run in parallel, so this is only reached when a tier cannot start.
 const reloadWait = liveWait
 
 // pluginReloadCmd is `cwx plugin reload` (added to the plugin group in plugin.go).

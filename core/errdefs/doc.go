@@ -20,7 +20,7 @@
 //	ErrExecutionFailed  core (*core.ExecutionError)    the plugin's code failed
 //	ErrViolation        rpc, protocol                  a message broke the protocol
 //	ErrNotAllowed       rpc, protocol                  a method not allowed in that direction or tier
-//	ErrTooLarge         shared/frame, rpc              over the 32 MiB frame limit
+//	ErrTooLarge         shared/frame, rpc              over the frame limit (frame.MaxPayload)
 //	ErrRefused          registry, plugins              a registration or a package not admitted
 //
 // A package may refine a kind with its own sentinels, made with [New] so they stay cases

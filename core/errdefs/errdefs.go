@@ -35,7 +35,7 @@ var (
 	// ErrNotAllowed: the method is unknown, travels the other way, mismatches request and
 	// notification, or is not allowed on the tier.
 	ErrNotAllowed = errors.New("method not allowed")
-	// ErrTooLarge: a message exceeds the 32 MiB frame limit. It is the framing package's
+	// ErrTooLarge: a message exceeds the frame limit (frame.MaxPayload). It is the framing package's
 	// sentinel itself (shared code cannot import the core), so an oversized frame read by
 	// the shim and an oversized message refused by the core are one kind.
 	ErrTooLarge = frame.ErrTooLarge
