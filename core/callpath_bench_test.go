@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // BenchmarkCallToolInProcess measures the Manager's own share of one CallTool: the fake

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // TestDSHDefineToolThroughShim: a plugin written with @deepseek-ai/dsh-tools' defineTool

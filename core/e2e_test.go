@@ -18,7 +18,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/supervisor"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 func TestCallToolEndToEnd(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/supervisor"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // fakeHost is a hand-written host incarnation: on ext/activate it registers the tools the

@@ -15,7 +15,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/supervisor"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	jsruntime "github.com/cwx-dev/cwx/core/runtime"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // goldenDir holds the CLI goldens (repository testdata/cli), made absolute before any test

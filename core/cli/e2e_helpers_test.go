@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // buildCWX builds the cwx binary (the Manager re-executes it as the shim).

@@ -15,7 +15,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/plugins/plugintest"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // Owner and Reload make the fake a core.Manager for `cwx plugin show` and `reload`: a plugin

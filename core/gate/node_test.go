@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }

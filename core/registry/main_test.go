@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // TestMain fails the run if a goroutine or a test's process outlives the tests.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 func TestLaunchPlan(t *testing.T) {

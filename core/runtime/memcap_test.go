@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 func TestCheckMemoryCapOnRealRuntimes(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 type wantCandidate struct{ path, reason string } // path relative to the test's root

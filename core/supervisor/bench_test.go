@@ -10,7 +10,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // BenchmarkTierReady measures "tier needed" -> Ready (shim start, runtime start, handshake)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/shared"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // keepAlive runs the issue-4 scenarios (TestConformance part 2) for one runtime.

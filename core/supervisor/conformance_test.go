@@ -14,7 +14,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // resolved probes a test runtime the way production does (a configured path).

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/shared"
 	"github.com/cwx-dev/cwx/shared/frame"
 )

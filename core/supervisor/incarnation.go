@@ -183,7 +183,7 @@ func (inc *incarnation) shimExited() bool {
 	}
 }
 
-// testMarkerEnv marks processes a test run started (internal/testenv); the shim keeps
+// testMarkerEnv marks processes a test run started (shared/testenv); the shim keeps
 // it so the suite's /proc scan finds leftovers.
 const testMarkerEnv = "CWX_TEST_RUN_MARKER"
 

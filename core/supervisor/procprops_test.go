@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/shared"
 )
 

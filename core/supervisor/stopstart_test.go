@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // logBuffer collects a tier's log lines (and passes them to the test log).

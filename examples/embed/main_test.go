@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/cwx-dev/cwx/core"
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/nodeshim"
 	"github.com/cwx-dev/cwx/shared"
 )

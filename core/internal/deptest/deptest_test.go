@@ -99,7 +99,7 @@ func TestBadModuleBreaksEveryRule(t *testing.T) {
 		process + "core/gate > nodeshim > core/registry > core/supervisor > os/exec",
 		process + "core/registry > core/supervisor",
 		process + "core/registry > core/supervisor > os/exec",
-		"shipped packages link no test support: core/cli > internal/testenv",
+		"shipped packages link no test support: core/cli > shared/testenv",
 	}
 	got := shortAll(Check(g, rules))
 	if !slices.Equal(got, want) {

@@ -25,7 +25,7 @@ var processCode = []string{
 // testSupport are the packages that exist for tests and checks only, and the modules only
 // they need.
 var testSupport = []string{
-	pkg("internal/testenv/..."), pkg("core/internal/deptest/..."), pkg("core/internal/lockcheck/..."),
+	pkg("shared/testenv/..."), pkg("core/internal/deptest/..."), pkg("core/internal/lockcheck/..."),
 	pkg("core/plugins/plugintest/..."),
 	"go.uber.org/goleak/...", "golang.org/x/tools/...", "gvisor.dev/gvisor/...",
 }

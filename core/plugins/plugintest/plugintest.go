@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/internal/testenv"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // WriteTree writes files (slash paths → content) under dir.

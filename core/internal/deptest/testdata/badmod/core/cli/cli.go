@@ -1,4 +1,4 @@
 // Package cli breaks "shipped packages link no test support".
 package cli
 
-import _ "github.com/cwx-dev/cwx/internal/testenv"
+import _ "github.com/cwx-dev/cwx/shared/testenv"
