@@ -24,7 +24,7 @@ const (
 
 // Limits bounds one package; tests shrink them.
 type Limits struct {
-	Files int   // most files (regular files and symlinks) in the package
+	Files int   // most entries (regular files, symlinks and folders) in the package
 	Bytes int64 // most bytes of file content in the package
 }
 
@@ -65,10 +65,12 @@ type treeFile struct {
 }
 
 // scanTree lists root's files in closure order, refusing what a package may not contain:
-// device files, pipes and sockets, symlinks that leave the package, and more than lim.
+// device files, pipes and sockets, symlinks that leave the package, and more than lim
+// (folders count as entries).
 func scanTree(source, root string, lim Limits) ([]treeFile, error) {
 	var files []treeFile
 	var total int64
+	var entries int
 	refuse := func(rel, reason string) error { return &RefusalError{Source: source, Path: rel, Reason: reason} }
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -82,6 +84,9 @@ func scanTree(source, root string, lim Limits) ([]treeFile, error) {
 			return err
 		}
 		rel := filepath.ToSlash(r)
+		if entries++; entries > lim.Files {
+			return refuse("", tooManyEntries(lim))
+		}
 		fi, err := d.Info()
 		if err != nil {
 			return err
@@ -101,14 +106,11 @@ func scanTree(source, root string, lim Limits) ([]treeFile, error) {
 		case m.IsRegular():
 			total += fi.Size()
 			if total > lim.Bytes {
-				return refuse("", fmt.Sprintf("the package holds more than %d bytes (%d MiB); cwx installs at most that", lim.Bytes, lim.Bytes>>20))
+				return refuse("", tooManyBytes(lim))
 			}
 			files = append(files, treeFile{Rel: rel, Mode: m.Perm(), Size: fi.Size()})
 		default:
 			return refuse(rel, fmt.Sprintf("is a device file, pipe or socket (%v); a package holds only files, folders and symlinks inside it", m.Type()))
-		}
-		if len(files) > lim.Files {
-			return refuse("", fmt.Sprintf("the package holds more than %d files; cwx installs at most that many", lim.Files))
 		}
 		return nil
 	})

@@ -27,10 +27,15 @@
 //
 // [Store.Install] takes a folder or a .tgz. It refuses ([*RefusalError]) install scripts
 // (preinstall, install, postinstall, prepare), symlinks that leave the package, absolute or
-// ".." tarball entries, hard links, device files, more than [MaxFiles] files or [MaxBytes]
-// bytes, and runtime dependencies that are neither bundled under node_modules inside the
-// package nor host singletons (the provided-modules list of nodeshim/jshost, passed in
-// [Options.Provided]); the refusal lists what is missing. Nothing is fetched and nothing runs.
+// ".." tarball entries, hard links, device files, more than [MaxFiles] entries (files,
+// symlinks and folders) or [MaxBytes] bytes, and runtime dependencies that are neither
+// bundled under node_modules inside the package nor host singletons (the provided-modules
+// list of nodeshim/jshost, passed in [Options.Provided]); the refusal lists what is
+// missing. Nothing is fetched and nothing runs. A tarball is unpacked, and the package then
+// copied, into a private folder under $CWX_HOME/plugins/.tmp/ with every folder, file and
+// symlink created through an [os.Root] opened on it, so no entry is written through a
+// symlink that leaves it (a chain of links that looks local included); link targets are
+// judged by name and then resolved on disk. The folder is removed on any failure.
 // The copy is staged read-only and named by its closure hash:
 //
 //	sha256( "cwx-closure-v1\x00" ||

@@ -160,36 +160,47 @@ func hashEntries(root string, paths []string) ([]Entry, error) {
 	return out, nil
 }
 
-// copyTree copies files (from scanTree) from src to dst, which must not exist.
+// copyTree copies files (from scanTree) from src to dst, which must not exist. Both ends go
+// through an os.Root, so neither a read nor a write follows a symlink out of its tree.
 func copyTree(src, dst string, files []treeFile) error {
 	if err := os.MkdirAll(dst, 0o700); err != nil {
 		return err
 	}
+	from, err := os.OpenRoot(src)
+	if err != nil {
+		return err
+	}
+	defer from.Close()
+	to, err := os.OpenRoot(dst)
+	if err != nil {
+		return err
+	}
+	defer to.Close()
 	for _, f := range files {
-		to := filepath.Join(dst, filepath.FromSlash(f.Rel))
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		rel := filepath.FromSlash(f.Rel)
+		if err := to.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 			return err
 		}
 		if f.Mode&fs.ModeSymlink != 0 {
-			if err := os.Symlink(f.Target, to); err != nil {
+			if err := to.Symlink(f.Target, rel); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := copyFile(filepath.Join(src, filepath.FromSlash(f.Rel)), to, f); err != nil {
+		if err := copyFile(from, to, rel, f); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func copyFile(from, to string, f treeFile) error {
-	in, err := os.Open(from)
+func copyFile(from, to *os.Root, rel string, f treeFile) error {
+	in, err := from.Open(rel)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	out, err := to.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -198,7 +209,7 @@ func copyFile(from, to string, f treeFile) error {
 		err = cerr
 	}
 	if err == nil && n != f.Size {
-		err = fmt.Errorf("%s changed while being copied", from)
+		err = fmt.Errorf("%s changed while being copied", f.Rel)
 	}
 	return err
 }

@@ -27,10 +27,13 @@ func isTarball(p string) (bool, error) {
 	return magic[0] == 0x1f && magic[1] == 0x8b, nil
 }
 
-// extractTarball unpacks a .tgz into dst (an empty directory), refusing absolute or ".."
-// entries, device files, hard links, symlinks that leave the package, and anything over
-// lim. When every entry sits under one top-level folder (npm's "package/"), that folder
-// becomes the root and is returned; otherwise dst is returned.
+// extractTarball unpacks a .tgz into dst (an empty private folder), refusing absolute or
+// ".." entries, device files, hard links, symlinks that leave the package, and anything
+// over lim (folders count as entries). Every folder, file and symlink is created through an
+// os.Root opened on dst, so no entry can be written through a symlink that leaves it, even
+// one planted by an earlier entry (ARCHITECTURE.md, “Plugins and trust”). When every entry
+// sits under one top-level folder (npm's "package/"), that folder becomes the root and is
+// returned; otherwise dst is returned. The caller removes dst on failure.
 func extractTarball(source, tgz, dst string, lim Limits) (string, error) {
 	f, err := os.Open(tgz)
 	if err != nil {
@@ -42,68 +45,116 @@ func extractTarball(source, tgz, dst string, lim Limits) (string, error) {
 		return "", &RefusalError{Source: source, Reason: "not a gzip-compressed tarball: " + err.Error()}
 	}
 	defer zr.Close()
-	tr := tar.NewReader(zr)
-	refuse := func(name, reason string) error { return &RefusalError{Source: source, Path: name, Reason: reason} }
-	refuseErr := func(name, prefix string, err error) error {
-		return &RefusalError{Source: source, Path: name, Reason: prefix + err.Error(), Err: err}
+	root, err := os.OpenRoot(dst)
+	if err != nil {
+		return "", err
 	}
-	var files int
-	var total int64
+	defer root.Close()
+	x := &extraction{source: source, tr: tar.NewReader(zr), root: root, lim: lim}
+	if err := x.run(); err != nil {
+		return "", err
+	}
+	return singleTopDir(dst)
+}
+
+// extraction is one tarball being unpacked under root.
+type extraction struct {
+	source  string
+	tr      *tar.Reader
+	root    *os.Root
+	lim     Limits
+	entries int   // folders, files and symlinks so far
+	total   int64 // file content bytes so far
+}
+
+func (x *extraction) refuse(name, reason string) error {
+	return &RefusalError{Source: x.source, Path: name, Reason: reason}
+}
+
+func (x *extraction) refuseErr(name, prefix string, err error) error {
+	if isEscape(err) {
+		return &RefusalError{Source: x.source, Path: name, Reason: "is written through a symlink that leaves the package", Err: err}
+	}
+	return &RefusalError{Source: x.source, Path: name, Reason: prefix + err.Error(), Err: err}
+}
+
+func (x *extraction) run() error {
 	for {
-		hdr, err := tr.Next()
+		hdr, err := x.tr.Next()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return "", refuseErr("", "unreadable tarball: ", err)
+			return x.refuseErr("", "unreadable tarball: ", err)
 		}
 		name, reason := cleanTarName(hdr.Name)
 		if reason != "" {
-			return "", refuse(hdr.Name, reason)
+			return x.refuse(hdr.Name, reason)
 		}
-		if name == "" {
+		if name == "" || hdr.Typeflag == tar.TypeXGlobalHeader || hdr.Typeflag == tar.TypeXHeader {
 			continue
 		}
-		target := filepath.Join(dst, filepath.FromSlash(name))
-		switch hdr.Typeflag {
-		case tar.TypeDir:
-			if err := os.MkdirAll(target, 0o755); err != nil {
-				return "", err
-			}
-			continue
-		case tar.TypeReg: // the reader reports old-style TypeRegA entries as TypeReg
-			if total+hdr.Size > lim.Bytes || hdr.Size < 0 {
-				return "", refuse("", fmt.Sprintf("the package holds more than %d bytes (%d MiB); cwx installs at most that", lim.Bytes, lim.Bytes>>20))
-			}
-			total += hdr.Size
-			if err := writeTarFile(tr, dst, target, hdr); err != nil {
-				return "", refuseErr(hdr.Name, "", err)
-			}
-		case tar.TypeSymlink:
-			if why := symlinkEscapes(name, hdr.Linkname); why != "" {
-				return "", refuse(hdr.Name, why)
-			}
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return "", err
-			}
-			if err := os.Symlink(hdr.Linkname, target); err != nil {
-				return "", refuseErr(hdr.Name, "", err)
-			}
-		case tar.TypeLink:
-			return "", refuse(hdr.Name, "is a hard link; repack the package without hard links")
-		case tar.TypeChar, tar.TypeBlock, tar.TypeFifo:
-			return "", refuse(hdr.Name, "is a device file or pipe; a package holds only files, folders and symlinks inside it")
-		case tar.TypeXGlobalHeader, tar.TypeXHeader:
-			continue
-		default:
-			return "", refuse(hdr.Name, fmt.Sprintf("has an unsupported tar entry type %q", hdr.Typeflag))
+		x.entries++
+		if x.entries > x.lim.Files {
+			return x.refuse("", tooManyEntries(x.lim))
 		}
-		files++
-		if files > lim.Files {
-			return "", refuse("", fmt.Sprintf("the package holds more than %d files; cwx installs at most that many", lim.Files))
+		if err := x.entry(hdr, name); err != nil {
+			return err
 		}
 	}
-	return singleTopDir(dst)
+}
+
+// entry creates one folder, file or symlink (name is cleaned and slash-separated).
+func (x *extraction) entry(hdr *tar.Header, name string) error {
+	rel := filepath.FromSlash(name)
+	switch hdr.Typeflag {
+	case tar.TypeDir:
+		if err := x.root.MkdirAll(rel, 0o755); err != nil {
+			return x.refuseErr(hdr.Name, "", err)
+		}
+	case tar.TypeReg: // the reader reports old-style TypeRegA entries as TypeReg
+		if x.total+hdr.Size > x.lim.Bytes || hdr.Size < 0 {
+			return x.refuse("", tooManyBytes(x.lim))
+		}
+		x.total += hdr.Size
+		if err := writeTarFile(x.tr, x.root, rel, hdr); err != nil {
+			return x.refuseErr(hdr.Name, "", err)
+		}
+	case tar.TypeSymlink:
+		// Root.Symlink does not judge the target: symlinkEscapes does here, and scanTree
+		// resolves every link of the unpacked tree afterwards.
+		if why := symlinkEscapes(name, hdr.Linkname); why != "" {
+			return x.refuse(hdr.Name, why)
+		}
+		if err := x.root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+			return x.refuseErr(hdr.Name, "", err)
+		}
+		if err := x.root.Symlink(hdr.Linkname, rel); err != nil {
+			return x.refuseErr(hdr.Name, "", err)
+		}
+	case tar.TypeLink:
+		return x.refuse(hdr.Name, "is a hard link; repack the package without hard links")
+	case tar.TypeChar, tar.TypeBlock, tar.TypeFifo:
+		return x.refuse(hdr.Name, "is a device file or pipe; a package holds only files, folders and symlinks inside it")
+	default:
+		return x.refuse(hdr.Name, fmt.Sprintf("has an unsupported tar entry type %q", hdr.Typeflag))
+	}
+	return nil
+}
+
+// isEscape reports whether err is os.Root refusing a path that leaves it (through "..",
+// an absolute symlink or a symlink that resolves outside). The os package exports no value
+// for it, so its message is matched.
+func isEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+func tooManyEntries(lim Limits) string {
+	return fmt.Sprintf("the package holds more than %d files (folders and symlinks included); cwx installs at most that many", lim.Files)
+}
+
+func tooManyBytes(lim Limits) string {
+	return fmt.Sprintf("the package holds more than %d bytes (%d MiB); cwx installs at most that", lim.Bytes, lim.Bytes>>20)
 }
 
 // cleanTarName normalizes a tar entry name and returns why it is refused, if it is.
@@ -126,19 +177,17 @@ func cleanTarName(name string) (string, string) {
 	return c, ""
 }
 
-func writeTarFile(r io.Reader, root, target string, hdr *tar.Header) error {
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+// writeTarFile creates rel under root with the entry's content. O_EXCL: a name that repeats
+// in the archive, or a symlink planted at it, is refused.
+func writeTarFile(r io.Reader, root *os.Root, rel string, hdr *tar.Header) error {
+	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 		return err
-	}
-	if !resolvesInside(root, filepath.Dir(target)) {
-		return errors.New("is written through a symlink that leaves the package")
 	}
 	mode := os.FileMode(0o644)
 	if hdr.Mode&0o111 != 0 {
 		mode = 0o755
 	}
-	// O_EXCL: a name that repeats in the archive, or a symlink planted at it, is refused.
-	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return errors.New("appears twice in the tarball")
