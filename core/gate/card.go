@@ -29,6 +29,10 @@ func NewCard(req Request, key string, canon []byte) Card {
 		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (runs JavaScript with your permissions)", req.Tool, req.PluginID),
 		Forced:   req.Requirement == Forced,
 	}
+	if from := req.Caller; from != nil {
+		// Composed by the core from the ticket's row, never from what the host says.
+		c.Title = fmt.Sprintf("Requested by `extension:%s` from inside its tool `%s` (core/call): core tool `%s`", from.PluginID, from.Tool, req.Tool)
+	}
 	in := string(canon)
 	if len(in) > MaxCardInput {
 		in = cutUTF8(in, MaxCardInput) + fmt.Sprintf("… (%d bytes in all)", len(canon))

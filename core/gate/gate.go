@@ -112,6 +112,40 @@ type Request struct {
 	Input         []byte // the call's JSON input
 	OtherPlugins  int    // how many other plugins share the host process
 	Requirement   Requirement
+	// Caller is set when an extension's tool asks for this call (core/call): Tool is then
+	// the core's tool, PluginID and ClosureSHA256 are the caller's, and the key is
+	// origin-scoped (CallerKey).
+	Caller *Caller
+}
+
+// Caller is the extension tool a core/call comes from.
+type Caller struct {
+	PluginID      string
+	ClosureSHA256 string
+	Tool          string // the extension tool whose invocation asks
+}
+
+// what names the call in a refusal.
+func (r Request) what() string {
+	if r.Caller != nil {
+		return fmt.Sprintf("tool `%s` requested by plugin `%s` from its tool `%s`", r.Tool, r.Caller.PluginID, r.Caller.Tool)
+	}
+	return fmt.Sprintf("extension tool `%s` from plugin `%s`", r.Tool, r.PluginID)
+}
+
+// CallerKey returns the origin-scoped approval key of a core/call:
+// extcall:ext:<plugin_id>@<closure sha256>:<tool>:<sha256 hex of the canonical input>, so a
+// grant for a model's call of tool never covers an extension's, and the reverse.
+func CallerKey(c Caller, tool string, input []byte) (string, error) {
+	canon, err := Canonicalize(input)
+	if err != nil {
+		return "", err
+	}
+	return callerKeyOf(c, tool, canon), nil
+}
+
+func callerKeyOf(c Caller, tool string, canon []byte) string {
+	return "extcall:" + keyOf(c.PluginID, c.ClosureSHA256, tool, canon)
 }
 
 // Key returns the approval key of a call:
@@ -180,9 +214,12 @@ func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Sourc
 		return "", err
 	}
 	if g.posture == Deny {
-		return "", fmt.Errorf("%w: extension tool `%s` from plugin `%s`: the approval posture is deny", ErrDenied, req.Tool, req.PluginID)
+		return "", fmt.Errorf("%w: %s: the approval posture is deny", ErrDenied, req.what())
 	}
 	key := keyOf(req.PluginID, req.ClosureSHA256, req.Tool, canon)
+	if req.Caller != nil {
+		key = callerKeyOf(*req.Caller, req.Tool, canon)
+	}
 	switch {
 	case !forced && g.granted(key):
 		return BySessionGrant, nil
@@ -193,7 +230,7 @@ func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Sourc
 		approver = g.approver
 	}
 	if approver == nil {
-		return "", fmt.Errorf("%w: %w for extension tool `%s` from plugin `%s`", ErrDenied, ErrNoApprover, req.Tool, req.PluginID)
+		return "", fmt.Errorf("%w: %w for %s", ErrDenied, ErrNoApprover, req.what())
 	}
 	card := NewCard(req, key, canon)
 	d, err := approver.Approve(ctx, card)
@@ -212,7 +249,7 @@ func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Sourc
 	case AllowOnce:
 		return ByApprover, nil
 	}
-	return "", fmt.Errorf("%w: extension tool `%s` from plugin `%s` was not approved", ErrDenied, req.Tool, req.PluginID)
+	return "", fmt.Errorf("%w: %s was not approved", ErrDenied, req.what())
 }
 
 func (g *Gate) granted(key string) bool {
