@@ -27,11 +27,10 @@ const (
 
 // textOut accumulates a bounded text result.
 type textOut struct {
-	b      strings.Builder
-	max    int
-	cut    bool
-	lines  int
-	toldAt int
+	b     strings.Builder
+	max   int
+	cut   bool
+	lines int
 }
 
 func newTextOut(max int) *textOut { return &textOut{max: max} }

@@ -127,6 +127,9 @@ func readLines(ctx context.Context, r io.Reader, rel string, offset, limit int) 
 		}
 		last = n
 	}
+	if n == 0 {
+		return Result{Text: fmt.Sprintf("[%s is empty]\n", display(rel))}, nil
+	}
 	if n < offset {
 		return Result{Text: fmt.Sprintf("[%s has %d lines; offset %d is past its end]\n", display(rel), n, offset)}, nil
 	}
