@@ -109,6 +109,7 @@ type Manager struct {
 	wg        sync.WaitGroup // watcher and diagnostics goroutines
 	closeOnce sync.Once
 	stopped   chan struct{} // closed when Close finished
+	changes   *changeFeed   // the catalog's change feed (changes.go)
 }
 
 // tierState is what the Manager keeps about one tier, in one place (guarded by
@@ -190,15 +191,17 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		return nil, err
 	}
 	bg, cancel := context.WithCancel(context.Background())
+	feed := &changeFeed{}
 	m := &Manager{
 		o: o, log: log, home: home, store: store,
-		reg:     registry.New(registry.Options{NativeTools: o.NativeTools, BuiltinCommands: o.BuiltinCommands}),
+		reg:     registry.New(registry.Options{NativeTools: o.NativeTools, BuiltinCommands: o.BuiltinCommands, Changed: feed.notify}),
 		gate:    gate.New(posture, o.Approver),
 		logs:    newLogLimiter(o.Now),
 		cfg:     cfg,
 		desired: map[string]plugins.Desired{}, owners: map[string]*owner{}, blocked: map[string]string{},
 		tiers: map[protocol.Tier]*tierState{},
 		bg:    bg, bgCancel: cancel, stopped: make(chan struct{}),
+		changes: feed,
 	}
 	m.newTier = m.supervisedTier
 	m.diags = newDiagWriter(store, log)

@@ -167,6 +167,9 @@ func (r *Registry) addLocked(g *reg) {
 		o.cmds++
 		r.perTier[o.tier].cmds++
 	}
+	if o.state == Active {
+		r.changed()
+	}
 }
 
 // dropLocked removes a registration from the tables (not from its owner's set).
@@ -183,6 +186,9 @@ func (r *Registry) dropLocked(g *reg) {
 		delete(r.commands, g.key)
 		o.cmds--
 		r.perTier[o.tier].cmds--
+	}
+	if o.state == Active {
+		r.changed()
 	}
 }
 

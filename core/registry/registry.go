@@ -65,6 +65,9 @@ type Options struct {
 	// BuiltinCommands are the embedder's own command names and aliases, reserved like
 	// BuiltinCommandNames.
 	BuiltinCommands []string
+	// Changed, when set, is called after every change of what Tools or Commands list,
+	// with the registry's lock held: it must not call the registry and must not block.
+	Changed func()
 }
 
 // Owner is a snapshot of one owner.
@@ -112,6 +115,7 @@ type tierCount struct{ tools, cmds, active int }
 type Registry struct {
 	names   nameTables
 	schemas schemaCache
+	changed func() // Options.Changed, or a no-op
 
 	// mu guards the tables below and every owner's and registration's mutable fields.
 	mu         sync.RWMutex
@@ -130,8 +134,13 @@ type Registry struct {
 
 // New returns an empty registry.
 func New(opts Options) *Registry {
+	changed := opts.Changed
+	if changed == nil {
+		changed = func() {}
+	}
 	return &Registry{
 		names:    newNameTables(opts.NativeTools, opts.BuiltinCommands),
+		changed:  changed,
 		owners:   map[uint64]*owner{},
 		latest:   map[string]uint64{},
 		byHandle: map[uint64]*reg{},
@@ -217,6 +226,9 @@ func (r *Registry) Activate(ref protocol.OwnerRef, tier protocol.Tier) error {
 	}
 	o.state = Active
 	r.perTier[o.tier].active++
+	if len(o.regs) > 0 {
+		r.changed()
+	}
 	return nil
 }
 

@@ -1,0 +1,124 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cwx-dev/cwx/core"
+)
+
+// Manager is what the server needs from a core.Manager.
+type Manager interface {
+	Tools() []core.ToolInfo
+	Commands() []core.CommandInfo
+	CallTool(ctx context.Context, name string, input json.RawMessage, o core.CallOptions) (core.ToolResult, error)
+	RunCommand(ctx context.Context, name, rawInput string, o core.CallOptions) (core.CommandResult, error)
+	Changes(ctx context.Context) <-chan core.Change
+}
+
+// DefaultProgressEvery is how long a call runs before its first progress notification, and
+// the interval of the next ones.
+const DefaultProgressEvery = time.Second
+
+// Options configure a Server. Every field is optional.
+type Options struct {
+	// Name and Version are the server's implementation info; "" means "cwx" and "dev".
+	Name, Version string
+	// Workspace is the workspace directory calls are told about.
+	Workspace string
+	// Fallback answers approval cards for a client without elicitation; nil denies.
+	Fallback core.Approver
+	// ProgressEvery is the progress interval; 0 means DefaultProgressEvery.
+	ProgressEvery time.Duration
+	// Logger receives the server's own logs; nil discards them.
+	Logger hclog.Logger
+}
+
+// Server is one MCP server over one Manager; it may serve many sessions.
+type Server struct {
+	m    Manager
+	o    Options
+	log  hclog.Logger
+	mcp  *mcp.Server
+	logs *logForwarder
+
+	// syncMu serializes catalog syncs; the fields below it are the catalog last given to
+	// the SDK, by name, as a fingerprint of what the client sees.
+	syncMu  sync.Mutex
+	tools   map[string]string // +checklocks:syncMu
+	prompts map[string]string // +checklocks:syncMu
+}
+
+// New returns a server over m. Call Watch (or Run, which watches) to keep its catalog
+// live.
+func New(m Manager, o Options) *Server {
+	if o.Name == "" {
+		o.Name = "cwx"
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = DefaultProgressEvery
+	}
+	log := o.Logger
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	s := &Server{m: m, o: o, log: log, tools: map[string]string{}, prompts: map[string]string{}}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+			Prompts: &mcp.PromptCapabilities{ListChanged: true},
+			Logging: &mcp.LoggingCapabilities{},
+		},
+	})
+	s.logs = newLogForwarder(s.mcp)
+	return s
+}
+
+// MCP returns the SDK server, for transports this package does not set up.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Watch syncs the catalog now and after every Change until ctx ends or the returned stop
+// is called; stop waits for the watcher and the log forwarder to end.
+func (s *Server) Watch(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	changes := s.m.Changes(ctx) // before the first sync, so no change falls between
+	s.Sync()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for range changes {
+			s.Sync()
+		}
+	})
+	wg.Go(func() { s.logs.run(ctx) })
+	return func() { cancel(); wg.Wait() }
+}
+
+// Run serves one session on t (stdio: &mcp.StdioTransport{}) until the client closes it
+// (stdin EOF) or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	stop := s.Watch(ctx)
+	defer stop()
+	err := s.mcp.Run(ctx, t)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// Sync gives the SDK the Manager's live catalog: new and changed tools and prompts are
+// added, gone ones removed. The SDK tells connected clients (list_changed) when something
+// differs.
+func (s *Server) Sync() {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	s.syncTools()
+	s.syncPrompts()
+}

@@ -1,0 +1,161 @@
+package mcpserve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cwx-dev/cwx/core"
+)
+
+// describe prefixes a description with its origin: "[extension:<plugin>] …".
+func describe(origin, desc string) string {
+	if origin == "" {
+		return desc
+	}
+	if desc == "" {
+		return "[" + origin + "]"
+	}
+	return "[" + origin + "] " + desc
+}
+
+// syncTools brings the SDK's tools to the Manager's.
+//
+// +checklocks:s.syncMu
+func (s *Server) syncTools() {
+	live := map[string]bool{}
+	for _, t := range s.m.Tools() {
+		schema := t.InputSchema
+		if !objectSchema(schema) {
+			s.log.Warn("tool not served: its input schema is not an object schema", "tool", t.Name, "origin", t.Origin)
+			continue
+		}
+		live[t.Name] = true
+		desc := describe(t.Origin, t.Description)
+		print := desc + "\x00" + string(schema)
+		if s.tools[t.Name] == print {
+			continue
+		}
+		s.tools[t.Name] = print
+		s.mcp.AddTool(&mcp.Tool{Name: t.Name, Description: desc, InputSchema: json.RawMessage(schema)}, s.callTool)
+	}
+	var gone []string
+	for name := range s.tools {
+		if !live[name] {
+			gone = append(gone, name)
+			delete(s.tools, name)
+		}
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveTools(gone...)
+	}
+}
+
+// objectSchema reports whether raw is a JSON object with "type": "object", which the SDK
+// requires of every input schema (the registry admits no other).
+func objectSchema(raw json.RawMessage) bool {
+	var top struct {
+		Type json.RawMessage `json:"type"`
+	}
+	return json.Unmarshal(raw, &top) == nil && bytes.Equal(bytes.TrimSpace(top.Type), []byte(`"object"`))
+}
+
+// callTool is every tool's handler: one Manager.CallTool under the request's context,
+// which the SDK cancels on notifications/cancelled.
+func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := req.Params.Name
+	opts := core.CallOptions{Workspace: s.o.Workspace, SessionID: req.Session.ID(), Approver: s.approver(req.Session)}
+	stop := s.progress(ctx, req)
+	res, err := s.m.CallTool(ctx, name, req.Params.Arguments, opts)
+	stop()
+	if err != nil {
+		return s.callFailure(ctx, name, err)
+	}
+	return toolResult(res), nil
+}
+
+// toolResult maps a tool's answer to MCP content.
+func toolResult(res core.ToolResult) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(res.Content)), IsError: res.IsError}
+	for _, c := range res.Content {
+		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+	}
+	if len(res.Structured) > 0 {
+		out.StructuredContent = res.Structured
+	}
+	return out
+}
+
+// callFailure maps a refused or failed call. The client's own cancellation is returned as
+// the context's error (the SDK answers nothing to a cancelled request); a tool that is not
+// live is the SDK's unknown-tool error; every other failure is an isError result carrying
+// the core's message, which names the failure's kind.
+func (s *Server) callFailure(ctx context.Context, name string, err error) (*mcp.CallToolResult, error) {
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var notLive *core.NotLiveError
+	if errors.As(err, &notLive) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+	}
+	s.log.Debug("tool call failed", "tool", name, "error", err)
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: failureText(err)}}}, nil
+}
+
+// failureText is the message of an isError result: the failure's kind first, so a client
+// (and a model) can tell a refused input from a plugin's failure.
+func failureText(err error) string {
+	kind := "internal error"
+	switch {
+	case errors.Is(err, core.ErrInvalidInput):
+		kind = "invalid input"
+	case errors.Is(err, core.ErrDenied):
+		kind = "denied"
+	case errors.Is(err, core.ErrHostExited):
+		kind = "the extension host exited during the call"
+	case errors.Is(err, core.ErrNotAvailable):
+		kind = "not available"
+	case errors.Is(err, core.ErrExecutionFailed):
+		kind = "the plugin failed"
+	case errors.Is(err, core.ErrTimeout):
+		kind = "timed out"
+	case errors.Is(err, core.ErrCancelled):
+		kind = "cancelled"
+	}
+	return kind + ": " + core.StripEscapes(err.Error())
+}
+
+// progress sends notifications/progress every ProgressEvery while the call runs, when the
+// client gave a progress token. The returned stop ends it before the result is sent.
+func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest) (stop func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		start := time.Now()
+		tick := time.NewTicker(s.o.ProgressEvery)
+		defer tick.Stop()
+		for n := 1; ; n++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			msg := fmt.Sprintf("tool %s running for %s", req.Params.Name, time.Since(start).Round(time.Second))
+			if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: msg}); err != nil && ctx.Err() == nil {
+				s.log.Debug("progress not sent", "tool", req.Params.Name, "error", err)
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
