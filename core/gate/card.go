@@ -29,6 +29,9 @@ func NewCard(req Request, key string, canon []byte) Card {
 		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (runs JavaScript with your permissions)", req.Tool, req.PluginID),
 		Forced:   req.Requirement == Forced,
 	}
+	if req.Native && req.Caller == nil {
+		c.Title = fmt.Sprintf("Native tool `%s` (runs in cwx with your permissions)", req.Tool)
+	}
 	if from := req.Caller; from != nil {
 		// Composed by the core from the ticket's row, never from what the host says.
 		c.Title = fmt.Sprintf("Requested by `extension:%s` from inside its tool `%s` (core/call): core tool `%s`", from.PluginID, from.Tool, req.Tool)

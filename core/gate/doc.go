@@ -1,4 +1,4 @@
-// Package gate decides whether a call to an extension tool may run.
+// Package gate decides whether a call to an extension tool or a native tool may run.
 //
 // Extension tools always need approval: nothing a plugin says makes one read-only or
 // auto-approved. The core composes the approval card (Card) itself. A call is keyed by
@@ -10,6 +10,13 @@
 // (approved without asking; a Forced prompt still asks) or deny (refused without asking).
 // ResolvePosture applies the precedence: the --approve flag, then
 // [extension_host] approval, then ask.
+//
+// Native tools (Request.Native) are the core's own or its embedder's. Their calls are keyed
+// native:<tool>:<sha256 of the canonical input> and their card says so. A native the core
+// marks auto-eligible (the read-only file tools) is Eligible: approved without a card in
+// every posture. shell is Forced: a card on every call under ask and auto, never a session
+// grant, denied under deny or with no approver. Any other native is Required, like an
+// extension tool.
 //
 // Approver is the interface an embedder implements. TerminalPrompter is the CLI's
 // implementation: it shows the card and reads "allow once", "allow for session" or

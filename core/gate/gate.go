@@ -67,10 +67,12 @@ func ResolvePosture(flag, config string) (Posture, error) {
 // Requirement is how strongly a call needs approval.
 type Requirement int
 
-// Requirements. Extension tools are always at least Required.
+// Requirements. Extension tools are always at least Required; only a native tool the core
+// or its embedder marks auto-eligible is Eligible.
 const (
 	Required Requirement = iota + 1 // approved by the posture (auto) or asked
 	Forced                          // always asked, even under auto; no session grant applies
+	Eligible                        // approved without a card in every posture (ByEligibility)
 )
 
 // Decision is an Approver's answer.
@@ -112,6 +114,9 @@ type Request struct {
 	Input         []byte // the call's JSON input
 	OtherPlugins  int    // how many other plugins share the host process
 	Requirement   Requirement
+	// Native marks a call of a native tool (the core's or its embedder's): PluginID and
+	// ClosureSHA256 are empty and the key is NativeKey's.
+	Native bool
 	// Caller is set when an extension's tool asks for this call (core/call): Tool is then
 	// the core's tool, PluginID and ClosureSHA256 are the caller's, and the key is
 	// origin-scoped (CallerKey).
@@ -130,7 +135,25 @@ func (r Request) what() string {
 	if r.Caller != nil {
 		return fmt.Sprintf("tool `%s` requested by plugin `%s` from its tool `%s`", r.Tool, r.Caller.PluginID, r.Caller.Tool)
 	}
+	if r.Native {
+		return fmt.Sprintf("native tool `%s`", r.Tool)
+	}
 	return fmt.Sprintf("extension tool `%s` from plugin `%s`", r.Tool, r.PluginID)
+}
+
+// NativeKey returns the approval key of a native tool's call by the model:
+// native:<tool>:<sha256 hex of the RFC 8785 canonical input>.
+func NativeKey(tool string, input []byte) (string, error) {
+	canon, err := Canonicalize(input)
+	if err != nil {
+		return "", err
+	}
+	return nativeKeyOf(tool, canon), nil
+}
+
+func nativeKeyOf(tool string, canon []byte) string {
+	sum := sha256.Sum256(canon)
+	return "native:" + tool + ":" + hex.EncodeToString(sum[:])
 }
 
 // CallerKey returns the origin-scoped approval key of a core/call:
@@ -171,6 +194,7 @@ const (
 	BySessionGrant Source = "session grant"
 	ByPosture      Source = "posture auto"
 	ByApprover     Source = "approver"
+	ByEligibility  Source = "auto-eligible"
 )
 
 // Gate holds the posture and the session grants of one session. It is safe for
@@ -201,6 +225,12 @@ func (g *Gate) Posture() Posture { return g.posture }
 // prompt that could not be shown) or the context's error.
 func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Source, error) {
 	forced := req.Requirement == Forced
+	if req.Requirement == Eligible {
+		if err := checkCanonicalizable(req.Input); err != nil {
+			return "", err
+		}
+		return ByEligibility, nil
+	}
 	if !forced && g.posture == Auto && !g.anyGrants() {
 		// No grant to look up, nothing to show: the input must still have a canonical
 		// form, but the form and its hash (the key) are not needed.
@@ -217,8 +247,11 @@ func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Sourc
 		return "", fmt.Errorf("%w: %s: the approval posture is deny", ErrDenied, req.what())
 	}
 	key := keyOf(req.PluginID, req.ClosureSHA256, req.Tool, canon)
-	if req.Caller != nil {
+	switch {
+	case req.Caller != nil:
 		key = callerKeyOf(*req.Caller, req.Tool, canon)
+	case req.Native:
+		key = nativeKeyOf(req.Tool, canon)
 	}
 	switch {
 	case !forced && g.granted(key):
