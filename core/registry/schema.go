@@ -10,8 +10,6 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
-
-	"github.com/cwx-dev/cwx/core/protocol"
 )
 
 // errExternalRef is what the refusing loader returns.
@@ -132,16 +130,4 @@ func collectLeaves(ve *jsonschema.ValidationError, out *[]string) {
 	for _, c := range ve.Causes {
 		collectLeaves(c, out)
 	}
-}
-
-// NativeTarget compiles the input schema of a native tool (one the core runs itself, never
-// registered by a host) under the rules a registered tool's schema follows, and returns a
-// Target that validates a call's input like a live tool's. The Target has no handle and no
-// owner. A schema that would be refused at registration is a *Refusal (ErrInvalidSpec).
-func NativeTarget(name string, schema []byte) (Target, error) {
-	s, why := compileSchema(name, schema)
-	if why != "" {
-		return Target{}, refuse("tool", name, ErrInvalidSpec, "%s", why)
-	}
-	return Target{Name: name, Kind: protocol.KindTool, schema: s}, nil
 }
