@@ -22,6 +22,7 @@
 //	ErrNotAllowed       rpc, protocol                  a method not allowed in that direction or tier
 //	ErrTooLarge         shared/frame, rpc              over the frame limit (frame.MaxPayload)
 //	ErrRefused          registry, plugins              a registration or a package not admitted
+//	ErrCorrupt          plugins                        the state file does not parse (never reset)
 //
 // A package may refine a kind with its own sentinels, made with [New] so they stay cases
 // of it: protocol.ErrInvalidMessage is a case of ErrViolation, and the registry's refusal

@@ -42,6 +42,9 @@ var (
 	// ErrRefused: something the core checks before admitting it was not admitted: a
 	// registration from a host, a plugin package at install.
 	ErrRefused = errors.New("refused")
+	// ErrCorrupt: a file cwx keeps (the plugin state) does not parse. It is reported with
+	// its path and never reset.
+	ErrCorrupt = errors.New("corrupt")
 )
 
 // caseError prints its own text and matches (errors.Is, errors.As) everything it wraps.

@@ -103,6 +103,7 @@ func (s *Store) Install(src string) (*InstallResult, error) {
 		if old != nil {
 			res.Updated = true
 			rec.Enabled, rec.Trust, rec.Diagnostics = old.Enabled, old.Trust, old.Diagnostics
+			rec.FirstTrustedAt, rec.Claims = old.FirstTrustedAt, old.Claims
 		}
 		st.Plugins[m.ID] = rec
 		return true, nil

@@ -134,7 +134,14 @@ func (s *Store) Trust(id, token string) error {
 		if cur.Trust != nil && cur.Trust.Closure == r.Closure && cur.Trust.Policy == s.policy {
 			return false, errNoChange // already trusted for these bytes and this policy
 		}
-		cur.Trust = &Receipt{Closure: r.Closure, Policy: s.policy, TrustedAt: s.now().UTC()}
+		receipt := &Receipt{Closure: r.Closure, Policy: s.policy, TrustedAt: s.now().UTC()}
+		if cur.FirstTrustedAt.IsZero() { // kept from here on: it ranks contenders for a name
+			cur.FirstTrustedAt = receipt.TrustedAt
+			if cur.Trust != nil {
+				cur.FirstTrustedAt = cur.Trust.TrustedAt
+			}
+		}
+		cur.Trust = receipt
 		return true, nil
 	})
 }

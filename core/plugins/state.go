@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
+
+	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
 // StateVersion is the schema version of state.json.
@@ -44,8 +47,51 @@ type Record struct {
 	InstalledAt time.Time `json:"installed_at"`
 	Enabled     bool      `json:"enabled"`
 	// Trust is the receipt written by `cwx plugin trust`; nil when untrusted.
-	Trust       *Receipt     `json:"trust,omitempty"`
+	Trust *Receipt `json:"trust,omitempty"`
+	// FirstTrustedAt is when the id was first trusted. Trusting again (after an update, or
+	// after untrust) keeps it; it ranks plugins that contend for a name (FirstTrust).
+	FirstTrustedAt time.Time `json:"first_trusted_at,omitzero"`
+	// Claims are the names the plugin registered at its last successful activation; nil
+	// before its first one (ARCHITECTURE.md, “Registry rules”).
+	Claims      *Claims      `json:"claims,omitempty"`
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Claims are the tool and command names a plugin holds, as it registered them.
+type Claims struct {
+	Tools    []string `json:"tools"`
+	Commands []string `json:"commands"`
+}
+
+// FirstTrust is when r was first trusted: FirstTrustedAt, or for a record written before
+// it was kept, its receipt's time, or else its install time.
+func (r *Record) FirstTrust() time.Time {
+	switch {
+	case !r.FirstTrustedAt.IsZero():
+		return r.FirstTrustedAt
+	case r.Trust != nil:
+		return r.Trust.TrustedAt
+	}
+	return r.InstalledAt
+}
+
+// SetClaims records the names id registered at a successful activation. It does not
+// change the generation, and writes nothing when the claims are unchanged.
+func (s *Store) SetClaims(id string, tools, commands []string) error {
+	c := &Claims{Tools: slices.Clone(tools), Commands: slices.Clone(commands)}
+	if c.Tools == nil {
+		c.Tools = []string{}
+	}
+	if c.Commands == nil {
+		c.Commands = []string{}
+	}
+	return s.withRecord(id, func(r *Record) (bool, error) {
+		if r.Claims != nil && slices.Equal(r.Claims.Tools, c.Tools) && slices.Equal(r.Claims.Commands, c.Commands) {
+			return false, errNoChange
+		}
+		r.Claims = c
+		return false, nil
+	})
 }
 
 // Entry is one host entry module of a staged plugin.
@@ -69,8 +115,9 @@ type Diagnostic struct {
 	Message string    `json:"message"`
 }
 
-// ErrCorruptState is matched (errors.Is) by a *CorruptStateError.
-var ErrCorruptState = errors.New("corrupt state file")
+// ErrCorruptState is matched (errors.Is) by a *CorruptStateError, as is the kind
+// errdefs.ErrCorrupt.
+var ErrCorruptState = errdefs.New(errdefs.ErrCorrupt, "corrupt state file")
 
 // CorruptStateError reports a state file that cannot be read. cwx never resets it.
 type CorruptStateError struct {
@@ -85,7 +132,9 @@ func (e *CorruptStateError) Error() string {
 func (e *CorruptStateError) Unwrap() error { return e.Err }
 
 // Is makes a *CorruptStateError match ErrCorruptState.
-func (e *CorruptStateError) Is(target error) bool { return target == ErrCorruptState }
+func (e *CorruptStateError) Is(target error) bool {
+	return target == ErrCorruptState || target == errdefs.ErrCorrupt
+}
 
 // readState reads the state file; a missing file is an empty state.
 func readState(p string) (*State, error) {

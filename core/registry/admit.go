@@ -11,25 +11,33 @@ import (
 // Register admits or refuses a registry/register request from the host of tier. It
 // returns the new handle, or a *Refusal whose text is what the host is answered.
 func (r *Registry) Register(tier protocol.Tier, p *protocol.RegisterParams) (uint64, error) {
+	handle, _, err := r.Admit(tier, p)
+	return handle, err
+}
+
+// Admit is Register, also returning the owner it evicted, if any: an owner still
+// activating that held the name without a claim, outranked by this registration
+// (ARCHITECTURE.md, “Registry rules”). The evicted owner is Failed, its registrations
+// dropped, with the reason "`<name>` belongs to plugin `<id>`"; the caller ends it.
+func (r *Registry) Admit(tier protocol.Tier, p *protocol.RegisterParams) (uint64, *Owner, error) {
 	kind, name := string(p.Kind), p.Spec.Name
 	if err := r.Check(p.Owner, tier); err != nil {
-		return 0, refuse(kind, name, ErrStaleOwner, "stale or unknown owner")
+		return 0, nil, refuse(kind, name, ErrStaleOwner, "stale or unknown owner")
 	}
+	var g *reg
+	var ref *Refusal
 	switch p.Kind {
 	case protocol.KindTool:
-		g, ref := r.checkTool(p.Spec)
-		if ref != nil {
-			return 0, ref
-		}
-		return r.insert(tier, p.Owner, g)
+		g, ref = r.checkTool(p.Spec)
 	case protocol.KindCommand:
-		g, ref := r.checkCommand(p.Spec)
-		if ref != nil {
-			return 0, ref
-		}
-		return r.insert(tier, p.Owner, g)
+		g, ref = r.checkCommand(p.Spec)
+	default:
+		return 0, nil, refuse(kind, name, ErrUnsupportedKind, "%s is not supported yet", kind)
 	}
-	return 0, refuse(kind, name, ErrUnsupportedKind, "%s is not supported yet", kind)
+	if ref != nil {
+		return 0, nil, ref
+	}
+	return r.insert(tier, p.Owner, g)
 }
 
 // Result turns Register's outcome into the wire answer. A non-refusal error (none today)
@@ -63,7 +71,7 @@ func (r *Registry) checkTool(s protocol.RegisterSpec) (*reg, *Refusal) {
 		return nil, refuse(kind, name, ErrInvalidSpec, "%s", why)
 	}
 	return &reg{
-		kind: protocol.KindTool, name: name, key: strings.ToLower(name), desc: s.Description,
+		kind: protocol.KindTool, name: name, key: Fold(name), desc: s.Description,
 		schema: append([]byte(nil), s.InputSchema...), compiled: compiled,
 	}, nil
 }
@@ -75,7 +83,7 @@ func (r *Registry) checkCommand(s protocol.RegisterSpec) (*reg, *Refusal) {
 	if !commandNameRE.MatchString(name) {
 		return nil, refuse(kind, name, ErrInvalidSpec, "command name %q must match ^[a-z][a-z0-9_-]{0,63}$ (a lower-case letter, then up to 63 lower-case letters, digits, _ or -)", name)
 	}
-	if r.names.commands[name] {
+	if r.names.commands[Fold(name)] {
 		return nil, refuse(kind, name, ErrReservedName, "command name `%s` is a built-in command; choose another name", name)
 	}
 	desc := strings.TrimSpace(s.Description)
@@ -99,7 +107,7 @@ func (r *Registry) checkCommand(s protocol.RegisterSpec) (*reg, *Refusal) {
 			return nil, refuse(kind, name, ErrInvalidSpec, "argument hint of command `%s` must be one line without control characters", name)
 		}
 	}
-	return &reg{kind: protocol.KindCommand, name: name, key: name, desc: desc, hint: hint}, nil
+	return &reg{kind: protocol.KindCommand, name: name, key: Fold(name), desc: desc, hint: hint}, nil
 }
 
 // singleLine reports valid UTF-8 with no control characters (newlines included).
@@ -115,15 +123,60 @@ func singleLine(s string) bool {
 	return true
 }
 
-// insert checks the owner again, the clash and the caps, then admits g.
-func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (uint64, error) {
+// insert checks the owner again, the claims, the clash and the caps, then admits g.
+func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (uint64, *Owner, error) {
 	kind := string(g.kind)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	o, err := r.lookupLocked(ref, tier)
 	if err != nil {
-		return 0, refuse(kind, g.name, ErrStaleOwner, "stale or unknown owner")
+		return 0, nil, refuse(kind, g.name, ErrStaleOwner, "stale or unknown owner")
 	}
+	evicted, refusal := r.contendLocked(o, g)
+	if refusal != nil {
+		return 0, nil, refusal
+	}
+	handle, err := r.placeLocked(tier, o, g)
+	if err != nil {
+		return 0, nil, err
+	}
+	return handle, evicted, nil
+}
+
+// contendLocked decides who a name belongs to when o registers g (ARCHITECTURE.md,
+// “Registry rules”): the best-ranked claimant, when any enabled plugin claims it; else
+// an Active holder, which is never failed for a newcomer; else, between two owners still
+// activating, the earlier first trust (then the smaller id). An outranked activating
+// holder is Failed and returned.
+//
+// +checklocks:r.mu
+func (r *Registry) contendLocked(o *owner, g *reg) (*Owner, *Refusal) {
+	kind, id := string(g.kind), o.ref.PluginID
+	if w := r.claims.holder(g.kind, g.key); w != "" && w != id {
+		return nil, refuse(kind, g.name, ErrNameTaken, "`%s` belongs to plugin `%s`", g.name, w)
+	}
+	table := r.tools
+	if g.kind == protocol.KindCommand {
+		table = r.commands
+	}
+	prev := table[g.key]
+	if prev == nil || prev.owner == o {
+		return nil, nil
+	}
+	h := prev.owner
+	if h.state == Active || (!r.claims.claims(g.kind, g.key, id) && !r.claims.less(id, h.ref.PluginID)) {
+		return nil, refuse(kind, g.name, ErrNameTaken, "`%s` belongs to plugin `%s`", g.name, h.ref.PluginID)
+	}
+	r.endLocked(h, Failed, "`"+prev.name+"` belongs to plugin `"+id+"`")
+	snap := h.snapshot()
+	return &snap, nil
+}
+
+// placeLocked enters g for o against the caps, replacing o's own registration of the name.
+//
+// +checklocks:r.mu
+func (r *Registry) placeLocked(tier protocol.Tier, o *owner, g *reg) (uint64, error) {
+	kind, ref := string(g.kind), o.ref
 	table, count := r.tools, &r.perTier[tier].tools
 	perOwner, ownerMax, hostMax := o.tools, MaxToolsPerOwner, MaxToolsPerHost
 	if g.kind == protocol.KindCommand {
@@ -131,9 +184,6 @@ func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (ui
 		perOwner, ownerMax, hostMax = o.cmds, MaxCommandsPerOwner, MaxCommandsPerHost
 	}
 	prev := table[g.key]
-	if prev != nil && prev.owner != o {
-		return 0, refuse(kind, g.name, ErrNameTaken, "%s `%s` is already registered by plugin `%s`; choose another name", kind, g.name, prev.owner.ref.PluginID)
-	}
 	if prev == nil {
 		if perOwner >= ownerMax {
 			return 0, refuse(kind, g.name, ErrLimit, "plugin `%s` already has %d %ss, the limit per plugin", ref.PluginID, ownerMax, kind)

@@ -81,7 +81,7 @@ func (r *Registry) Commands() []CommandInfo {
 func (r *Registry) Tool(name string) (ToolInfo, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	g := r.tools[strings.ToLower(name)]
+	g := r.tools[Fold(name)]
 	if g == nil || g.name != name || g.owner.state != Active {
 		return ToolInfo{}, false
 	}
@@ -92,8 +92,8 @@ func (r *Registry) Tool(name string) (ToolInfo, bool) {
 func (r *Registry) Command(name string) (CommandInfo, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	g := r.commands[name]
-	if g == nil || g.owner.state != Active {
+	g := r.commands[Fold(name)]
+	if g == nil || g.name != name || g.owner.state != Active {
 		return CommandInfo{}, false
 	}
 	return g.commandInfo(), true
@@ -128,7 +128,7 @@ func (t Target) ValidateInput(input json.RawMessage) error {
 func (r *Registry) LookupTool(name string) (Target, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	g := r.tools[strings.ToLower(name)]
+	g := r.tools[Fold(name)]
 	if g == nil || g.name != name {
 		return Target{}, false
 	}
@@ -139,8 +139,8 @@ func (r *Registry) LookupTool(name string) (Target, bool) {
 func (r *Registry) LookupCommand(name string) (Target, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	g := r.commands[name]
-	if g == nil {
+	g := r.commands[Fold(name)]
+	if g == nil || g.name != name {
 		return Target{}, false
 	}
 	return r.targetLocked(g)

@@ -11,12 +11,13 @@ var (
 	moduleRE      = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
 )
 
-// ReservedToolPrefixes may not start an extension tool's name (compared case-insensitively).
+// ReservedToolPrefixes may not start an extension tool's name (compared folded).
 var ReservedToolPrefixes = []string{"mcp_", "ext_"}
 
-// NativeToolNames are the core's own tools and the names reserved for the agent
-// machinery (ARCHITECTURE.md, “Registry rules”). An extension tool may not take one,
-// whatever its case. An embedder adds its own with Options.NativeTools.
+// NativeToolNames are the names reserved for the core's tools and the agent machinery
+// (ARCHITECTURE.md, “Registry rules”). An extension tool may not take one in any spelling
+// that folds to it (Fold). The native tools actually present are given in
+// Options.NativeTools; a listed name with no native behind it is refused as reserved.
 var NativeToolNames = []string{
 	// Reserved by the agent machinery.
 	"tool_search", "tool_search_tool_regex", "tool_search_tool_bm25", "retrieve_tool_result",
@@ -52,41 +53,57 @@ var BuiltinCommandNames = []string{"help", "tools", "call", "run", "plugins", "h
 // HostIDPrefix starts every builtin-tier owner id.
 const HostIDPrefix = "host:"
 
-// nameTables holds the reserved names of one registry, lower-cased.
-type nameTables struct {
-	nativeTools map[string]string // lower → as listed
-	commands    map[string]bool
+// Fold is the form in which names are compared (ARCHITECTURE.md, “Registry rules”): lower
+// case, with `-` read as `_`. `Echo-Text`, `echo_text` and `ECHO_TEXT` are one name, for
+// tools and commands, for the reserved names and the claim table alike.
+func Fold(name string) string {
+	return strings.ReplaceAll(strings.ToLower(name), "-", "_")
 }
 
-func newNameTables(extraTools, extraCommands []string) nameTables {
-	t := nameTables{nativeTools: map[string]string{}, commands: map[string]bool{}}
-	for _, n := range append(append([]string(nil), NativeToolNames...), extraTools...) {
-		t.nativeTools[strings.ToLower(n)] = n
+// nameTables holds the reserved names of one registry, folded.
+type nameTables struct {
+	natives  map[string]string // live native tools: folded → as given
+	reserved map[string]string // NativeToolNames: folded → as listed
+	commands map[string]bool
+}
+
+func newNameTables(natives, extraCommands []string) nameTables {
+	t := nameTables{natives: map[string]string{}, reserved: map[string]string{}, commands: map[string]bool{}}
+	for _, n := range NativeToolNames {
+		t.reserved[Fold(n)] = n
+	}
+	for _, n := range natives {
+		t.natives[Fold(n)] = n
 	}
 	for _, n := range append(append([]string(nil), BuiltinCommandNames...), extraCommands...) {
-		t.commands[strings.ToLower(n)] = true
+		t.commands[Fold(n)] = true
 	}
 	return t
 }
 
-// reservedTool explains why a tool name belongs to the core, or returns "".
+// reservedTool explains why a tool name belongs to the core, or returns "". A name of a
+// live native tool collides with it; a reserved name with no native behind it is only
+// reserved (`cwx tool list` shows no such tool).
 func (t nameTables) reservedTool(name string) (string, error) {
-	lower := strings.ToLower(name)
+	key := Fold(name)
 	for _, p := range ReservedToolPrefixes {
-		if strings.HasPrefix(lower, p) {
+		if strings.HasPrefix(key, p) {
 			return "tool name `" + name + "` uses the reserved prefix `" + p + "`; choose a name without it", ErrReservedName
 		}
 	}
-	if native, ok := t.nativeTools[lower]; ok {
+	if native, ok := t.natives[key]; ok {
 		return "tool name `" + name + "` collides with the built-in tool `" + native + "`; choose another name", ErrReservedName
 	}
+	if listed, ok := t.reserved[key]; ok {
+		return "tool name `" + name + "` is a reserved name (`" + listed + "`); choose another name", ErrReservedName
+	}
 	for _, p := range SpecialToolPrefixes {
-		if strings.HasPrefix(lower, p) {
+		if strings.HasPrefix(key, p) {
 			return "tool name `" + name + "` is reserved: names starting with `" + p + "` are classified by the approval gate; choose another name", ErrReservedName
 		}
 	}
 	for _, s := range SpecialToolInfixes {
-		if strings.Contains(lower, s) {
+		if strings.Contains(key, s) {
 			return "tool name `" + name + "` is reserved: names containing `" + s + "` are classified by the approval gate; choose another name", ErrReservedName
 		}
 	}

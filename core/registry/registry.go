@@ -100,7 +100,7 @@ type reg struct {
 	kind     protocol.RegisterKind
 	owner    *owner
 	name     string
-	key      string // lower-cased name
+	key      string // folded name (Fold)
 	desc     string
 	hint     string
 	schema   []byte
@@ -126,10 +126,12 @@ type Registry struct {
 	// latest maps a plugin id to the generation of its latest owner.
 	latest   map[string]uint64 // +checklocks:mu
 	byHandle map[uint64]*reg   // +checklocks:mu
-	// tools and commands are keyed by the lower-cased name.
+	// tools and commands are keyed by the folded name (Fold).
 	tools    map[string]*reg              // +checklocks:mu
 	commands map[string]*reg              // +checklocks:mu
 	perTier  map[protocol.Tier]*tierCount // +checklocks:mu
+	// claims is the claim table: who a name belongs to before and during activation.
+	claims claimTable // +checklocks:mu
 }
 
 // New returns an empty registry.
@@ -147,6 +149,7 @@ func New(opts Options) *Registry {
 		tools:    map[string]*reg{},
 		commands: map[string]*reg{},
 		perTier:  map[protocol.Tier]*tierCount{protocol.TierPlugin: {}, protocol.TierBuiltin: {}},
+		claims:   newClaimTable(map[string]Claim{}),
 	}
 }
 
@@ -213,7 +216,8 @@ func (r *Registry) Check(ref protocol.OwnerRef, tier protocol.Tier) error {
 	return err
 }
 
-// Activate moves an Activating owner to Active.
+// Activate moves an Activating owner to Active. What it registered becomes its plugin's
+// claims (SetClaims, Claims).
 func (r *Registry) Activate(ref protocol.OwnerRef, tier protocol.Tier) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -226,6 +230,7 @@ func (r *Registry) Activate(ref protocol.OwnerRef, tier protocol.Tier) error {
 	}
 	o.state = Active
 	r.perTier[o.tier].active++
+	r.recordClaimsLocked(o)
 	if len(o.regs) > 0 {
 		r.changed()
 	}

@@ -162,24 +162,24 @@ func TestToolAdmission(t *testing.T) {
 		cause  error
 		reason string
 	}{
-		{"native name", spec("read_file"), ErrReservedName, "collides with the built-in tool `read_file`"},
-		{"native name other case", spec("Read_File"), ErrReservedName, "collides with the built-in tool `read_file`"},
-		{"native READ", spec("READ"), ErrReservedName, "built-in tool `read`"},
-		{"native Bash", spec("Bash"), ErrReservedName, "built-in tool `bash`"},
-		{"reserved tool_search", spec("tool_search"), ErrReservedName, "built-in tool"},
+		{"reserved name", spec("read_file"), ErrReservedName, "is a reserved name (`read_file`)"},
+		{"reserved name other case", spec("Read_File"), ErrReservedName, "is a reserved name (`read_file`)"},
+		{"reserved READ", spec("READ"), ErrReservedName, "reserved name (`read`)"},
+		{"reserved Bash", spec("Bash"), ErrReservedName, "reserved name (`bash`)"},
+		{"reserved tool_search", spec("tool_search"), ErrReservedName, "reserved name"},
 		{"prefix mcp_", spec("mcp_thing"), ErrReservedName, "reserved prefix `mcp_`"},
 		{"prefix MCP_ upper", spec("MCP_thing"), ErrReservedName, "reserved prefix `mcp_`"},
 		{"prefix ext_", spec("ext_thing"), ErrReservedName, "reserved prefix `ext_`"},
-		{"web_fetch", spec("web_fetch"), ErrReservedName, "built-in tool"},
+		{"web_fetch", spec("web_fetch"), ErrReservedName, "reserved name"},
 		{"web_ family", spec("web_lookup"), ErrReservedName, "`web_`"},
 		{"read_ family", spec("read_workspace_deps"), ErrReservedName, "`read_`"},
 		{"list_ family", spec("list_things"), ErrReservedName, "`list_`"},
 		{"get_ family", spec("get_secret"), ErrReservedName, "`get_`"},
-		{"run_ family", spec("run_tests"), ErrReservedName, "built-in tool"},
-		{"exec_ family", spec("exec_wait"), ErrReservedName, "built-in tool"},
-		{"shell infix", spec("task_shell_start"), ErrReservedName, "built-in tool"},
+		{"run_ family", spec("run_tests"), ErrReservedName, "reserved name"},
+		{"exec_ family", spec("exec_wait"), ErrReservedName, "reserved name"},
+		{"shell infix", spec("task_shell_start"), ErrReservedName, "reserved name"},
 		{"mcp infix", spec("start_mcp_server"), ErrReservedName, "containing `mcp`"},
-		{"fim_edit", spec("fim_edit"), ErrReservedName, "built-in tool"},
+		{"fim_edit", spec("fim_edit"), ErrReservedName, "reserved name"},
 		{"bad grammar digit", spec("1tool"), ErrInvalidSpec, "must match"},
 		{"bad grammar dot", spec("a.b"), ErrInvalidSpec, "must match"},
 		{"too long", spec("a" + strings.Repeat("b", 64)), ErrInvalidSpec, "must match"},
@@ -242,7 +242,7 @@ func TestToolClashAcrossPlugins(t *testing.T) {
 	mustRegister(t, r, tool(a, "probe"))
 	for _, n := range []string{"probe", "PROBE", "Probe"} {
 		_, err := r.Register(protocol.TierPlugin, tool(b, n))
-		if !errors.Is(err, ErrNameTaken) || !strings.Contains(err.Error(), "already registered by plugin `alpha`") {
+		if !errors.Is(err, ErrNameTaken) || !strings.Contains(err.Error(), "belongs to plugin `alpha`") {
 			t.Fatalf("%s: %v", n, err)
 		}
 	}
