@@ -58,7 +58,7 @@ func init() {
 		fl.StringSliceVar(&f.origins, "allow-origin", nil, "an Origin allowed besides the loopback ones (repeatable)")
 		fl.StringVar(&f.approve, "approve", "", "approval posture when the client cannot be asked: ask, auto or deny")
 		fl.BoolVar(&f.approveExt, "approve-extensions", false, "with --approve auto: approve extension tools without asking")
-		fl.StringVar(&f.workspace, "workspace", "", "the workspace directory calls are told about")
+		fl.StringVar(&f.workspace, "workspace", "", "the workspace directory calls are told about (default: the current directory)")
 		return cmd
 	})
 }
@@ -68,6 +68,9 @@ func runServe(cmd *cobra.Command, f serveFlags) (err error) {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
+	if f.workspace == "" {
+		f.workspace = "." // the directory the client started the server in
+	}
 	ws, err := workspaceDir(f.workspace)
 	if err != nil {
 		return err

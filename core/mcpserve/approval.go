@@ -2,6 +2,9 @@ package mcpserve
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -19,37 +22,70 @@ const (
 	answerDeny    = "deny"
 )
 
-// errNoAnswer is a denial by an elicitation the user dismissed or declined.
-var errNoAnswer = errors.New("the client's user declined the approval request")
+// approvalInput names the approval elicitation among a result's input requests.
+const approvalInput = "approval"
 
-// approver answers a call's approval card: by elicitation when the session's client
-// declared it, else by Options.Fallback.
-func (s *Server) approver(ss *mcp.ServerSession) core.Approver {
-	if ss != nil && elicits(ss) {
-		return elicitApprover{ss: ss}
+var (
+	// errNoAnswer is a denial by an elicitation the user dismissed or declined.
+	errNoAnswer = errors.New("the client's user declined the approval request")
+	// errAsk stops a call whose approval is to be asked: the answer comes with the
+	// client's retry of the call (multi round-trip).
+	errAsk = errors.New("approval is being asked of the client")
+)
+
+// approvalStep answers the approval card of one tools/call by elicitation, in the SDK's
+// multi round-trip form: the first pass records the card and stops the call (errAsk);
+// the handler answers with the card as an input request and, as the request state, a
+// MAC of the card's approval key; the retry carries the client's answer and that state,
+// and the answer counts only for a card with the same key (the same plugin build, tool
+// and canonical input). The SDK elicits directly, and retries itself, for a client on an
+// older protocol version.
+type approvalStep struct {
+	s    *Server
+	req  *mcp.CallToolRequest
+	card *core.ApprovalCard // the card the gate asked about, on a first pass
+}
+
+// approver returns what answers a call's approval card: an approvalStep when the client
+// declared elicitation, else Options.Fallback.
+func (s *Server) approver(req *mcp.CallToolRequest) (core.Approver, *approvalStep) {
+	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
+		step := &approvalStep{s: s, req: req}
+		return step, step
 	}
 	if s.o.Fallback != nil {
-		return s.o.Fallback
+		return s.o.Fallback, nil
 	}
 	return gate.ApproverFunc(func(context.Context, core.ApprovalCard) (core.Decision, error) {
 		return gate.DenyDecision, errors.New("approval needed and the client cannot be asked (no elicitation)")
-	})
+	}), nil
 }
 
-// elicits reports whether the session's client declared the elicitation capability.
-func elicits(ss *mcp.ServerSession) bool {
-	p := ss.InitializeParams()
-	return p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil
+// Approve answers from the retry's input response, or records the card and stops.
+func (a *approvalStep) Approve(_ context.Context, card core.ApprovalCard) (core.Decision, error) {
+	p := a.req.Params
+	if resp, ok := p.InputResponses[approvalInput]; ok && a.s.stateValid(p.RequestState, card.Key) {
+		return decision(resp, card.Forced)
+	}
+	a.card = &card
+	return gate.DenyDecision, errAsk
 }
 
-// elicitApprover sends the approval card as a form elicitation.
-type elicitApprover struct{ ss *mcp.ServerSession }
+// ask is the input-required result of a first pass.
+func (a *approvalStep) ask() *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{
+			Mode: "form", Message: cardMessage(*a.card), RequestedSchema: decisionSchema(a.card.Forced),
+		}},
+		RequestState: a.s.state(a.card.Key),
+	}
+}
 
-// Approve shows the card and maps the answer; decline and cancel deny.
-func (a elicitApprover) Approve(ctx context.Context, card core.ApprovalCard) (core.Decision, error) {
-	res, err := a.ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: cardMessage(card), RequestedSchema: decisionSchema(card.Forced)})
-	if err != nil {
-		return gate.DenyDecision, fmt.Errorf("ask the client for approval: %w", err)
+// decision maps the client's answer; decline and cancel deny.
+func decision(resp mcp.InputResponse, forced bool) (core.Decision, error) {
+	res, ok := resp.(*mcp.ElicitResult)
+	if !ok {
+		return gate.DenyDecision, fmt.Errorf("the client answered the approval request with %T", resp)
 	}
 	if res.Action != "accept" {
 		return gate.DenyDecision, fmt.Errorf("%w (%s)", errNoAnswer, res.Action)
@@ -58,12 +94,23 @@ func (a elicitApprover) Approve(ctx context.Context, card core.ApprovalCard) (co
 	case answerOnce:
 		return gate.AllowOnce, nil
 	case answerSession:
-		if !card.Forced {
+		if !forced {
 			return gate.AllowSession, nil
 		}
 		return gate.AllowOnce, nil
 	}
 	return gate.DenyDecision, nil
+}
+
+// state is the request state bound to an approval key: its MAC under the server's secret.
+func (s *Server) state(key string) string {
+	mac := hmac.New(sha256.New, s.secret[:])
+	mac.Write([]byte(key))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+func (s *Server) stateValid(state, key string) bool {
+	return hmac.Equal([]byte(state), []byte(s.state(key)))
 }
 
 // cardMessage is the card as the elicitation's message; the card is the core's own text

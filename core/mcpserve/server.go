@@ -2,6 +2,7 @@ package mcpserve
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"sync"
 	"time"
@@ -46,6 +47,8 @@ type Server struct {
 	log  hclog.Logger
 	mcp  *mcp.Server
 	logs *logForwarder
+	// secret keys the MACs that bind an approval answer to its call (approval.go).
+	secret [32]byte
 
 	// syncMu serializes catalog syncs; the fields below it are the catalog last given to
 	// the SDK, by name, as a fingerprint of what the client sees.
@@ -71,6 +74,7 @@ func New(m Manager, o Options) *Server {
 		log = hclog.NewNullLogger()
 	}
 	s := &Server{m: m, o: o, log: log, tools: map[string]string{}, prompts: map[string]string{}}
+	_, _ = rand.Read(s.secret[:]) // crypto/rand.Read never fails
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
