@@ -61,6 +61,11 @@ func (m *Manager) lookup(k *callKind, name string) (target, error) {
 // later one. The registry is not asked again: a handle the host withdrew itself in the
 // meantime is the host's to answer.
 func (m *Manager) send(ctx context.Context, tg target, params any) (*protocol.Message, error) {
+	return m.sendWith(ctx, tg, params, rpc.CallOpts{Timeout: tg.kind.deadline})
+}
+
+// sendWith is send with the call's options (an invocation measures its own deadline).
+func (m *Manager) sendWith(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
 	o := tg.o
 	if !o.enter() {
 		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, tg.kind.name, tg.Name)
@@ -70,7 +75,7 @@ func (m *Manager) send(ctx context.Context, tg target, params any) (*protocol.Me
 	defer cancel(nil)
 	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
 	defer stop()
-	msg, err := o.h.Call(callCtx, tg.kind.method, params, rpc.CallOpts{Timeout: tg.kind.deadline})
+	msg, err := o.h.Call(callCtx, tg.kind.method, params, opts)
 	if err == nil {
 		return msg, nil
 	}

@@ -46,6 +46,8 @@ type ToolResult struct {
 	Content    []ContentBlock  `json:"content"`
 	IsError    bool            `json:"is_error"`
 	Structured json.RawMessage `json:"structured,omitempty"`
+	// CoreCalls are the receipts of the core/call requests the tool made while it ran.
+	CoreCalls []CoreCallReceipt `json:"core_calls,omitempty"`
 }
 
 // Text joins the result's text blocks. A result of one block (the usual case) is
@@ -118,7 +120,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	p := protocol.ToolCallParams{Handle: tg.Handle, CallID: m.nextCallID(toolCall), Input: input,
 		DeadlineMS: uint64(ToolCallDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
 		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
-	msg, err := m.send(ctx, tg, p)
+	msg, receipts, err := m.invoke(ctx, tg, p, opts)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -126,7 +128,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	if !ok {
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
 	}
-	return ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured}, nil
+	return ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}, nil
 }
 
 // callError turns a peer error into the Manager's typed errors.

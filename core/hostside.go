@@ -8,6 +8,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/supervisor"
+	"github.com/cwx-dev/cwx/core/tickets"
 )
 
 // ownerLayer is the Manager as the supervisor's owner layer (supervisor.Owners).
@@ -28,11 +29,12 @@ func (l ownerLayer) HostExited(t protocol.Tier, gen uint64, info supervisor.Exit
 	if cause == nil {
 		cause = errHostExitedUnsaid
 	}
+	l.m.cc.tickets().RevokeHost(tickets.Host{Tier: t, Generation: gen})
 	l.m.hostExited(t, gen, cause, info.Activating, info.Planned)
 }
 
 // HandleRequest answers what a host asks of the core.
-func (l ownerLayer) HandleRequest(_ context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
+func (l ownerLayer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
 	m := l.m
 	switch p := msg.Value.(type) {
 	case *protocol.RegisterParams:
@@ -55,7 +57,7 @@ func (l ownerLayer) HandleRequest(_ context.Context, t protocol.Tier, gen uint64
 		}
 		return protocol.Empty{}, nil
 	case *protocol.CoreCallParams:
-		return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: "core/call is not supported yet"}
+		return m.serveCoreCall(ctx, t, gen, p)
 	}
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s is not supported by this core", msg.Method)}
 }

@@ -103,6 +103,7 @@ type Manager struct {
 	closed   bool            // +checklocks:mu
 
 	callSeq   atomic.Uint64
+	cc        coreCalls                         // tickets and the invocations core/call serves (invocation.go)
 	newTier   func(protocol.Tier) (tier, error) // set by Open; tests replace the supervisor before the first Reconcile
 	bg        context.Context
 	bgCancel  context.CancelFunc

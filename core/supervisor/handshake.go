@@ -157,7 +157,11 @@ func (h *hostHandler) HandleNotification(m *protocol.Message) {
 
 func (h *hostHandler) HandleRequest(ctx context.Context, m *protocol.Message) (any, error) {
 	if o := h.t.o.Owners; o != nil {
-		return o.HandleRequest(ctx, h.t.o.Tier, h.inc.gen, m)
+		res, err := o.HandleRequest(ctx, h.t.o.Tier, h.inc.gen, m)
+		if errors.Is(err, rpc.ErrViolation) { // the owner layer found the request a violation
+			h.inc.peer.Close(err)
+		}
+		return res, err
 	}
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: m.Method + " is not available: no owner layer"}
 }

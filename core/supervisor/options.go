@@ -57,7 +57,8 @@ type Owners interface {
 	// HostExited reports the end of generation gen: why, and the sole owner that was
 	// activating when the host died (to be failed, not replayed).
 	HostExited(tier protocol.Tier, gen uint64, info ExitInfo)
-	// HandleRequest answers a host request (registry/register, core/call, ...).
+	// HandleRequest answers a host request (registry/register, core/call, ...). An error
+	// matching rpc.ErrViolation ends the incarnation as a protocol violation.
 	HandleRequest(ctx context.Context, tier protocol.Tier, gen uint64, m *protocol.Message) (any, error)
 	// HandleNotification takes a host notification other than the handshake's (log,
 	// ext/faulted, ...). It must not block.

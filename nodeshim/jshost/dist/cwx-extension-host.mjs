@@ -864,9 +864,17 @@ var RpcPeer = class {
         throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
       }
     }
-    this.o.write(encodeFrame(Buffer.from(JSON.stringify(msg), "utf8")));
+    let payload = Buffer.from(JSON.stringify(msg), "utf8");
+    if (payload.length > MAX_FRAME && "result" in msg) {
+      const error = { code: ErrorCode.ExecutionFailed, message: tooLarge(payload.length) };
+      payload = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error }), "utf8");
+    }
+    this.o.write(encodeFrame(payload));
   }
 };
+function tooLarge(n) {
+  return `result of ${n} bytes exceeds the ${MAX_FRAME / (1 << 20)} MiB frame limit`;
+}
 function toWireError(err) {
   if (err instanceof RpcError) return { code: err.code, message: err.message };
   return { code: ErrorCode.Internal, message: describeError(err) };
@@ -4630,6 +4638,73 @@ function leakedOf(owner) {
   return [...regs, ...owner.leakedEffects ?? []];
 }
 
+// src/shims/core.ts
+var CoreCallError = class extends Error {
+  name = "CoreCallError";
+  code;
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+};
+Object.freeze(CoreCallError.prototype);
+var NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+function makeCore(rpc, owner, ticket, toolSignal) {
+  const call = async (name, input, options) => {
+    if (typeof name !== "string" || !NAME.test(name)) {
+      throw new CoreCallError("refused", `core.call: ${JSON.stringify(String(name)).slice(0, 80)} is not a tool name`);
+    }
+    const args = input === void 0 ? {} : input;
+    if (!isPlainObject(args) || !plainJson(args, 0)) {
+      throw new CoreCallError("refused", "core.call: the input must be a plain JSON object");
+    }
+    const signal = combine(toolSignal, options?.signal);
+    try {
+      const r = await rpc.request("core/call", { owner, ticket, name, input: args }, signal);
+      const out = { content: r.content.map((b) => ({ type: b.type, text: b.text })), isError: r.is_error };
+      if (r.structured !== void 0) out.structured = r.structured;
+      return out;
+    } catch (err) {
+      throw toCoreCallError(name, err);
+    }
+  };
+  return Object.freeze({ call });
+}
+function combine(a, b) {
+  if (b === void 0) return a;
+  if (!(b instanceof AbortSignal)) throw new CoreCallError("refused", "core.call: options.signal must be an AbortSignal");
+  return AbortSignal.any([a, b]);
+}
+function toCoreCallError(name, err) {
+  if (!(err instanceof RpcError)) return new CoreCallError("failed", `core.call ${name}: ${String(err)}`);
+  const code = (() => {
+    switch (err.code) {
+      case ErrorCode.Refused:
+      case ErrorCode.InvalidParams:
+        return "refused";
+      case ErrorCode.Denied:
+        return "denied";
+      case ErrorCode.Cancelled:
+        return "cancelled";
+      case ErrorCode.NotAvailable:
+        return "unavailable";
+      default:
+        return "failed";
+    }
+  })();
+  return new CoreCallError(code, `core.call ${name}: ${err.message}`);
+}
+function plainJson(v, depth) {
+  if (depth > 64) return false;
+  if (v === null || typeof v === "string" || typeof v === "boolean") return true;
+  if (typeof v === "number") return Number.isFinite(v);
+  if (Array.isArray(v)) return Object.getPrototypeOf(v) === Array.prototype && v.every((x) => plainJson(x, depth + 1));
+  if (typeof v !== "object") return false;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(v).every((x) => plainJson(x, depth + 1));
+}
+
 // src/calls.ts
 var MAX_ERROR = 4096;
 function live(registrar, handle, kind) {
@@ -4667,11 +4742,12 @@ function runOwned(reg, signal, fn) {
     p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
   });
 }
-async function callTool(registrar, params, signal) {
+async function callTool(registrar, params, signal, rpc) {
   const reg = live(registrar, params.handle, "tool");
   const def = reg.def;
   const input = params.input;
   const exec = { signal, callId: params.call_id, args: input, arguments: input, ...callContext(params, reg) };
+  if (params.ticket !== void 0 && rpc !== void 0) exec.core = makeCore(rpc, reg.owner.ref, params.ticket, signal);
   Object.freeze(exec);
   let value;
   try {
@@ -4681,7 +4757,7 @@ async function callTool(registrar, params, signal) {
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR));
   }
   const result = { content: render(def, input, value), is_error: false };
-  if (value !== void 0 && isPlainJson(value, 0)) result.structured = value;
+  if (value !== void 0 && typeof value !== "string" && isPlainJson(value, 0)) result.structured = value;
   return result;
 }
 function render(def, args, value) {
@@ -4770,7 +4846,7 @@ var ExtensionHost = class {
     "host/shutdown": () => this.shutdown(),
     "ext/activate": (p) => activateEntry(this.deps(), this.o.tier, p),
     "ext/deactivate": (p) => this.deactivate(p),
-    "tool/call": (p, signal) => callTool(this.registrar, p, signal),
+    "tool/call": (p, signal) => callTool(this.registrar, p, signal, this.rpc),
     "command/run": (p, signal) => runCommand(this.registrar, p, signal)
   };
   constructor(o) {

@@ -2,7 +2,8 @@
 // owner's async context with a frozen invocation object, race it against cancellation and turn
 // the outcome into the wire result.
 import { ErrorCode, type CommandResult, type CommandRunParams, type ContentBlock, type ToolCallParams, type ToolResult } from './protocol.generated.ts';
-import { RpcError, cut, describeError } from './rpc.ts';
+import { RpcError, cut, describeError, type RpcPeer } from './rpc.ts';
+import { makeCore, type CoreApi } from './shims/core.ts';
 import { ownerContext, type Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
@@ -24,6 +25,8 @@ interface ToolExecution extends CallContext {
   callId: string;
   args: unknown;
   arguments: unknown;
+  /** core is present only when the call carried a ticket (`exec.core.call`). */
+  core?: Readonly<CoreApi>;
 }
 
 /** CommandInvocation is the frozen argument of a command's `handler`. */
@@ -77,11 +80,12 @@ function runOwned<T>(reg: Registration, signal: AbortSignal, fn: () => T): Promi
   });
 }
 
-export async function callTool(registrar: Registrar, params: ToolCallParams, signal: AbortSignal): Promise<ToolResult> {
+export async function callTool(registrar: Registrar, params: ToolCallParams, signal: AbortSignal, rpc?: RpcPeer): Promise<ToolResult> {
   const reg = live(registrar, params.handle, 'tool');
   const def = reg.def;
   const input = params.input;
   const exec: ToolExecution = { signal, callId: params.call_id, args: input, arguments: input, ...callContext(params, reg) };
+  if (params.ticket !== undefined && rpc !== undefined) exec.core = makeCore(rpc, reg.owner.ref, params.ticket, signal);
   Object.freeze(exec);
   let value: unknown;
   try {

@@ -42,7 +42,7 @@ export class ExtensionHost {
     'host/shutdown': () => this.shutdown(),
     'ext/activate': (p) => activateEntry(this.deps(), this.o.tier, p),
     'ext/deactivate': (p) => this.deactivate(p),
-    'tool/call': (p, signal) => callTool(this.registrar, p, signal),
+    'tool/call': (p, signal) => callTool(this.registrar, p, signal, this.rpc),
     'command/run': (p, signal) => runCommand(this.registrar, p, signal),
   };
 

@@ -1,0 +1,184 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/natives"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
+	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/tickets"
+)
+
+// refusedPrefixes and refusedNames are what core/call never runs, whatever the native table
+// holds: MCP tools, and what changes what is installed or scheduled beyond the session.
+// Names compare folded (foldName).
+var (
+	refusedPrefixes = []string{"mcp_"}
+	refusedNames    = map[string]bool{
+		"request_plugin_install": true, "plugin_install": true, "automation": true, "automations": true,
+		"send_later": true, "schedule": true, "goal": true, "goals": true, "remember": true,
+	}
+)
+
+// foldName is the comparison form of a tool name for refusals: ASCII lower case with `-`
+// and `_` the same.
+func foldName(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
+
+// coreCallError is a core/call answered with an error code, and its receipt.
+func coreCallError(code int, decision, status, msg string) (*protocol.RPCError, CoreCallReceipt) {
+	return &protocol.RPCError{Code: code, Message: msg}, CoreCallReceipt{Decision: decision, Status: status}
+}
+
+var errTicketRefused = &protocol.RPCError{Code: protocol.CodeRefused, Message: "core/call refused: " + tickets.ErrRefused.Error()}
+
+// serveCoreCall answers core/call: the ticket is redeemed against what the core knows of
+// the request (its tier and host generation, the owner and method it states); a burst of
+// invalid tickets is a violation that ends the host (the supervisor closes the peer on an
+// rpc.ErrViolation). Then the call is refused, validated, gated and run as the invocation
+// allows (ARCHITECTURE.md, “Approval”), and its receipt recorded.
+func (m *Manager) serveCoreCall(ctx context.Context, t protocol.Tier, gen uint64, p *protocol.CoreCallParams) (any, error) {
+	row, err := m.cc.tickets().Redeem(p.Ticket, tickets.Presentation{Kind: tickets.Invocation,
+		Host: tickets.Host{Tier: t, Generation: gen}, Owner: p.Owner, Method: protocol.MethodCoreCall})
+	if errors.Is(err, tickets.ErrViolation) {
+		m.log.Warn("host presented too many invalid tickets; ending it", "tier", t, "host_generation", gen)
+		return nil, fmt.Errorf("%w: core/call: %w", rpc.ErrViolation, err)
+	}
+	if err != nil {
+		return nil, errTicketRefused
+	}
+	inv := m.cc.get(row.Target.CallID)
+	if inv == nil || inv.ticket.IsZero() {
+		return nil, errTicketRefused
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(inv.ctx, func() { cancel(context.Cause(inv.ctx)) })
+	defer stop()
+	res, rc, rerr := m.coreCall(ctx, inv, p.Name, p.Input)
+	rc.Name = p.Name
+	inv.record(rc)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return res, nil
+}
+
+// coreCall runs one core/call of inv; it returns the result or an *protocol.RPCError, and
+// the receipt.
+func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, input json.RawMessage) (*protocol.ToolResult, CoreCallReceipt, error) {
+	if reason := m.refusal(inv, name); reason != "" {
+		e, rc := coreCallError(protocol.CodeRefused, "refused", "refused", fmt.Sprintf("core/call refused: %s", reason))
+		return nil, rc, e
+	}
+	tool, spec, schema := m.cc.native(name)
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage("{}")
+	}
+	if err := schema.Validate(input); err != nil {
+		e, rc := coreCallError(protocol.CodeInvalidParams, "refused", "refused", err.Error())
+		return nil, rc, e
+	}
+	if err := acquire(ctx, inv.slots); err != nil {
+		e, rc := coreCallError(protocol.CodeCancelled, "cancelled", "cancelled", "core/call cancelled while waiting for a slot")
+		return nil, rc, e
+	}
+	defer func() { <-inv.slots }()
+	decision, err := m.approveCoreCall(ctx, inv, spec, input)
+	if err != nil {
+		return nil, CoreCallReceipt{Decision: decision, Status: decision}, coreCallRPCError(ctx, err)
+	}
+	res, err := tool.Run(ctx, natives.Call{Workspace: inv.workspace, Input: input})
+	switch {
+	case errors.Is(err, natives.ErrNoWorkspace) || errors.Is(err, natives.ErrOutsideWorkspace):
+		e, rc := coreCallError(protocol.CodeRefused, decision, "refused", "core/call refused: "+err.Error())
+		return nil, rc, e
+	case err != nil && ctx.Err() != nil:
+		e, rc := coreCallError(protocol.CodeCancelled, decision, "cancelled", "core/call cancelled")
+		return nil, rc, e
+	case err != nil:
+		e, rc := coreCallError(protocol.CodeExecutionFailed, decision, "failed", fmt.Sprintf("core tool `%s` failed: %s", name, err))
+		return nil, rc, e
+	}
+	status := "ok"
+	if res.IsError {
+		status = "error"
+	}
+	out := &protocol.ToolResult{Content: []protocol.ContentBlock{{Type: protocol.ContentText, Text: res.Text}}, IsError: res.IsError, Structured: res.Structured}
+	return out, CoreCallReceipt{Decision: decision, Status: status, Bytes: len(res.Text)}, nil
+}
+
+// refusal says why name may never be run by core/call, or "": any extension tool (the
+// caller's own included), refused names and prefixes, anything not in the native table.
+func (m *Manager) refusal(inv *invocation, name string) string {
+	f := foldName(name)
+	if f == foldName(inv.caller.Tool) {
+		return fmt.Sprintf("`%s` is the calling extension's own tool", name)
+	}
+	for _, t := range m.reg.Tools() {
+		if foldName(t.Name) == f {
+			return fmt.Sprintf("`%s` is an extension tool; core/call runs only the core's own tools", name)
+		}
+	}
+	for _, p := range refusedPrefixes {
+		if strings.HasPrefix(f, p) {
+			return fmt.Sprintf("`%s` is not available to extensions", name)
+		}
+	}
+	if refusedNames[f] {
+		return fmt.Sprintf("`%s` changes what is installed or scheduled", name)
+	}
+	if _, _, ok := m.cc.nativeSet().Lookup(name); !ok {
+		return fmt.Sprintf("`%s` is not a core tool", name)
+	}
+	return ""
+}
+
+// approveCoreCall asks the gate as the native's Spec says: auto-eligible calls run without
+// a card; the rest are asked with the core's card under origin-scoped keys, one card at a
+// time per invocation, and the invocation's deadline stands still meanwhile. It returns
+// the receipt's decision.
+func (m *Manager) approveCoreCall(ctx context.Context, inv *invocation, spec natives.Spec, input json.RawMessage) (string, error) {
+	if spec.AutoEligible {
+		return "auto", nil
+	}
+	resume := inv.deadline.pause()
+	defer resume()
+	if err := acquire(ctx, inv.card); err != nil {
+		return "cancelled", err
+	}
+	defer func() { <-inv.card }()
+	req := gate.Request{PluginID: inv.caller.PluginID, ClosureSHA256: inv.caller.ClosureSHA256, Tool: spec.Name, Input: input,
+		OtherPlugins: inv.others, Requirement: gate.Required, Caller: &inv.caller}
+	if spec.Forced {
+		req.Requirement = gate.Forced
+	}
+	src, err := m.gate.Check(ctx, req, inv.approver)
+	switch {
+	case err == nil:
+		return string(src), nil
+	case ctx.Err() != nil && !errors.Is(err, ErrDenied):
+		return "cancelled", err
+	}
+	return "denied", err
+}
+
+// coreCallRPCError answers a gate failure: denied (-32003) or cancelled (-32800).
+func coreCallRPCError(ctx context.Context, err error) *protocol.RPCError {
+	if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
+		return &protocol.RPCError{Code: protocol.CodeCancelled, Message: "core/call cancelled; its approval card was withdrawn"}
+	}
+	return &protocol.RPCError{Code: protocol.CodeDenied, Message: "core/call denied: " + err.Error()}
+}
+
+// native returns the native tool called exactly name, its Spec and its compiled schema;
+// refusal checked that it exists.
+func (c *coreCalls) native(name string) (natives.Tool, natives.Spec, *registry.InputSchema) {
+	tool, spec, _ := c.nativeSet().Lookup(name)
+	return tool, spec, c.schemas[name]
+}

@@ -1,0 +1,188 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/natives"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
+	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/tickets"
+)
+
+// Caps of core/call, per invocation (ARCHITECTURE.md, “Lifecycles and numbers”).
+const (
+	// MaxCoreCalls is how many core/call requests one invocation may make (its ticket's uses).
+	MaxCoreCalls = tickets.Uses
+	// MaxConcurrentCoreCalls is how many run at once; a further one waits for a slot.
+	MaxConcurrentCoreCalls = 4
+)
+
+// CoreCallReceipt records one core/call an invocation made, in the tool result.
+type CoreCallReceipt struct {
+	Name string `json:"name"`
+	// Decision is what let it run or stopped it: "auto" (auto-eligible, no card), "session
+	// grant", "posture auto", "approver", "denied", "refused" or "cancelled".
+	Decision string `json:"decision"`
+	// Status is how it ended: "ok", "error" (the tool's error result), "refused", "denied",
+	// "cancelled" or "failed".
+	Status string `json:"status"`
+	Bytes  int    `json:"bytes"` // the result's text
+}
+
+// invocation is one tool/call in flight whose tool may ask the core for core/call: its
+// ticket, who asks (for the card and the keys), its workspace and approver, the caps, the
+// deadline that pauses while a person decides, and the receipts.
+type invocation struct {
+	ticket    tickets.Ticket
+	caller    gate.Caller
+	others    int
+	workspace string
+	approver  Approver
+	deadline  *pauseDeadline
+	ctx       context.Context // ends with the invocation
+	slots     chan struct{}   // MaxConcurrentCoreCalls
+	card      chan struct{}   // one approval card at a time
+
+	mu       sync.Mutex
+	receipts []CoreCallReceipt // +checklocks:mu
+}
+
+func (inv *invocation) record(r CoreCallReceipt) {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	if len(inv.receipts) < MaxCoreCalls {
+		inv.receipts = append(inv.receipts, r)
+	}
+}
+
+func (inv *invocation) takeReceipts() []CoreCallReceipt {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	return inv.receipts
+}
+
+// acquire takes one of ch's tokens, or fails when ctx ends first.
+func acquire(ctx context.Context, ch chan struct{}) error {
+	select {
+	case ch <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// coreCalls is the Manager's part of core/call: the ticket table and the invocations in
+// flight by call id. The zero value is ready.
+type coreCalls struct {
+	once    sync.Once
+	table   *tickets.Table
+	set     *natives.Set                     // nil until init: natives.Builtin()
+	schemas map[string]*registry.InputSchema // the set's, compiled once
+	mu      sync.Mutex
+	byID    map[string]*invocation // +checklocks:mu
+	clock   deadlineClock          // nil: the wall clock
+	timeout time.Duration          // 0: ToolCallDeadline (tests shorten it)
+}
+
+// init makes the table and compiles the native tools' schemas, once; a schema that does
+// not compile leaves its tool out of core/call.
+func (c *coreCalls) init() {
+	c.once.Do(func() {
+		c.table = tickets.New(tickets.Options{})
+		if c.set == nil {
+			c.set = natives.Builtin()
+		}
+		c.schemas = map[string]*registry.InputSchema{}
+		for _, sp := range c.set.Specs() {
+			if s, err := registry.CompileInputSchema(sp.Name, sp.InputSchema); err == nil {
+				c.schemas[sp.Name] = s
+			}
+		}
+	})
+}
+
+func (c *coreCalls) tickets() *tickets.Table { c.init(); return c.table }
+
+// nativeSet is the native table core/call may run from: the tools whose schema compiled.
+func (c *coreCalls) nativeSet() nativeLookup { c.init(); return compiledSet{c} }
+
+// nativeLookup finds a native tool by exact name.
+type nativeLookup interface {
+	Lookup(name string) (natives.Tool, natives.Spec, bool)
+}
+
+type compiledSet struct{ c *coreCalls }
+
+func (s compiledSet) Lookup(name string) (natives.Tool, natives.Spec, bool) {
+	if s.c.schemas[name] == nil {
+		return nil, natives.Spec{}, false
+	}
+	return s.c.set.Lookup(name)
+}
+
+func (c *coreCalls) add(id string, inv *invocation) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byID == nil {
+		c.byID = map[string]*invocation{}
+	}
+	c.byID[id] = inv
+}
+
+func (c *coreCalls) remove(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.byID, id)
+}
+
+func (c *coreCalls) get(id string) *invocation {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byID[id]
+}
+
+// invoke sends a tool/call that carries a ticket: the ticket is minted for this call's
+// owner on its incarnation, revoked when the call ends (answer, deadline, cancel), when the
+// owner ends and when the host exits (HostExited); the deadline pauses while a core/call of
+// this invocation waits for a person.
+func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallParams, opts CallOptions) (*protocol.Message, []CoreCallReceipt, error) {
+	table := m.cc.tickets()
+	tk, err := table.Mint(tickets.Row{Kind: tickets.Invocation, Host: tickets.Host{Tier: tg.Tier, Generation: tg.o.gen},
+		Owner: tg.Owner, Method: protocol.MethodCoreCall, Target: tickets.Target{CallID: p.CallID, Tool: tg.Name}})
+	if err != nil {
+		return nil, nil, &ExecutionError{Name: tg.Name, Message: err.Error()}
+	}
+	defer table.Revoke(tk)
+	stopOwner := context.AfterFunc(tg.o.ctx, func() { table.RevokeOwner(tg.Owner) })
+	defer stopOwner()
+
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timeout := m.cc.timeout
+	if timeout <= 0 {
+		timeout = tg.kind.deadline
+	}
+	errDeadline := fmt.Errorf("%w: %s after %s", ErrTimeout, tg.kind.method, timeout)
+	dl := startDeadline(m.cc.clock, timeout, func() { cancel(errDeadline) })
+	defer dl.stop()
+	approver := opts.Approver
+	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: tg.Name},
+		others: tg.Others, workspace: opts.Workspace, approver: approver, deadline: dl, ctx: callCtx,
+		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1)}
+	m.cc.add(p.CallID, inv)
+	defer m.cc.remove(p.CallID)
+
+	p.Ticket = tk.Reveal()
+	p.DeadlineMS = uint64(timeout.Milliseconds())
+	msg, err := m.sendWith(callCtx, tg, p, rpc.CallOpts{})
+	if err != nil && errors.Is(context.Cause(callCtx), errDeadline) {
+		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
+	}
+	return msg, inv.takeReceipts(), err
+}
