@@ -34,6 +34,8 @@ type ToolCallOutput struct {
 	Content []core.ContentBlock `json:"content"`
 	// Structured is the JSON value the tool returned, when it returned plain JSON.
 	Structured json.RawMessage `json:"structured,omitempty"`
+	// CoreCalls are the receipts of what the tool asked the core to run (core/call).
+	CoreCalls []core.CoreCallReceipt `json:"core_calls,omitempty"`
 }
 
 func init() {
@@ -164,7 +166,7 @@ func printToolResult(w io.Writer, name, plugin string, res core.ToolResult, f to
 		failed = &ExitError{Code: ExitPlugin}
 	}
 	if f.asJSON {
-		o := ToolCallOutput{Tool: name, Plugin: plugin, IsError: res.IsError, Content: res.Content, Structured: res.Structured}
+		o := ToolCallOutput{Tool: name, Plugin: plugin, IsError: res.IsError, Content: res.Content, Structured: res.Structured, CoreCalls: res.CoreCalls}
 		if o.Content == nil {
 			o.Content = []core.ContentBlock{}
 		}
