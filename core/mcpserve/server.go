@@ -90,7 +90,8 @@ func New(m Manager, o Options) *Server {
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Watch syncs the catalog now and after every Change until ctx ends or the returned stop
-// is called; stop waits for the watcher and the log forwarder to end.
+// is called; stop closes the sessions still open (an HTTP client's) and waits for the
+// watcher and the log forwarder to end.
 func (s *Server) Watch(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	changes := s.m.Changes(ctx) // before the first sync, so no change falls between
@@ -102,7 +103,13 @@ func (s *Server) Watch(ctx context.Context) (stop func()) {
 		}
 	})
 	wg.Go(func() { s.logs.run(ctx) })
-	return func() { cancel(); wg.Wait() }
+	return func() {
+		cancel()
+		wg.Wait()
+		for ss := range s.mcp.Sessions() {
+			_ = ss.Close()
+		}
+	}
 }
 
 // Run serves one session on t (stdio: &mcp.StdioTransport{}) until the client closes it

@@ -1,0 +1,293 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/registry"
+)
+
+// connect runs srv on one end of an in-memory transport and returns a client session on
+// the other; the test's cleanup closes both.
+func connect(t *testing.T, srv *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, st) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, nil)
+	if err != nil {
+		cancel()
+		<-done
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cs.Close()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	return cs
+}
+
+func text(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// TestListFollowsChanges: tools/list is the live catalog with origin-prefixed descriptions,
+// and each change of the catalog reaches the client as list_changed.
+func TestListFollowsChanges(t *testing.T) {
+	f := newFake()
+	f.set([]core.ToolInfo{tool("a_tool", "p1"), {Name: "read_file", Origin: "native", Description: "Read a file.", InputSchema: json.RawMessage(`{"type":"object"}`)}}, nil)
+	changed := make(chan struct{}, 8)
+	cs := connect(t, New(f, Options{}), &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	names := func() string {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tl := range res.Tools {
+			out = append(out, tl.Name+"="+tl.Description)
+		}
+		return strings.Join(out, ",")
+	}
+	if got, want := names(), "a_tool=[extension:p1] does a_tool,read_file=[native] Read a file."; got != want {
+		t.Fatalf("tools/list: %s, want %s", got, want)
+	}
+	steps := []struct {
+		tools []core.ToolInfo
+		want  string
+	}{
+		{[]core.ToolInfo{tool("a_tool", "p1"), tool("b_tool", "p2")}, "a_tool=[extension:p1] does a_tool,b_tool=[extension:p2] does b_tool"},
+		{[]core.ToolInfo{tool("b_tool", "p2")}, "b_tool=[extension:p2] does b_tool"},
+		{nil, ""},
+	}
+	for i, s := range steps {
+		f.set(s.tools, nil)
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("step %d: no list_changed", i)
+		}
+		if got := names(); got != s.want {
+			t.Errorf("step %d: tools/list %s, want %s", i, got, s.want)
+		}
+	}
+}
+
+// TestCallResults maps each kind of answer and refusal of the core.
+func TestCallResults(t *testing.T) {
+	f := newFake()
+	f.set([]core.ToolInfo{tool("t", "p")}, nil)
+	var answer atomic.Value
+	f.call = func(context.Context, string, json.RawMessage, core.CallOptions) (core.ToolResult, error) {
+		a := answer.Load().(func() (core.ToolResult, error))
+		return a()
+	}
+	cs := connect(t, New(f, Options{}), nil)
+	cases := []struct {
+		name       string
+		res        core.ToolResult
+		err        error
+		isError    bool
+		text       string
+		structured string
+	}{
+		{"text", core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: "hello"}}}, nil, false, "hello", ""},
+		{"structured", core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: `{"n":1}`}}, Structured: json.RawMessage(`{"n":1}`)}, nil, false, `{"n":1}`, `{"n":1}`},
+		{"plugin error result", core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: "bad"}}, IsError: true}, nil, true, "bad", ""},
+		{"invalid input", core.ToolResult{}, fmt.Errorf("tool %q: %w", "t", &registry.InputError{Tool: "t", Violations: []string{"/text: expected string, but got number"}}), true, "invalid input: tool \"t\": input for tool `t` does not match its schema: /text: expected string", ""},
+		{"plugin threw", core.ToolResult{}, &core.ExecutionError{Name: "t", Message: "boom"}, true, "the plugin failed: t: extension failed: boom", ""},
+		{"host exited", core.ToolResult{}, fmt.Errorf("tool %q: %w", "t", core.ErrHostExited), true, "the extension host exited during the call", ""},
+		{"timeout", core.ToolResult{}, fmt.Errorf("tool %q: %w", "t", core.ErrTimeout), true, "timed out", ""},
+		{"escapes stripped", core.ToolResult{}, &core.ExecutionError{Name: "t", Message: "a\x1b[31mred"}, true, "failed: ared", ""},
+	}
+	for _, c := range cases {
+		answer.Store(func() (core.ToolResult, error) { return c.res, c.err })
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "t", Arguments: map[string]any{}})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		got := ""
+		if res.StructuredContent != nil {
+			b, _ := json.Marshal(res.StructuredContent)
+			got = string(b)
+		}
+		if res.IsError != c.isError || !strings.Contains(text(res), c.text) || got != c.structured {
+			t.Errorf("%s: isError=%v text=%q structured=%s", c.name, res.IsError, text(res), got)
+		}
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope"}); err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
+		t.Errorf("unknown tool: %v", err)
+	}
+}
+
+// TestCancellationAndProgress: a call running past ProgressEvery sends progress, and the
+// client's cancellation ends the Manager call's context.
+func TestCancellationAndProgress(t *testing.T) {
+	f := newFake()
+	f.set([]core.ToolInfo{tool("wait", "p")}, nil)
+	cancelled := make(chan error, 1)
+	f.call = func(ctx context.Context, _ string, _ json.RawMessage, _ core.CallOptions) (core.ToolResult, error) {
+		<-ctx.Done()
+		cancelled <- ctx.Err()
+		return core.ToolResult{}, fmt.Errorf("%w: %w", core.ErrCancelled, ctx.Err())
+	}
+	progress := make(chan float64, 16)
+	cs := connect(t, New(f, Options{ProgressEvery: time.Millisecond}), &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			select {
+			case progress <- r.Params.Progress:
+			default:
+			}
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &mcp.CallToolParams{Name: "wait", Arguments: map[string]any{}}
+	p.SetProgressToken("tok")
+	done := make(chan error, 1)
+	go func() { _, err := cs.CallTool(ctx, p); done <- err }()
+	if n := <-progress; n != 1 {
+		t.Errorf("first progress %v, want 1", n)
+	}
+	cancel()
+	if err := <-cancelled; !errors.Is(err, context.Canceled) {
+		t.Errorf("the Manager call's context ended with %v", err)
+	}
+	if err := <-done; err == nil {
+		t.Error("the cancelled call returned no error")
+	}
+}
+
+// TestApprovalByElicitation: the approval card reaches the client as an elicitation, and
+// its answer decides; a client without elicitation gets the fallback's refusal.
+func TestApprovalByElicitation(t *testing.T) {
+	f := newFake()
+	f.set([]core.ToolInfo{tool("t", "p")}, nil)
+	f.call = func(ctx context.Context, name string, in json.RawMessage, o core.CallOptions) (core.ToolResult, error) {
+		if err := approve(ctx, name, in, o); err != nil {
+			return core.ToolResult{}, err
+		}
+		return core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: "ran"}}}, nil
+	}
+	var answer atomic.Value
+	var asked atomic.Value
+	asked.Store("")
+	cs := connect(t, New(f, Options{}), &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Store(r.Params.Message)
+			a := answer.Load().(string)
+			if a == "" {
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": a}}, nil
+		},
+	})
+	cases := []struct {
+		answer  string
+		isError bool
+		text    string
+	}{
+		{answerOnce, false, "ran"},
+		{answerSession, false, "ran"},
+		{answerDeny, true, "denied: tool \"t\": denied: not approved"},
+		{"", true, "declined the approval request (decline)"},
+	}
+	for _, c := range cases {
+		answer.Store(c.answer)
+		asked.Store("")
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "t", Arguments: map[string]any{"text": "x"}})
+		if err != nil || res.IsError != c.isError || !strings.Contains(text(res), c.text) {
+			t.Errorf("answer %q: %v isError=%v %q", c.answer, err, res != nil && res.IsError, text(orEmpty(res)))
+		}
+		if m := asked.Load().(string); !strings.Contains(m, "Extension tool `t` from plugin `p`") {
+			t.Errorf("answer %q: the elicitation showed %q", c.answer, m)
+		}
+	}
+
+	plain := connect(t, New(f, Options{}), nil)
+	res, err := plain.CallTool(context.Background(), &mcp.CallToolParams{Name: "t", Arguments: map[string]any{}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "no elicitation") {
+		t.Errorf("no elicitation: %v %+v", err, res)
+	}
+}
+
+// TestApprovalStateBound: an answer counts only with the request state of the same card.
+func TestApprovalStateBound(t *testing.T) {
+	s := New(newFake(), Options{})
+	other := New(newFake(), Options{})
+	cases := []struct {
+		name  string
+		state string
+		key   string
+		want  bool
+	}{
+		{"same key", s.state("k1"), "k1", true},
+		{"another key", s.state("k1"), "k2", false},
+		{"another server", other.state("k1"), "k1", false},
+		{"empty", "", "k1", false},
+	}
+	for _, c := range cases {
+		if got := s.stateValid(c.state, c.key); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCommandsArePrompts: prompts/list lists the commands; prompts/get runs one.
+func TestCommandsArePrompts(t *testing.T) {
+	f := newFake()
+	f.set(nil, []core.CommandInfo{{Name: "greet", PluginID: "p", Origin: "extension:p", Description: "Greet.", ArgumentHint: "<name>"}})
+	f.run = func(_ context.Context, name, input string) (core.CommandResult, error) {
+		switch input {
+		case "submit":
+			return core.CommandResult{Kind: "submit", Prompt: "say hi"}, nil
+		case "fail":
+			return core.CommandResult{Kind: "error", Text: "usage: /greet <name>"}, nil
+		}
+		return core.CommandResult{Kind: "success", Text: "hi " + input}, nil
+	}
+	cs := connect(t, New(f, Options{}), nil)
+	list, err := cs.ListPrompts(context.Background(), nil)
+	if err != nil || len(list.Prompts) != 1 || list.Prompts[0].Description != "[extension:p] Greet." || list.Prompts[0].Arguments[0].Description != "<name>" {
+		t.Fatalf("prompts/list: %v %+v", err, list)
+	}
+	cases := []struct{ input, role, text string }{
+		{"Ada", "assistant", "hi Ada"},
+		{"submit", "user", "say hi"},
+		{"fail", "assistant", "usage: /greet <name>"},
+	}
+	for _, c := range cases {
+		res, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "greet", Arguments: map[string]string{"input": c.input}})
+		if err != nil || len(res.Messages) != 1 || string(res.Messages[0].Role) != c.role || res.Messages[0].Content.(*mcp.TextContent).Text != c.text {
+			t.Errorf("prompts/get %q: %v %+v", c.input, err, res)
+		}
+	}
+}
+
+func orEmpty(r *mcp.CallToolResult) *mcp.CallToolResult {
+	if r == nil {
+		return &mcp.CallToolResult{}
+	}
+	return r
+}
