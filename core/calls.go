@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/gate"
@@ -14,16 +15,19 @@ import (
 
 // CallOptions carry the caller's context into a call. Every field is optional.
 type CallOptions struct {
-	Workspace, SessionID, AgentID, OriginTurnID string
+	// Workspace is the absolute directory of the call: told to the plugin, and the one
+	// native tools and core/call are confined to. "" reaches no file (natives.ErrNoWorkspace).
+	Workspace                        string
+	SessionID, AgentID, OriginTurnID string
 	// Approver answers this call's approval card; nil uses the Manager's (Options.Approver).
 	Approver Approver
 }
 
-// ToolInfo describes a live extension tool.
+// ToolInfo describes a live extension tool or a native tool.
 type ToolInfo struct {
 	Name        string          `json:"name"`
-	PluginID    string          `json:"plugin"`
-	Origin      string          `json:"origin"` // "extension:<plugin id>"
+	PluginID    string          `json:"plugin"` // "" for a native tool
+	Origin      string          `json:"origin"` // "extension:<plugin id>" or OriginNative
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
 }
@@ -74,12 +78,13 @@ func (r ToolResult) Text() string {
 	return b.String()
 }
 
-// Tools lists the live tools, sorted by name.
+// Tools lists the native tools and the live extension tools, sorted by name.
 func (m *Manager) Tools() []ToolInfo {
-	var out []ToolInfo
+	out := m.nat.infos()
 	for _, t := range m.reg.Tools() {
 		out = append(out, ToolInfo{Name: t.Name, PluginID: t.PluginID, Origin: t.Origin, Description: t.Description, InputSchema: t.InputSchema})
 	}
+	slices.SortFunc(out, func(a, b ToolInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
@@ -92,13 +97,20 @@ func (m *Manager) Commands() []CommandInfo {
 	return out
 }
 
-// CallTool calls a live extension tool through the gate: liveness (handle, generation,
-// receipt), input validated against the tool's schema (ErrInvalidInput; the host sees
-// nothing), approval (ErrDenied; the host sees nothing), then tool/call under
-// ToolCallDeadline. Cancelling ctx sends `$/cancel` and returns ErrCancelled. Errors match
-// ErrInvalidInput, ErrDenied, ErrNotAvailable (ErrHostExited, ErrBusy), ErrCancelled,
-// ErrTimeout or ErrExecutionFailed with errors.Is.
+// CallTool calls a tool through the gate. A native tool runs in the core (callNative). A
+// live extension tool goes through liveness (handle, generation, receipt), input validated
+// against the tool's schema (ErrInvalidInput; the host sees nothing), approval (ErrDenied;
+// the host sees nothing), then tool/call under ToolCallDeadline. Cancelling ctx sends
+// `$/cancel` and returns ErrCancelled. Errors match ErrInvalidInput, ErrDenied,
+// ErrNotAvailable (ErrHostExited, ErrBusy), ErrCancelled, ErrTimeout or ErrExecutionFailed
+// with errors.Is.
 func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessage, opts CallOptions) (ToolResult, error) {
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	if tool, spec, ok := m.nat.set.Lookup(name); ok {
+		return m.callNative(ctx, tool, spec, input, opts)
+	}
 	tg, err := m.lookup(toolCall, name)
 	if err != nil {
 		return ToolResult{}, err

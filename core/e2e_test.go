@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/plugins/plugintest"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -21,11 +22,14 @@ import (
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
+// noNatives is an empty native table, for tests that list the extension tools alone.
+var noNatives, _ = natives.NewSet()
+
 func TestCallToolEndToEnd(t *testing.T) {
 	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
 		e := newEnv(t, rt)
 		e.install("tool", "command")
-		m := e.open(nil)
+		m := e.open(func(o *Options) { o.Natives = noNatives }) // the extension tools alone
 		reconcile(t, m)
 		tools := m.Tools()
 		if len(tools) != 1 || tools[0].Name != "echo_text" || tools[0].Origin != "extension:fixture-tool" {

@@ -13,6 +13,7 @@ import (
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -43,9 +44,12 @@ type Options struct {
 	// Approval is the posture flag (`--approve`): "ask", "auto" or "deny"; "" falls back to
 	// [extension_host] approval, then ask.
 	Approval string
-	// NativeTools and BuiltinCommands are the embedder's own names, reserved like the
-	// core's.
-	NativeTools     []string
+	// Natives are the native tools the core runs itself, listed with origin native and
+	// called through the gate like extension tools; their names are reserved. nil means
+	// natives.Builtin(); an embedder adds its own with natives.Builtin().With(...), each
+	// Spec saying whether it is auto-eligible (ARCHITECTURE.md, “Native tools”).
+	Natives *natives.Set
+	// BuiltinCommands are the embedder's own command names, reserved like the core's.
 	BuiltinCommands []string
 	// ShimPath is the cwx binary re-executed as `cwx nodeshim`; "" means this executable.
 	ShimPath string
@@ -80,6 +84,7 @@ type Manager struct {
 	store *plugins.Store
 	reg   *registry.Registry
 	gate  *gate.Gate
+	nat   nativeTable // the native tools, fixed at Open
 	diags *diagWriter
 	logs  *logLimiter
 
@@ -191,12 +196,17 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	if _, err := store.State(); err != nil {
 		return nil, err
 	}
+	nat, err := openNatives(o)
+	if err != nil {
+		return nil, err
+	}
 	bg, cancel := context.WithCancel(context.Background())
 	feed := &changeFeed{}
 	m := &Manager{
 		o: o, log: log, home: home, store: store,
-		reg:     registry.New(registry.Options{NativeTools: o.NativeTools, BuiltinCommands: o.BuiltinCommands, Changed: feed.notify}),
+		reg:     registry.New(registry.Options{NativeTools: nat.set.Names(), BuiltinCommands: o.BuiltinCommands, Changed: feed.notify}),
 		gate:    gate.New(posture, o.Approver),
+		nat:     nat,
 		logs:    newLogLimiter(o.Now),
 		cfg:     cfg,
 		desired: map[string]plugins.Desired{}, owners: map[string]*owner{}, blocked: map[string]string{},
@@ -205,6 +215,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		changes: feed,
 	}
 	m.newTier = m.supervisedTier
+	m.cc.set = nat.set
 	m.diags = newDiagWriter(store, log)
 	m.wg.Add(1)
 	go func() { defer m.wg.Done(); m.diags.run(bg) }()

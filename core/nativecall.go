@@ -1,0 +1,88 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/natives"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
+)
+
+// OriginNative is the origin of a native tool in ToolInfo.
+const OriginNative = "native"
+
+// nativeTable is the Manager's native tools and their schemas, compiled once at Open.
+type nativeTable struct {
+	set     *natives.Set
+	schemas map[string]*registry.InputSchema
+}
+
+// openNatives returns the native table of o (natives.Builtin when o gives none). Every
+// schema must compile under the registration rules.
+func openNatives(o Options) (nativeTable, error) {
+	t := nativeTable{set: o.Natives, schemas: map[string]*registry.InputSchema{}}
+	if t.set == nil {
+		t.set = natives.Builtin()
+	}
+	for _, sp := range t.set.Specs() {
+		s, err := registry.CompileInputSchema(sp.Name, sp.InputSchema)
+		if err != nil {
+			return nativeTable{}, fmt.Errorf("native tool `%s`: %w", sp.Name, err)
+		}
+		t.schemas[sp.Name] = s
+	}
+	return t, nil
+}
+
+// infos lists the native tools as ToolInfo, origin OriginNative.
+func (t nativeTable) infos() []ToolInfo {
+	out := make([]ToolInfo, 0, t.set.Len())
+	for _, sp := range t.set.Specs() {
+		out = append(out, ToolInfo{Name: sp.Name, Origin: OriginNative, Description: sp.Description, InputSchema: sp.InputSchema})
+	}
+	return out
+}
+
+// callNative is CallTool for a native tool, through the same gate as an extension tool's
+// call (ARCHITECTURE.md, “Native tools”): the input is validated against the compiled
+// schema, then approved as the tool's Spec says (auto-eligible: no card; forced: a card
+// every time; otherwise like an extension tool), under its own native: key; then the tool
+// runs confined to opts.Workspace, bounded by ctx. No host is involved.
+func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec natives.Spec, input json.RawMessage, opts CallOptions) (ToolResult, error) {
+	name := spec.Name
+	if err := m.nat.schemas[name].Validate(input); err != nil {
+		return ToolResult{}, err
+	}
+	req := gate.Request{Tool: name, Input: input, Requirement: requirementOf(spec), Native: true}
+	if _, err := m.gate.Check(ctx, req, opts.Approver); err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
+			return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, err)
+		}
+		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
+	}
+	res, err := tool.Run(ctx, natives.Call{Workspace: opts.Workspace, Input: input})
+	switch {
+	case err == nil:
+		return ToolResult{Content: []ContentBlock{{Type: protocol.ContentText, Text: res.Text}}, IsError: res.IsError, Structured: res.Structured}, nil
+	case errors.Is(err, ErrDenied):
+		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
+	case ctx.Err() != nil:
+		return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, context.Cause(ctx))
+	}
+	return ToolResult{}, &ExecutionError{Name: name, Message: err.Error()}
+}
+
+// requirementOf is how the gate approves a native's calls.
+func requirementOf(spec natives.Spec) gate.Requirement {
+	switch {
+	case spec.AutoEligible:
+		return gate.Eligible
+	case spec.Forced:
+		return gate.Forced
+	}
+	return gate.Required
+}
