@@ -22,8 +22,8 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
-	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/shared/frame"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // callFunc is one tool/call round trip of a tool of the bench-tool fixture; it returns the

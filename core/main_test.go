@@ -15,8 +15,8 @@ import (
 
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/supervisor"
-	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // cwxBin is the real cwx binary, built once per run: the Manager re-executes it as

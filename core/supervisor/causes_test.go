@@ -9,8 +9,8 @@ import (
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
-	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/shared"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // exitRecorder is an owner layer that keeps what each HostExited was told.

@@ -15,8 +15,8 @@ import (
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
-	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/shared/frame"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // conformBigFrames: a 32 MiB request reaches the host intact and a ~32 MiB answer comes back.

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/shared"
 	"github.com/cwx-dev/cwx/shared/frame"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // BenchmarkShimHop measures what the go-plugin shim adds to a round trip. The same verbatim

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/shared"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // TestRuntimeProcessProperties checks what the shim promises about the runtime it spawns:

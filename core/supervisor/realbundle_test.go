@@ -8,8 +8,8 @@ import (
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
-	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // TestRealBundle runs the committed JS extension host through the real shim on both

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/cwx-dev/cwx/core"
-	"github.com/cwx-dev/cwx/shared/testenv"
 	"github.com/cwx-dev/cwx/nodeshim"
 	"github.com/cwx-dev/cwx/shared"
+	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
 // TestMain lets the test binary act as the shim, as the example's main does: the Manager
