@@ -79,6 +79,9 @@
 //
 // Host requests: registry/register and registry/unregister go to the registry (only for an
 // owner that is current and lives in the asking incarnation); hook and prompt_section
-// registrations are refused "not supported yet"; core/call is answered -32002 until it is
-// built.
+// registrations are refused "not supported yet"; core/call runs a native tool for the
+// tool/call whose capability ticket it presents (corecall.go, invocation.go): refused names
+// first, then the native's schema, the per-invocation caps and the gate with the caller's
+// origin-scoped keys; the invocation's deadline stands still while a card waits
+// (ARCHITECTURE.md, “Approval”).
 package core
