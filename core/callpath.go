@@ -39,7 +39,7 @@ type target struct {
 func (m *Manager) lookup(k *callKind, name string) (target, error) {
 	tg, ok := k.find(m.reg, name)
 	if !ok {
-		return target{}, &NotLiveError{Kind: k.name, Name: name}
+		return target{}, m.notLive(protocol.RegisterKind(k.name), name)
 	}
 	m.mu.Lock()
 	o := m.owners[tg.Owner.PluginID]

@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/supervisor"
 )
 
 // CallOptions carry the caller's context into a call. Every field is optional.
@@ -145,6 +147,10 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 
 // callError turns a peer error into the Manager's typed errors.
 func (m *Manager) callError(kind, name string, err error, callCtx context.Context) error {
+	if hang, ok := errors.AsType[*supervisor.HangError](err); ok {
+		// the supervisor's reason, with what was running, rather than the broken stream's text
+		return errdefs.WithText(fmt.Sprintf("%s %q: %s: %s while `%s` was running", kind, name, ErrHostExited, hang, name), err)
+	}
 	var ec *endCause
 	if errors.As(context.Cause(callCtx), &ec) && (errors.Is(err, rpc.ErrCancelled) || errors.Is(err, rpc.ErrHostExited)) {
 		return fmt.Errorf("%s %q: %w", kind, name, ec)

@@ -58,10 +58,18 @@ func (e *ExecutionError) Is(target error) bool { return target == ErrExecutionFa
 type NotLiveError struct {
 	Kind string // "tool" or "command"
 	Name string
+	// Plugin is who the claim table gives the name to, and Why says why that plugin is not
+	// active ("whose activation failed: <reason>"); both "" when no plugin claims it.
+	Plugin string
+	Why    string
 }
 
 func (e *NotLiveError) Error() string {
-	return fmt.Sprintf("%s: no live extension %s named %q", ErrNotAvailable, e.Kind, e.Name)
+	msg := fmt.Sprintf("%s: no live extension %s named %q", ErrNotAvailable, e.Kind, e.Name)
+	if e.Plugin != "" {
+		msg += fmt.Sprintf(": it belongs to plugin `%s`, %s", e.Plugin, e.Why)
+	}
+	return msg
 }
 
 // Unwrap makes errors.Is(err, ErrNotAvailable) true.

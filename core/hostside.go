@@ -42,7 +42,10 @@ func (l ownerLayer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint
 			return registry.Result(0, &registry.Refusal{Kind: string(p.Kind), Name: p.Spec.Name, Cause: registry.ErrStaleOwner,
 				Reason: fmt.Sprintf("%s: owner %s generation %d is not live on this host", registry.ErrStaleOwner, p.Owner.PluginID, p.Owner.Generation)}), nil
 		}
-		handle, err := m.reg.Register(t, p)
+		handle, evicted, err := m.reg.Admit(t, p)
+		if evicted != nil {
+			m.evicted(evicted)
+		}
 		if err != nil {
 			var r *registry.Refusal
 			if errors.As(err, &r) && !errors.Is(err, registry.ErrStaleOwner) {

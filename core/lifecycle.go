@@ -170,6 +170,7 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 		m.deactivate(o)
 		return
 	}
+	m.persistClaims(o)
 	m.log.Info("plugin active", "plugin", o.id, "generation", o.ref.Generation, "host_generation", o.gen)
 }
 

@@ -75,6 +75,7 @@ func (m *Manager) Reconcile(ctx context.Context) error {
 			m.log.Warn("plugin not activated", "plugin", d.ID, "error", err)
 		}
 	}
+	m.reg.SetClaims(claimsOf(want)) // known before any host starts
 	m.mu.Lock()
 	m.desired = want
 	tiers := map[protocol.Tier]bool{}

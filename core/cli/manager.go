@@ -15,6 +15,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -213,7 +214,7 @@ func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done 
 			if err != nil {
 				return callErr(err)
 			}
-			return notLive(kind, name)
+			return notLive(m, kind, name)
 		case <-tick.C:
 		case <-limit.C:
 			return exitf(ExitUnavailable, "no live %s %q after %s: plugins are still activating (see `cwx plugin list`)", kind, name, liveWait)
@@ -223,7 +224,15 @@ func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done 
 	}
 }
 
-func notLive(kind liveKind, name string) error {
+// notLive is the error of a name that is not live. When the core knows whose the name is
+// (the claim table), it names the plugin and why that plugin is not active.
+func notLive(m liveCore, kind liveKind, name string) error {
+	if w, ok := m.(interface{ NotLive(kind, name string) error }); ok {
+		if e, ok := errors.AsType[*core.NotLiveError](w.NotLive(kind.String(), name)); ok && e.Plugin != "" {
+			return exitf(ExitUnavailable, "no live %s %q: it belongs to plugin `%s`, %s (see `cwx plugin show %s`)",
+				kind, name, stripEscapes(e.Plugin), stripEscapes(e.Why), stripEscapes(e.Plugin))
+		}
+	}
 	return exitf(ExitUnavailable, "no live %s %q: run `cwx %s list` for the live ones, and `cwx plugin list` for plugins that are not enabled, trusted or activated", kind, name, kind)
 }
 
@@ -260,7 +269,7 @@ func (c cleanError) Unwrap() error { return c.err }
 func exitErrOf(err error) *ExitError {
 	var noRuntime *jsruntime.NoRuntimeError
 	switch {
-	case errors.Is(err, core.ErrInvalidInput):
+	case errors.Is(err, core.ErrInvalidInput), errors.Is(err, errdefs.ErrCorrupt):
 		return &ExitError{Code: ExitInvalid, Err: err}
 	case errors.Is(err, core.ErrDenied):
 		return &ExitError{Code: ExitDenied, Err: err}

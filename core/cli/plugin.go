@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -57,7 +58,7 @@ func pluginErr(err error) error {
 		return &ExitError{Code: ExitDenied, Err: err}
 	case errors.Is(err, plugins.ErrRefused), errors.Is(err, plugins.ErrManifest),
 		errors.Is(err, plugins.ErrNotInstalled), errors.Is(err, plugins.ErrContentChanged),
-		errors.Is(err, plugins.ErrCapabilitiesChanged):
+		errors.Is(err, plugins.ErrCapabilitiesChanged), errors.Is(err, errdefs.ErrCorrupt):
 		return &ExitError{Code: ExitInvalid, Err: err}
 	case errors.Is(err, os.ErrNotExist), errors.Is(err, os.ErrPermission):
 		return &ExitError{Code: ExitUsage, Err: err}

@@ -176,13 +176,13 @@ func TestPluginExitCodes(t *testing.T) {
 			}
 		})
 	}
-	// A corrupt state file is reported with its path and left alone.
+	// A corrupt state file is reported with its path, exits 3 (invalid input) and is left alone.
 	state := filepath.Join(home, "state.json")
 	if err := os.WriteFile(state, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r := runPluginCLI(t, "plugin", "list")
-	if r.code != ExitInternal || !strings.Contains(r.stderr, state) || !strings.Contains(r.stderr, "corrupt") {
+	if r.code != ExitInvalid || !strings.Contains(r.stderr, state) || !strings.Contains(r.stderr, "corrupt") {
 		t.Fatalf("corrupt state: %+v", r)
 	}
 	if b, _ := os.ReadFile(state); string(b) != "{not json" {

@@ -229,7 +229,7 @@ func (s *replSession) awaitLive(ctx context.Context, kind liveKind, name string)
 	deadline := time.Now().Add(s.settle)
 	for !hasLive(s.m, kind, name) {
 		if !s.transitional() || time.Now().After(deadline) {
-			return notLive(kind, name)
+			return notLive(s.m, kind, name)
 		}
 		if err := sleepCtx(ctx, livePoll); err != nil {
 			return err

@@ -2,11 +2,16 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/shared"
 )
 
 // heartbeat pings the host every HeartbeatInterval until the incarnation ends. A ping
@@ -36,6 +41,9 @@ func (t *TierRuntime) sleep(inc *incarnation) bool {
 func (t *TierRuntime) beat(inc *incarnation) {
 	unresp := t.o.Clock.AfterFunc(t.o.UnresponsiveAfter, func() { t.markUnresponsive(inc) })
 	kill := t.o.Clock.AfterFunc(t.o.HangKillAfter, func() {
+		if inc.conn != nil { // before the kill: the calls' end reads it
+			inc.conn.hung.Store(int64(t.o.HangKillAfter))
+		}
 		inc.kill(fmt.Sprintf("heartbeat timed out: host/ping unanswered for %s", t.o.HangKillAfter))
 	})
 	defer unresp.Stop()
@@ -79,3 +87,43 @@ func (inc *incarnation) killReason() string {
 	defer inc.reasonMu.Unlock()
 	return inc.reason
 }
+
+// HangError is why the calls in flight failed when the heartbeat killed their host: the
+// supervisor's reason, not the broken stream's text, which it wraps. The tier restarts
+// within its crash budget (ARCHITECTURE.md, “Lifecycles and numbers”).
+type HangError struct {
+	Tier  protocol.Tier
+	After time.Duration // the tier's HangKillAfter
+	Err   error         // how the channel ended
+}
+
+func (e *HangError) Error() string {
+	return fmt.Sprintf("the %s tier was restarted: host/ping unanswered for %s", e.Tier, e.After)
+}
+
+func (e *HangError) Unwrap() error { return e.Err }
+
+// hangConn is an incarnation's Channel as its peer reads it: once the heartbeat killed the
+// host, the end of the stream reads as a *HangError, so every call the peer fails carries
+// the reason.
+type hangConn struct {
+	*shared.Channel
+	tier protocol.Tier
+	hung atomic.Int64 // HangKillAfter in nanoseconds once the heartbeat killed the host
+}
+
+func (c *hangConn) Recv() ([]byte, error) {
+	b, err := c.Channel.Recv()
+	if err == nil {
+		return b, nil
+	}
+	if d := c.hung.Load(); d != 0 {
+		if errors.Is(err, io.EOF) {
+			err = errHostClosedStream
+		}
+		err = &HangError{Tier: c.tier, After: time.Duration(d), Err: err}
+	}
+	return b, err
+}
+
+var errHostClosedStream = errors.New("the host closed its stream")

@@ -32,6 +32,7 @@ type incarnation struct {
 	shim     *shared.Client
 	ch       *shared.Channel // the peer's Conn; closing it tears the stream down
 	peer     *rpc.Peer
+	conn     *hangConn // the peer's Conn: inc.ch, read so a heartbeat kill reads as one
 	peerDone chan struct{} // Run returned
 	shimPID  int
 	rt       shared.Started
@@ -79,7 +80,8 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 		return inc, fmt.Errorf("start the %s runtime: %w", o.Runtime.Kind, err)
 	}
 	inc.rtUp = o.Clock.Now()
-	inc.peer = rpc.New(inc.ch, o.Tier, handler(inc), rpc.Options{Logger: o.Logger.Named("rpc")})
+	inc.conn = &hangConn{Channel: inc.ch, tier: o.Tier}
+	inc.peer = rpc.New(inc.conn, o.Tier, handler(inc), rpc.Options{Logger: o.Logger.Named("rpc")})
 	go func() {
 		defer close(inc.peerDone)
 		_ = inc.peer.Run(context.Background())
@@ -118,7 +120,7 @@ func (inc *incarnation) startShim() error {
 		Managed:          false,
 		SkipHostEnv:      true,
 		StartTimeout:     o.StartTimeout,
-		Logger:           shimLogger{Logger: o.Logger.Named("shim"), planned: &inc.planned},
+		Logger:           shimLogger{Logger: o.Logger.Named("shim"), planned: &inc.planned, killed: func() bool { return inc.killReason() != "" }},
 		GRPCDialOptions:  shared.DialOptions(),
 	})
 	rpcClient, err := inc.client.Client()

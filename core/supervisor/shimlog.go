@@ -12,16 +12,19 @@ const shimExitMsg = "plugin process exited"
 
 // shimLogger is go-plugin's logger for one incarnation's shim. The end of a shim the core
 // stopped on purpose (Stop, a planned restart, a start that Stop abandoned) ends with the
-// signal the bounded shutdown sent; that exit is logged at DEBUG, not as an error. An
-// unplanned exit keeps go-plugin's level.
+// signal the bounded shutdown sent, and so does one the core killed for not answering (the
+// heartbeat), whose end the supervisor reports itself as one warning ("extension host
+// exited", with the reason); either exit is logged at DEBUG, not as an error. Any other
+// exit keeps go-plugin's level.
 type shimLogger struct {
 	hclog.Logger
 	planned *atomic.Bool
+	killed  func() bool // the core killed the incarnation (incarnation.killReason)
 }
 
-// Error logs msg at ERROR, except the planned shim's exit.
+// Error logs msg at ERROR, except the exit of a shim the core stopped or killed.
 func (l shimLogger) Error(msg string, args ...any) {
-	if msg == shimExitMsg && l.planned.Load() {
+	if msg == shimExitMsg && (l.planned.Load() || (l.killed != nil && l.killed())) {
 		l.Logger.Debug(msg, args...)
 		return
 	}
