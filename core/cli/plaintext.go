@@ -8,15 +8,15 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/inert"
 )
 
 // maxTerminalText is the most plugin text printed to a terminal; more goes to --json or
 // --output FILE instead.
 const maxTerminalText = 1 << 20
 
-// stripEscapes removes what would let plugin text drive a terminal (core.StripEscapes).
-func stripEscapes(s string) string { return core.StripEscapes(s) }
+// stripEscapes removes what would let plugin text drive a terminal (inert.Strip).
+func stripEscapes(s string) string { return inert.Strip(s) }
 
 // isTerminal reports whether a stream (an io.Reader or io.Writer) is a terminal; tests
 // replace it.

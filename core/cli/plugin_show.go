@@ -141,8 +141,12 @@ func showPlugin(s *plugins.Store, cfg *config.Config, r *plugins.Record) PluginS
 		Status: s.Status(r), Enabled: r.Enabled, Receipt: "valid", Closure: r.Closure, Files: r.Files, Bytes: r.Bytes,
 		StageDir: s.Layout().StageDir(r.ID, r.Closure), DataDir: s.Layout().DataDir(r.ID), Entries: r.Entries,
 		DiagnosticsTotal: len(r.Diagnostics)}
+	// the receipt holds only for the bytes it was given to: re-hash (cached) the staged copy
 	if err := s.CheckReceipt(r); err != nil {
 		sh.Receipt = strings.TrimPrefix(advise(err), "plugin "+r.ID+": ")
+	} else if err := s.VerifyClosure(r); err != nil {
+		sh.Receipt = strings.TrimPrefix(advise(err), "plugin "+r.ID+": ")
+		sh.Status = plugins.ErrContentChanged.Error()
 	}
 	pc := cfg.Plugin(r.ID)
 	sh.Config = PluginConfigInfo{Keys: pc.Keys, Digest: pc.Digest}

@@ -18,7 +18,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
-		fmt.Fprintf(stderr, "cwx: %s\n", advise(err))
+		printf(stderr, "cwx: %s\n", advise(err))
 	}
 	return exitCode(err)
 }

@@ -62,6 +62,7 @@ type treeFile struct {
 	Mode   fs.FileMode // regular file or symlink
 	Size   int64       // content bytes (link target length for a symlink)
 	Target string      // symlink target
+	stamp  stamp       // what the verification cache compares
 }
 
 // scanTree lists root's files in closure order, refusing what a package may not contain:
@@ -102,13 +103,13 @@ func scanTree(source, root string, lim Limits) ([]treeFile, error) {
 			if reason := symlinkEscapes(rel, target); reason != "" {
 				return refuse(rel, reason)
 			}
-			files = append(files, treeFile{Rel: rel, Mode: fs.ModeSymlink, Size: int64(len(target)), Target: target})
+			files = append(files, treeFile{Rel: rel, Mode: fs.ModeSymlink, Size: int64(len(target)), Target: target, stamp: statStamp(fi, target)})
 		case m.IsRegular():
 			total += fi.Size()
 			if total > lim.Bytes {
 				return refuse("", tooManyBytes(lim))
 			}
-			files = append(files, treeFile{Rel: rel, Mode: m.Perm(), Size: fi.Size()})
+			files = append(files, treeFile{Rel: rel, Mode: m.Perm(), Size: fi.Size(), stamp: statStamp(fi, "")})
 		default:
 			return refuse(rel, fmt.Sprintf("is a device file, pipe or socket (%v); a package holds only files, folders and symlinks inside it", m.Type()))
 		}

@@ -41,8 +41,7 @@ type Blocked struct {
 
 // Desired reads the state once and splits the enabled plugins into those that should be
 // live and those blocked by their receipt. It does not hash anything: call VerifyClosure
-// before a tier start and VerifyEntries before each activation. cfg may be nil (then every
-// plugin gets the empty config).
+// before each activation. cfg may be nil (then every plugin gets the empty config).
 func (s *Store) Desired(cfg *config.Config) ([]Desired, []Blocked, uint64, error) {
 	st, err := s.State()
 	if err != nil {

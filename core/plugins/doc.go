@@ -54,8 +54,12 @@
 // activation policy version). [Store.Trust] needs that token and writes a [Receipt]. A
 // receipt fails closed: [Store.CheckReceipt] (in memory) reports ErrNotTrusted,
 // ErrCapabilitiesChanged when [PolicyVersion] moved, ErrContentChanged when the installed
-// closure differs; [Store.VerifyClosure] (before a tier start) and [Store.VerifyEntries]
-// (before each activation) re-hash the bytes and report ErrContentChanged.
+// closure differs; [Store.VerifyClosure] (before every activation, replays after a host
+// restart and planned restarts included) checks the whole staged copy and reports
+// ErrContentChanged. It re-hashes only a folder in which some file's identity (device and
+// inode), size, mode, modification or change time moved since it last hashed to the
+// closure, or changed within two seconds of that hash; so a module that rewrites one of its
+// own files is caught at the next activation at the cost of a stat per file.
 //
 // # State
 //
@@ -73,8 +77,7 @@
 //	s, _ := plugins.Open(plugins.Options{Home: home, Provided: jshostProvided})
 //	cfg, _ := config.LoadHome(home)
 //	desired, blocked, gen, _ := s.Desired(cfg) // enabled ∧ trusted ∧ receipt valid
-//	// before a tier start, for each d in desired:   s.VerifyClosure(d.Record)
-//	// before each activation:                        s.VerifyEntries(d.Record)
+//	// before each activation (replays included):    s.VerifyClosure(d.Record)
 //	//                                                 dir, _ := s.Layout().EnsureDataDir(d.ID)
 //	// d.Config.Err != nil → fail activation with it (no host call); otherwise send
 //	// d.Config.JSON as config and record d.Config.Digest on the owner.

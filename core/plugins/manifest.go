@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/inert"
 )
 
 // Manifest kinds.
@@ -151,6 +153,9 @@ func stringField(file string, obj map[string]json.RawMessage, field string, requ
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", &ManifestError{File: file, Field: field, Reason: "must be a string"}
+	}
+	if err := inert.Check(s); err != nil { // shown in reviews and listings: plugin text stays inert
+		return "", &ManifestError{File: file, Field: field, Reason: err.Error()}
 	}
 	if required && strings.TrimSpace(s) == "" {
 		return "", &ManifestError{File: file, Field: field, Reason: "must not be empty"}
@@ -295,6 +300,9 @@ func cleanEntries(file, field string, paths []string) ([]string, error) {
 func cleanEntry(p string) (string, error) {
 	if p == "" {
 		return "", errors.New("is empty")
+	}
+	if err := inert.Check(p); err != nil {
+		return "", err
 	}
 	if strings.ContainsRune(p, '\\') || strings.ContainsRune(p, 0) {
 		return "", errors.New("must use '/' separators")

@@ -81,21 +81,38 @@ func short(h string) string {
 	return h
 }
 
-// VerifyClosure re-hashes the staged copy of r (call it before each tier start) and fails
-// with ErrContentChanged when any byte differs from the install.
+// VerifyClosure checks that the staged copy of r still holds exactly the installed bytes
+// (call it before every activation: first, replayed and restarted ones alike) and fails
+// with ErrContentChanged when any file differs, came or went. A folder whose every file
+// keeps the identity, size, mode and times it had when it last hashed to the closure is
+// not hashed again; any change re-hashes it (ARCHITECTURE.md, “Plugins and trust”).
 func (s *Store) VerifyClosure(r *Record) error {
 	dir := s.layout.StageDir(r.ID, r.Closure)
-	c, err := HashTree(dir, s.limits)
+	started := s.now()
+	files, err := scanTree(dir, dir, s.limits)
 	if err != nil {
+		s.verified.forget(dir)
+		return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: err.Error()}
+	}
+	if s.verified.holds(dir, r.Closure, files) {
+		return nil
+	}
+	s.verified.hashes.Add(1)
+	c, err := hashFiles(dir, files)
+	if err != nil {
+		s.verified.forget(dir)
 		return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: err.Error()}
 	}
 	if c.SHA256 != r.Closure {
+		s.verified.forget(dir)
 		return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: "the staged files no longer hash to " + short(r.Closure)}
 	}
+	s.verified.remember(dir, r.Closure, started, files)
 	return nil
 }
 
-// VerifyEntries re-hashes r's entry modules (call it before each activation).
+// VerifyEntries re-hashes r's entry modules only. VerifyClosure covers them and every other
+// file; this narrower check is kept for callers that want the entries alone.
 func (s *Store) VerifyEntries(r *Record) error {
 	dir := s.layout.StageDir(r.ID, r.Closure)
 	for _, e := range r.Entries {

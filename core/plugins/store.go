@@ -38,6 +38,7 @@ type Store struct {
 	limits   Limits
 	policy   string
 	now      func() time.Time
+	verified *verifyCache // the staged folders that last hashed to their closure
 }
 
 // Open returns the Store of opts.Home, creating the home (0700) when missing.
@@ -48,7 +49,7 @@ func Open(opts Options) (*Store, error) {
 	if err := config.EnsureDir(opts.Home); err != nil {
 		return nil, err
 	}
-	s := &Store{layout: Layout{Home: opts.Home}, provided: map[string]bool{}, limits: opts.Limits, policy: opts.Policy, now: opts.Now}
+	s := &Store{layout: Layout{Home: opts.Home}, provided: map[string]bool{}, limits: opts.Limits, policy: opts.Policy, now: opts.Now, verified: &verifyCache{}}
 	for _, p := range opts.Provided {
 		s.provided[p] = true
 	}

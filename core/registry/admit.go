@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cwx-dev/cwx/core/inert"
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
@@ -66,6 +67,9 @@ func (r *Registry) checkTool(s protocol.RegisterSpec) (*reg, *Refusal) {
 	if !utf8.ValidString(s.Description) {
 		return nil, refuse(kind, name, ErrInvalidSpec, "description of tool `%s` is not valid UTF-8", name)
 	}
+	if err := inert.Check(s.Description); err != nil { // plugin text stays inert (package inert)
+		return nil, refuse(kind, name, ErrInvalidSpec, "description of tool `%s` %v", name, err)
+	}
 	compiled, why := r.schemas.compile(name, s.InputSchema)
 	if why != "" {
 		return nil, refuse(kind, name, ErrInvalidSpec, "%s", why)
@@ -93,7 +97,7 @@ func (r *Registry) checkCommand(s protocol.RegisterSpec) (*reg, *Refusal) {
 	case len(desc) > MaxCommandDescription:
 		return nil, refuse(kind, name, ErrInvalidSpec, "description of command `%s` is %d bytes; the limit is %d", name, len(desc), MaxCommandDescription)
 	case !singleLine(desc):
-		return nil, refuse(kind, name, ErrInvalidSpec, "description of command `%s` must be one line without control characters", name)
+		return nil, refuse(kind, name, ErrInvalidSpec, "description of command `%s` must be one line without control characters or bidi controls", name)
 	}
 	hint := ""
 	if s.ArgumentHint != nil {
@@ -104,19 +108,20 @@ func (r *Registry) checkCommand(s protocol.RegisterSpec) (*reg, *Refusal) {
 		case len(hint) > MaxArgumentHint:
 			return nil, refuse(kind, name, ErrInvalidSpec, "argument hint of command `%s` is %d bytes; the limit is %d", name, len(hint), MaxArgumentHint)
 		case !singleLine(hint):
-			return nil, refuse(kind, name, ErrInvalidSpec, "argument hint of command `%s` must be one line without control characters", name)
+			return nil, refuse(kind, name, ErrInvalidSpec, "argument hint of command `%s` must be one line without control characters or bidi controls", name)
 		}
 	}
 	return &reg{kind: protocol.KindCommand, name: name, key: Fold(name), desc: desc, hint: hint}, nil
 }
 
-// singleLine reports valid UTF-8 with no control characters (newlines included).
+// singleLine reports valid UTF-8 with no control characters (newlines included) and none of
+// the bidi and other characters package inert refuses.
 func singleLine(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
 	}
 	for _, c := range s {
-		if unicode.IsControl(c) {
+		if unicode.IsControl(c) || inert.Refused(c) {
 			return false
 		}
 	}

@@ -1,0 +1,2 @@
+// The reviewed helper: what helper_rewrite replaces.
+export const origin = 'reviewed';
