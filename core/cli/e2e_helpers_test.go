@@ -15,7 +15,7 @@ import (
 )
 
 // buildCWX builds the cwx binary (the Manager re-executes it as the shim).
-func buildCWX(t *testing.T) string {
+func buildCWX(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "cwx")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
@@ -26,7 +26,7 @@ func buildCWX(t *testing.T) string {
 
 // e2eHome returns a fresh CWX_HOME whose config.toml selects rt by path, followed by
 // pluginConf (TOML tables of plugin config).
-func e2eHome(t *testing.T, rt testenv.Runtime, pluginConf string) string {
+func e2eHome(t testing.TB, rt testenv.Runtime, pluginConf string) string {
 	t.Helper()
 	home := t.TempDir()
 	conf := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n\n%s", rt.Name, rt.Name, rt.Path, pluginConf)
@@ -37,7 +37,7 @@ func e2eHome(t *testing.T, rt testenv.Runtime, pluginConf string) string {
 }
 
 // e2eCWX runs the real cwx binary bin under CWX_HOME=home.
-func e2eCWX(t *testing.T, bin, home, stdin string, args ...string) cliResult {
+func e2eCWX(t testing.TB, bin, home, stdin string, args ...string) cliResult {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "CWX_HOME="+home)
@@ -58,7 +58,7 @@ func e2eCWX(t *testing.T, bin, home, stdin string, args ...string) cliResult {
 }
 
 // e2eMust is e2eCWX without stdin for a command that must exit 0.
-func e2eMust(t *testing.T, bin, home string, args ...string) cliResult {
+func e2eMust(t testing.TB, bin, home string, args ...string) cliResult {
 	t.Helper()
 	r := e2eCWX(t, bin, home, "", args...)
 	if r.code != 0 {
@@ -68,7 +68,7 @@ func e2eMust(t *testing.T, bin, home string, args ...string) cliResult {
 }
 
 // e2eTrusted installs the plugin at src, reviews and trusts it, and returns its id.
-func e2eTrusted(t *testing.T, bin, home, src string) string {
+func e2eTrusted(t testing.TB, bin, home, src string) string {
 	t.Helper()
 	var res PluginInstallResult
 	if err := json.Unmarshal([]byte(e2eMust(t, bin, home, "plugin", "install", src, "--json").stdout), &res); err != nil {

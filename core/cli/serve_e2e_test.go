@@ -54,7 +54,7 @@ func (l *lockedBuffer) String() string {
 
 // startServe starts `cwx serve --mcp args…` under home and connects a client that answers
 // elicitations when elicit is set.
-func startServe(t *testing.T, bin, home string, elicit bool, args ...string) *mcpServe {
+func startServe(t testing.TB, bin, home string, elicit bool, args ...string) *mcpServe {
 	t.Helper()
 	s := &mcpServe{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, changed: make(chan struct{}, 16)}
 	s.answer.Store("")
@@ -121,7 +121,7 @@ func startServe(t *testing.T, bin, home string, elicit bool, args ...string) *mc
 
 // stop closes the session (stdin EOF) and waits for serve to exit; it returns the exit
 // status and how long the exit took.
-func (s *mcpServe) stop(t *testing.T) (int, time.Duration) {
+func (s *mcpServe) stop(t testing.TB) (int, time.Duration) {
 	t.Helper()
 	start := time.Now()
 	_ = s.session.Close()
@@ -161,7 +161,7 @@ func (s *mcpServe) waitTools(t *testing.T, n int) []*mcp.Tool {
 	}
 }
 
-func (s *mcpServe) call(t *testing.T, ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+func (s *mcpServe) call(t testing.TB, ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
 	t.Helper()
 	return s.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 }

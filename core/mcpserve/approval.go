@@ -39,30 +39,29 @@ var (
 // MAC of the card's approval key; the retry carries the client's answer and that state,
 // and the answer counts only for a card with the same key (the same plugin build, tool
 // and canonical input). The SDK elicits directly, and retries itself, for a client on an
-// older protocol version.
+// older protocol version. A client without elicitation gets Options.Fallback's answer.
 type approvalStep struct {
 	s    *Server
 	req  *mcp.CallToolRequest
 	card *core.ApprovalCard // the card the gate asked about, on a first pass
 }
 
-// approver returns what answers a call's approval card: an approvalStep when the client
-// declared elicitation, else Options.Fallback.
-func (s *Server) approver(req *mcp.CallToolRequest) (core.Approver, *approvalStep) {
-	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
-		step := &approvalStep{s: s, req: req}
-		return step, step
-	}
-	if s.o.Fallback != nil {
-		return s.o.Fallback, nil
-	}
-	return gate.ApproverFunc(func(context.Context, core.ApprovalCard) (core.Decision, error) {
-		return gate.DenyDecision, errors.New("approval needed and the client cannot be asked (no elicitation)")
-	}), nil
+// approver returns what answers a call's approval card. Whether the client declared
+// elicitation is looked up only when the gate asks (reading the request's capabilities
+// costs a decode): without it, Options.Fallback answers.
+func (s *Server) approver(req *mcp.CallToolRequest) *approvalStep {
+	return &approvalStep{s: s, req: req}
 }
 
-// Approve answers from the retry's input response, or records the card and stops.
-func (a *approvalStep) Approve(_ context.Context, card core.ApprovalCard) (core.Decision, error) {
+// Approve answers from the retry's input response, or records the card and stops; for a
+// client without elicitation it asks the fallback.
+func (a *approvalStep) Approve(ctx context.Context, card core.ApprovalCard) (core.Decision, error) {
+	if caps := a.req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
+		if a.s.o.Fallback != nil {
+			return a.s.o.Fallback.Approve(ctx, card)
+		}
+		return gate.DenyDecision, errors.New("approval needed and the client cannot be asked (no elicitation)")
+	}
 	p := a.req.Params
 	if resp, ok := p.InputResponses[approvalInput]; ok && a.s.stateValid(p.RequestState, card.Key) {
 		return decision(resp, card.Forced)

@@ -70,12 +70,12 @@ func objectSchema(raw json.RawMessage) bool {
 // which the SDK cancels on notifications/cancelled.
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := req.Params.Name
-	approver, step := s.approver(req)
-	opts := core.CallOptions{Workspace: s.o.Workspace, SessionID: req.Session.ID(), Approver: approver}
+	step := s.approver(req)
+	opts := core.CallOptions{Workspace: s.o.Workspace, SessionID: req.Session.ID(), Approver: step}
 	stop := s.progress(ctx, req)
 	res, err := s.m.CallTool(ctx, name, req.Params.Arguments, opts)
 	stop()
-	if step != nil && step.card != nil && errors.Is(err, errAsk) {
+	if step.card != nil && errors.Is(err, errAsk) {
 		return step.ask(), nil
 	}
 	if err != nil {
