@@ -18,7 +18,9 @@ func BenchmarkCallInMemory(b *testing.B) {
 	f := newFake()
 	f.set([]core.ToolInfo{tool("t", "p")}, nil)
 	out := core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: strings.Repeat("x", 1024)}}}
-	f.call = func(context.Context, string, json.RawMessage, core.CallOptions) (core.ToolResult, error) { return out, nil }
+	f.call = func(context.Context, string, json.RawMessage, core.CallOptions) (core.ToolResult, error) {
+		return out, nil
+	}
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
