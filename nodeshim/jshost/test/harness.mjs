@@ -57,6 +57,7 @@ export class FakeCore {
   /**
    * @param {object} o
    * @param {(spec: object, params: object) => object} [o.admit] answer for registry/register
+   * @param {(params: object, id: number) => object} [o.coreCall] answer for core/call: {result}, {error} or 'never'
    * @param {string[]} [o.args] extra host argv
    * @param {object} [o.env] extra env
    * @param {boolean} [o.detached] run the host as a process-group leader
@@ -103,6 +104,9 @@ export class FakeCore {
       const answer = this.o.admit?.(msg.params.spec, msg.params) ?? { handle: this.nextHandle++ };
       if (answer !== 'never') this.write({ jsonrpc: '2.0', id: msg.id, result: answer });
       if (answer?.handle !== undefined) this.handles.set(`${msg.params.kind}:${msg.params.spec.name}`, answer.handle);
+    } else if (msg.method === 'core/call' && this.o.coreCall) {
+      const answer = this.o.coreCall(msg.params, msg.id); // {result} | {error} | 'never'
+      if (answer !== 'never') this.write({ jsonrpc: '2.0', id: msg.id, ...answer });
     } else if (msg.method === 'registry/unregister' || msg.method === 'core/call') {
       this.write({ jsonrpc: '2.0', id: msg.id, result: {} });
     } else if (msg.method === undefined && this.pending.has(msg.id)) {
