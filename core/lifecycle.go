@@ -124,7 +124,9 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 		fail(d.Config.Err.Error())
 		return
 	}
-	if err := m.store.VerifyEntries(d.Record); err != nil {
+	// the whole closure, before every activation: replays and restarts load modules afresh
+	// (ARCHITECTURE.md, “Plugins and trust”)
+	if err := m.store.VerifyClosure(d.Record); err != nil {
 		fail(err.Error())
 		return
 	}

@@ -68,7 +68,7 @@ func coreLogger(stderr io.Writer) hclog.Logger {
 			level = hclog.Error
 		}
 	}
-	return hclog.New(&hclog.LoggerOptions{Name: "cwx", Level: level, Output: stderr})
+	return hclog.New(&hclog.LoggerOptions{Name: "cwx", Level: level, Output: inertWriter{stderr}})
 }
 
 // openForCommand opens the Manager for one command; the caller closes it with closeCore.

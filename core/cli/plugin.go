@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -316,20 +315,15 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// escapeSeqRE matches terminal escape sequences: CSI, OSC (ended by BEL or ST) and
-// two-byte escapes.
-var escapeSeqRE = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]`)
-
-// oneLine removes terminal escape sequences and replaces other control characters
-// (newlines included) with spaces, so plugin-written text cannot drive the terminal.
+// oneLine strips what could drive the terminal (inert.Strip) and turns newlines and tabs
+// into spaces, so plugin-written text stays on its line.
 func oneLine(s string) string {
-	s = escapeSeqRE.ReplaceAllString(s, "")
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if r == '\n' || r == '\t' {
 			return ' '
 		}
 		return r
-	}, s)
+	}, stripEscapes(s))
 }
 
 func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
