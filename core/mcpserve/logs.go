@@ -1,5 +1,7 @@
 package mcpserve
 
+//lint:file-ignore SA1019 notifications/message is what clients on the protocol versions before 2026-07-28 read logs from; the SDK keeps it through the deprecation window
+
 import (
 	"context"
 	"fmt"

@@ -79,6 +79,7 @@ func New(m Manager, o Options) *Server {
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 			Prompts: &mcp.PromptCapabilities{ListChanged: true},
+			//lint:ignore SA1019 the logging capability announces notifications/message (logs.go)
 			Logging: &mcp.LoggingCapabilities{},
 		},
 	})
