@@ -74,6 +74,16 @@ type ApprovalCard = gate.Card
 // Decision is an Approver's answer: gate.AllowOnce, gate.AllowSession or gate.DenyDecision.
 type Decision = gate.Decision
 
+// The decisions, so an Approver needs nothing below the Manager.
+const (
+	DenyDecision = gate.DenyDecision
+	AllowOnce    = gate.AllowOnce
+	AllowSession = gate.AllowSession
+)
+
+// ApproverFunc adapts a function to Approver (gate.ApproverFunc).
+type ApproverFunc = gate.ApproverFunc
+
 // Manager is the core: it runs the plugins the user enabled and trusted in their hosts,
 // keeps the owner registry, and is the single gate every tool and command call passes. It is
 // safe for concurrent use.

@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cwx-dev/cwx/core"
-	"github.com/cwx-dev/cwx/core/gate"
 )
 
 // The answers an approval elicitation offers: the terminal prompter's choices
@@ -60,14 +59,14 @@ func (a *approvalStep) Approve(ctx context.Context, card core.ApprovalCard) (cor
 		if a.s.o.Fallback != nil {
 			return a.s.o.Fallback.Approve(ctx, card)
 		}
-		return gate.DenyDecision, errors.New("approval needed and the client cannot be asked (no elicitation)")
+		return core.DenyDecision, errors.New("approval needed and the client cannot be asked (no elicitation)")
 	}
 	p := a.req.Params
 	if resp, ok := p.InputResponses[approvalInput]; ok && a.s.stateValid(p.RequestState, card.Key) {
 		return decision(resp, card.Forced)
 	}
 	a.card = &card
-	return gate.DenyDecision, errAsk
+	return core.DenyDecision, errAsk
 }
 
 // ask is the input-required result of a first pass.
@@ -84,21 +83,21 @@ func (a *approvalStep) ask() *mcp.CallToolResult {
 func decision(resp mcp.InputResponse, forced bool) (core.Decision, error) {
 	res, ok := resp.(*mcp.ElicitResult)
 	if !ok {
-		return gate.DenyDecision, fmt.Errorf("the client answered the approval request with %T", resp)
+		return core.DenyDecision, fmt.Errorf("the client answered the approval request with %T", resp)
 	}
 	if res.Action != "accept" {
-		return gate.DenyDecision, fmt.Errorf("%w (%s)", errNoAnswer, res.Action)
+		return core.DenyDecision, fmt.Errorf("%w (%s)", errNoAnswer, res.Action)
 	}
 	switch res.Content["decision"] {
 	case answerOnce:
-		return gate.AllowOnce, nil
+		return core.AllowOnce, nil
 	case answerSession:
 		if !forced {
-			return gate.AllowSession, nil
+			return core.AllowSession, nil
 		}
-		return gate.AllowOnce, nil
+		return core.AllowOnce, nil
 	}
-	return gate.DenyDecision, nil
+	return core.DenyDecision, nil
 }
 
 // state is the request state bound to an approval key: its MAC under the server's secret.
