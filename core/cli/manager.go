@@ -171,11 +171,24 @@ func hasLive(m liveCore, kind liveKind, name string) bool {
 	return false
 }
 
+// isNative reports whether name is one of the core's native tools.
+func isNative(m liveCore, name string) bool {
+	for _, t := range m.Tools() {
+		if t.Name == name {
+			return t.Origin == core.OriginNative
+		}
+	}
+	return false
+}
+
 // startAndWait reconciles m in the background and returns as soon as name is live as kind
 // (the other plugins keep activating), or when reconcile ended without it. The returned
 // stop function cancels what is still activating and joins the reconcile; call it before
 // closing m.
 func startAndWait(ctx context.Context, m liveCore, kind liveKind, name string) (stop func(), err error) {
+	if kind == liveTool && isNative(m, name) {
+		return func() {}, nil // the core runs it: no host to wait for
+	}
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- m.Reconcile(rctx) }()

@@ -18,7 +18,7 @@ import (
 type ToolListItem struct {
 	Name        string          `json:"name"`
 	Plugin      string          `json:"plugin"`
-	Origin      string          `json:"origin"` // "extension:<plugin>"
+	Origin      string          `json:"origin"` // "extension:<plugin>" or "native"
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
 }
@@ -53,7 +53,7 @@ func init() {
 }
 
 func toolListCmd() *cobra.Command {
-	return liveListCmd("Activate the enabled plugins and list their live tools",
+	return liveListCmd("Activate the enabled plugins and list the native tools and their live tools",
 		func(m liveCore) []ToolListItem { return toolItems(m.Tools()) }, writeToolTable)
 }
 
@@ -76,9 +76,9 @@ func writeToolTable(w io.Writer, items []ToolListItem) {
 		return
 	}
 	tw := newTable(w)
-	printf(tw, "TOOL\tPLUGIN\tDESCRIPTION\n")
+	printf(tw, "TOOL\tORIGIN\tDESCRIPTION\n")
 	for _, it := range items {
-		printf(tw, "%s\t%s\t%s\n", it.Name, oneLine(it.Plugin), cutCell(oneLine(stripEscapes(it.Description)), 72))
+		printf(tw, "%s\t%s\t%s\n", it.Name, oneLine(it.Origin), cutCell(oneLine(stripEscapes(it.Description)), 72))
 	}
 	_ = tw.Flush()
 }
@@ -102,11 +102,14 @@ func toolCallCmd() *cobra.Command {
 	var f toolCallFlags
 	cmd := &cobra.Command{
 		Use:   "call NAME [--input JSON | --input-file FILE]",
-		Short: "Call a tool (it always needs approval: asked on the terminal unless --approve says otherwise)",
+		Short: "Call a tool (an extension tool always needs approval: asked on the terminal unless --approve says otherwise)",
 		Long: "Validates the input against the tool's schema, asks for approval (ask: on the terminal;\n" +
 			"auto: approve; deny: refuse; default from [extension_host] approval, else ask), then\n" +
-			"calls the tool with a 120 s deadline. Exit status: 3 invalid input, 4 denied, 5 not\n" +
-			"available, 6 the plugin failed, 7 timeout or cancelled.",
+			"calls the tool with a 120 s deadline. The native read tools (read_file, list_dir,\n" +
+			"file_search, grep_files) need no approval; shell is asked on every call, even under\n" +
+			"auto. Native tools are confined to --workspace (default the current directory).\n" +
+			"Exit status: 3 invalid input, 4 denied, 5 not available, 6 the tool failed, 7 timeout\n" +
+			"or cancelled.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runToolCall(cmd, args[0], f)
@@ -115,7 +118,7 @@ func toolCallCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.input, "input", "", "the tool's input as a JSON object (default {})")
 	fl.StringVar(&f.inputFile, "input-file", "", "read the input from FILE (- for stdin)")
-	fl.StringVar(&f.workspace, "workspace", "", "the workspace directory the tool is told about")
+	fl.StringVar(&f.workspace, "workspace", "", "the call's workspace: native tools are confined to it, plugins are told it (default the current directory)")
 	fl.StringVar(&f.approve, "approve", "", "approval posture for this call: ask, auto or deny")
 	fl.StringVar(&f.output, "output", "", "save the result's text to FILE instead of printing it")
 	fl.BoolVar(&f.asJSON, "json", false, "print a JSON object (the result, or the error)")
@@ -136,6 +139,9 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 	input, err := readToolInput(cmd.InOrStdin(), f.input, f.inputFile)
 	if err != nil {
 		return err
+	}
+	if f.workspace == "" {
+		f.workspace = "." // natives reach no file without a workspace
 	}
 	ws, err := workspaceDir(f.workspace)
 	if err != nil {

@@ -29,9 +29,18 @@ func TestToolCommandReplEndToEnd(t *testing.T) {
 				e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, filepath.Join(examples, dir)))
 			}
 
-			var tools []ToolListItem
+			var listed, tools []ToolListItem
 			r := cwx("", "tool", "list", "--json")
-			if err := json.Unmarshal([]byte(r.stdout), &tools); err != nil || len(tools) != 2 || tools[0].Name != "hello_greet" || tools[1].Origin != "extension:@cwx-examples/dsh-word-stats" {
+			err := json.Unmarshal([]byte(r.stdout), &listed)
+			natives := 0
+			for _, it := range listed {
+				if it.Origin == "native" {
+					natives++ // the core's own, listed first-class (core/natives)
+					continue
+				}
+				tools = append(tools, it)
+			}
+			if err != nil || natives != 5 || len(tools) != 2 || tools[0].Name != "hello_greet" || tools[1].Origin != "extension:@cwx-examples/dsh-word-stats" {
 				t.Fatalf("tool list: %v %+v %s", err, tools, r.stderr)
 			}
 			cases := []struct {
@@ -48,6 +57,11 @@ func TestToolCommandReplEndToEnd(t *testing.T) {
 				{[]string{"tool", "call", "word_stats", "--input", `{"text":"x","top":99}`, "--approve", "auto"}, ExitPlugin, ""},
 				{[]string{"command", "run", "hello", "Grace"}, ExitOK, "Ahoy, Grace!\n"},
 				{[]string{"command", "run", "wordstats"}, ExitPlugin, "usage: /wordstats <text>"},
+				// Native tools: reads need no approval and stay in the workspace; shell always asks.
+				{[]string{"tool", "call", "read_file", "--workspace", examples, "--input", `{"file_path":"hello-extension/plugin.json","limit":1}`}, ExitOK, "     1\t{"},
+				{[]string{"tool", "call", "list_dir", "--workspace", examples, "--input", `{"path":"."}`, "--approve", "deny"}, ExitOK, "hello-extension/\n"},
+				{[]string{"tool", "call", "read_file", "--workspace", examples, "--input", `{"file_path":"../go.mod"}`}, ExitDenied, ""},
+				{[]string{"tool", "call", "shell", "--workspace", examples, "--input", `{"command":"echo hi"}`, "--approve", "auto"}, ExitDenied, ""}, // asked, and no terminal
 			}
 			for _, c := range cases {
 				r := cwx("", c.args...)

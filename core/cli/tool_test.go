@@ -19,7 +19,7 @@ import (
 
 func TestToolListGoldens(t *testing.T) {
 	f := newFakeCore()
-	f.tools = demoTools()
+	f.tools = append(demoTools(), builtinNatives()...)
 	useFake(t, f)
 	checkGolden(t, "tool-list.golden", []byte(mustCLI(t, "tool", "list")))
 	checkGolden(t, "tool-list-json.golden", []byte(mustCLI(t, "tool", "list", "--json")))
