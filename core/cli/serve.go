@@ -171,7 +171,7 @@ func serveFallback(p gate.Posture) core.Approver {
 // registered sinks (the MCP clients) at every level.
 func serveLogger(stderr io.Writer) hclog.InterceptLogger {
 	base := coreLogger(stderr)
-	return hclog.NewInterceptLogger(&hclog.LoggerOptions{Name: "cwx", Level: base.GetLevel(), Output: stderr})
+	return hclog.NewInterceptLogger(&hclog.LoggerOptions{Name: "cwx", Level: base.GetLevel(), Output: inertWriter{stderr}})
 }
 
 // mcpSink forwards debug and above (not the hosts' trace lines) to the MCP clients.
