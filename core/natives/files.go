@@ -81,17 +81,25 @@ func readFile(ctx context.Context, w *workspace, input json.RawMessage) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	f, err := w.root.Open(rel)
+	// Stat before opening: opening a FIFO or a device could block or never end.
+	st, err := w.root.Stat(rel)
 	if err != nil {
 		if err := w.classify(rel, err); errors.Is(err, ErrOutsideWorkspace) {
 			return Result{}, err
 		}
 		return failed("read_file: %s: %s", display(rel), describe(err)), nil
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
+	switch {
+	case st.IsDir():
 		return failed("read_file: %s is a directory; use list_dir", display(rel)), nil
+	case !st.Mode().IsRegular():
+		return failed("read_file: %s is not a regular file", display(rel)), nil
 	}
+	f, err := w.root.Open(rel)
+	if err != nil {
+		return failed("read_file: %s: %s", display(rel), describe(err)), nil
+	}
+	defer f.Close()
 	offset, limit := max(in.Offset, 1), in.Limit
 	if limit <= 0 {
 		limit = DefaultReadLines

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
@@ -91,6 +92,13 @@ func TestReadFile(t *testing.T) {
 		{"directory", `{"file_path":"dir"}`, "read_file: dir is a directory; use list_dir", true},
 		{"missing", `{"file_path":"nope.txt"}`, "read_file: nope.txt: no such file or directory", true},
 	}
+	if err := syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests = append(tests, struct {
+		name, input, want string
+		isError           bool
+	}{"fifo", `{"file_path":"fifo"}`, "read_file: fifo is not a regular file", true})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := run(t, ReadFile(), ws, tc.input)
@@ -268,6 +276,9 @@ func TestGrepFiles(t *testing.T) {
 		{"no match", `{"pattern":"nothing here"}`, "[no lines match]\n", false},
 		{"bad pattern", `{"pattern":"("}`, "grep_files: bad pattern: error parsing regexp: missing closing ): `(`", true},
 		{"missing path", `{"pattern":"x","path":"nope"}`, "grep_files: nope: no such file or directory", true},
+	}
+	if err := syscall.Mkfifo(filepath.Join(ws, "b", "fifo"), 0o644); err != nil {
+		t.Fatal(err) // a FIFO in the walk is skipped (opening it would block)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -111,7 +111,7 @@ func (w *workspace) walk(ctx context.Context, p, tool string, visit func(rel, un
 		if start != "." {
 			under = strings.TrimPrefix(strings.TrimPrefix(rel, start), "/")
 		}
-		if under == "" || d.Type()&fs.ModeSymlink != 0 && tool == "grep_files" {
+		if under == "" {
 			return nil
 		}
 		return visit(rel, under, d)
@@ -240,14 +240,18 @@ func (g *grepRun) run(ctx context.Context, p string) (*Result, error) {
 		return nil, err
 	}
 	if st, err := fs.Stat(g.w.root.FS(), start); err == nil && !st.IsDir() {
+		if !st.Mode().IsRegular() {
+			r := failed("grep_files: %s is not a regular file", display(start))
+			return &r, nil
+		}
 		if err := g.file(start); err != nil && !errors.Is(err, errStop) {
 			return nil, err
 		}
 		return nil, nil
 	}
 	return g.w.walk(ctx, p, "grep_files", func(rel, under string, d fs.DirEntry) error {
-		if d.IsDir() || !g.selected(under) {
-			return nil
+		if !d.Type().IsRegular() || !g.selected(under) {
+			return nil // directories, links, FIFOs and devices are not read
 		}
 		return g.file(rel)
 	})
