@@ -88,9 +88,10 @@ func ownerOf(t testing.TB, m *Manager, id string) registry.Owner {
 	return o
 }
 
+// hasTool reports whether name is a live extension tool (natives are always listed).
 func hasTool(m *Manager, name string) bool {
 	for _, t := range m.Tools() {
-		if t.Name == name {
+		if t.Name == name && t.Origin != OriginNative {
 			return true
 		}
 	}
