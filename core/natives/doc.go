@@ -25,5 +25,6 @@
 //
 // shell runs `/bin/sh -c command` in the workspace in a process group of its own; when the
 // command ends, times out or is cancelled the whole group is killed, so nothing it started
-// outlives the call.
+// outlives the call, unless it left the group by starting a session of its own: the
+// process group is a bound, not a sandbox.
 package natives
