@@ -10,7 +10,6 @@ import (
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/tickets"
 )
@@ -53,9 +52,10 @@ func (m *Manager) serveCoreCall(ctx context.Context, t protocol.Tier, gen uint64
 		return nil, errTicketRefused
 	}
 	inv := m.cc.get(row.Target.CallID)
-	if inv == nil || inv.ticket.IsZero() {
+	if inv == nil || !inv.enter() {
 		return nil, errTicketRefused
 	}
+	defer inv.leave()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := context.AfterFunc(inv.ctx, func() { cancel(context.Cause(inv.ctx)) })
@@ -76,11 +76,11 @@ func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, in
 		e, rc := coreCallError(protocol.CodeRefused, "refused", "refused", fmt.Sprintf("core/call refused: %s", reason))
 		return nil, rc, e
 	}
-	tool, spec, schema := m.cc.native(name)
+	tool, spec, _ := m.nat.set.Lookup(name)
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
-	if err := schema.Validate(input); err != nil {
+	if err := m.nat.schemas[name].Validate(input); err != nil {
 		e, rc := coreCallError(protocol.CodeInvalidParams, "refused", "refused", err.Error())
 		return nil, rc, e
 	}
@@ -133,18 +133,23 @@ func (m *Manager) refusal(inv *invocation, name string) string {
 	if refusedNames[f] {
 		return fmt.Sprintf("`%s` changes what is installed or scheduled", name)
 	}
-	if _, _, ok := m.cc.nativeSet().Lookup(name); !ok {
+	if _, _, ok := m.nat.set.Lookup(name); !ok {
 		return fmt.Sprintf("`%s` is not a core tool", name)
 	}
 	return ""
 }
 
-// approveCoreCall asks the gate as the native's Spec says: auto-eligible calls run without
-// a card; the rest are asked with the core's card under origin-scoped keys, one card at a
-// time per invocation, and the invocation's deadline stands still meanwhile. It returns
-// the receipt's decision.
+// approveCoreCall asks the gate as the native's Spec says (requirementOf): auto-eligible
+// calls run without a card; the rest are asked with the core's card under origin-scoped
+// keys, one card at a time per invocation, and the invocation's deadline stands still
+// meanwhile. It returns the receipt's decision.
 func (m *Manager) approveCoreCall(ctx context.Context, inv *invocation, spec natives.Spec, input json.RawMessage) (string, error) {
-	if spec.AutoEligible {
+	req := gate.Request{PluginID: inv.caller.PluginID, ClosureSHA256: inv.caller.ClosureSHA256, Tool: spec.Name, Input: input,
+		OtherPlugins: inv.others, Requirement: requirementOf(spec), Caller: &inv.caller}
+	if req.Requirement == gate.Eligible {
+		if _, err := m.gate.Check(ctx, req, nil); err != nil {
+			return "refused", err
+		}
 		return "auto", nil
 	}
 	resume := inv.deadline.pause()
@@ -153,11 +158,6 @@ func (m *Manager) approveCoreCall(ctx context.Context, inv *invocation, spec nat
 		return "cancelled", err
 	}
 	defer func() { <-inv.card }()
-	req := gate.Request{PluginID: inv.caller.PluginID, ClosureSHA256: inv.caller.ClosureSHA256, Tool: spec.Name, Input: input,
-		OtherPlugins: inv.others, Requirement: gate.Required, Caller: &inv.caller}
-	if spec.Forced {
-		req.Requirement = gate.Forced
-	}
 	src, err := m.gate.Check(ctx, req, inv.approver)
 	switch {
 	case err == nil:
@@ -174,11 +174,4 @@ func coreCallRPCError(ctx context.Context, err error) *protocol.RPCError {
 		return &protocol.RPCError{Code: protocol.CodeCancelled, Message: "core/call cancelled; its approval card was withdrawn"}
 	}
 	return &protocol.RPCError{Code: protocol.CodeDenied, Message: "core/call denied: " + err.Error()}
-}
-
-// native returns the native tool called exactly name, its Spec and its compiled schema;
-// refusal checked that it exists.
-func (c *coreCalls) native(name string) (natives.Tool, natives.Spec, *registry.InputSchema) {
-	tool, spec, _ := c.nativeSet().Lookup(name)
-	return tool, spec, c.schemas[name]
 }

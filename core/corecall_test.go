@@ -77,10 +77,7 @@ func newCoreEnvWith(t *testing.T, rt testenv.Runtime, posture string, set *nativ
 	e := newEnv(t, rt)
 	e.install("core-call", "tool")
 	a := &cardApprover{}
-	m := e.open(func(o *Options) { o.Approval = posture; o.Approver = a })
-	if set != nil {
-		m.cc.set = set
-	}
+	m := e.open(func(o *Options) { o.Approval = posture; o.Approver = a; o.Natives = set })
 	if rec != nil {
 		m.mu.Lock()
 		m.wrapHost = rec.wrap

@@ -14,7 +14,7 @@ import (
 
 func newTestInvocation(ctx context.Context, d *pauseDeadline) *invocation {
 	return &invocation{caller: gate.Caller{PluginID: "p", ClosureSHA256: "c", Tool: "t"}, deadline: d, ctx: ctx,
-		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1)}
+		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1), idle: make(chan struct{})}
 }
 
 // TestOneCardAtATimePerInvocation: a second call needing approval waits behind the first

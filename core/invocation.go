@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/gate"
-	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/tickets"
 )
@@ -51,6 +49,42 @@ type invocation struct {
 
 	mu       sync.Mutex
 	receipts []CoreCallReceipt // +checklocks:mu
+	// active counts the core/calls being served; ended admits no more.
+	active int           // +checklocks:mu
+	ended  bool          // +checklocks:mu
+	idle   chan struct{} // closed once ended and no core/call is served
+}
+
+// enter counts a core/call in; false once the invocation ended.
+func (inv *invocation) enter() bool {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	if inv.ended {
+		return false
+	}
+	inv.active++
+	return true
+}
+
+func (inv *invocation) leave() {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	if inv.active--; inv.ended && inv.active == 0 {
+		close(inv.idle)
+	}
+}
+
+// end admits no more core/calls; the channel is closed once those being served returned.
+func (inv *invocation) end() <-chan struct{} {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	if !inv.ended {
+		inv.ended = true
+		if inv.active == 0 {
+			close(inv.idle)
+		}
+	}
+	return inv.idle
 }
 
 func (inv *invocation) record(r CoreCallReceipt) {
@@ -82,48 +116,16 @@ func acquire(ctx context.Context, ch chan struct{}) error {
 type coreCalls struct {
 	once    sync.Once
 	table   *tickets.Table
-	set     *natives.Set                     // nil until init: natives.Builtin()
-	schemas map[string]*registry.InputSchema // the set's, compiled once
 	mu      sync.Mutex
 	byID    map[string]*invocation // +checklocks:mu
 	clock   deadlineClock          // nil: the wall clock
 	timeout time.Duration          // 0: ToolCallDeadline (tests shorten it)
 }
 
-// init makes the table and compiles the native tools' schemas, once; a schema that does
-// not compile leaves its tool out of core/call.
-func (c *coreCalls) init() {
-	c.once.Do(func() {
-		c.table = tickets.New(tickets.Options{})
-		if c.set == nil {
-			c.set = natives.Builtin()
-		}
-		c.schemas = map[string]*registry.InputSchema{}
-		for _, sp := range c.set.Specs() {
-			if s, err := registry.CompileInputSchema(sp.Name, sp.InputSchema); err == nil {
-				c.schemas[sp.Name] = s
-			}
-		}
-	})
-}
-
-func (c *coreCalls) tickets() *tickets.Table { c.init(); return c.table }
-
-// nativeSet is the native table core/call may run from: the tools whose schema compiled.
-func (c *coreCalls) nativeSet() nativeLookup { c.init(); return compiledSet{c} }
-
-// nativeLookup finds a native tool by exact name.
-type nativeLookup interface {
-	Lookup(name string) (natives.Tool, natives.Spec, bool)
-}
-
-type compiledSet struct{ c *coreCalls }
-
-func (s compiledSet) Lookup(name string) (natives.Tool, natives.Spec, bool) {
-	if s.c.schemas[name] == nil {
-		return nil, natives.Spec{}, false
-	}
-	return s.c.set.Lookup(name)
+// tickets returns the ticket table, made on first use.
+func (c *coreCalls) tickets() *tickets.Table {
+	c.once.Do(func() { c.table = tickets.New(tickets.Options{}) })
+	return c.table
 }
 
 func (c *coreCalls) add(id string, inv *invocation) {
@@ -174,7 +176,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	approver := opts.Approver
 	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: tg.Name},
 		others: tg.Others, workspace: opts.Workspace, approver: approver, deadline: dl, ctx: callCtx,
-		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1)}
+		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1), idle: make(chan struct{})}
 	m.cc.add(p.CallID, inv)
 	defer m.cc.remove(p.CallID)
 
@@ -184,5 +186,22 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	if err != nil && errors.Is(context.Cause(callCtx), errDeadline) {
 		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
 	}
-	return msg, inv.takeReceipts(), err
+	return msg, m.endInvocation(inv, cancel), err
 }
+
+// endInvocation ends inv: its pending core/calls are cancelled (their cards withdrawn) and
+// waited for, up to rpc.CancelGrace, so that their receipts are in the result.
+func (m *Manager) endInvocation(inv *invocation, cancel context.CancelCauseFunc) []CoreCallReceipt {
+	idle := inv.end()
+	cancel(errInvocationEnded)
+	t := time.NewTimer(rpc.CancelGrace)
+	defer t.Stop()
+	select {
+	case <-idle:
+	case <-t.C:
+	}
+	return inv.takeReceipts()
+}
+
+// errInvocationEnded is why a core/call still pending when its tool/call ended was cancelled.
+var errInvocationEnded = errors.New("the tool call that asked has ended")

@@ -225,7 +225,6 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		changes: feed,
 	}
 	m.newTier = m.supervisedTier
-	m.cc.set = nat.set
 	m.diags = newDiagWriter(store, log)
 	m.wg.Add(1)
 	go func() { defer m.wg.Done(); m.diags.run(bg) }()
