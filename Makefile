@@ -10,7 +10,7 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest demo fuzz bench clean dist-check
+.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest demo mcp-client fuzz bench clean dist-check
 
 all: build
 
@@ -40,7 +40,7 @@ deptest: ## the import rules between core, shared and nodeshim
 
 lint: fmt-check vet staticcheck lockcheck deptest
 
-test-go: tools
+test-go: tools mcp-client
 	$(GO) test -race -count=1 ./...
 
 test-js: tools
@@ -48,8 +48,12 @@ test-js: tools
 
 test: tools lint test-go test-js ## gofmt, vet, staticcheck, go test -race, JS suites
 
-demo: tools build ## the main job
+demo: tools build mcp-client ## the main job
 	@.ci/demo
+
+mcp-client: ## the TypeScript MCP SDK client that the serve tests and the demo drive (npm ci, from its lockfile)
+	@[ -f testdata/mcp-client/node_modules/@modelcontextprotocol/sdk/package.json ] || \
+		(cd testdata/mcp-client && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s)
 	$(GO) test -run '^$$' -fuzz '^FuzzFrameDecode$$' -fuzztime $(FUZZTIME) ./shared/frame
