@@ -10,8 +10,8 @@ import (
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
-// spawnHelperEnv makes the test binary act as a shim that spawns one Bun probe: spawn lowers
-// the calling process's RLIMIT_DATA for good, so it runs in a child, never in the test process.
+// spawnHelperEnv makes the test binary act as a shim that spawns one Bun probe, through the
+// exec helper as the shim does (TestMain dispatches the helper as main.go does).
 const spawnHelperEnv = "CWX_NODESHIM_SPAWN_HELPER_BUN"
 
 // jitProbe prints whether JavaScriptCore can JIT: numberOfDFGCompiles answers 1000000 for any
@@ -22,6 +22,9 @@ for (let i = 0; i < 2000; i++) f(10000);
 console.log(numberOfDFGCompiles(f) < 1000000 ? 'jit' : 'no-jit');`
 
 func TestMain(m *testing.M) {
+	if IsExecHelper(os.Args) {
+		os.Exit(RunExecHelper(os.Args[3:]))
+	}
 	if bun := os.Getenv(spawnHelperEnv); bun != "" {
 		os.Exit(spawnHelper(bun))
 	}
@@ -36,9 +39,9 @@ func spawnHelper(bun string) int {
 		_, _ = io.WriteString(os.Stderr, err.Error()+"\n")
 		return 2
 	}
-	_ = p.stdin.Close()
-	go func() { _, _ = io.Copy(os.Stderr, p.stderr) }()
-	_, _ = io.Copy(os.Stdout, p.stdout)
+	_ = p.chanW.Close()
+	_ = p.chanR.Close()
+	_, _ = io.Copy(os.Stdout, p.output) // the probe prints on fd 1, which the shim captures
 	<-p.waited
 	code, _ := p.status()
 	return code

@@ -24,6 +24,9 @@ const exitGrace = 2 * time.Second
 // Main runs the shim with the arguments after the subcommand and returns the exit code its
 // shutdown decided. The caller (main.go) checked go-plugin's magic cookie.
 func Main(args []string) int {
+	if len(args) > 0 && args[0] == execHelperMode {
+		return RunExecHelper(args[1:])
+	}
 	fs := flag.NewFlagSet("cwx nodeshim", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
 	tier := fs.String("tier", "", "trust tier: plugin or builtin")
@@ -42,6 +45,9 @@ func Main(args []string) int {
 		Output:     os.Stderr,
 		JSONFormat: true,
 	})
+	if err := becomeSubreaper(); err != nil {
+		log.Warn("not a child subreaper: processes that leave the runtime's group may outlive it", "error", err)
+	}
 	sd := newShutdown(log, joinGrace)
 	s := newServer(log, *tier, sd)
 	// Registered before the handshake, so a SIGTERM never finds the default action (death
@@ -53,7 +59,9 @@ func Main(args []string) int {
 	sd.Go(func() { onSIGTERM(s, sd, sigterm) })
 	sd.Go(func() { exitAfterReport(s, sd, exitGrace) })
 	go serve(s, sd, log) // not waited for: on any other trigger the process ends under it
-	return sd.wait()
+	code := sd.wait()
+	s.awaitSwept(sweepBound)
+	return code
 }
 
 // serve runs go-plugin's server until the core closes the connection (client.Kill), then

@@ -14,50 +14,65 @@ import (
 const DefaultMemoryLimit = 1 << 30
 
 // proc is the spawned runtime. Its pipes belong to the shim: Wait never closes them, so the
-// relay drains stdout completely after the runtime exits.
+// relay drains the channel completely after the runtime exits.
 type proc struct {
 	pid, pgid int
 	limit     uint64
-	stdin     *os.File // write end
-	stdout    *os.File // read end
-	stderr    *os.File // read end
+	chanW     *os.File // write end of the runtime's fd 3 (the channel in)
+	chanR     *os.File // read end of the runtime's fd 4 (the channel out)
+	output    *os.File // read end of the runtime's fd 1 and fd 2 (its log lines)
 
-	waited     chan struct{} // closed after the runtime was reaped
-	stderrDone chan struct{} // closed when stderr reached EOF
+	waited     chan struct{} // closed after the runtime was reaped and its descendants swept
+	stderrDone chan struct{} // closed when the output pipe reached EOF
 	state      *os.ProcessState
 
 	mu     sync.Mutex
 	reason string // why the shim ended it, first reason wins
 }
 
-// spawn starts the runtime. The fork happens on a goroutine locked to its OS thread that
-// stays alive until the runtime has been reaped, so the death signal (which Linux ties to
-// the forking thread; see runtimeProcAttr) fires only when the shim itself dies.
+// The runtime's descriptors (ARCHITECTURE.md, “Processes”): fd 0 is /dev/null, fd 1 and
+// fd 2 share one capture pipe whose lines the shim logs, and the channel is fd 3 (frames
+// in) and fd 4 (frames out), so nothing a plugin prints can reach the channel.
+const (
+	runtimeChanIn  = 3
+	runtimeChanOut = 4
+)
+
+// spawn starts the runtime through the exec helper, which sets RLIMIT_DATA on itself and
+// then becomes the runtime, so the limit binds the runtime from its first instruction and
+// never the shim. The fork happens on a goroutine locked to its OS thread that stays alive
+// until the runtime has been reaped, so the death signal (which Linux ties to the forking
+// thread; see runtimeProcAttr) fires only when the shim itself dies.
 func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("launch plan has an empty argv")
 	}
-	lim, err := setDataLimit(limit)
+	lim, err := dataLimit(limit)
 	if err != nil {
 		return nil, err
 	}
+	exe, err := helperPath()
+	if err != nil {
+		return nil, fmt.Errorf("exec helper: %w", err)
+	}
 	env = withJITReservation(env, lim)
 	p := &proc{limit: lim, waited: make(chan struct{}), stderrDone: make(chan struct{})}
-	var child [3]*os.File // the runtime's ends
-	if p.stdin, child[0], err = pipe(true); err == nil {
-		if p.stdout, child[1], err = pipe(false); err == nil {
-			p.stderr, child[2], err = pipe(false)
+	var child [3]*os.File // the runtime's ends: fd 3, fd 4, fd 1 and 2
+	if p.chanW, child[0], err = pipe(true); err == nil {
+		if p.chanR, child[1], err = pipe(false); err == nil {
+			p.output, child[2], err = pipe(false)
 		}
 	}
 	if err != nil {
 		p.closeAll(child[:])
 		return nil, fmt.Errorf("runtime pipes: %w", err)
 	}
-	growPipe(p.stdin)
-	growPipe(p.stdout)
+	growPipe(p.chanW)
+	growPipe(p.chanR)
 	cmd := &exec.Cmd{
-		Path: argv[0], Args: argv, Env: env, Dir: dir,
-		Stdin: child[0], Stdout: child[1], Stderr: child[2],
+		Path: exe, Args: helperArgv(exe, lim, argv), Env: helperEnv(env), Dir: dir,
+		Stdout: child[2], Stderr: child[2], // Stdin nil: /dev/null
+		ExtraFiles:  []*os.File{runtimeChanIn - 3: child[0], runtimeChanOut - 3: child[1]},
 		SysProcAttr: runtimeProcAttr(),
 	}
 	started := make(chan error, 1)
@@ -70,6 +85,7 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 		started <- nil
 		_ = cmd.Wait()
 		p.state = cmd.ProcessState
+		sweepDescendants(cmd.Process.Pid)
 		close(p.waited)
 	}()
 	err = <-started
@@ -98,16 +114,16 @@ func pipe(forWriting bool) (*os.File, *os.File, error) {
 }
 
 func (p *proc) closeAll(extra []*os.File) {
-	for _, f := range append([]*os.File{p.stdin, p.stdout, p.stderr}, extra...) {
+	for _, f := range append([]*os.File{p.chanW, p.chanR, p.output}, extra...) {
 		if f != nil {
 			_ = f.Close()
 		}
 	}
 }
 
-// setDataLimit lowers the shim's RLIMIT_DATA (soft and hard) to limit, clamped to the
-// inherited hard limit, so the runtime forked next inherits it. It returns the limit set.
-func setDataLimit(limit uint64) (uint64, error) {
+// dataLimit returns the runtime's RLIMIT_DATA: limit (DefaultMemoryLimit when 0) clamped to
+// the hard limit the shim inherited, which the exec helper cannot raise.
+func dataLimit(limit uint64) (uint64, error) {
 	if limit == 0 {
 		limit = DefaultMemoryLimit
 	}
@@ -115,11 +131,7 @@ func setDataLimit(limit uint64) (uint64, error) {
 	if err := syscall.Getrlimit(syscall.RLIMIT_DATA, &cur); err != nil {
 		return 0, fmt.Errorf("read RLIMIT_DATA: %w", err)
 	}
-	limit = min(limit, cur.Max)
-	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: limit, Max: limit}); err != nil {
-		return 0, fmt.Errorf("set RLIMIT_DATA to %d bytes: %w", limit, err)
-	}
-	return limit, nil
+	return min(limit, cur.Max), nil
 }
 
 // kill sends sig to the runtime's group, recording reason if it is the first one.

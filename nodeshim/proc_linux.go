@@ -1,9 +1,13 @@
 package nodeshim
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -35,4 +39,93 @@ func rss(pid int) uint64 {
 		return 0
 	}
 	return res * uint64(os.Getpagesize())
+}
+
+// helperPath is the shim's own binary, through /proc so that a binary replaced on disk
+// since the shim started still runs as the same build.
+func helperPath() (string, error) { return "/proc/self/exe", nil }
+
+// becomeSubreaper makes the shim a child subreaper (PR_SET_CHILD_SUBREAPER): a process a
+// plugin starts that leaves the runtime's group or session (detached, setsid, a double
+// fork) re-parents to the shim when its parent dies, instead of to init, so the sweep
+// after the runtime's end finds it.
+func becomeSubreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// sweepBound bounds the sweep of the runtime's descendants after it was reaped.
+const sweepBound = time.Second
+
+// sweepDescendants SIGKILLs every descendant of the shim and reaps those re-parented to it,
+// round after round, until none is left or sweepBound has passed. It runs once the runtime
+// (runtimePID, never waited for here) was reaped, so every child left is an orphan of it.
+// Each round reads the parent of every process from /proc/<pid>/stat (the per-thread
+// children files need a kernel option that is often off); a process forked during a round
+// is found in the next one, when its killed parent hands it to the shim.
+func sweepDescendants(runtimePID int) {
+	deadline := time.Now().Add(sweepBound)
+	self := os.Getpid()
+	for {
+		tree := processTree()
+		all := descendants(tree, self)
+		if len(all) == 0 {
+			return
+		}
+		for _, pid := range all {
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+		for _, pid := range tree[self] {
+			if pid != runtimePID {
+				_, _ = unix.Wait4(pid, nil, 0, nil)
+			}
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+	}
+}
+
+// descendants lists the processes below pid in tree, breadth first.
+func descendants(tree map[int][]int, pid int) []int {
+	var out []int
+	for queue := tree[pid]; len(queue) > 0; queue = queue[1:] {
+		out = append(out, queue[0])
+		queue = append(queue, tree[queue[0]]...)
+	}
+	return out
+}
+
+// processTree maps each parent pid to its children, from /proc/<pid>/stat.
+func processTree() map[int][]int {
+	ents, _ := os.ReadDir("/proc")
+	tree := map[int][]int{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, ok := parentPID(pid); ok {
+			tree[ppid] = append(tree[ppid], pid)
+		}
+	}
+	return tree
+}
+
+// parentPID reads the ppid field of /proc/<pid>/stat, which follows the parenthesized
+// command name (itself free to contain spaces and parentheses) and the state.
+func parentPID(pid int) (int, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
 }

@@ -20,3 +20,12 @@ func growPipe(*os.File) {}
 
 // rss returns 0 ("unknown"): outside Linux there is no /proc to read it from without cgo.
 func rss(int) uint64 { return 0 }
+
+func helperPath() (string, error) { return os.Executable() }
+
+// becomeSubreaper does nothing outside Linux, which alone has PR_SET_CHILD_SUBREAPER: a
+// process a plugin starts outside the runtime's group survives the host there.
+func becomeSubreaper() error { return nil }
+
+// sweepDescendants does nothing outside Linux: the runtime's group kill is all there is.
+func sweepDescendants(int) {}

@@ -49,7 +49,7 @@ func (s *server) Channel(stream shimv1.Shim_ChannelServer) error {
 // kills the runtime's group; the caller then reports the exit. A send failure (the core is
 // gone) kills the group and is returned.
 func (s *server) outbound(sc *shared.ServerChannel, p *proc) error {
-	r := frame.NewReader(p.stdout)
+	r := frame.NewReader(p.chanR)
 	for {
 		size, err := r.ReadHeader()
 		if err == nil {
@@ -133,8 +133,8 @@ func (s *server) exitReport(p *proc) *shimv1.Exit {
 // its send side closes stdin; a write failure (the runtime is gone) drops further payloads
 // until the stream ends.
 func (s *server) inbound(sc *shared.ServerChannel, p *proc) {
-	defer p.stdin.Close()
-	w := bufio.NewWriterSize(p.stdin, 64<<10)
+	defer p.chanW.Close()
+	w := bufio.NewWriterSize(p.chanW, 64<<10)
 	var hdr [frame.HeaderSize]byte
 	broken := false
 	want := 0
@@ -194,6 +194,6 @@ func closeStdoutAfterExit(p *proc, outDone <-chan struct{}) {
 	select {
 	case <-outDone:
 	case <-t.C:
-		_ = p.stdout.Close()
+		_ = p.chanR.Close()
 	}
 }

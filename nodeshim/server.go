@@ -89,7 +89,7 @@ func (s *server) Start(_ context.Context, req *shimv1.StartRequest) (*shimv1.Sta
 	if err == nil {
 		s.sd.Go(func() {
 			defer close(p.stderrDone)
-			logStderr(s.log.Named("runtime"), p.stderr, s.stderr)
+			logStderr(s.log.Named("runtime"), p.output, s.stderr)
 		})
 	}
 	s.publishStart(p, spawning)
@@ -178,6 +178,22 @@ func (s *server) terminate(reason string, grace time.Duration) {
 	select {
 	case <-p.waited:
 	case <-time.After(grace):
+	}
+}
+
+// awaitSwept waits, up to bound, until a runtime that was started has been reaped and its
+// descendants swept, so that the shim never exits before the sweep (a trigger such as the
+// lifeline only sends the kill).
+func (s *server) awaitSwept(bound time.Duration) {
+	p := s.settledRuntime()
+	if p == nil {
+		return
+	}
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-p.waited:
+	case <-t.C:
 	}
 }
 

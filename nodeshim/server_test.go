@@ -9,8 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// TestStartReservation checks the spawn's reservation without spawning (a spawn lowers the
-// calling process's RLIMIT_DATA): one spawn at a time, one runtime ever, none once the shim
+// TestStartReservation checks the spawn's reservation without spawning: one spawn at a time, one runtime ever, none once the shim
 // is shutting down, and a failed spawn leaves the next Start free to try.
 func TestStartReservation(t *testing.T) {
 	tests := []struct {

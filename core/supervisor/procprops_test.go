@@ -13,8 +13,10 @@ import (
 )
 
 // TestRuntimeProcessProperties checks what the shim promises about the runtime it spawns:
-// its own process group, the shim in a session of its own, RLIMIT_DATA, the scrubbed
-// environment with CWX_HOST_PARENT_PID, and stdio pipes that are not the shim's own.
+// its own process group, the shim in a session of its own, RLIMIT_DATA on the runtime and
+// not on the shim, the scrubbed environment with CWX_HOST_PARENT_PID, and the descriptors of
+// ARCHITECTURE.md, “Processes”: stdin /dev/null, fd 1 and fd 2 one capture pipe, the channel
+// on fd 3 and fd 4, none of them the shim's own.
 func TestRuntimeProcessProperties(t *testing.T) {
 	rt := testenv.Node(t)
 	tr := newTier(t, rt, "good", func(o *Options) { o.MemoryLimitBytes = 768 << 20 })
@@ -30,6 +32,9 @@ func TestRuntimeProcessProperties(t *testing.T) {
 	if got := dataLimit(t, run); got != strconv.Itoa(768<<20) {
 		t.Errorf("runtime RLIMIT_DATA %q, want %d", got, 768<<20)
 	}
+	if got := dataLimit(t, shim); got == strconv.Itoa(768<<20) {
+		t.Errorf("the shim's own RLIMIT_DATA is the runtime's %q, want it left alone", got)
+	}
 	env := environ(t, run)
 	if env[shared.ParentPIDEnv] != strconv.Itoa(shim) {
 		t.Errorf("%s=%q, want the shim's pid %d", shared.ParentPIDEnv, env[shared.ParentPIDEnv], shim)
@@ -42,10 +47,23 @@ func TestRuntimeProcessProperties(t *testing.T) {
 	if env[testenv.MarkerEnv] == "" {
 		t.Errorf("runtime environment lost %s", testenv.MarkerEnv)
 	}
-	for fd := 0; fd <= 2; fd++ {
-		r, s := fdTarget(t, run, fd), fdTarget(t, shim, fd)
-		if !strings.HasPrefix(r, "pipe:") || r == s {
-			t.Errorf("runtime fd %d is %q (shim's is %q), want a pipe of its own", fd, r, s)
+	if r := fdTarget(t, run, 0); r != "/dev/null" {
+		t.Errorf("runtime fd 0 is %q, want /dev/null", r)
+	}
+	if out, errOut := fdTarget(t, run, 1), fdTarget(t, run, 2); out != errOut {
+		t.Errorf("runtime fd 1 is %q and fd 2 %q, want the same capture pipe", out, errOut)
+	}
+	seen := map[string]int{}
+	for _, fd := range []int{1, 3, 4} {
+		r := fdTarget(t, run, fd)
+		if !strings.HasPrefix(r, "pipe:") || seen[r] != 0 {
+			t.Errorf("runtime fd %d is %q, want a pipe of its own", fd, r)
+		}
+		seen[r] = fd
+		for sfd := 0; sfd <= shared.LifelineFD; sfd++ {
+			if s := fdTarget(t, shim, sfd); s == r {
+				t.Errorf("runtime fd %d is the shim's fd %d (%q)", fd, sfd, s)
+			}
 		}
 	}
 	lifeline := fdTarget(t, shim, shared.LifelineFD)

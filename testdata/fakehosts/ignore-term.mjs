@@ -1,4 +1,4 @@
-// Ignores SIGTERM, host/shutdown and stdin EOF.
+// Ignores SIGTERM, host/shutdown and EOF on the channel (fd 3).
 import { serve } from './lib.mjs';
 process.on('SIGTERM', () => process.stderr.write('fake host: ignoring SIGTERM\n'));
 serve({ handlers: { 'host/shutdown': () => {} }, exitOnEOF: false });

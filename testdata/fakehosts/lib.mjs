@@ -1,8 +1,10 @@
-// Shared helpers for the fake extension hosts: raw CWX1 framing on stdin/stdout and a
-// correct host/hello, so each scenario script only says how it misbehaves. Nothing here
-// validates; the core must catch every mistake.
+// Shared helpers for the fake extension hosts: raw CWX1 framing on the channel's descriptors
+// (fd 3 in, fd 4 out, as the shim gives them) and a correct host/hello, so each scenario
+// script only says how it misbehaves. Nothing here validates; the core must catch every
+// mistake.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 
 export const tier = (process.argv.find((a) => a.startsWith('--tier=')) ?? '--tier=').slice(7);
 export const runtime = typeof Bun !== 'undefined'
@@ -30,8 +32,18 @@ export function frame(payload) {
   return Buffer.concat([head, body]);
 }
 
+// channelIn and channelOut are the channel, opened as the real host opens it: sockets on
+// Node (an fs read stream would keep Node from exiting), fs streams on Bun.
+export const channelIn = typeof Bun !== 'undefined'
+  ? createReadStream('', { fd: 3 })
+  : new Socket({ fd: 3, readable: true, writable: false });
+export const channelOut = typeof Bun !== 'undefined'
+  ? createWriteStream('', { fd: 4 })
+  : new Socket({ fd: 4, readable: false, writable: true });
+channelOut.on('error', () => {});
+
 export function writeRaw(buf, cb) {
-  return process.stdout.write(buf, cb);
+  return channelOut.write(buf, cb);
 }
 
 export function send(msg, cb) {
@@ -41,7 +53,7 @@ export function send(msg, cb) {
 export const notify = (method, params = {}) => send({ jsonrpc: '2.0', method, params });
 export const respond = (id, result = {}, cb) => send({ jsonrpc: '2.0', id, result }, cb);
 
-// onMessage calls fn with each decoded message; stdin EOF exits (as the real host does)
+// onMessage calls fn with each decoded message; EOF on fd 3 exits (as the real host does)
 // unless exitOnEOF is false.
 export function onMessage(fn, { exitOnEOF = true } = {}) {
   let chunks = [];
@@ -55,7 +67,7 @@ export function onMessage(fn, { exitOnEOF = true } = {}) {
     have = rest.length;
     return out;
   };
-  process.stdin.on('data', (d) => {
+  channelIn.on('data', (d) => {
     chunks.push(d);
     have += d.length;
     for (;;) {
@@ -71,7 +83,7 @@ export function onMessage(fn, { exitOnEOF = true } = {}) {
       fn(JSON.parse(body.toString('utf8')));
     }
   });
-  if (exitOnEOF) process.stdin.on('end', () => process.exit(0));
+  if (exitOnEOF) channelIn.on('end', () => process.exit(0));
 }
 
 // serve runs a well-behaved host: the handshake with the given hello overrides, then

@@ -1,8 +1,10 @@
 // Echoes every CWX1 frame back verbatim without parsing it (for measuring the shim hop;
 // it never handshakes, so it is used below the supervisor).
+import { channelIn as input, channelOut as output } from './lib.mjs';
+
 let chunks = [];
 let have = 0;
-process.stdin.on('data', (d) => {
+input.on('data', (d) => {
   chunks.push(d);
   have += d.length;
   while (have >= 8) {
@@ -10,10 +12,10 @@ process.stdin.on('data', (d) => {
     chunks = [all];
     const need = 8 + all.readUInt32LE(4);
     if (have < need) return;
-    process.stdout.write(all.subarray(0, need));
+    output.write(all.subarray(0, need));
     const rest = all.subarray(need);
     chunks = rest.length ? [rest] : [];
     have = rest.length;
   }
 });
-process.stdin.on('end', () => process.exit(0));
+input.on('end', () => process.exit(0));

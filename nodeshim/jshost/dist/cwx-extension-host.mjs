@@ -14,7 +14,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // src/boot.ts
+import { createReadStream, createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
+import { Socket } from "node:net";
 var EXIT_USAGE = 64;
 var EXIT_PROTOCOL = 65;
 var EXIT_SOFTWARE = 70;
@@ -32,7 +34,6 @@ function parseTier(argv) {
 }
 function rebindStdio() {
   const out = process.stdout;
-  const write2 = out.write.bind(out);
   out.write = process.stderr.write.bind(process.stderr);
   const toErr = console.error.bind(console);
   console.log = toErr;
@@ -42,9 +43,26 @@ function rebindStdio() {
   console.trace = (...a) => toErr(new Error(a.map(String).join(" ")).stack);
   const bun = globalThis.Bun;
   if (bun) Object.defineProperty(bun, "stdout", { value: bun.stderr, writable: false });
-  return (chunk, done) => {
-    write2(chunk, done);
-  };
+}
+var CHANNEL_IN = 3;
+var CHANNEL_OUT = 4;
+function openChannel() {
+  if (globalThis.Bun) {
+    const input2 = createReadStream("", { fd: CHANNEL_IN, highWaterMark: 1 << 20 });
+    const output2 = createWriteStream("", { fd: CHANNEL_OUT, highWaterMark: 1 << 20 });
+    output2.on("error", () => {
+    });
+    return { input: input2, write: (chunk, done) => {
+      output2.write(chunk, done);
+    } };
+  }
+  const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
+  const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
+  output.on("error", () => {
+  });
+  return { input, write: (chunk, done) => {
+    output.write(chunk, done);
+  } };
 }
 function guardExit() {
   const realExit = process.exit.bind(process);
@@ -864,12 +882,18 @@ var RpcPeer = class {
         throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
       }
     }
-    let payload = Buffer.from(JSON.stringify(msg), "utf8");
-    if (payload.length > MAX_FRAME && "result" in msg) {
-      const error = { code: ErrorCode.ExecutionFailed, message: tooLarge(payload.length) };
-      payload = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error }), "utf8");
+    if (!("result" in msg)) return this.o.write(encodeFrame(Buffer.from(JSON.stringify(msg), "utf8")));
+    let failure;
+    try {
+      const text = JSON.stringify(msg);
+      const n = Buffer.byteLength(text, "utf8");
+      if (n <= MAX_FRAME) return this.o.write(encodeFrame(Buffer.from(text, "utf8")));
+      failure = tooLarge(n);
+    } catch (err) {
+      failure = `result could not be encoded: ${describeError(err)}`;
     }
-    this.o.write(encodeFrame(payload));
+    const error = { code: ErrorCode.ExecutionFailed, message: failure };
+    this.o.write(encodeFrame(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error }), "utf8")));
   }
 };
 function tooLarge(n) {
@@ -3328,6 +3352,16 @@ var Registrar = class {
       () => void 0
     );
   }
+  /**
+   * find returns the live registration of kind named name in this host: admitted by the core,
+   * not withdrawn, of an owner that is active. It sees only what this host registered.
+   */
+  find(kind, name) {
+    for (const reg of this.handles.values()) {
+      if (reg.kind === kind && reg.name === name && !reg.undone && reg.owner.state === "active") return reg;
+    }
+    return void 0;
+  }
   /** forget drops every handle of an owner without telling the core (it already dropped them). */
   forget(owner) {
     for (const [handle, reg] of this.handles) if (reg.owner === owner) this.handles.delete(handle);
@@ -3338,6 +3372,40 @@ function nonEmptyString(v) {
 }
 
 // src/shims/services.ts
+var NotProvidedError = class extends Error {
+  name = "NotProvidedError";
+  constructor(service, method) {
+    super(`\`${service}.${method}\` is not provided by cwx`);
+  }
+};
+Object.freeze(NotProvidedError.prototype);
+var NOT_METHODS = /* @__PURE__ */ new Set(["then", "catch", "finally", "toJSON", "inspect", "asymmetricMatch", "nodeType", "$$typeof", "prototype", "length", "caller", "arguments"]);
+function refusingBase(service, base) {
+  const refusals = /* @__PURE__ */ new Map();
+  const refusal = (method) => {
+    let fn = refusals.get(method);
+    if (!fn) {
+      fn = () => {
+        throw new NotProvidedError(service, method);
+      };
+      Object.freeze(fn);
+      refusals.set(method, fn);
+    }
+    return fn;
+  };
+  const refuses2 = (target, prop) => typeof prop === "string" && !NOT_METHODS.has(prop) && !(prop in target);
+  return new Proxy(Object.create(base), {
+    get: (target, prop, receiver) => refuses2(target, prop) ? refusal(prop) : Reflect.get(target, prop, receiver),
+    getOwnPropertyDescriptor: (target, prop) => refuses2(target, prop) ? { value: refusal(prop), writable: false, enumerable: false, configurable: true } : Reflect.getOwnPropertyDescriptor(target, prop)
+  });
+}
+function freezeDeep(v) {
+  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) freezeDeep(v[k]);
+  }
+  return v;
+}
 function defineServices(registrar) {
   class Tools extends Service {
     constructor(ctx) {
@@ -3347,12 +3415,34 @@ function defineServices(registrar) {
       if (!isPlainObject(def)) throw new TypeError("tools.register: the definition must be an object");
       if (!nonEmptyString(def.name)) throw new TypeError("tools.register: `name` must be a non-empty string");
       if (typeof def.execute !== "function") throw new TypeError(`tools.register: tool \`${def.name}\` needs an \`execute\` function`);
+      if (def.deferLoading !== void 0 && typeof def.deferLoading !== "boolean") {
+        throw new TypeError(`tools.register: tool \`${def.name}\` has a \`deferLoading\` that is not a boolean`);
+      }
       const schema = compiledSchema(def) ?? def.inputSchema ?? def.parameters ?? { type: "object", properties: {} };
       if (!isPlainObject(schema)) throw new TypeError(`tools.register: tool \`${def.name}\` has parameters that are not an object`);
       const spec = { name: def.name, description: String(def.description ?? ""), input_schema: schema };
       return registrar.add(this.ctx, "tool", def.name, spec, def);
     }
+    /**
+     * get looks a live tool of this host up by its exact name (the second argument of DSH's
+     * `tools.get(name, agent)` is ignored): a frozen copy of its name, description, input
+     * schema and plugin, or undefined. It cannot call the tool.
+     */
+    get(name) {
+      if (typeof name !== "string") throw new TypeError("tools.get: `name` must be a string");
+      const reg = registrar.find("tool", name);
+      if (!reg) return void 0;
+      const def = reg.def;
+      const schema = compiledSchema(def) ?? def.inputSchema ?? def.parameters ?? { type: "object", properties: {} };
+      return freezeDeep({
+        name: reg.name,
+        description: String(def.description ?? ""),
+        inputSchema: JSON.parse(JSON.stringify(schema)),
+        plugin: reg.owner.pluginName
+      });
+    }
   }
+  Object.setPrototypeOf(Tools.prototype, refusingBase("tools", Service.prototype));
   class Commands extends Service {
     constructor(ctx) {
       super(ctx, "commands");
@@ -3371,6 +3461,7 @@ function defineServices(registrar) {
       return registrar.add(this.ctx, "command", def.name, spec, def);
     }
   }
+  Object.setPrototypeOf(Commands.prototype, refusingBase("commands", Service.prototype));
   class Timer extends Service {
     constructor(ctx) {
       super(ctx, "timer");
@@ -5116,7 +5207,9 @@ async function main() {
     stderr(`cwx-extension-host: ${tier.error}`);
     process.exit(EXIT_USAGE);
   }
-  const writeChannel = rebindStdio();
+  rebindStdio();
+  const channel = openChannel();
+  const writeChannel = channel.write;
   const realExit = guardExit();
   startWatchdog(process.env);
   installResolution();
@@ -5141,7 +5234,7 @@ async function main() {
   process.on("uncaughtException", (err) => host.fault(err, "exception"));
   process.on("unhandledRejection", (reason) => host.fault(reason, "rejection"));
   const decoder = new FrameDecoder();
-  process.stdin.on("data", (chunk) => {
+  channel.input.on("data", (chunk) => {
     let payloads;
     try {
       payloads = decoder.push(chunk);
@@ -5154,11 +5247,13 @@ async function main() {
       host.rpc.receive(p);
     }
   });
-  process.stdin.on("end", () => {
+  const ended = () => {
     host.rpc.close();
     killOwnGroup();
     realExit(0);
-  });
+  };
+  channel.input.on("end", ended);
+  channel.input.on("error", ended);
   host.rpc.notify("host/hello", {
     protocol: { min: PROTOCOL_VERSION, max: PROTOCOL_VERSION },
     host_version: HOST_VERSION,

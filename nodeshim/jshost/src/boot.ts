@@ -1,5 +1,8 @@
-// Boot helpers: argv, stdio rebinding, the parent watchdog and process-group exit.
+// Boot helpers: argv, stdio rebinding, the channel's descriptors, the parent watchdog and
+// process-group exit.
+import { createReadStream, createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
+import { Socket } from 'node:net';
 import type { Tier } from './protocol.generated.ts';
 import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
 
@@ -23,12 +26,11 @@ export function parseTier(argv: readonly string[]): Tier | { error: string } {
 }
 
 /**
- * rebindStdio sends everything plugins print to stderr and returns the only writer left for
- * stdout, which is the channel.
+ * rebindStdio sends everything plugins print through console to stderr. Their fd 1 is not the
+ * channel: the shim captures it with fd 2 and logs both as the host's lines.
  */
-export function rebindStdio(): (chunk: Buffer, done?: () => void) => void {
+export function rebindStdio(): void {
   const out = process.stdout;
-  const write: (chunk: Buffer, cb?: () => void) => boolean = out.write.bind(out);
   out.write = process.stderr.write.bind(process.stderr);
   const toErr = console.error.bind(console);
   console.log = toErr;
@@ -38,11 +40,35 @@ export function rebindStdio(): (chunk: Buffer, done?: () => void) => void {
   console.trace = (...a: unknown[]) => toErr(new Error(a.map(String).join(' ')).stack);
   const bun = globalThis.Bun;
   if (bun) Object.defineProperty(bun, 'stdout', { value: bun.stderr, writable: false });
-  // Known limit: a plugin that writes to file descriptor 1 directly (fs.writeSync(1, ...),
-  // Bun.file(1)) still reaches the channel; the core then sees a framing error and restarts.
-  return (chunk, done) => {
-    write(chunk, done);
-  };
+}
+
+/** The channel's descriptors, as the shim sets them up: frames in on fd 3, frames out on fd 4. */
+export const CHANNEL_IN = 3;
+export const CHANNEL_OUT = 4;
+
+export interface Channel {
+  input: NodeJS.ReadableStream;
+  write: (chunk: Buffer, done?: () => void) => void;
+}
+
+/**
+ * openChannel opens the channel on its descriptors. Node gets sockets over them (libuv polls the
+ * pipe): an fs read stream would park a thread-pool thread in read(2), and Node's exit waits for
+ * that thread, so the host could never exit while the shim keeps fd 3 open. Bun gets fs streams:
+ * its net.Socket on a descriptor delivers nothing from a pipe, and its exit does not wait. A
+ * write error means the shim is gone; the input's end follows and ends the host.
+ */
+export function openChannel(): Channel {
+  if (globalThis.Bun) {
+    const input = createReadStream('', { fd: CHANNEL_IN, highWaterMark: 1 << 20 });
+    const output = createWriteStream('', { fd: CHANNEL_OUT, highWaterMark: 1 << 20 });
+    output.on('error', () => {});
+    return { input, write: (chunk, done) => { output.write(chunk, done); } };
+  }
+  const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
+  const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
+  output.on('error', () => {});
+  return { input, write: (chunk, done) => { output.write(chunk, done); } };
 }
 
 /** guardExit makes process.exit and process.abort throw for plugins; it returns the real exit. */

@@ -1,14 +1,14 @@
 // Entry point of the cwx JS extension host (bundled to dist/cwx-extension-host.mjs).
 //
-// Order matters: the tier is parsed first; stdout is rebound before any plugin can print; the
-// parent watchdog starts before the lockdown refuses Workers; DSH module resolution and the
-// native-code lockdown are installed and verified before the channel opens; then the host sends
-// host/hello and serves the core until stdin ends.
+// Order matters: the tier is parsed first; console output is rebound before any plugin can print
+// and the channel (fd 3 in, fd 4 out) is opened; the parent watchdog starts before the lockdown
+// refuses Workers; DSH module resolution and the native-code lockdown are installed and verified
+// before the first frame; then the host sends host/hello and serves the core until fd 3 ends.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  EXIT_PROTOCOL, EXIT_SOFTWARE, EXIT_USAGE, guardExit, killOwnGroup, parseTier, rebindStdio, startWatchdog,
+  EXIT_PROTOCOL, EXIT_SOFTWARE, EXIT_USAGE, guardExit, killOwnGroup, openChannel, parseTier, rebindStdio, startWatchdog,
 } from './boot.ts';
 import { FrameDecoder } from './frame.ts';
 import { ExtensionHost } from './host.ts';
@@ -26,7 +26,9 @@ async function main(): Promise<void> {
     stderr(`cwx-extension-host: ${tier.error}`);
     process.exit(EXIT_USAGE);
   }
-  const writeChannel = rebindStdio();
+  rebindStdio();
+  const channel = openChannel();
+  const writeChannel = channel.write;
   const realExit = guardExit();
   startWatchdog(process.env);
   installResolution();
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (reason) => host.fault(reason, 'rejection'));
 
   const decoder = new FrameDecoder();
-  process.stdin.on('data', (chunk: Buffer) => {
+  channel.input.on('data', (chunk: Buffer) => {
     let payloads: Buffer[];
     try {
       payloads = decoder.push(chunk);
@@ -65,11 +67,13 @@ async function main(): Promise<void> {
       host.rpc.receive(p);
     }
   });
-  process.stdin.on('end', () => {
+  const ended = () => {
     host.rpc.close();
     killOwnGroup();
     realExit(0);
-  });
+  };
+  channel.input.on('end', ended);
+  channel.input.on('error', ended); // fd 3 unreadable: the shim is gone as surely as on EOF
 
   host.rpc.notify('host/hello', {
     protocol: { min: PROTOCOL_VERSION, max: PROTOCOL_VERSION },

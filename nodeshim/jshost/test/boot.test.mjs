@@ -1,4 +1,4 @@
-// Boot: --tier parsing, host/hello, stdout rebinding, exit on stdin end (own process group),
+// Boot: --tier parsing, host/hello, stdout off the channel, exit on fd 3 end (own process group),
 // the parent watchdog, process.exit/abort refused for plugins.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -64,18 +64,18 @@ test('a plugin writing to stdout leaves the channel intact', async () => {
   });
 });
 
-test('stdin end: a group-leading host kills its own process group', async () => {
+test('fd 3 end: a group-leading host kills its own process group', async () => {
   const core = new FakeCore({ detached: true });
   await core.handshake();
-  core.proc.stdin.end();
+  core.channelIn.end();
   const r = await core.exited;
   assert.equal(r.signal, 'SIGKILL', `expected death by SIGKILL, got ${JSON.stringify(r)}; ${core.stderr}`);
 });
 
-test('stdin end: a host that leads no group exits 0', async () => {
+test('fd 3 end: a host that leads no group exits 0', async () => {
   const core = new FakeCore({});
   await core.handshake();
-  core.proc.stdin.end();
+  core.channelIn.end();
   const r = await core.exited;
   assert.deepEqual(r, { code: 0, signal: null });
 });

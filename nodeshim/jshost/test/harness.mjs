@@ -74,16 +74,20 @@ export class FakeCore {
     this.stderr = '';
     this.buf = Buffer.alloc(0);
     const argv = [...(o.runtimeArgs ?? runtimeArgs()), BUNDLE, ...(o.args ?? ['--tier=plugin'])];
+    // As the shim does: stdin is /dev/null, fd 1 and fd 2 are the host's log lines, the
+    // channel is fd 3 (to the host) and fd 4 (from it).
     this.proc = spawn(RUNTIME, argv, {
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: runtimeEnv(o.env ?? {}),
       detached: o.detached ?? false,
       cwd: o.cwd ?? PKG,
     });
     this.exited = new Promise((r) => this.proc.on('exit', (code, signal) => r({ code, signal })));
     this.proc.stderr.on('data', (d) => { this.stderr += d; });
-    this.proc.stdout.on('data', (d) => this.onData(d));
-    this.proc.stdin.on('error', () => {});
+    this.proc.stdout.on('data', (d) => { this.stderr += d; });
+    this.channelIn = this.proc.stdio[3];
+    this.proc.stdio[4].on('data', (d) => this.onData(d));
+    this.channelIn.on('error', () => {});
   }
 
   onData(d) {
@@ -123,7 +127,7 @@ export class FakeCore {
   }
 
   write(obj) {
-    if (!this.proc.stdin.destroyed) this.proc.stdin.write(Buffer.isBuffer(obj) ? obj : frame(obj));
+    if (!this.channelIn.destroyed) this.channelIn.write(Buffer.isBuffer(obj) ? obj : frame(obj));
   }
 
   /** waitFor resolves with the first message (already received or future) matching pred. */
@@ -188,7 +192,7 @@ export class FakeCore {
   }
 
   async close() {
-    try { this.proc.stdin.end(); } catch {}
+    try { this.channelIn.end(); } catch {}
     const t = setTimeout(() => { try { this.proc.kill('SIGKILL'); } catch {} }, 3000);
     const r = await this.exited;
     clearTimeout(t);

@@ -40,10 +40,10 @@ test('the host exits with an error when a lock does not hold', async () => {
   delete env.BUN_JSC_useShadowRealm;
   const args = IS_BUN ? runtimeArgs() : runtimeArgs().filter((a) => a !== '--no-experimental-sqlite');
   const r = await new Promise((resolve) => {
-    const p = spawn(RUNTIME, [...args, BUNDLE], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(RUNTIME, [...args, BUNDLE], { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
     let stderr = '';
-    let stdout = 0;
-    p.stdout.on('data', (d) => { stdout += d.length; });
+    let stdout = 0; // what reached the channel (fd 4)
+    p.stdio[4].on('data', (d) => { stdout += d.length; });
     p.stderr.on('data', (d) => { stderr += d; });
     p.on('exit', (code) => resolve({ code, stderr, stdout }));
   });

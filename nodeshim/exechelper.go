@@ -1,0 +1,73 @@
+package nodeshim
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/cwx-dev/cwx/shared"
+)
+
+// execHelperMode is the word after the subcommand that makes the shim's binary the exec
+// helper: `cwx nodeshim exec-helper <limit> -- <runtime argv>`. The helper is what spawn
+// starts; it sets RLIMIT_DATA to <limit> bytes on itself, drops go-plugin's cookie from its
+// environment and execs the runtime in its place (same pid, group and descriptors), so the
+// limit binds the runtime only and never the shim, which would die under a small limit.
+const execHelperMode = "exec-helper"
+
+// IsExecHelper reports whether args (a whole os.Args) start the exec helper; main.go's
+// dispatch reaches it through Main, and a test binary that spawns runtimes calls
+// RunExecHelper itself.
+func IsExecHelper(args []string) bool {
+	return len(args) > 2 && args[1] == shared.Subcommand && args[2] == execHelperMode
+}
+
+// helperArgv is the exec helper's argv for running argv under limit.
+func helperArgv(exe string, limit uint64, argv []string) []string {
+	head := []string{exe, shared.Subcommand, execHelperMode, strconv.FormatUint(limit, 10), "--"}
+	return append(head, argv...)
+}
+
+// helperEnv is env plus go-plugin's cookie, which the shim's dispatch requires and the
+// helper removes again before the exec.
+func helperEnv(env []string) []string {
+	return append(env[:len(env):len(env)], shared.CookieKey+"="+shared.CookieValue)
+}
+
+// RunExecHelper is the exec helper (args are those after "exec-helper"). It returns only
+// when it could not become the runtime, with exit status 126 as a shell reports a command
+// that cannot be run; the reason goes to fd 2, which the shim logs.
+func RunExecHelper(args []string) int {
+	if err := execRuntime(args); err != nil {
+		fmt.Fprintf(os.Stderr, "cwx exec helper: %v\n", err)
+	}
+	return 126
+}
+
+func execRuntime(args []string) error {
+	if len(args) < 3 || args[1] != "--" {
+		return fmt.Errorf("usage: %s <limit bytes> -- <argv>", execHelperMode)
+	}
+	limit, err := strconv.ParseUint(args[0], 10, 64)
+	if err != nil {
+		return fmt.Errorf("bad limit %q: %w", args[0], err)
+	}
+	argv := args[2:]
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, shared.CookieKey+"=") {
+			env = append(env, kv)
+		}
+	}
+	// The environment is built before the limit is lowered, so the exec is the only thing
+	// left to run under it.
+	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: limit, Max: limit}); err != nil {
+		return fmt.Errorf("set RLIMIT_DATA to %d bytes: %w", limit, err)
+	}
+	if err := syscall.Exec(argv[0], argv, env); err != nil {
+		return fmt.Errorf("exec %s: %w", argv[0], err)
+	}
+	return nil
+}
