@@ -32,6 +32,9 @@ type ToolInfo struct {
 	Origin      string          `json:"origin"` // "extension:<plugin id>" or OriginNative
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// ReadOnly says a native tool changes nothing (shown, not enforced); an extension tool
+	// never has it, whatever the plugin says.
+	ReadOnly bool `json:"read_only,omitempty"`
 }
 
 // CommandInfo describes a live extension command.

@@ -42,7 +42,7 @@ func openNatives(o Options) (nativeTable, error) {
 func (t nativeTable) infos() []ToolInfo {
 	out := make([]ToolInfo, 0, t.set.Len())
 	for _, sp := range t.set.Specs() {
-		out = append(out, ToolInfo{Name: sp.Name, Origin: OriginNative, Description: sp.Description, InputSchema: sp.InputSchema})
+		out = append(out, ToolInfo{Name: sp.Name, Origin: OriginNative, Description: sp.Description, InputSchema: sp.InputSchema, ReadOnly: sp.ReadOnly})
 	}
 	return out
 }

@@ -54,7 +54,7 @@ func text(r *mcp.CallToolResult) string {
 // and each change of the catalog reaches the client as list_changed.
 func TestListFollowsChanges(t *testing.T) {
 	f := newFake()
-	f.set([]core.ToolInfo{tool("a_tool", "p1"), {Name: "read_file", Origin: "native", Description: "Read a file.", InputSchema: json.RawMessage(`{"type":"object"}`)}}, nil)
+	f.set([]core.ToolInfo{tool("a_tool", "p1"), {Name: "read_file", Origin: "native", Description: "Read a file.", InputSchema: json.RawMessage(`{"type":"object"}`), ReadOnly: true}}, nil)
 	changed := make(chan struct{}, 8)
 	cs := connect(t, New(f, Options{}), &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
@@ -66,11 +66,15 @@ func TestListFollowsChanges(t *testing.T) {
 		}
 		var out []string
 		for _, tl := range res.Tools {
-			out = append(out, tl.Name+"="+tl.Description)
+			entry := tl.Name + "=" + tl.Description
+			if tl.Annotations != nil && tl.Annotations.ReadOnlyHint {
+				entry += " (read-only)"
+			}
+			out = append(out, entry)
 		}
 		return strings.Join(out, ",")
 	}
-	if got, want := names(), "a_tool=[extension:p1] does a_tool,read_file=[native] Read a file."; got != want {
+	if got, want := names(), "a_tool=[extension:p1] does a_tool,read_file=[native] Read a file. (read-only)"; got != want {
 		t.Fatalf("tools/list: %s, want %s", got, want)
 	}
 	steps := []struct {

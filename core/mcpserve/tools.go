@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -38,12 +39,12 @@ func (s *Server) syncTools() {
 		}
 		live[t.Name] = true
 		desc := describe(t.Origin, t.Description)
-		print := desc + "\x00" + string(schema)
+		print := desc + "\x00" + string(schema) + "\x00" + strconv.FormatBool(t.ReadOnly)
 		if s.tools[t.Name] == print {
 			continue
 		}
 		s.tools[t.Name] = print
-		s.mcp.AddTool(&mcp.Tool{Name: t.Name, Description: desc, InputSchema: json.RawMessage(schema)}, s.callTool)
+		s.mcp.AddTool(&mcp.Tool{Name: t.Name, Description: desc, InputSchema: json.RawMessage(schema), Annotations: annotations(t)}, s.callTool)
 	}
 	var gone []string
 	for name := range s.tools {
@@ -55,6 +56,15 @@ func (s *Server) syncTools() {
 	if len(gone) > 0 {
 		s.mcp.RemoveTools(gone...)
 	}
+}
+
+// annotations are the hints the core knows: a read-only native says so; nothing is claimed
+// for an extension tool (a plugin's word about itself is not the core's).
+func annotations(t core.ToolInfo) *mcp.ToolAnnotations {
+	if !t.ReadOnly {
+		return nil
+	}
+	return &mcp.ToolAnnotations{ReadOnlyHint: true}
 }
 
 // objectSchema reports whether raw is a JSON object with "type": "object", which the SDK
