@@ -18,11 +18,13 @@
 //     field, denied, not available, the plugin failed, timed out) are isError results
 //     carrying the core's message; a tool the server does not list is the SDK's JSON-RPC
 //     error.
-//   - Approval: when the client declares elicitation, the core's approval card is sent as
-//     a form elicitation offering the terminal prompter's choices (allow once, allow this
-//     exact call for the session, deny); otherwise Options.Fallback answers (the CLI's
-//     refuses and says which --approve flags approve instead). The posture itself is the
-//     Manager's.
+//   - Approval: when the gate asks and the client declared elicitation, the core's approval
+//     card is sent as a form elicitation offering the terminal prompter's choices (allow
+//     once, allow this exact call for the session, deny), in the SDK's multi round-trip
+//     form with the answer bound to the card's approval key by a MAC (approval.go);
+//     otherwise Options.Fallback answers (the CLI's refuses and says which --approve flags
+//     approve instead). The posture itself is the Manager's.
+//   - Annotations: a read-only native tool gets readOnlyHint; an extension tool gets none.
 //   - Commands are prompts: prompts/get runs the command with the "input" argument; a
 //     submit answer becomes the prompt's user message, success and error answers text.
 //   - Logs given to LogSink reach every session as notifications/message at the level
