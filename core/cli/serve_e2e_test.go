@@ -141,6 +141,18 @@ func (s *mcpServe) stop(t testing.TB) (int, time.Duration) {
 	}
 }
 
+// waitProgress waits until a progress notification beyond the first n arrived.
+func (s *mcpServe) waitProgress(t testing.TB, n int32) {
+	t.Helper()
+	limit := time.Now().Add(20 * time.Second)
+	for s.progress.Load() == n {
+		if time.Now().After(limit) {
+			t.Fatalf("no progress notification\n%s", s.stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // waitChanged waits for one list_changed and then for the tool list to have n tools.
 func (s *mcpServe) waitTools(t *testing.T, n int) []*mcp.Tool {
 	t.Helper()
@@ -292,9 +304,25 @@ func TestServeMCPEndToEnd(t *testing.T) {
 			e2eMust(t, bin, home, "plugin", "enable", id)
 			s.waitTools(t, 4)
 
-			// kill -9 of the runtime: the list follows the replay and the server stays up.
+			// kill -9 of the runtime during a call: the call fails with a typed isError
+			// result, the list follows the replay and the server stays up.
+			p0 := s.progress.Load()
+			p = &mcp.CallToolParams{Name: "probe_wait", Arguments: map[string]any{"ms": 60000}}
+			p.SetProgressToken("wait-2")
+			crashed := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := s.session.CallTool(ctx, p)
+				if err != nil {
+					t.Errorf("the call cut by the crash: %v", err)
+				}
+				crashed <- res
+			}()
+			s.waitProgress(t, p0)
 			if err := syscall.Kill(runtimePID(t, rt.Path), syscall.SIGKILL); err != nil {
 				t.Fatal(err)
+			}
+			if res := <-crashed; res == nil || !res.IsError || !strings.Contains(mcpText(res), "the extension host exited during the call") {
+				t.Errorf("the call cut by the crash: %+v %q", res, mcpText(orEmpty(res)))
 			}
 			s.waitTools(t, 4)
 			if res, err := s.call(t, ctx, "probe_echo", map[string]any{"text": "again"}); err != nil || res.IsError {
@@ -316,7 +344,21 @@ func TestServeMCPEndToEnd(t *testing.T) {
 			if err != nil || !res.IsError || !strings.Contains(mcpText(res), "--approve auto --approve-extensions") {
 				t.Errorf("no elicitation: %v %q", err, mcpText(orEmpty(res)))
 			}
-			s.stop(t)
+			// SIGTERM ends serve, and the tiers with it, within the close bound.
+			start := time.Now()
+			s.stopped = true
+			_ = s.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case err := <-s.done:
+				if err != nil || time.Since(start) > closeWait+2*time.Second {
+					t.Errorf("serve after SIGTERM: %v after %s\n%s", err, time.Since(start), s.stderr)
+				}
+			case <-time.After(15 * time.Second):
+				_ = s.cmd.Process.Kill()
+				<-s.done
+				t.Errorf("serve did not exit on SIGTERM\n%s", s.stderr)
+			}
+			_ = s.session.Close()
 		})
 	}
 }
