@@ -55,6 +55,11 @@ func Main(args []string) int {
 	// changes nothing.
 	sigterm := make(chan os.Signal, 1)
 	signal.Notify(sigterm, syscall.SIGTERM)
+	// Once the core is gone, the shim's stderr is a broken pipe, and Go ends a process
+	// whose write to fd 2 fails with EPIPE unless SIGPIPE is notified: the shim must live
+	// on to sweep the runtime's descendants. Caught, not ignored, so the runtime is born
+	// with the default action.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	watchLifeline(s, sd, log)
 	sd.Go(func() { onSIGTERM(s, sd, sigterm) })
 	sd.Go(func() { exitAfterReport(s, sd, exitGrace) })
