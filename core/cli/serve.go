@@ -42,10 +42,11 @@ func init() {
 			Short: "Serve the live tools and commands to an MCP client (stdio, or streamable HTTP)",
 			Long: "Serves every live tool (tools/list, tools/call) and command (prompts) of the enabled,\n" +
 				"trusted plugins over the Model Context Protocol, on stdin/stdout by default. Calls go\n" +
-				"through the core's gate: approval is asked by elicitation when the client supports it;\n" +
-				"otherwise --approve applies (ask refuses, deny refuses, auto approves, and for extension\n" +
-				"tools only with --approve-extensions). With --http, requests need the bearer token\n" +
-				"(CWX_MCP_TOKEN, or generated and printed on stderr) and an allowed Origin.",
+				"through the core's gate under the --approve posture: ask (the default) asks by\n" +
+				"elicitation when the client supports it and refuses otherwise; deny refuses; auto\n" +
+				"approves, but extension tools only with --approve-extensions (else they are asked as\n" +
+				"under ask). The choice is printed on stderr at start. With --http, requests need the\n" +
+				"bearer token (CWX_MCP_TOKEN, or generated and printed on stderr) and an allowed Origin.",
 			Args: exactArgs(0),
 			RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, f) },
 		}
@@ -56,7 +57,7 @@ func init() {
 		fl.StringVar(&f.tlsCert, "tls-cert", "", "TLS certificate file for --http")
 		fl.StringVar(&f.tlsKey, "tls-key", "", "TLS key file for --http")
 		fl.StringSliceVar(&f.origins, "allow-origin", nil, "an Origin allowed besides the loopback ones (repeatable)")
-		fl.StringVar(&f.approve, "approve", "", "approval posture when the client cannot be asked: ask, auto or deny")
+		fl.StringVar(&f.approve, "approve", "", "approval posture: ask, auto or deny (default from [extension_host] approval, else ask)")
 		fl.BoolVar(&f.approveExt, "approve-extensions", false, "with --approve auto: approve extension tools without asking")
 		fl.StringVar(&f.workspace, "workspace", "", "the workspace directory calls are told about (default: the current directory)")
 		return cmd
