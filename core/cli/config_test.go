@@ -15,6 +15,7 @@ func TestConfigCheckGoldens(t *testing.T) {
 	}{
 		{"config-check-absent", "", ExitOK},
 		{"config-check-ok", "[extension_host]\nruntime = \"auto\"\nnode = \"/opt/node/bin/node\"\nmemory_limit_mib = 512\napproval = \"deny\"\n\n[plugins.hello.config]\ngreeting = \"secret\"\nnested = { a = [1, 2] }\n", ExitOK},
+		{"config-check-memory-low", "[extension_host]\nruntime = \"node\"\nmemory_limit_mib = 64\n", ExitInvalid},
 		{"config-check-unknown-key", "[extension_host]\nruntime = \"node\"\nmemory = 5\n", ExitInvalid},
 		{"config-check-syntax", "[extension_host\nruntime = 1\n", ExitInvalid},
 		{"config-check-refused", "[plugins.big.config]\nblob = \"" + big + "\"\n[plugins.when.config]\nat = 2026-01-01T00:00:00Z\n[plugins.ok.config]\nx = 1\n", ExitInvalid},

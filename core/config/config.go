@@ -18,9 +18,22 @@ const (
 	DefaultMemoryLimitMiB = 1024
 	// MaxMemoryLimitMiB bounds memory_limit_mib (1 TiB); anything larger is a typo.
 	MaxMemoryLimitMiB = 1 << 20
-	// MinMemoryLimitMiB is the smallest limit a JavaScript runtime can start under.
-	MinMemoryLimitMiB = 64
+	// MinNodeMemoryLimitMiB and MinBunMemoryLimitMiB are the smallest memory_limit_mib each
+	// runtime is allowed: measured, the host starts, activates a plugin and answers an 8 MiB
+	// tool call under 224 MiB on Node and 352 MiB on Bun, and fails below; each is rounded
+	// up. "auto" may pick either, so it needs Bun's.
+	MinNodeMemoryLimitMiB = 256
+	MinBunMemoryLimitMiB  = 384
 )
+
+// MinMemoryLimitMiB is the smallest memory_limit_mib allowed with runtime ("node", "bun" or
+// "auto").
+func MinMemoryLimitMiB(runtime string) int64 {
+	if runtime == "node" {
+		return MinNodeMemoryLimitMiB
+	}
+	return MinBunMemoryLimitMiB
+}
 
 // Config is a decoded config.toml.
 type Config struct {
@@ -188,8 +201,12 @@ func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
 	}
 	if h.MemoryLimitMiB != nil {
 		v := *h.MemoryLimitMiB
-		if v < MinMemoryLimitMiB || v > MaxMemoryLimitMiB {
-			return out, bad("memory_limit_mib", fmt.Sprintf("%d is out of range; use a value from %d to %d (MiB)", v, MinMemoryLimitMiB, MaxMemoryLimitMiB))
+		lo := MinMemoryLimitMiB(out.Runtime)
+		if v < lo {
+			return out, bad("memory_limit_mib", fmt.Sprintf("%d is out of range: below the minimum of %d MiB for runtime %q; use a value from %d to %d (MiB)", v, lo, out.Runtime, lo, MaxMemoryLimitMiB))
+		}
+		if v > MaxMemoryLimitMiB {
+			return out, bad("memory_limit_mib", fmt.Sprintf("%d is out of range; use a value from %d to %d (MiB)", v, lo, MaxMemoryLimitMiB))
 		}
 		out.MemoryLimitMiB = v
 	}

@@ -14,6 +14,9 @@
 //	[plugins."<plugin id>".config] # passed to the plugin's apply(ctx, config)
 //	key = "value"
 //
+// memory_limit_mib below the chosen runtime's minimum ([MinMemoryLimitMiB]: Node's, or Bun's
+// for "bun" and "auto") is a load error naming that minimum: under it the host cannot serve.
+//
 // A plugin's config table must hold plain TOML values only: no date-times, at most
 // [MaxPluginConfigDepth] levels of nesting and at most [MaxPluginConfigBytes] once
 // serialized as the JSON that travels in ext/activate. A table over a limit is not a load
