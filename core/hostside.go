@@ -30,7 +30,7 @@ func (l ownerLayer) HostExited(t protocol.Tier, gen uint64, info supervisor.Exit
 		cause = errHostExitedUnsaid
 	}
 	l.m.cc.tickets().RevokeHost(tickets.Host{Tier: t, Generation: gen})
-	l.m.hostExited(t, gen, cause, info.Activating, info.Planned)
+	l.m.hostEnded(t, gen, cause, info)
 }
 
 // HandleRequest answers what a host asks of the core.

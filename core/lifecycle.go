@@ -13,6 +13,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/supervisor"
 )
 
 // revokeDrainBound bounds the wait for a revoked owner's calls (twice the cancel grace).
@@ -279,20 +280,33 @@ func msgValue[T any](msg *protocol.Message) (*T, bool) {
 	return v, ok
 }
 
-// hostExited drops the owners of an ended incarnation: the one it is blamed on is failed
-// (not replayed); the others are forgotten so the next HostReady replays them with fresh
-// generations. Calls in flight already failed HostExited in the rpc peer.
+// hostExited drops the owners of an ended incarnation that was not killed for a hang (see
+// hostEnded).
 func (m *Manager) hostExited(t protocol.Tier, gen uint64, cause error, activating *protocol.OwnerRef, planned bool) {
+	m.hostEnded(t, gen, cause, supervisor.ExitInfo{Activating: activating, Planned: planned})
+}
+
+// hostEnded drops the owners of an ended incarnation: the one it is blamed on is failed
+// (not replayed); the others are forgotten so the next HostReady replays them with fresh
+// generations. Calls in flight already failed HostExited in the rpc peer. A host killed for
+// not answering blames its activating owner for blocking it; any other end, for crashing it.
+func (m *Manager) hostEnded(t protocol.Tier, gen uint64, cause error, info supervisor.ExitInfo) {
 	reason := cause.Error()
 	crashed := "host crashed during activation: " + reason
+	if info.Hung {
+		crashed = fmt.Sprintf("apply did not finish within %s and blocked the host", hostActivateMS*time.Millisecond)
+	}
 	m.mu.Lock()
 	ts := m.tierLocked(t)
-	if !planned {
+	if info.Crash() {
 		ts.crashes++
 	}
 	ts.exitedGen = max(ts.exitedGen, gen)
 	live := m.liveOnLocked(t, gen)
-	blamed := m.blameLocked(ts, live, activating)
+	blamed := m.blameLocked(ts, live, info.Activating)
+	if blamed != nil {
+		delete(ts.suspects, blamed.id)
+	}
 	for _, l := range live {
 		l.o.end(causeHostExited(cause))
 		if l.o == blamed {

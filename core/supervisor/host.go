@@ -72,9 +72,21 @@ func (h *Host) Call(ctx context.Context, method string, params any, o rpc.CallOp
 
 // Activate sends ext/activate for p.Owner and records it in flight until the answer: when
 // the host dies under exactly one activation, ExitInfo.Activating names its owner.
+//
+// The host answers every activation within its own bound (HostLimits.ActivateDeadlineMS),
+// so an activation still unanswered at the caller's timeout means the host's event loop is
+// blocked (an `apply` that never yields): the incarnation is killed at once, the activation
+// stays recorded, and the error is a case of ErrHostExited, so the owner layer replays or
+// blames it as for a crash (ARCHITECTURE.md, “Lifecycles and numbers”).
 func (h *Host) Activate(ctx context.Context, p protocol.ActivateParams, o rpc.CallOpts) (*protocol.Message, error) {
 	h.inc.activating.start(p.Owner)
 	m, err := h.Call(ctx, protocol.MethodExtActivate, p, o)
+	if errors.Is(err, rpc.ErrTimeout) && ctx.Err() == nil {
+		h.inc.blocked.Store(true)
+		reason := fmt.Sprintf("ext/activate of %s unanswered after %s: the host was blocked", p.PluginName, o.Timeout)
+		h.inc.kill(reason)
+		return nil, fmt.Errorf("%w: %s: %w", rpc.ErrHostExited, reason, err)
+	}
 	if !errors.Is(err, rpc.ErrHostExited) { // an interrupted activation stays recorded
 		h.inc.activating.done(p.Owner)
 	}

@@ -32,7 +32,7 @@ type incarnation struct {
 	shim     *shared.Client
 	ch       *shared.Channel // the peer's Conn; closing it tears the stream down
 	peer     *rpc.Peer
-	conn     *hangConn // the peer's Conn: inc.ch, read so a heartbeat kill reads as one
+	conn     *hangConn     // the peer's Conn: inc.ch, read so a heartbeat kill reads as one
 	peerDone chan struct{} // Run returned
 	shimPID  int
 	rt       shared.Started
@@ -46,10 +46,11 @@ type incarnation struct {
 
 	activating activations // owners whose ext/activate is in flight
 	planned    atomic.Bool // ended by Stop or a planned restart, not a crash
+	blocked    atomic.Bool // killed because an ext/activate went unanswered (Host.Activate)
 	killOnce   sync.Once   // go-plugin's Client.Kill, run once
 
 	reasonMu sync.Mutex
-	// reason is why the core killed it.
+	// reason is why the core killed it for not answering (the heartbeat, Host.Activate).
 	reason string // +checklocks:reasonMu
 }
 

@@ -73,7 +73,19 @@ type ExitInfo struct {
 	Activating *protocol.OwnerRef
 	// Planned is true for a stop or a planned restart (not a crash).
 	Planned bool
+	// Hung is true when the core killed the host for not answering: the heartbeat, or an
+	// ext/activate unanswered past the host's own bound.
+	Hung bool
+	// Blocked is true when that kill came from an unanswered ext/activate (Host.Activate).
+	Blocked bool
 }
+
+// Crash reports whether the end counts against the crash budget: every unplanned end but
+// a blocked activation attributed to one owner. That one is the plugin's failure, which
+// is not replayed; when several activations were in flight, the kill that left them
+// suspects was counted, and replaying them one at a time names the culprit without
+// counting again (ARCHITECTURE.md, “Lifecycles and numbers”).
+func (e ExitInfo) Crash() bool { return !e.Planned && !(e.Blocked && e.Activating != nil) }
 
 // Options configure one tier. Zero durations take the defaults.
 type Options struct {

@@ -183,7 +183,13 @@ func (t *TierRuntime) run(ctx context.Context, gen uint64) {
 		} else {
 			t.o.Logger.Error("extension host start failed", "error", fe)
 		}
-		t.crashed(fe)
+		t.crashed(fe, true)
+		return
+	}
+	if inc.killReason() != "" {
+		// killed while the owner layer activated (an activation blocked the host): it is
+		// never reported Ready; its end is handled as any other
+		t.watch(inc)
 		return
 	}
 	t.mu.Lock()
@@ -242,23 +248,25 @@ func (t *TierRuntime) watch(inc *incarnation) {
 	tail := exitTail(inc)
 	fe := &FailureError{Tier: t.o.Tier, Generation: inc.gen, Reason: t.withMemoryHint(inc, cause.Error(), tail), StderrTail: tail, Err: cause}
 	t.o.Logger.Warn("extension host exited", "error", fe)
+	info := ExitInfo{Reason: fe, Activating: inc.activating.sole(), Hung: inc.killReason() != "", Blocked: inc.blocked.Load()}
 	if o := t.o.Owners; o != nil {
-		o.HostExited(t.o.Tier, inc.gen, ExitInfo{Reason: fe, Activating: inc.activating.sole()})
+		o.HostExited(t.o.Tier, inc.gen, info)
 	}
-	t.crashed(fe)
+	t.crashed(fe, info.Crash())
 }
 
-// crashed counts a crash (an unexpected exit, a violation, a heartbeat kill or a failed
-// start): within the budget the next generation starts after the backoff; the last crash
-// of the budget leaves the tier Failed until Retry.
-func (t *TierRuntime) crashed(fe *FailureError) {
+// crashed handles an unplanned end (an unexpected exit, a violation, a heartbeat kill, a
+// blocked activation or a failed start), counting it as a crash when counted says so:
+// within the budget the next generation starts after the backoff; the last crash of the
+// budget leaves the tier Failed until Retry.
+func (t *TierRuntime) crashed(fe *FailureError, counted bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.state == StateStopping || t.state == StateStopped {
 		return
 	}
 	t.cur, t.failure = nil, fe
-	if t.crashes.add(t.o.Clock.Now()) {
+	if counted && t.crashes.add(t.o.Clock.Now()) {
 		t.failure = &FailureError{Tier: fe.Tier, Generation: fe.Generation,
 			Reason: "crash budget exhausted: " + fe.Reason, StderrTail: fe.StderrTail, Err: fe.Err}
 		t.setStateLocked(StateFailed)
