@@ -919,7 +919,7 @@ function cut(s, max) {
   return bytes.subarray(0, end).toString("utf8");
 }
 
-// node_modules/@deepseek-ai/cordis/lib/index.js
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
 var lib_exports2 = {};
 __export(lib_exports2, {
   Context: () => Context,
@@ -950,7 +950,7 @@ __export(lib_exports2, {
   withProps: () => withProps
 });
 
-// node_modules/@deepseek-ai/cosmokit/lib/index.js
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cosmokit/lib/index.js
 var lib_exports = {};
 __export(lib_exports, {
   Binary: () => Binary,
@@ -1335,7 +1335,7 @@ var Time;
   Time2.template = template;
 })(Time || (Time = {}));
 
-// node_modules/@deepseek-ai/cordis/lib/index.js
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
 var DisposableList = class {
   sn = 0;
   map = /* @__PURE__ */ new Map();
@@ -3352,16 +3352,6 @@ var Registrar = class {
       () => void 0
     );
   }
-  /**
-   * find returns the live registration of kind named name in this host: admitted by the core,
-   * not withdrawn, of an owner that is active. It sees only what this host registered.
-   */
-  find(kind, name) {
-    for (const reg of this.handles.values()) {
-      if (reg.kind === kind && reg.name === name && !reg.undone && reg.owner.state === "active") return reg;
-    }
-    return void 0;
-  }
   /** forget drops every handle of an owner without telling the core (it already dropped them). */
   forget(owner) {
     for (const [handle, reg] of this.handles) if (reg.owner === owner) this.handles.delete(handle);
@@ -3372,40 +3362,6 @@ function nonEmptyString(v) {
 }
 
 // src/shims/services.ts
-var NotProvidedError = class extends Error {
-  name = "NotProvidedError";
-  constructor(service, method) {
-    super(`\`${service}.${method}\` is not provided by cwx`);
-  }
-};
-Object.freeze(NotProvidedError.prototype);
-var NOT_METHODS = /* @__PURE__ */ new Set(["then", "catch", "finally", "toJSON", "inspect", "asymmetricMatch", "nodeType", "$$typeof", "prototype", "length", "caller", "arguments"]);
-function refusingBase(service, base) {
-  const refusals = /* @__PURE__ */ new Map();
-  const refusal = (method) => {
-    let fn = refusals.get(method);
-    if (!fn) {
-      fn = () => {
-        throw new NotProvidedError(service, method);
-      };
-      Object.freeze(fn);
-      refusals.set(method, fn);
-    }
-    return fn;
-  };
-  const refuses2 = (target, prop) => typeof prop === "string" && !NOT_METHODS.has(prop) && !(prop in target);
-  return new Proxy(Object.create(base), {
-    get: (target, prop, receiver) => refuses2(target, prop) ? refusal(prop) : Reflect.get(target, prop, receiver),
-    getOwnPropertyDescriptor: (target, prop) => refuses2(target, prop) ? { value: refusal(prop), writable: false, enumerable: false, configurable: true } : Reflect.getOwnPropertyDescriptor(target, prop)
-  });
-}
-function freezeDeep(v) {
-  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) freezeDeep(v[k]);
-  }
-  return v;
-}
 function defineServices(registrar) {
   class Tools extends Service {
     constructor(ctx) {
@@ -3415,34 +3371,12 @@ function defineServices(registrar) {
       if (!isPlainObject(def)) throw new TypeError("tools.register: the definition must be an object");
       if (!nonEmptyString(def.name)) throw new TypeError("tools.register: `name` must be a non-empty string");
       if (typeof def.execute !== "function") throw new TypeError(`tools.register: tool \`${def.name}\` needs an \`execute\` function`);
-      if (def.deferLoading !== void 0 && typeof def.deferLoading !== "boolean") {
-        throw new TypeError(`tools.register: tool \`${def.name}\` has a \`deferLoading\` that is not a boolean`);
-      }
       const schema = compiledSchema(def) ?? def.inputSchema ?? def.parameters ?? { type: "object", properties: {} };
       if (!isPlainObject(schema)) throw new TypeError(`tools.register: tool \`${def.name}\` has parameters that are not an object`);
       const spec = { name: def.name, description: String(def.description ?? ""), input_schema: schema };
       return registrar.add(this.ctx, "tool", def.name, spec, def);
     }
-    /**
-     * get looks a live tool of this host up by its exact name (the second argument of DSH's
-     * `tools.get(name, agent)` is ignored): a frozen copy of its name, description, input
-     * schema and plugin, or undefined. It cannot call the tool.
-     */
-    get(name) {
-      if (typeof name !== "string") throw new TypeError("tools.get: `name` must be a string");
-      const reg = registrar.find("tool", name);
-      if (!reg) return void 0;
-      const def = reg.def;
-      const schema = compiledSchema(def) ?? def.inputSchema ?? def.parameters ?? { type: "object", properties: {} };
-      return freezeDeep({
-        name: reg.name,
-        description: String(def.description ?? ""),
-        inputSchema: JSON.parse(JSON.stringify(schema)),
-        plugin: reg.owner.pluginName
-      });
-    }
   }
-  Object.setPrototypeOf(Tools.prototype, refusingBase("tools", Service.prototype));
   class Commands extends Service {
     constructor(ctx) {
       super(ctx, "commands");
@@ -3461,7 +3395,6 @@ function defineServices(registrar) {
       return registrar.add(this.ctx, "command", def.name, spec, def);
     }
   }
-  Object.setPrototypeOf(Commands.prototype, refusingBase("commands", Service.prototype));
   class Timer extends Service {
     constructor(ctx) {
       super(ctx, "timer");
@@ -3581,7 +3514,7 @@ import { pathToFileURL } from "node:url";
 // src/dsh/resolve.ts
 import * as nodeModule from "node:module";
 
-// node_modules/@deepseek-ai/schemastery/lib/index.mjs
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/schemastery/lib/index.mjs
 var lib_exports3 = {};
 __export(lib_exports3, {
   default: () => Schema
@@ -4226,7 +4159,7 @@ defineMethod("transform", [
   "preserve"
 ], ({ inner }, isInner) => inner.toString(isInner));
 
-// node_modules/@deepseek-ai/dsh-util-values/lib/index.js
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/dsh-util-values/lib/index.js
 var lib_exports4 = {};
 __export(lib_exports4, {
   assertNever: () => assertNever,

@@ -95,7 +95,8 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR));
   }
   const result: ToolResult = { content: render(def, input, value), is_error: false };
-  if (value !== undefined && isPlainJson(value, 0)) result.structured = value;
+  // a string is its own text: sent once, in content (ARCHITECTURE.md, “Methods”)
+  if (value !== undefined && typeof value !== 'string' && isPlainJson(value, 0)) result.structured = value;
   return result;
 }
 

@@ -2,7 +2,7 @@
 // (protocol.generated.ts + validate.ts), runs each inbound request with its own AbortSignal (an
 // inbound `$/cancel` aborts it), numbers outbound requests from 1, bounds them to MAX_INFLIGHT
 // and sends `$/cancel` when a caller's signal aborts. A violation in either direction is fatal.
-import { ErrorCode, MAX_INFLIGHT, type RPCError, type Tier } from './protocol.generated.ts';
+import { ErrorCode, MAX_FRAME, MAX_INFLIGHT, type RPCError, type Tier } from './protocol.generated.ts';
 import { encodeFrame } from './frame.ts';
 import type {
   CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
@@ -162,8 +162,27 @@ export class RpcPeer {
         throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
       }
     }
-    this.o.write(encodeFrame(Buffer.from(JSON.stringify(msg), 'utf8')));
+    if (!('result' in msg)) return this.o.write(encodeFrame(Buffer.from(JSON.stringify(msg), 'utf8')));
+    // An answer that cannot be framed is answered at once as the plugin's failure, never
+    // dropped: the core's caller would otherwise wait for its deadline (ARCHITECTURE.md,
+    // “Framing”). Anything else too large throws from encodeFrame to its sender.
+    let failure: string;
+    try {
+      const text = JSON.stringify(msg);
+      const n = Buffer.byteLength(text, 'utf8'); // measured before a buffer is allocated
+      if (n <= MAX_FRAME) return this.o.write(encodeFrame(Buffer.from(text, 'utf8')));
+      failure = tooLarge(n);
+    } catch (err) {
+      failure = `result could not be encoded: ${describeError(err)}`; // the runtime ran out of memory
+    }
+    const error = { code: ErrorCode.ExecutionFailed, message: failure };
+    this.o.write(encodeFrame(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error }), 'utf8')));
   }
+}
+
+/** tooLarge is the failure of a result of n bytes that exceeds the frame limit. */
+export function tooLarge(n: number): string {
+  return `result of ${n} bytes exceeds the ${MAX_FRAME / (1 << 20)} MiB frame limit`;
 }
 
 export function toWireError(err: unknown): RPCError {

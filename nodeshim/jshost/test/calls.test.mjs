@@ -12,7 +12,7 @@ test('tool results: JSON value, string, class instance, throw, exec', async () =
     assert.deepEqual((await core.callTool(h, { text: 'hi' })).result,
       { content: [{ type: 'text', text: '{"echoed":"hi"}' }], is_error: false, structured: { echoed: 'hi' } });
     assert.deepEqual((await core.callTool(h, { text: 'hi', mode: 'string' })).result,
-      { content: [{ type: 'text', text: 'hi' }], is_error: false, structured: 'hi' });
+      { content: [{ type: 'text', text: 'hi' }], is_error: false });
     const cls = (await core.callTool(h, { text: 'x', mode: 'class' })).result;
     assert.equal(cls.structured, undefined, 'a class instance is not plain JSON');
     const err = (await core.callTool(h, { text: 'bad input', mode: 'throw' })).error;
