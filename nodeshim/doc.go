@@ -4,32 +4,49 @@
 // The shim serves the shared/proto/shimv1 service over go-plugin and does only process work
 // and byte relaying:
 //
-//   - Start spawns the runtime from the core's launch plan with explicit stdin/stdout/stderr
-//     pipes (never the shim's own descriptors, which would keep go-plugin from seeing the
-//     shim exit), in a process group the runtime leads, with a SIGKILL death signal set from
-//     a goroutine locked to its OS thread (the signal fires when the forking thread exits, so
-//     that thread lives until the runtime has been reaped), and with RLIMIT_DATA. The lock
-//     is not held across the fork: Start reserves the spawn, spawns, then publishes the
-//     runtime, and a shutdown waits for a spawn under way so it never misses the runtime.
-//   - RLIMIT_DATA (default [DefaultMemoryLimit], clamped to an inherited lower hard limit) is
-//     set on the shim itself just before the spawn, so the runtime is born with it and no
-//     allocation escapes it; prlimit(2) after the spawn would leave a window in which the
-//     runtime runs unlimited. The shim's own data mappings are a few tens of MiB (payload
-//     parts are at most shared.PartSize), far below any usable limit.
+//   - Start spawns the runtime from the core's launch plan through the exec helper (below),
+//     in a process group the runtime leads, with a SIGKILL death signal set from a goroutine
+//     locked to its OS thread (the signal fires when the forking thread exits, so that
+//     thread lives until the runtime has been reaped). The lock is not held across the
+//     fork: Start reserves the spawn, spawns, then publishes the runtime, and a shutdown
+//     waits for a spawn under way so it never misses the runtime.
+//   - The runtime's descriptors (ARCHITECTURE.md, “Processes”): fd 0 is /dev/null, fd 1 and
+//     fd 2 are one capture pipe, the channel is fd 3 (frames in) and fd 4 (frames out). What
+//     a plugin writes to fd 1, even with fs.writeSync(1, …), becomes a log line and can
+//     never corrupt or forge a frame. None of them is the shim's own (which would keep
+//     go-plugin from seeing the shim exit); the shim's fd 3 is its lifeline, a different
+//     pipe the runtime never inherits.
+//   - Exec helper: the shim starts its own binary as `cwx nodeshim exec-helper <limit> --
+//     <argv>` ([RunExecHelper]), which sets RLIMIT_DATA (default [DefaultMemoryLimit],
+//     clamped to an inherited lower hard limit) on itself and execs the runtime in its
+//     place: the runtime is born with the limit, and the shim never runs under it (a low
+//     limit would kill the Go runtime of the shim).
+//   - Descendants: the shim is a child subreaper (PR_SET_CHILD_SUBREAPER), so whatever a
+//     plugin starts that leaves the runtime's group (detached, setsid, a double fork)
+//     re-parents to the shim, not to init. Once the runtime has been reaped, for any reason,
+//     the shim SIGKILLs every descendant it finds in /proc and reaps them, round after round
+//     until none is left, within sweepBound; the exit report and the shim's own exit wait
+//     for that sweep. SIGPIPE is caught so that a broken stderr (the core is gone) does not
+//     end the shim before it.
 //   - The runtime's environment is the plan's minus go-plugin's cookie and PLUGIN_*
 //     variables, plus CWX_HOST_PARENT_PID=<shim pid>.
 //   - The Channel relays CWX1 frames to and from gRPC in order, checking framing only (magic,
 //     length <= frame.MaxPayload before any allocation). A violation kills the runtime's group
 //     and is reported in the Exit event with its reason.
-//   - The runtime's stderr is logged line by line through hclog as plain text (never
+//   - The runtime's fd 1 and fd 2 are logged line by line through hclog as plain text (never
 //     forwarded raw: go-plugin parses the shim's stderr as hclog JSON) and kept in a ring of
 //     stderrTailSize bytes for the exit report and Stats.
-//   - Lifeline: fd 3 is a pipe whose write end only the core holds; EOF (the core died)
-//     kills the runtime's group and exits the shim. SIGTERM terminates the runtime's group,
-//     then kills it, reports and exits.
+//   - Lifeline: the shim's fd 3 is a pipe whose write end only the core holds; EOF (the
+//     core died) kills the runtime's group and exits the shim. SIGTERM terminates the
+//     runtime's group, then kills it, reports and exits.
 //
 // After the runtime's exit has been reported the shim exits when the core closes the
 // connection, or on its own shortly after.
+//
+// One case no user-space design covers: `kill -9` of the shim itself. The runtime dies with
+// it (its death signal), but the shim's sweep never runs, so a process that had already left
+// the runtime's group re-parents to the next subreaper or to init and survives. Only a
+// kernel-side container (a cgroup the core owns, or a PID namespace) would end it.
 //
 // # Exit
 //
@@ -48,8 +65,10 @@
 // there. darwin/arm64 and darwin/amd64 build and vet (`GOOS=darwin go vet ./...`) but are
 // not tested. There (proc_other.go) the runtime gets no death signal, so the lifeline alone
 // ends the tree when the core dies, and a shim killed outright leaves the runtime to notice
-// its stdin closing. RLIMIT_DATA is set the same way, on the shim just before the spawn, but
-// whether that kernel enforces it is unmeasured (`cwx doctor` checks it, setting the limit
-// with the shell's `ulimit -d` before the exec, since there is no prlimit(2)). The runtime's
-// pipes keep the system's size (no F_SETPIPE_SZ), and Stats reports RSS 0 (no /proc).
+// fd 3 closing. There is no subreaper: only the runtime's group is killed, and a process a
+// plugin moved out of it (detached, setsid) survives the host. The exec helper sets
+// RLIMIT_DATA the same way, but whether that kernel enforces it is unmeasured (`cwx doctor`
+// checks it, setting the limit with the shell's `ulimit -d` before the exec, since there is
+// no prlimit(2)). The runtime's pipes keep the system's size (no F_SETPIPE_SZ), and Stats
+// reports RSS 0 (no /proc).
 package nodeshim
