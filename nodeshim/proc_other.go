@@ -5,6 +5,7 @@ package nodeshim
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // runtimeProcAttr puts the runtime in a process group it leads. There is no death signal
@@ -26,6 +27,9 @@ func helperPath() (string, error) { return os.Executable() }
 // becomeSubreaper does nothing outside Linux, which alone has PR_SET_CHILD_SUBREAPER: a
 // process a plugin starts outside the runtime's group survives the host there.
 func becomeSubreaper() error { return nil }
+
+// sweepBound bounds the sweep, which does nothing here.
+const sweepBound = time.Second
 
 // sweepDescendants does nothing outside Linux: the runtime's group kill is all there is.
 func sweepDescendants(int) {}
