@@ -180,7 +180,6 @@ func TestHostRequests(t *testing.T) {
 		want string
 	}{
 		{protocol.KindHook, 1, "not supported yet"},
-		{protocol.KindPromptSection, 1, "not supported yet"},
 		{protocol.KindCommand, 2, "stale or unknown owner"},
 	} {
 		p := &protocol.RegisterParams{Owner: ref, Kind: c.kind, Spec: protocol.RegisterSpec{Name: "thing", Description: "d"}}

@@ -32,6 +32,8 @@ func (r *Registry) Admit(tier protocol.Tier, p *protocol.RegisterParams) (uint64
 		g, ref = r.checkTool(p.Spec)
 	case protocol.KindCommand:
 		g, ref = r.checkCommand(p.Spec)
+	case protocol.KindPromptSection:
+		g, ref = checkSection(p.Spec)
 	default:
 		return 0, nil, refuse(kind, name, ErrUnsupportedKind, "%s is not supported yet", kind)
 	}
@@ -137,6 +139,10 @@ func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (ui
 	if err != nil {
 		return 0, nil, refuse(kind, g.name, ErrStaleOwner, "stale or unknown owner")
 	}
+	if g.kind == protocol.KindPromptSection { // owner-scoped ids: no claims, no clash
+		handle, err := r.placeSectionLocked(o, g)
+		return handle, nil, err
+	}
 	evicted, refusal := r.contendLocked(o, g)
 	if refusal != nil {
 		return 0, nil, refusal
@@ -217,7 +223,7 @@ func (r *Registry) addLocked(g *reg) {
 		r.tools[g.key] = g
 		o.tools++
 		r.perTier[o.tier].tools++
-	} else {
+	} else if g.kind == protocol.KindCommand {
 		r.commands[g.key] = g
 		o.cmds++
 		r.perTier[o.tier].cmds++
@@ -237,7 +243,7 @@ func (r *Registry) dropLocked(g *reg) {
 		delete(r.tools, g.key)
 		o.tools--
 		r.perTier[o.tier].tools--
-	} else {
+	} else if g.kind == protocol.KindCommand {
 		delete(r.commands, g.key)
 		o.cmds--
 		r.perTier[o.tier].cmds--

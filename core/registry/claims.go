@@ -128,7 +128,7 @@ func (o *owner) names() (tools, commands []string) {
 	for _, g := range o.regs {
 		if g.kind == protocol.KindCommand {
 			commands = append(commands, g.name)
-		} else {
+		} else if g.kind == protocol.KindTool {
 			tools = append(tools, g.name)
 		}
 	}
