@@ -10,7 +10,7 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest demo mcp-client fuzz bench clean dist-check
+.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest demo mcp-client fuzz soak bench clean dist-check
 
 all: build
 
@@ -55,10 +55,23 @@ mcp-client: ## the TypeScript MCP SDK client that the serve tests and the demo d
 	@[ -f testdata/mcp-client/node_modules/@modelcontextprotocol/sdk/package.json ] || \
 		(cd testdata/mcp-client && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
-fuzz: ## each fuzz target for FUZZTIME (default 60s)
-	$(GO) test -run '^$$' -fuzz '^FuzzFrameDecode$$' -fuzztime $(FUZZTIME) ./shared/frame
-	$(GO) test -run '^$$' -fuzz '^FuzzParseHostMessage$$' -fuzztime $(FUZZTIME) ./core/protocol
-	$(GO) test -run '^$$' -fuzz '^FuzzParseCoreMessage$$' -fuzztime $(FUZZTIME) ./core/protocol
+# Every fuzz target, as package:Target. `make fuzz` runs each for FUZZTIME, one at a time with
+# -parallel 1; a finding is written to the package's testdata/fuzz/<Target>/ and replays as a
+# regression case in every later go test.
+FUZZ_TARGETS := \
+	./shared/frame:FuzzFrameDecode ./shared:FuzzCodecFrame \
+	./core/protocol:FuzzParseHostMessage ./core/protocol:FuzzParseCoreMessage ./core/protocol:FuzzWireEncoder \
+	./core/runtime:FuzzParseVersion ./core/gate:FuzzCanonicalize ./core/gate:FuzzCanonicalizeMatchesOracle \
+	./core/config:FuzzParse ./core/registry:FuzzDecodeInput ./core/registry:FuzzAdmitSchema \
+	./core:FuzzStripEscapes ./core/inert:FuzzStrip \
+	./core/plugins:FuzzParseManifests ./core/plugins:FuzzEntryNames ./core/plugins:FuzzInstallTarball \
+	./core/internal/jsontext:FuzzScanNumber ./core/internal/jsontext:FuzzHex4 ./core/internal/jsontext:FuzzHasControl
+
+fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== $${t#*:} ($${t%%:*}) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) -parallel 1 "$${t%%:*}"; \
+	done
 
 bench: tools build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
