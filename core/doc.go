@@ -44,7 +44,11 @@
 // host restart every remaining desired owner is replayed with a fresh generation and token;
 // the sole owner that was activating when the host died is failed instead. When several were
 // activating together (so no single one can be blamed), they are replayed one at a time after
-// the others, and the next crash names the culprit. `log` lines are rate-limited per plugin
+// the others, and the next crash names the culprit. The same holds for a host killed because
+// it stopped answering during activation (an apply that never yields blocks the whole host:
+// an ext/activate unanswered at [ActivateDeadline], or a heartbeat kill): the culprit fails
+// "apply did not finish within 5s and blocked the host", every other plugin comes back, and
+// the search counts as one crash. `log` lines are rate-limited per plugin
 // and land in hclog and the plugin's diagnostics ring.
 //
 // # Calls

@@ -32,7 +32,13 @@
 // tail) until Retry. Pending calls of an ended incarnation fail NotAvailable ("extension host
 // exited: <reason>") and are never replayed. The [Owners] layer is told when each generation
 // is ready (it activates through the [Host] it gets) and when it ended, with the sole owner
-// whose ext/activate ([Host.Activate]) the death interrupted. Dirty teardowns reported through
+// whose ext/activate ([Host.Activate]) the death interrupted. An ext/activate unanswered at
+// its timeout means the host's event loop is blocked (the host answers within its own,
+// shorter bound): Host.Activate kills the incarnation at once, the activation stays
+// recorded, and [ExitInfo] says the kill was for a hang (Hung, Blocked); a blocked
+// activation attributed to one owner is that plugin's failure and not a crash
+// ([ExitInfo.Crash]). A host killed so during the owner layer's activations is never
+// reported Ready. Dirty teardowns reported through
 // ReportDirtyTeardown ([DefaultDirtyLimit] in [DefaultDirtyWindow]) drain the incarnation's
 // peer at once (new calls refused NotAvailable) and restart the host once the peer reports no
 // call in flight; that is not a crash. A runtime that ran out of memory under RLIMIT_DATA ends
