@@ -179,7 +179,7 @@ func TestHostRequests(t *testing.T) {
 		gen  uint64
 		want string
 	}{
-		{protocol.KindHook, 1, "not supported yet"},
+		{protocol.KindHook, 1, "is not one cwx emits"},
 		{protocol.KindCommand, 2, "stale or unknown owner"},
 	} {
 		p := &protocol.RegisterParams{Owner: ref, Kind: c.kind, Spec: protocol.RegisterSpec{Name: "thing", Description: "d"}}

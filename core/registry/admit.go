@@ -34,6 +34,8 @@ func (r *Registry) Admit(tier protocol.Tier, p *protocol.RegisterParams) (uint64
 		g, ref = r.checkCommand(p.Spec)
 	case protocol.KindPromptSection:
 		g, ref = checkSection(p.Spec)
+	case protocol.KindHook:
+		g, ref = checkHook(p.Spec)
 	default:
 		return 0, nil, refuse(kind, name, ErrUnsupportedKind, "%s is not supported yet", kind)
 	}
@@ -141,6 +143,10 @@ func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (ui
 	}
 	if g.kind == protocol.KindPromptSection { // owner-scoped ids: no claims, no clash
 		handle, err := r.placeSectionLocked(o, g)
+		return handle, nil, err
+	}
+	if g.kind == protocol.KindHook { // no name to claim or clash over
+		handle, err := r.placeHookLocked(o, g)
 		return handle, nil, err
 	}
 	evicted, refusal := r.contendLocked(o, g)

@@ -406,7 +406,7 @@ func TestCommandCaps(t *testing.T) {
 func TestUnsupportedKinds(t *testing.T) {
 	r := New(Options{})
 	a := active(t, r, "alpha")
-	for _, k := range []protocol.RegisterKind{protocol.KindHook} {
+	for _, k := range []protocol.RegisterKind{"widget"} {
 		_, err := r.Register(protocol.TierPlugin, &protocol.RegisterParams{Owner: a, Kind: k, Spec: protocol.RegisterSpec{Name: "x", Description: "d"}})
 		if !errors.Is(err, ErrUnsupportedKind) || err.Error() != string(k)+" is not supported yet" {
 			t.Fatalf("%s: %v", k, err)
