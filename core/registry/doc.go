@@ -24,7 +24,7 @@
 // handle, and a stale one is a no-op. A hook names its event (HookEvent, the only one) and
 // has no name to clash over: each registration is one more hook, at most MaxHooksPerOwner per
 // owner and MaxHooksPerHost per tier, listed by Hooks in the order they are folded (plugin
-// id, then handle). Prompt-section registrations are refused as not supported yet.
+// id, then handle).
 //
 // A call looks its tool or command up once (LookupTool, LookupCommand): the Target it gets
 // is a snapshot of the handle, the owner and its tier, the other Active owners of the tier
