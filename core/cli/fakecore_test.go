@@ -19,6 +19,7 @@ type fakeCore struct {
 	mu        sync.Mutex
 	tools     []core.ToolInfo
 	commands  []core.CommandInfo
+	sections  []core.PromptSection
 	reconcile func(ctx context.Context, f *fakeCore) error
 	call      func(ctx context.Context, name string, input json.RawMessage, o core.CallOptions) (core.ToolResult, error)
 	run       func(ctx context.Context, name, raw string, o core.CallOptions) (core.CommandResult, error)
@@ -77,6 +78,12 @@ func (f *fakeCore) Tools() []core.ToolInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]core.ToolInfo(nil), f.tools...)
+}
+
+func (f *fakeCore) PromptSections() []core.PromptSection {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]core.PromptSection(nil), f.sections...)
 }
 
 func (f *fakeCore) Commands() []core.CommandInfo {

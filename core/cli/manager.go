@@ -27,6 +27,7 @@ type liveCore interface {
 	Reconcile(ctx context.Context) error
 	Tools() []core.ToolInfo
 	Commands() []core.CommandInfo
+	PromptSections() []core.PromptSection
 	CallTool(ctx context.Context, name string, input json.RawMessage, o core.CallOptions) (core.ToolResult, error)
 	RunCommand(ctx context.Context, name, rawInput string, o core.CallOptions) (core.CommandResult, error)
 	Status() []core.TierStatus
