@@ -51,6 +51,11 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Checked here so that a missing runtime fails Start, as a failed fork would, instead of
+	// surfacing as the exec helper's exit.
+	if _, err := os.Stat(argv[0]); err != nil {
+		return nil, fmt.Errorf("start runtime %s: %w", argv[0], err)
+	}
 	exe, err := helperPath()
 	if err != nil {
 		return nil, fmt.Errorf("exec helper: %w", err)
