@@ -18,6 +18,8 @@ type Card struct {
 	Input    string // the canonical input, cut at MaxCardInput bytes
 	Shared   string // "runs alongside N other plugins in one process", or ""
 	Forced   bool   // asked even under auto; "allow for session" is not remembered
+	// Notes are the pre-execute hooks' asks and annotations, each naming its plugin.
+	Notes []string
 }
 
 // NewCard composes the card of a call whose canonical input is canon.
@@ -28,6 +30,7 @@ func NewCard(req Request, key string, canon []byte) Card {
 		Tool:     req.Tool,
 		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (runs JavaScript with your permissions)", req.Tool, req.PluginID),
 		Forced:   req.Requirement == Forced,
+		Notes:    append([]string(nil), req.Notes...),
 	}
 	if req.Native && req.Caller == nil {
 		c.Title = fmt.Sprintf("Native tool `%s` (runs in cwx with your permissions)", req.Tool)
@@ -59,6 +62,10 @@ func (c Card) Text() string {
 	if c.Shared != "" {
 		b.WriteString("\n")
 		b.WriteString(c.Shared)
+	}
+	for _, n := range c.Notes {
+		b.WriteString("\n")
+		b.WriteString(n)
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -18,6 +18,10 @@
 // grant, denied under deny or with no approver. Any other native is Required, like an
 // extension tool.
 //
+// Pre-execute hooks (package hooks) run before the gate: a hook's ask makes the caller ask
+// with Forced, and the asks and annotations reach the card as Request.Notes, each naming its
+// plugin; they never change the key, and a hook never approves.
+//
 // Approver is the interface an embedder implements. TerminalPrompter is the CLI's
 // implementation: it shows the card and reads "allow once", "allow for session" or
 // "deny" from a terminal, and fails closed with instructions when there is no terminal.

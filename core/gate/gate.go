@@ -121,6 +121,9 @@ type Request struct {
 	// the core's tool, PluginID and ClosureSHA256 are the caller's, and the key is
 	// origin-scoped (CallerKey).
 	Caller *Caller
+	// Notes are lines the core composed from pre-execute hooks' asks and annotations, each
+	// naming its hook's plugin; the card shows them. They do not change the key.
+	Notes []string
 }
 
 // Caller is the extension tool a core/call comes from.

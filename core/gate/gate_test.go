@@ -209,15 +209,19 @@ func TestCardText(t *testing.T) {
 	cases := []struct {
 		others int
 		want   string
+		notes  []string
 	}{
-		{0, "Extension tool `greet` from plugin `hello` (runs JavaScript with your permissions)\ninput: {\"a\":[1,2],\"b\":\"x\"}\n"},
-		{1, "Extension tool `greet` from plugin `hello` (runs JavaScript with your permissions)\ninput: {\"a\":[1,2],\"b\":\"x\"}\nruns alongside 1 other plugin in one process\n"},
-		{3, "Extension tool `greet` from plugin `hello` (runs JavaScript with your permissions)\ninput: {\"a\":[1,2],\"b\":\"x\"}\nruns alongside 3 other plugins in one process\n"},
+		{0, "Extension tool `greet` from plugin `hello` (runs JavaScript with your permissions)\ninput: {\"a\":[1,2],\"b\":\"x\"}\n", nil},
+		{1, "Extension tool `greet` from plugin `hello` (runs JavaScript with your permissions)\ninput: {\"a\":[1,2],\"b\":\"x\"}\nruns alongside 1 other plugin in one process\nhook of plugin `guard` notes: n\n",
+			[]string{"hook of plugin `guard` notes: n"}},
+		{1, "Extension tool `greet` from plugin `hello` (runs JavaScript with your permissions)\ninput: {\"a\":[1,2],\"b\":\"x\"}\nruns alongside 1 other plugin in one process\n", nil},
+		{3, "Extension tool `greet` from plugin `hello` (runs JavaScript with your permissions)\ninput: {\"a\":[1,2],\"b\":\"x\"}\nruns alongside 3 other plugins in one process\n", nil},
 	}
 	for _, tc := range cases {
 		rec := &recorder{answers: []Decision{AllowOnce}}
 		r := req(`{"b":"x","a":[1,2.0]}`)
 		r.OtherPlugins = tc.others
+		r.Notes = tc.notes
 		if _, err := New(Ask, rec).Check(context.Background(), r, nil); err != nil {
 			t.Fatal(err)
 		}
