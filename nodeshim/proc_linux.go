@@ -19,7 +19,7 @@ func runtimeProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// pipeSize is what the shim asks for its stdin/stdout pipes with the runtime: 1 MiB (the
+// pipeSize is what the shim asks for the channel's two pipes with the runtime: 1 MiB (the
 // default maximum for unprivileged processes) so a large payload crosses with few wakeups.
 // Failure is harmless: the pipe keeps its 64 KiB.
 const pipeSize = 1 << 20

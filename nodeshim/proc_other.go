@@ -10,7 +10,7 @@ import (
 
 // runtimeProcAttr puts the runtime in a process group it leads. There is no death signal
 // outside Linux: the lifeline (fd 3) is what ends the tree when the core dies, and a shim
-// killed outright leaves the runtime to notice its stdin closing.
+// killed outright leaves the runtime to notice its channel input (fd 3) closing.
 func runtimeProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }

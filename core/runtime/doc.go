@@ -22,8 +22,8 @@
 // probe runs the chosen runtime twice with a script that allocates 16 MiB and then the cap
 // plus 256 MiB: without a cap both must succeed (the control), and with RLIMIT_DATA set to
 // the configured cap the big allocation must fail. The cap is applied with prlimit(2) to the
-// started runtime before the script is released through stdin; the shim instead lowers its
-// own limit before the spawn so the runtime inherits it, and both are the same kernel
+// started runtime before the script is released through stdin; the shim's exec helper
+// instead sets it on itself and then execs the runtime, and both are the same kernel
 // accounting, so the probe tells whether the shim's cap holds. The sandbox probe runs
 // `bwrap --ro-bind / / true`.
 package runtime

@@ -9,7 +9,7 @@ import (
 
 // dataLimitedCommand is probeCommand, run under RLIMIT_DATA = limit (when non-zero) through
 // ulimitArgv: without prlimit(2) the cap can only be set before the exec, which is also how
-// the shim caps the runtime (it lowers its own limit before the spawn).
+// the shim caps the runtime (its exec helper sets the limit, then execs the runtime).
 func dataLimitedCommand(ctx context.Context, limit uint64, path string, args ...string) (*exec.Cmd, *capped, *capped) {
 	if limit == 0 {
 		return probeCommand(ctx, path, args...)
