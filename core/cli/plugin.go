@@ -81,6 +81,7 @@ func init() {
 			pluginToggleCmd("disable", "Disable a plugin; running cwx processes drop it within a second", (*plugins.Store).Disable),
 			pluginToggleCmd("untrust", "Drop a plugin's trust receipt", (*plugins.Store).Untrust),
 			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd(), pluginReloadCmd())
+		cmd.AddCommand(pluginAuthorCmds()...)
 		return cmd
 	})
 }

@@ -15,7 +15,7 @@
 // # Manifests
 //
 // A folder with plugin.json (name, version, description, native: one entry path or a list of
-// at most [MaxEntries], each .mjs, .js or .mts; the spelling extensions."net.codewhale".native
+// at most [MaxEntries], each .mjs, .js, .mts or .ts; the spelling extensions."net.codewhale".native
 // as a string, {path}, {paths} or list is accepted too), or an npm package whose package.json
 // "." export (conditions import, node, default; else main; else index.js) is a Cordis plugin.
 // When both files exist plugin.json names the plugin and package.json contributes scripts and

@@ -186,7 +186,7 @@ func parsePluginJSON(file string, data []byte) (*Manifest, error) {
 		return nil, err
 	}
 	if native == nil {
-		return nil, &ManifestError{File: file, Field: "native", Reason: "is required: name the plugin's host entry module (a .mjs, .js or .mts file)"}
+		return nil, &ManifestError{File: file, Field: "native", Reason: "is required: name the plugin's host entry module (a .mjs, .js, .mts or .ts file)"}
 	}
 	m.entryField = field
 	if m.Entries, err = parseNative(file, field, native); err != nil {
@@ -315,9 +315,9 @@ func cleanEntry(p string) (string, error) {
 		return "", errors.New("leaves the package")
 	}
 	switch path.Ext(c) {
-	case ".mjs", ".js", ".mts":
+	case ".mjs", ".js", ".mts", ".ts":
 	default:
-		return "", errors.New("must end in .mjs, .js or .mts")
+		return "", errors.New("must end in .mjs, .js, .mts or .ts")
 	}
 	return c, nil
 }

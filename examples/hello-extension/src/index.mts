@@ -5,38 +5,12 @@
 // is TypeScript-only is erasable syntax (type imports, interfaces, annotations), which
 // `tsc -p .` checks (see tsconfig.json and the README).
 import Schema from '@deepseek-ai/schemastery';
-import type { Context } from '@deepseek-ai/cordis';
+import type { Context } from 'cwx-plugin';
 
-// The services cwx's host provides to a plugin that injects them. Cordis types `ctx` without
-// them, so the plugin states the small part it uses.
-interface ToolExec {
-  readonly signal: AbortSignal;
-  readonly callId: string;
-  readonly workspace?: string;
-  readonly dataDir?: string;
-}
-interface ToolDefinition<A> {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  execute(args: A, exec: ToolExec): unknown;
-}
-interface CommandInvocation {
-  readonly rawInput: string; // everything after the command name, leading space included
-  readonly args: string; // rawInput trimmed
-  readonly signal: AbortSignal;
-}
-type CommandResult = { kind: 'success'; text?: string } | { kind: 'error'; text: string } | { kind: 'submit'; prompt: string; text?: string };
-interface CommandDefinition {
-  name: string;
-  description: string;
-  argumentHint?: string;
-  handler(inv: CommandInvocation): CommandResult | string | Promise<CommandResult | string>;
-}
-interface HostContext extends Context {
-  tools: { register<A>(def: ToolDefinition<A>): () => unknown };
-  commands: { register(def: CommandDefinition): () => unknown };
-}
+// cwx-plugin.d.ts (printed by `cwx plugin types`) declares `ctx` with the services cwx's host
+// provides and the schema builder; this example has no Node types, so it states the one Node
+// global it reads.
+declare const process: { readonly pid: number };
 
 export const name = 'hello-extension';
 export const inject = ['tools', 'commands'];
@@ -60,7 +34,7 @@ interface GreetArgs {
   name?: string;
 }
 
-export function apply(ctx: HostContext, config: Config): void {
+export function apply(ctx: Context, config: Config): void {
   let greetings = 0;
   const greet = (who: string): string => {
     greetings++;

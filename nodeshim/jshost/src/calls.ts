@@ -11,7 +11,7 @@ import { isPlainObject } from './validate.ts';
 const MAX_ERROR = 4096;
 
 /** CallContext is what a tool's execution and a command's invocation both carry from the call. */
-interface CallContext {
+export interface CallContext {
   workspace?: string;
   sessionId?: string;
   agentId?: string;
@@ -20,7 +20,7 @@ interface CallContext {
 }
 
 /** ToolExecution is the frozen second argument of a tool's `execute`. */
-interface ToolExecution extends CallContext {
+export interface ToolExecution extends CallContext {
   signal: AbortSignal;
   callId: string;
   args: unknown;
@@ -30,7 +30,7 @@ interface ToolExecution extends CallContext {
 }
 
 /** CommandInvocation is the frozen argument of a command's `handler`. */
-interface CommandInvocation extends CallContext {
+export interface CommandInvocation extends CallContext {
   commandId: string;
   rawInput: string;
   args: string;

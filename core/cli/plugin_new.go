@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/nodeshim/jshost"
+)
+
+// pluginAuthorCmds are the commands for writing a plugin rather than running one.
+func pluginAuthorCmds() []*cobra.Command {
+	return []*cobra.Command{pluginNewCmd(), pluginTypesCmd()}
+}
+
+func pluginTypesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "types",
+		Short: "Print cwx-plugin.d.ts, the TypeScript declarations plugins are written against",
+		Long: "Prints the declarations of what the JS host gives a plugin (ctx, tools, commands,\n" +
+			"timer, logger, a tool's exec and its core calls, command invocations and results, the\n" +
+			"errors and the config schema builder). They describe this cwx binary's host exactly.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := cmd.OutOrStdout().Write(jshost.AuthorTypes())
+			return err
+		},
+	}
+}
+
+// scaffoldName is what `cwx plugin new` accepts: a lower-case manifest name that is also a
+// folder name and yields a tool and command name.
+var scaffoldName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,47}$`)
+
+func pluginNewCmd() *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "new NAME [--dir DIR]",
+		Short: "Write a new TypeScript plugin: plugin.json, src/index.ts, types, tsconfig and a test",
+		Long: "Writes a folder (NAME, or --dir) holding a plugin with one tool and one command, the\n" +
+			"author types (cwx-plugin.d.ts), a tsconfig.json that type-checks against them and\n" +
+			"test.mjs, which installs the plugin into a throwaway CWX_HOME and calls both through\n" +
+			"this cwx. Nothing is installed or trusted. Refuses a folder that already exists.",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if !scaffoldName.MatchString(name) {
+				return exitf(ExitUsage, "plugin name %q: use a lower-case letter, then lower-case letters, digits or '-' (48 at most)", name)
+			}
+			if dir == "" {
+				dir = name
+			}
+			files := scaffold(name)
+			if err := writeScaffold(dir, files); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			printf(w, "wrote %s (%d files) for plugin %s\n", dir, len(files), name)
+			for _, f := range files {
+				printf(w, "  %s\n", f.path)
+			}
+			printf(w, "next: cd %s && node --test   (or: cwx plugin dev %s)\n", shellQuote(dir), shellQuote(dir))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "the folder to create (default: NAME)")
+	return cmd
+}
+
+type scaffoldFile struct {
+	path string // slash-separated, relative to the plugin folder
+	body string
+}
+
+// writeScaffold creates dir (which must not exist) and writes files into it.
+func writeScaffold(dir string, files []scaffoldFile) error {
+	if _, err := os.Lstat(dir); err == nil {
+		return exitf(ExitUsage, "%s already exists; cwx plugin new writes a new folder only", dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return &ExitError{Code: ExitInternal, Err: err}
+		}
+		if err := os.WriteFile(p, []byte(f.body), 0o644); err != nil {
+			return &ExitError{Code: ExitInternal, Err: err}
+		}
+	}
+	if _, err := plugins.ReadManifest(dir); err != nil {
+		return &ExitError{Code: ExitInternal, Err: fmt.Errorf("the scaffold's own manifest is refused: %w", err)}
+	}
+	return nil
+}
+
+// scaffold returns the files of a new plugin called name, in the order they are listed.
+func scaffold(name string) []scaffoldFile {
+	ident := strings.ReplaceAll(name, "-", "_")
+	r := strings.NewReplacer("{{NAME}}", name, "{{TOOL}}", ident+"_greet", "{{COMMAND}}", name)
+	return []scaffoldFile{
+		{"plugin.json", r.Replace(scaffoldManifest)},
+		{"src/index.ts", r.Replace(scaffoldEntry)},
+		{jshost.AuthorTypesName, string(jshost.AuthorTypes())},
+		{"tsconfig.json", scaffoldTSConfig},
+		{"test.mjs", r.Replace(scaffoldTest)},
+		{"README.md", r.Replace(scaffoldReadme)},
+	}
+}
+
+const scaffoldManifest = `{
+  "name": "{{NAME}}",
+  "version": "0.1.0",
+  "description": "The tool {{TOOL}} and the command /{{COMMAND}}.",
+  "native": "src/index.ts"
+}
+`
+
+const scaffoldEntry = `// {{NAME}}: a cwx plugin. cwx runs this file as it is: Node strips the types of a .ts module
+// and Bun runs TypeScript, so there is no build step. Only erasable TypeScript is allowed
+// (type imports, interfaces, annotations); ` + "`tsc -p .`" + ` checks it against cwx-plugin.d.ts.
+import Schema from '@deepseek-ai/schemastery';
+import type { CommandInvocation, CommandResult, Context, ToolExec } from 'cwx-plugin';
+
+export const name = '{{NAME}}';
+export const inject = ['tools', 'commands'];
+
+// Config comes from config.toml: [plugins."{{NAME}}".config] greeting = "Ahoy"
+export interface Config {
+  greeting: string;
+}
+export const Config: Schema<Config> = Schema.object({
+  greeting: Schema.string().default('Hello').description('The word each greeting starts with.'),
+});
+
+interface GreetArgs {
+  name?: string;
+}
+
+export function apply(ctx: Context, config: Config): void {
+  const greet = (who: string): string => ` + "`${config.greeting}, ${who || 'world'}!`" + `;
+
+  // A string result is the answer's text; a JSON object is shown as JSON and kept structured.
+  ctx.tools.register<GreetArgs>({
+    name: '{{TOOL}}',
+    description: 'Greet someone by name.',
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', maxLength: 200, description: 'Who to greet.' } },
+      additionalProperties: false,
+    },
+    execute(args: GreetArgs, exec: ToolExec<GreetArgs>) {
+      ctx.logger.info('greeting %s (call %s)', args.name ?? 'world', exec.callId);
+      return { text: greet(args.name ?? '') };
+    },
+  });
+
+  // A command answers success, error or submit (a prompt sent to the model); a string is a success.
+  ctx.commands.register({
+    name: '{{COMMAND}}',
+    description: 'Say hello to someone.',
+    argumentHint: '[name]',
+    handler: (inv: CommandInvocation): CommandResult => ({ kind: 'success', text: greet(inv.args.trim()) }),
+  });
+}
+`
+
+const scaffoldTSConfig = `{
+  "compilerOptions": {
+    "target": "es2023",
+    "module": "esnext",
+    "moduleResolution": "bundler",
+    "lib": ["es2023", "dom"],
+    "strict": true,
+    "noEmit": true,
+    "verbatimModuleSyntax": true,
+    "isolatedModules": true,
+    "erasableSyntaxOnly": true,
+    "types": [],
+    "paths": {
+      "cwx-plugin": ["./cwx-plugin.d.ts"],
+      "@deepseek-ai/schemastery": ["./cwx-plugin.d.ts"]
+    }
+  },
+  "include": ["src/**/*.ts"]
+}
+`
+
+const scaffoldTest = `// Runs {{NAME}} against cwx: installs this folder into a throwaway CWX_HOME, trusts and
+// enables it, calls its tool and its command. Run it with ` + "`node --test`" + ` (CWX names the cwx
+// binary; default: cwx on PATH).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const cwxBin = process.env.CWX || 'cwx';
+const home = mkdtempSync(join(tmpdir(), 'cwx-{{NAME}}-'));
+const cwx = (...args) => execFileSync(cwxBin, args, { env: { ...process.env, CWX_HOME: home }, encoding: 'utf8' });
+
+test('{{NAME}} answers through cwx', (t) => {
+  t.after(() => rmSync(home, { recursive: true, force: true }));
+  cwx('plugin', 'install', import.meta.dirname);
+  const { token } = JSON.parse(cwx('plugin', 'review', '{{NAME}}', '--json'));
+  cwx('plugin', 'trust', '{{NAME}}', '--token', token);
+  cwx('plugin', 'enable', '{{NAME}}');
+  const tool = JSON.parse(cwx('tool', 'call', '{{TOOL}}', '--input', '{"name":"Ada"}', '--approve', 'auto', '--json'));
+  assert.equal(tool.structured.text, 'Hello, Ada!');
+  assert.equal(cwx('command', 'run', '{{COMMAND}}', 'Bob').trim(), 'Hello, Bob!');
+});
+`
+
+const scaffoldReadme = `# {{NAME}}
+
+A cwx plugin: the tool ` + "`{{TOOL}}`" + ` and the command ` + "`/{{COMMAND}}`" + `.
+
+    node --test                  # installs it into a throwaway CWX_HOME and calls both
+    cwx plugin dev .             # re-activates it on every save, with its logs
+    npx -p typescript tsc -p .   # type-checks src/ against cwx-plugin.d.ts
+`

@@ -1,0 +1,219 @@
+// cwx-plugin.d.ts: the types a cwx plugin is written against.
+//
+// Print it with `cwx plugin types`; `cwx plugin new` writes it beside a new plugin. It declares
+// what the cwx JS host gives a plugin and nothing else: the context `apply` receives (tools,
+// commands, timer, logger, effects), a tool's execution and its core calls, a command's
+// invocation and results, the errors a plugin can catch, and the config schema builder. A
+// tsconfig maps both `cwx-plugin` and `@deepseek-ai/schemastery` to this file:
+//
+//   "paths": { "cwx-plugin": ["./cwx-plugin.d.ts"], "@deepseek-ai/schemastery": ["./cwx-plugin.d.ts"] }
+//
+// The host's typecheck holds these declarations against its own (nodeshim/jshost/types/check.ts),
+// so a change of the host that an author would notice fails the host's build until this file says it.
+
+/** JsonValue is what survives JSON.stringify unchanged. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** JsonSchema is a JSON Schema object describing a tool's input. */
+export type JsonSchema = { [key: string]: JsonValue };
+
+/** ContentBlock is one block of a tool's answer as the core shows it. */
+export interface ContentBlock {
+  type: 'text';
+  text: string;
+}
+
+/** CoreCallCode says why `exec.core.call` rejected. */
+export type CoreCallCode = 'refused' | 'denied' | 'cancelled' | 'unavailable' | 'failed';
+
+/** CoreCallError is the rejection of `exec.core.call`; `code` says why. */
+export interface CoreCallError extends Error {
+  readonly name: 'CoreCallError';
+  readonly code: CoreCallCode;
+}
+
+/** CoreCallResult is what one of the core's own tools answered. */
+export interface CoreCallResult {
+  content: ContentBlock[];
+  isError: boolean;
+  structured?: unknown;
+}
+
+export interface CoreCallOptions {
+  signal?: AbortSignal;
+}
+
+/** CoreApi runs one of the core's tools (read_file, shell, ...) through the same approval gate as a model's call. */
+export interface CoreApi {
+  call(name: string, input?: { [key: string]: JsonValue }, options?: CoreCallOptions): Promise<CoreCallResult>;
+}
+
+/** CallContext is what a tool's execution and a command's invocation both carry. */
+export interface CallContext {
+  /** The call's workspace directory, when the caller named one. */
+  readonly workspace?: string;
+  readonly sessionId?: string;
+  readonly agentId?: string;
+  readonly originTurnId?: string;
+  /** The plugin's own data directory, when it has one. */
+  readonly dataDir?: string;
+}
+
+/** ToolExec is the frozen second argument of a tool's `execute`. */
+export interface ToolExec<A = unknown> extends CallContext {
+  /** Aborted when the call is cancelled or its deadline passes. */
+  readonly signal: AbortSignal;
+  readonly callId: string;
+  /** The validated input, the same value as `execute`'s first argument. */
+  readonly args: A;
+  readonly arguments: A;
+  /** Present only while a call that may ask the core runs. */
+  readonly core?: Readonly<CoreApi>;
+}
+
+/**
+ * ToolReturn is what `execute` may return (or resolve to). A string is the answer's text. Any
+ * other plain JSON value is shown as its JSON text and also kept as the structured result.
+ * undefined is an empty answer. Throwing fails the call with the error's message.
+ */
+export type ToolReturn = string | JsonValue | undefined | void;
+
+/** ToolDefinition is what `ctx.tools.register` takes. */
+export interface ToolDefinition<A = any> {
+  /** A unique name: a letter, then letters, digits, '_' or '-' (64 at most). */
+  name: string;
+  description: string;
+  /** The JSON Schema the core validates every input against before `execute` runs. */
+  inputSchema?: JsonSchema;
+  /** A presentation hint; accepted, and every tool is listed. */
+  deferLoading?: boolean;
+  execute(args: A, exec: ToolExec<A>): ToolReturn | Promise<ToolReturn>;
+  /** output.render replaces the shown text with its own text blocks; the structured result stays. */
+  output?: { render(args: A, value: unknown): ContentBlock[] };
+}
+
+/** ToolView is what `ctx.tools.get` finds: a frozen description of a live tool of this host. */
+export interface ToolView {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: unknown;
+  readonly plugin: string;
+}
+
+export interface Tools {
+  /** register adds a tool; the returned function removes it. */
+  register<A = any>(def: ToolDefinition<A>): () => unknown;
+  get(name: string): ToolView | undefined;
+}
+
+/** CommandInvocation is the frozen argument of a command's `handler`. */
+export interface CommandInvocation extends CallContext {
+  readonly commandId: string;
+  /** Everything after the command name, its leading space included. */
+  readonly rawInput: string;
+  /** rawInput without the leading space. */
+  readonly args: string;
+  readonly attachments: readonly never[];
+  readonly signal: AbortSignal;
+}
+
+/**
+ * CommandResult is a command's outcome: `success` shows its text, `error` shows its text as a
+ * failure, `submit` sends its prompt to the model as the person's next message.
+ */
+export type CommandResult =
+  | { kind: 'success'; text?: string }
+  | { kind: 'error'; text: string }
+  | { kind: 'submit'; prompt: string; text?: string };
+
+/** CommandReturn: a string is a success with that text; undefined is a success without one. */
+export type CommandReturn = CommandResult | string | undefined | void;
+
+export interface CommandDefinition {
+  /** A unique name; built-in names (help, exit, reload, host, ...) cannot be taken. */
+  name: string;
+  description: string;
+  argumentHint?: string;
+  handler(inv: CommandInvocation): CommandReturn | Promise<CommandReturn>;
+}
+
+export interface Commands {
+  /** register adds a command; the returned function removes it. */
+  register(def: CommandDefinition): () => unknown;
+}
+
+/** Timer: every timer is an effect of the plugin and is cleared when the plugin stops. */
+export interface Timer {
+  setTimeout(callback: () => void, ms: number): () => unknown;
+  setInterval(callback: () => void, ms: number): () => unknown;
+  /** sleep rejects with "Context has been disposed" if the plugin stops first. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** Logger lines are attributed to the plugin and kept in its log file (`cwx logs NAME`). */
+export interface Logger {
+  debug(format: any, ...args: any[]): void;
+  info(format: any, ...args: any[]): void;
+  warn(format: any, ...args: any[]): void;
+  error(format: any, ...args: any[]): void;
+}
+
+/** Disposer undoes an effect; it may be async (the host waits 2 s at most). */
+export type Disposer = () => unknown;
+
+/** Context is the `ctx` that `apply` receives. */
+export interface Context extends Timer {
+  /** Present when the plugin declares `inject = ['tools']`. */
+  tools: Tools;
+  /** Present when the plugin declares `inject = ['commands']`. */
+  commands: Commands;
+  timer: Timer;
+  logger: Logger;
+  /** effect runs setup now and its disposer when the plugin is disabled, re-activated or stopped. */
+  effect(setup: () => Disposer | void | Promise<Disposer | void>, label?: string): () => unknown;
+}
+
+/** NotProvidedError is thrown by a method of a DSH service that cwx does not implement. */
+export interface NotProvidedError extends Error {
+  readonly name: 'NotProvidedError';
+}
+
+/** PluginModule is the shape of an entry module: `apply` is called once per activation. */
+export interface PluginModule<C = unknown> {
+  name?: string;
+  inject?: readonly string[];
+  Config?: Schema<C>;
+  apply(ctx: Context, config: C): void | Promise<void>;
+}
+
+/** Schema<T> describes a config value of type T; values come from config.toml. */
+interface Schema<T = any> {
+  (value?: unknown): T;
+  default(value: T): Schema<T>;
+  description(text: string): Schema<T>;
+  required(value?: boolean): Schema<T>;
+  min(value: number): Schema<T>;
+  max(value: number): Schema<T>;
+  pattern(regexp: RegExp): Schema<T>;
+  hidden(value?: boolean): Schema<T>;
+}
+
+type SchemaValue<X> = X extends Schema<infer U> ? U : never;
+
+/** SchemaBuilder is the default export of `@deepseek-ai/schemastery`, which the host provides. */
+export interface SchemaBuilder {
+  any<T = any>(): Schema<T>;
+  const<const T>(value: T): Schema<T>;
+  string(): Schema<string>;
+  number(): Schema<number>;
+  natural(): Schema<number>;
+  percent(): Schema<number>;
+  boolean(): Schema<boolean>;
+  array<X extends Schema>(inner: X): Schema<SchemaValue<X>[]>;
+  dict<X extends Schema>(inner: X): Schema<{ [key: string]: SchemaValue<X> }>;
+  object<X extends { [key: string]: Schema }>(dict: X): Schema<{ [K in keyof X]: SchemaValue<X[K]> }>;
+  union<const X extends Schema | string | number | boolean>(list: readonly X[]): Schema<X extends Schema ? SchemaValue<X> : X>;
+}
+
+declare const Schema: SchemaBuilder;
+export { Schema as default, Schema };

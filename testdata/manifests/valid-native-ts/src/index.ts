@@ -1,0 +1,2 @@
+export const name: string = 'typed';
+export function apply(): void {}
