@@ -919,7 +919,7 @@ function cut(s, max) {
   return bytes.subarray(0, end).toString("utf8");
 }
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
+// node_modules/@deepseek-ai/cordis/lib/index.js
 var lib_exports2 = {};
 __export(lib_exports2, {
   Context: () => Context,
@@ -950,7 +950,7 @@ __export(lib_exports2, {
   withProps: () => withProps
 });
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cosmokit/lib/index.js
+// node_modules/@deepseek-ai/cosmokit/lib/index.js
 var lib_exports = {};
 __export(lib_exports, {
   Binary: () => Binary,
@@ -1335,7 +1335,7 @@ var Time;
   Time2.template = template;
 })(Time || (Time = {}));
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
+// node_modules/@deepseek-ai/cordis/lib/index.js
 var DisposableList = class {
   sn = 0;
   map = /* @__PURE__ */ new Map();
@@ -3086,6 +3086,12 @@ function vetListeners(root, veto) {
     veto(name);
   });
 }
+function takeListeners(root, event, take) {
+  root.on("internal/listener", function(name, listener) {
+    if (name === event) return take(this, listener);
+    return void 0;
+  });
+}
 function exportLogs(root, sink) {
   const exporter = {
     colors: false,
@@ -3126,6 +3132,99 @@ function pendingInjects(root, owner) {
 }
 function effectLabels(fiber) {
   return fiber.getEffects().map((e) => e.label);
+}
+
+// src/owner.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var ownerContext = new AsyncLocalStorage();
+function sameRef(a, b) {
+  return a.plugin_id === b.plugin_id && a.generation === b.generation && a.owner_token === b.owner_token;
+}
+
+// src/hooks.ts
+var HOOK_EVENT = "tools/pre-execute";
+var MAX_ERROR = 4096;
+function registerHook(registrar, ctx, listener) {
+  if (typeof listener !== "function") throw new TypeError(`ctx.on('${HOOK_EVENT}'): the listener is not a function`);
+  if (!ownerOf(ctx)) throw new Error(`ctx.on('${HOOK_EVENT}'): only a plugin may register a hook`);
+  return registrar.add(ctx, "hook", HOOK_EVENT, { name: HOOK_EVENT, description: "" }, Object.freeze({ listener }));
+}
+var allowLogged = /* @__PURE__ */ new WeakSet();
+async function evaluateHook(registrar, params, signal, log) {
+  const reg = registrar.handles.get(params.handle);
+  if (!reg || reg.kind !== "hook" || reg.undone || reg.owner.state !== "active") {
+    throw new RpcError(ErrorCode.NotAvailable, `hook handle ${params.handle} is not live`);
+  }
+  const p = params.payload;
+  const exec = Object.freeze({ name: p.name, arguments: deepFrozenCopy(p.input), callId: p.call_id, signal, workspace: p.workspace });
+  let value;
+  try {
+    value = await runOwned(reg, signal, () => Reflect.apply(reg.def.listener, void 0, [exec, () => void 0]));
+  } catch (err) {
+    if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
+    throw new RpcError(ErrorCode.ExecutionFailed, cut(`the listener threw: ${describeError(err)}`, MAX_ERROR));
+  }
+  return verdictOf(value, reg.owner, log);
+}
+function verdictOf(v, owner, log) {
+  if (v === void 0 || v === null) return { kind: "abstain" };
+  const keys = isPlainObject(v) ? Object.keys(v) : [];
+  const [key] = keys;
+  if (keys.length !== 1 || key === void 0 || !isPlainObject(v)) throw unsupported(v);
+  const arg = v[key];
+  switch (key) {
+    case "allow":
+      if (!allowLogged.has(owner)) {
+        allowLogged.add(owner);
+        log(`pre-execute hook of plugin ${owner.ref.plugin_id} answered allow: cwx treats it as abstain (a hook never approves a call)`, owner);
+      }
+      return { kind: "abstain" };
+    case "deny":
+    case "ask":
+      if (typeof arg !== "string") throw unsupported(v);
+      return { kind: key, reason: arg };
+    case "annotate":
+      if (typeof arg !== "string") throw unsupported(v);
+      return { kind: "annotate", text: arg };
+    case "revise":
+      if (!isPlainObject(arg)) throw new RpcError(ErrorCode.ExecutionFailed, "revise needs the arguments as a plain object");
+      return { kind: "revise", input: JSON.parse(JSON.stringify(arg)) };
+  }
+  throw unsupported(v);
+}
+function unsupported(v) {
+  let shown;
+  try {
+    shown = JSON.stringify(v) ?? String(v);
+  } catch {
+    shown = Object.prototype.toString.call(v);
+  }
+  return new RpcError(ErrorCode.ExecutionFailed, cut(`the listener returned an unsupported answer ${shown}; return nothing, next(), {deny}, {ask}, {annotate} or {revise}`, MAX_ERROR));
+}
+function deepFrozenCopy(v) {
+  const copy = v === void 0 ? void 0 : JSON.parse(JSON.stringify(v));
+  const freeze = (x) => {
+    if (typeof x === "object" && x !== null) {
+      Object.freeze(x);
+      for (const y of Object.values(x)) freeze(y);
+    }
+  };
+  freeze(copy);
+  return copy;
+}
+function runOwned(reg, signal, fn) {
+  return new Promise((resolve2, reject) => {
+    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
+    if (signal.aborted) return cancelled();
+    signal.addEventListener("abort", cancelled, { once: true });
+    let p;
+    try {
+      p = Promise.resolve(ownerContext.run(reg.owner, fn));
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
+  });
 }
 
 // src/dsh/tools-compat.ts
@@ -3198,7 +3297,7 @@ function compileParameters(params) {
   if (!isObj(params)) throw new JsonSchemaError("parameters must be an object of property specs");
   return compileObject(params, true, "parameters");
 }
-function compileObject(props, open, at) {
+function compileObject(props, open2, at) {
   const properties = {};
   const required = [];
   for (const [key, spec] of Object.entries(props)) {
@@ -3208,7 +3307,7 @@ function compileObject(props, open, at) {
   }
   const out = { type: "object", properties };
   if (required.length > 0) out.required = required;
-  out.additionalProperties = open;
+  out.additionalProperties = open2;
   return out;
 }
 function compileSpec(spec, at) {
@@ -3352,6 +3451,16 @@ var Registrar = class {
       () => void 0
     );
   }
+  /**
+   * find returns the live registration of kind named name in this host: admitted by the core,
+   * not withdrawn, of an owner that is active. It sees only what this host registered.
+   */
+  find(kind, name) {
+    for (const reg of this.handles.values()) {
+      if (reg.kind === kind && reg.name === name && !reg.undone && reg.owner.state === "active") return reg;
+    }
+    return void 0;
+  }
   /** forget drops every handle of an owner without telling the core (it already dropped them). */
   forget(owner) {
     for (const [handle, reg] of this.handles) if (reg.owner === owner) this.handles.delete(handle);
@@ -3362,6 +3471,40 @@ function nonEmptyString(v) {
 }
 
 // src/shims/services.ts
+var NotProvidedError = class extends Error {
+  name = "NotProvidedError";
+  constructor(service, method) {
+    super(`\`${service}.${method}\` is not provided by cwx`);
+  }
+};
+Object.freeze(NotProvidedError.prototype);
+var NOT_METHODS = /* @__PURE__ */ new Set(["then", "catch", "finally", "toJSON", "inspect", "asymmetricMatch", "nodeType", "$$typeof", "prototype", "length", "caller", "arguments"]);
+function refusingBase(service, base) {
+  const refusals = /* @__PURE__ */ new Map();
+  const refusal = (method) => {
+    let fn = refusals.get(method);
+    if (!fn) {
+      fn = () => {
+        throw new NotProvidedError(service, method);
+      };
+      Object.freeze(fn);
+      refusals.set(method, fn);
+    }
+    return fn;
+  };
+  const refuses2 = (target, prop) => typeof prop === "string" && !NOT_METHODS.has(prop) && !(prop in target);
+  return new Proxy(Object.create(base), {
+    get: (target, prop, receiver) => refuses2(target, prop) ? refusal(prop) : Reflect.get(target, prop, receiver),
+    getOwnPropertyDescriptor: (target, prop) => refuses2(target, prop) ? { value: refusal(prop), writable: false, enumerable: false, configurable: true } : Reflect.getOwnPropertyDescriptor(target, prop)
+  });
+}
+function freezeDeep(v) {
+  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) freezeDeep(v[k]);
+  }
+  return v;
+}
 function defineServices(registrar) {
   class Tools extends Service {
     constructor(ctx) {
@@ -3371,12 +3514,34 @@ function defineServices(registrar) {
       if (!isPlainObject(def)) throw new TypeError("tools.register: the definition must be an object");
       if (!nonEmptyString(def.name)) throw new TypeError("tools.register: `name` must be a non-empty string");
       if (typeof def.execute !== "function") throw new TypeError(`tools.register: tool \`${def.name}\` needs an \`execute\` function`);
+      if (def.deferLoading !== void 0 && typeof def.deferLoading !== "boolean") {
+        throw new TypeError(`tools.register: tool \`${def.name}\` has a \`deferLoading\` that is not a boolean`);
+      }
       const schema = compiledSchema(def) ?? def.inputSchema ?? def.parameters ?? { type: "object", properties: {} };
       if (!isPlainObject(schema)) throw new TypeError(`tools.register: tool \`${def.name}\` has parameters that are not an object`);
       const spec = { name: def.name, description: String(def.description ?? ""), input_schema: schema };
       return registrar.add(this.ctx, "tool", def.name, spec, def);
     }
+    /**
+     * get looks a live tool of this host up by its exact name (the second argument of DSH's
+     * `tools.get(name, agent)` is ignored): a frozen copy of its name, description, input
+     * schema and plugin, or undefined. It cannot call the tool.
+     */
+    get(name) {
+      if (typeof name !== "string") throw new TypeError("tools.get: `name` must be a string");
+      const reg = registrar.find("tool", name);
+      if (!reg) return void 0;
+      const def = reg.def;
+      const schema = compiledSchema(def) ?? def.inputSchema ?? def.parameters ?? { type: "object", properties: {} };
+      return freezeDeep({
+        name: reg.name,
+        description: String(def.description ?? ""),
+        inputSchema: JSON.parse(JSON.stringify(schema)),
+        plugin: reg.owner.pluginName
+      });
+    }
   }
+  Object.setPrototypeOf(Tools.prototype, refusingBase("tools", Service.prototype));
   class Commands extends Service {
     constructor(ctx) {
       super(ctx, "commands");
@@ -3395,6 +3560,7 @@ function defineServices(registrar) {
       return registrar.add(this.ctx, "command", def.name, spec, def);
     }
   }
+  Object.setPrototypeOf(Commands.prototype, refusingBase("commands", Service.prototype));
   class Timer extends Service {
     constructor(ctx) {
       super(ctx, "timer");
@@ -3436,6 +3602,285 @@ function defineServices(registrar) {
   return { Tools, Commands, Timer };
 }
 
+// src/shims/prompt.ts
+function register(registrar, ctx, method, def, idField) {
+  if (!isPlainObject(def)) throw new TypeError(`${method}: the section must be an object`);
+  const id = def[idField];
+  if (typeof id !== "string" || id === "") throw new TypeError(`${method}: \`${idField}\` must be a non-empty string`);
+  const text = def.text ?? (idField === "name" ? def.content : void 0);
+  if (typeof text !== "string") throw new TypeError(`${method}: section \`${id}\` needs its \`text\` as a string`);
+  return registrar.add(ctx, "prompt_section", id, { name: id, description: text }, def);
+}
+function definePrompt(registrar) {
+  class Prompt extends Service {
+    constructor(ctx) {
+      super(ctx, "prompt");
+    }
+    /** registerSection adds {id, text} to the prompt; the returned function withdraws it. */
+    registerSection(def) {
+      return register(registrar, this.ctx, "prompt.registerSection", def, "id");
+    }
+  }
+  class SystemPrompt extends Service {
+    constructor(ctx) {
+      super(ctx, "systemPrompt");
+    }
+    /** section is DSH's spelling: {name, text} (or {name, content}), the same prompt section. */
+    section(def) {
+      return register(registrar, this.ctx, "systemPrompt.section", def, "name");
+    }
+  }
+  for (const C of [Prompt, SystemPrompt]) Object.freeze(C.prototype);
+  return { Prompt, SystemPrompt };
+}
+
+// src/shims/storage.ts
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readdir, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+var KEY_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+var MAX_VALUE = 64 * 1024;
+var MAX_OWNER = 1024 * 1024;
+var MAX_DEPTH2 = 64;
+var TMP = ".tmp-";
+var SUFFIX = ".json";
+var StorageError = class extends Error {
+  name = "StorageError";
+};
+Object.freeze(StorageError.prototype);
+function encode(key, value) {
+  const check = (v, depth) => {
+    if (depth > MAX_DEPTH2) throw new StorageError(`storage.set: value of \`${key}\` nests deeper than ${MAX_DEPTH2}`);
+    if (v === null || typeof v === "string" || typeof v === "boolean") return;
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) throw new StorageError(`storage.set: value of \`${key}\` holds a number JSON cannot keep (${String(v)})`);
+      return;
+    }
+    if (Array.isArray(v)) {
+      for (const x of v) check(x, depth + 1);
+      return;
+    }
+    if (typeof v === "object") {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) throw new StorageError(`storage.set: value of \`${key}\` holds an object that is not plain JSON`);
+      for (const x of Object.values(v)) check(x, depth + 1);
+      return;
+    }
+    throw new StorageError(`storage.set: value of \`${key}\` holds a ${typeof v}, which is not JSON`);
+  };
+  check(value, 0);
+  const text = JSON.stringify(value);
+  const n = Buffer.byteLength(text, "utf8");
+  if (n > MAX_VALUE) throw new StorageError(`storage.set: value of \`${key}\` is ${n} bytes; the limit is ${MAX_VALUE}`);
+  return text;
+}
+function checkKey(method, key) {
+  if (typeof key !== "string" || !KEY_RE.test(key)) {
+    throw new StorageError(`storage.${method}: key ${JSON.stringify(key)} must match ${KEY_RE.source}`);
+  }
+  return key;
+}
+function isMissing(err) {
+  return err?.code === "ENOENT";
+}
+var Store = class {
+  tail = Promise.resolve();
+  owner;
+  dir;
+  constructor(owner, dataDir) {
+    this.owner = owner;
+    this.dir = join(dataDir, "storage");
+  }
+  /** run queues op after every earlier operation of this owner. */
+  run(method, op) {
+    const next = this.tail.then(() => {
+      this.live(method);
+      return op();
+    });
+    this.tail = next.catch(() => void 0);
+    return next;
+  }
+  live(method) {
+    const s = this.owner.state;
+    if (s !== "activating" && s !== "active") {
+      throw new StorageError(`storage.${method}: plugin ${this.owner.ref.plugin_id} is not active`);
+    }
+  }
+  /** folder checks the folder is a real directory; create makes it when it is missing. */
+  async folder(create) {
+    try {
+      const st = await lstat(this.dir);
+      if (st.isSymbolicLink() || !st.isDirectory()) throw new StorageError(`storage: ${this.dir} is not a directory (a symlink is never followed)`);
+      return true;
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+      if (!create) return false;
+      await mkdir(this.dir, { mode: 448 });
+      return true;
+    }
+  }
+  file(key) {
+    return join(this.dir, key + SUFFIX);
+  }
+  async get(key) {
+    if (!await this.folder(false)) return void 0;
+    let fh;
+    try {
+      fh = await open(this.file(key), constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (err) {
+      if (isMissing(err)) return void 0;
+      if (err.code === "ELOOP") throw new StorageError(`storage.get: \`${key}\` is a symlink; it is never followed`);
+      throw err;
+    }
+    try {
+      const st = await fh.stat();
+      if (!st.isFile() || st.size > MAX_VALUE) throw new StorageError(`storage.get: \`${key}\` is corrupt (not a file of at most ${MAX_VALUE} bytes); delete it`);
+      const text = (await fh.readFile()).toString("utf8");
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new StorageError(`storage.get: \`${key}\` is corrupt (not JSON); delete it`);
+      }
+    } finally {
+      await fh.close();
+    }
+  }
+  /** usage is the bytes every key but skip holds; it removes temporaries a killed write left. */
+  async usage(skip) {
+    let total = 0;
+    for (const name of await readdir(this.dir)) {
+      const path = join(this.dir, name);
+      if (name.startsWith(TMP)) {
+        await unlink(path).catch(() => void 0);
+        continue;
+      }
+      if (name === skip + SUFFIX) continue;
+      total += (await lstat(path)).size;
+    }
+    return total;
+  }
+  async set(key, text) {
+    await this.folder(true);
+    await this.refuseLink("set", key);
+    const size = Buffer.byteLength(text, "utf8");
+    const used = await this.usage(key);
+    if (used + size > MAX_OWNER) {
+      throw new StorageError(`storage.set: \`${key}\` would make plugin ${this.owner.ref.plugin_id}'s storage ${used + size} bytes; the limit is ${MAX_OWNER}`);
+    }
+    const tmp = join(this.dir, `${TMP}${key}-${randomBytes(6).toString("hex")}`);
+    const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
+    try {
+      await fh.writeFile(text, "utf8");
+      await fh.sync();
+    } catch (err) {
+      await fh.close();
+      await unlink(tmp).catch(() => void 0);
+      throw err;
+    }
+    await fh.close();
+    try {
+      this.live("set");
+      await rename(tmp, this.file(key));
+    } catch (err) {
+      await unlink(tmp).catch(() => void 0);
+      throw err;
+    }
+    await this.syncDir();
+  }
+  async delete(key) {
+    if (!await this.folder(false)) return false;
+    try {
+      await unlink(this.file(key));
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
+    await this.syncDir();
+    return true;
+  }
+  async list() {
+    if (!await this.folder(false)) return [];
+    const keys = [];
+    for (const name of await readdir(this.dir)) {
+      if (!name.endsWith(SUFFIX)) continue;
+      const key = name.slice(0, -SUFFIX.length);
+      if (KEY_RE.test(key)) keys.push(key);
+    }
+    return keys.sort();
+  }
+  async refuseLink(method, key) {
+    try {
+      if ((await lstat(this.file(key))).isSymbolicLink()) throw new StorageError(`storage.${method}: \`${key}\` is a symlink; it is never followed`);
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+    }
+  }
+  async syncDir() {
+    const dh = await open(this.dir, constants.O_RDONLY);
+    try {
+      await dh.sync();
+    } catch {
+    } finally {
+      await dh.close();
+    }
+  }
+};
+function defineStorage() {
+  const stores = /* @__PURE__ */ new WeakMap();
+  const storeOf = (ctx, method) => {
+    const owner = ownerOf(ctx);
+    if (!owner) throw new StorageError(`storage.${method}: only a plugin has storage`);
+    if (owner.dataDir === void 0) throw new StorageError(`storage.${method}: the core assigned plugin ${owner.ref.plugin_id} no data directory`);
+    let s = stores.get(owner);
+    if (!s) {
+      s = new Store(owner, owner.dataDir);
+      stores.set(owner, s);
+    }
+    return s;
+  };
+  class Storage extends Service {
+    constructor(ctx) {
+      super(ctx, "storage");
+    }
+    /** get is the key's value, or undefined when it has none. */
+    get(key) {
+      return this.op("get", key, (s, k) => s.get(k));
+    }
+    /** set replaces the key's value atomically; value must be plain JSON. */
+    set(key, value) {
+      return this.op("set", key, (s, k) => {
+        const text = encode(k, value);
+        return s.set(k, text);
+      });
+    }
+    /** delete removes the key; it reports whether there was one. */
+    delete(key) {
+      return this.op("delete", key, (s, k) => s.delete(k));
+    }
+    /** list is every key, sorted. */
+    list() {
+      try {
+        const s = storeOf(this.ctx, "list");
+        return s.run("list", () => s.list());
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    op(method, key, fn) {
+      try {
+        const k = checkKey(method, key);
+        const s = storeOf(this.ctx, method);
+        return s.run(method, () => fn(s, k));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+  }
+  Object.freeze(Storage.prototype);
+  return Storage;
+}
+
 // src/root.ts
 var CORE_SERVICES = /* @__PURE__ */ new Set([
   "approval",
@@ -3463,12 +3908,11 @@ var CORE_SERVICES = /* @__PURE__ */ new Set([
   "reflect",
   "registry"
 ]);
-var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "logger", "events", "reflect", "registry"]);
+var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "logger", "events", "reflect", "registry"]);
 var NEVER_EMITTED = /* @__PURE__ */ new Set([
   "agent/created",
   "agent/pre-step",
   "agent/turn-stopping",
-  "tools/pre-execute",
   "tools/post-execute",
   "tools/execute",
   "subagent/start",
@@ -3483,7 +3927,16 @@ var CoreServiceError = class extends Error {
 function createRoot(registrar, log) {
   const ctx = new Context();
   const { Tools, Commands, Timer } = defineServices(registrar);
-  const allowed = /* @__PURE__ */ new Map([["tools", Tools], ["commands", Commands], ["timer", Timer]]);
+  const { Prompt, SystemPrompt } = definePrompt(registrar);
+  const Storage = defineStorage();
+  const allowed = /* @__PURE__ */ new Map([
+    ["tools", Tools],
+    ["commands", Commands],
+    ["timer", Timer],
+    ["prompt", Prompt],
+    ["systemPrompt", SystemPrompt],
+    ["storage", Storage]
+  ]);
   const provided = /* @__PURE__ */ new Set();
   guardProvide(ctx, (name, value) => {
     if (!CORE_SERVICES.has(name)) return;
@@ -3494,7 +3947,11 @@ function createRoot(registrar, log) {
   new Tools(ctx);
   new Commands(ctx);
   new Timer(ctx);
+  new Prompt(ctx);
+  new SystemPrompt(ctx);
+  new Storage(ctx);
   mixinTimer(ctx);
+  takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
   vetListeners(ctx, (name) => {
     if (NEVER_EMITTED.has(name)) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
   });
@@ -3514,7 +3971,7 @@ import { pathToFileURL } from "node:url";
 // src/dsh/resolve.ts
 import * as nodeModule from "node:module";
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/schemastery/lib/index.mjs
+// node_modules/@deepseek-ai/schemastery/lib/index.mjs
 var lib_exports3 = {};
 __export(lib_exports3, {
   default: () => Schema
@@ -4159,7 +4616,7 @@ defineMethod("transform", [
   "preserve"
 ], ({ inner }, isInner) => inner.toString(isInner));
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/dsh-util-values/lib/index.js
+// node_modules/@deepseek-ai/dsh-util-values/lib/index.js
 var lib_exports4 = {};
 __export(lib_exports4, {
   assertNever: () => assertNever,
@@ -4499,13 +4956,6 @@ function installBun(bun) {
   });
 }
 
-// src/owner.ts
-import { AsyncLocalStorage } from "node:async_hooks";
-var ownerContext = new AsyncLocalStorage();
-function sameRef(a, b) {
-  return a.plugin_id === b.plugin_id && a.generation === b.generation && a.owner_token === b.owner_token;
-}
-
 // src/activate.ts
 var ActivationError = class extends Error {
   name = "ActivationError";
@@ -4730,7 +5180,7 @@ function plainJson(v, depth) {
 }
 
 // src/calls.ts
-var MAX_ERROR = 4096;
+var MAX_ERROR2 = 4096;
 function live(registrar, handle, kind) {
   const reg = registrar.handles.get(handle);
   if (!reg || reg.kind !== kind || reg.undone || reg.owner.state !== "active" && reg.owner.state !== "activating") {
@@ -4752,7 +5202,7 @@ function invoke(def, key, args) {
   if (typeof fn !== "function") throw new TypeError(`${key} is not a function`);
   return Reflect.apply(fn, def, args);
 }
-function runOwned(reg, signal, fn) {
+function runOwned2(reg, signal, fn) {
   return new Promise((resolve2, reject) => {
     const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
     if (signal.aborted) return cancelled();
@@ -4775,10 +5225,10 @@ async function callTool(registrar, params, signal, rpc) {
   Object.freeze(exec);
   let value;
   try {
-    value = await runOwned(reg, signal, () => invoke(def, "execute", [input, exec]));
+    value = await runOwned2(reg, signal, () => invoke(def, "execute", [input, exec]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
-    throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR));
+    throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR2));
   }
   const result = { content: render(def, input, value), is_error: false };
   if (value !== void 0 && typeof value !== "string" && isPlainJson(value, 0)) result.structured = value;
@@ -4791,7 +5241,7 @@ function render(def, args, value) {
     try {
       blocks = Reflect.apply(output.render, output, [args, value]);
     } catch (err) {
-      throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR));
+      throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR2));
     }
     if (Array.isArray(blocks)) {
       return blocks.filter((b) => isPlainObject(b) && b.type === "text" && typeof b.text === "string").map((b) => ({ type: "text", text: b.text }));
@@ -4825,11 +5275,11 @@ async function runCommand(registrar, params, signal) {
   Object.freeze(invocation);
   let value;
   try {
-    value = await runOwned(reg, signal, () => invoke(def, "handler", [invocation]));
+    value = await runOwned2(reg, signal, () => invoke(def, "handler", [invocation]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     const text = err instanceof Error ? err.message || err.name : String(err);
-    return { kind: "error", text: cut(text || "command failed", MAX_ERROR) };
+    return { kind: "error", text: cut(text || "command failed", MAX_ERROR2) };
   }
   return commandResult(value);
 }
@@ -4852,7 +5302,7 @@ function commandResult(v) {
 }
 
 // src/host.ts
-var MAX_ERROR2 = 4096;
+var MAX_ERROR3 = 4096;
 var MAX_LOG = 8192;
 var ExtensionHost = class {
   rpc;
@@ -4871,7 +5321,8 @@ var ExtensionHost = class {
     "ext/activate": (p) => activateEntry(this.deps(), this.o.tier, p),
     "ext/deactivate": (p) => this.deactivate(p),
     "tool/call": (p, signal) => callTool(this.registrar, p, signal, this.rpc),
-    "command/run": (p, signal) => runCommand(this.registrar, p, signal)
+    "command/run": (p, signal) => runCommand(this.registrar, p, signal),
+    "hook/evaluate": (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log("warn", msg, owner))
   };
   constructor(o) {
     this.o = o;
@@ -4953,7 +5404,7 @@ var ExtensionHost = class {
   /** fault reports an uncaught error: to its owner when it can be attributed, else as a log line. */
   fault(err, kind) {
     const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
-    const text = cut(describeError(err), MAX_ERROR2);
+    const text = cut(describeError(err), MAX_ERROR3);
     if (!owner || owner.state === "gone") {
       this.log("error", `unattributed extension fault (${kind}): ${text}`);
       return;
@@ -5080,26 +5531,26 @@ async function refuses(what, probe) {
   }
 }
 async function verifyLockdown() {
-  const open = [];
+  const open2 = [];
   const dyn = (s) => import(s);
   try {
     process.dlopen({ exports: {} }, "/nonexistent-cwx-probe.node");
   } catch (err) {
-    if (!(err instanceof NativeCodeRefused)) open.push("process.dlopen is reachable");
+    if (!(err instanceof NativeCodeRefused)) open2.push("process.dlopen is reachable");
   }
   if ("execve" in process) {
     try {
       process.execve("/nonexistent-cwx-probe");
     } catch (err) {
-      if (!(err instanceof NativeCodeRefused)) open.push("process.execve is reachable");
+      if (!(err instanceof NativeCodeRefused)) open2.push("process.execve is reachable");
     }
   }
-  open.push(await refuses("worker_threads.Worker", async () => {
+  open2.push(await refuses("worker_threads.Worker", async () => {
     const { Worker } = await dyn("node:worker_threads");
     new Worker("", { eval: true });
   }));
   if ("Worker" in globalThis) {
-    open.push(await refuses("Worker", () => {
+    open2.push(await refuses("Worker", () => {
       const W = globalThis.Worker;
       if (W === void 0) throw new TypeError("Worker is not a constructor");
       return new W("data:text/javascript,0");
@@ -5107,24 +5558,24 @@ async function verifyLockdown() {
   }
   const bun = globalThis.Bun;
   if (bun !== void 0) {
-    open.push(await refuses("bun:ffi", async () => (await dyn("bun:ffi")).dlopen));
-    open.push(await refuses("Bun.FFI", () => bun.FFI.dlopen));
-    open.push(await refuses("bun:sqlite", async () => (await dyn("bun:sqlite")).Database));
-    open.push(await refuses("node:sqlite", async () => {
+    open2.push(await refuses("bun:ffi", async () => (await dyn("bun:ffi")).dlopen));
+    open2.push(await refuses("Bun.FFI", () => bun.FFI.dlopen));
+    open2.push(await refuses("bun:sqlite", async () => (await dyn("bun:sqlite")).Database));
+    open2.push(await refuses("node:sqlite", async () => {
       const { DatabaseSync } = await dyn("node:sqlite");
       new DatabaseSync(":memory:").exec("select 1");
     }));
   } else {
-    open.push(await refuses("node:sqlite", () => dyn("node:sqlite")));
-    open.push(await refuses("node:ffi", () => dyn("node:ffi")));
+    open2.push(await refuses("node:sqlite", () => dyn("node:sqlite")));
+    open2.push(await refuses("node:ffi", () => dyn("node:ffi")));
   }
-  if (typeof globalThis.ShadowRealm !== "undefined") open.push("ShadowRealm is enabled");
+  if (typeof globalThis.ShadowRealm !== "undefined") open2.push("ShadowRealm is enabled");
   try {
     const vm = await dyn("node:vm");
-    if (vm.runInNewContext("typeof ShadowRealm") !== "undefined") open.push("ShadowRealm is enabled in node:vm contexts");
+    if (vm.runInNewContext("typeof ShadowRealm") !== "undefined") open2.push("ShadowRealm is enabled in node:vm contexts");
   } catch {
   }
-  return open.filter((x) => x !== null);
+  return open2.filter((x) => x !== null);
 }
 
 // src/version.ts
@@ -5148,9 +5599,9 @@ async function main() {
   installResolution();
   if (process.env.CWX_HOST_UNSAFE_NO_LOCKDOWN !== "1") {
     lockdown();
-    const open = await verifyLockdown();
-    if (open.length > 0) {
-      stderr(`cwx-extension-host: native-code lockdown does not hold: ${open.join("; ")}`);
+    const open2 = await verifyLockdown();
+    if (open2.length > 0) {
+      stderr(`cwx-extension-host: native-code lockdown does not hold: ${open2.join("; ")}`);
       realExit(EXIT_SOFTWARE);
     }
   }

@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, Fiber } from './cordis-adapter.ts';
 import type { OwnerRef } from './protocol.generated.ts';
 
-export type RegKind = 'tool' | 'command';
+export type RegKind = 'tool' | 'command' | 'prompt_section' | 'hook';
 
 /** Registration is one tool or command an owner asked the core to admit. */
 export interface Registration {

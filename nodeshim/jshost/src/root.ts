@@ -1,10 +1,14 @@
-// The Cordis root: one Context for every plugin of this host. It provides `tools`, `commands` and
-// `timer` (the logger is Cordis' own, exported as `log` notifications), refuses any attempt to
-// provide a core service name through any route (they all end in the one ReflectService's
-// `provide`), and refuses listeners for DSH lifecycle events the host never emits.
-import { Context, exportLogs, guardProvide, mixinTimer, vetListeners } from './cordis-adapter.ts';
+// The Cordis root: one Context for every plugin of this host. It provides `tools`, `commands`,
+// `timer`, `prompt` (with DSH's `systemPrompt` onto it) and `storage` (the logger is Cordis' own,
+// exported as `log` notifications), refuses any attempt to provide a core service name through any
+// route (they all end in the one ReflectService's `provide`), and refuses listeners for DSH
+// lifecycle events the host never emits.
+import { Context, exportLogs, guardProvide, mixinTimer, takeListeners, vetListeners } from './cordis-adapter.ts';
+import { HOOK_EVENT, registerHook } from './hooks.ts';
 import type { OwnerRecord } from './owner.ts';
 import { defineServices } from './shims/services.ts';
+import { definePrompt } from './shims/prompt.ts';
+import { defineStorage } from './shims/storage.ts';
 import type { Registrar } from './shims/registrar.ts';
 
 /** CORE_SERVICES may never be provided by a plugin (ARCHITECTURE.md, “Trust model”, plus the host's own shims). */
@@ -15,11 +19,11 @@ export const CORE_SERVICES: ReadonlySet<string> = new Set([
 ]);
 
 /** PROVIDED_SERVICES are the names a plugin may inject. */
-export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(['tools', 'commands', 'timer', 'logger', 'events', 'reflect', 'registry']);
+export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(['tools', 'commands', 'timer', 'prompt', 'systemPrompt', 'storage', 'logger', 'events', 'reflect', 'registry']);
 
 /** NEVER_EMITTED events: a listener for one of them would never run, so it is refused. */
 const NEVER_EMITTED = new Set([
-  'agent/created', 'agent/pre-step', 'agent/turn-stopping', 'tools/pre-execute', 'tools/post-execute',
+  'agent/created', 'agent/pre-step', 'agent/turn-stopping', 'tools/post-execute',
   'tools/execute', 'subagent/start', 'subagent/end',
 ]);
 
@@ -41,7 +45,11 @@ export interface Root {
 export function createRoot(registrar: Registrar, log: LogSink): Root {
   const ctx = new Context();
   const { Tools, Commands, Timer } = defineServices(registrar);
-  const allowed = new Map<string, new (c: Context) => unknown>([['tools', Tools], ['commands', Commands], ['timer', Timer]]);
+  const { Prompt, SystemPrompt } = definePrompt(registrar);
+  const Storage = defineStorage();
+  const allowed = new Map<string, new (c: Context) => unknown>([
+    ['tools', Tools], ['commands', Commands], ['timer', Timer], ['prompt', Prompt], ['systemPrompt', SystemPrompt], ['storage', Storage],
+  ]);
   const provided = new Set<string>();
   guardProvide(ctx, (name, value) => {
     if (!CORE_SERVICES.has(name)) return;
@@ -53,8 +61,12 @@ export function createRoot(registrar: Registrar, log: LogSink): Root {
   new Tools(ctx);
   new Commands(ctx);
   new Timer(ctx);
+  new Prompt(ctx);
+  new SystemPrompt(ctx);
+  new Storage(ctx);
   mixinTimer(ctx);
 
+  takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
   vetListeners(ctx, (name) => {
     if (NEVER_EMITTED.has(name)) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
   });
