@@ -6,6 +6,7 @@ GO         ?= go
 CWX        := $(CURDIR)/bin/cwx
 JSHOST     := nodeshim/jshost
 FUZZTIME   ?= 60s
+FUZZMINIMIZE ?= 200x
 export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
@@ -56,8 +57,9 @@ mcp-client: ## the TypeScript MCP SDK client that the serve tests and the demo d
 		(cd testdata/mcp-client && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
 # Every fuzz target, as package:Target. `make fuzz` runs each for FUZZTIME, one at a time with
-# -parallel 1; a finding is written to the package's testdata/fuzz/<Target>/ and replays as a
-# regression case in every later go test.
+# -parallel 1, minimizing a new input for at most FUZZMINIMIZE runs (the installer's target
+# spends most of a time-bounded minimization on disk); a finding is written to the package's
+# testdata/fuzz/<Target>/ and replays as a regression case in every later go test.
 FUZZ_TARGETS := \
 	./shared/frame:FuzzFrameDecode ./shared:FuzzCodecFrame \
 	./core/protocol:FuzzParseHostMessage ./core/protocol:FuzzParseCoreMessage ./core/protocol:FuzzWireEncoder \
@@ -70,7 +72,7 @@ FUZZ_TARGETS := \
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "== $${t#*:} ($${t%%:*}) for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) -parallel 1 "$${t%%:*}"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) -timeout 0 -parallel 1 "$${t%%:*}"; \
 	done
 
 bench: tools build

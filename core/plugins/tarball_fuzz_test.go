@@ -4,11 +4,11 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -77,43 +77,63 @@ func tarballSeeds(t testing.TB) [][]byte {
 	}
 }
 
-// FuzzInstallTarball installs arbitrary tar streams (gzip-compressed in memory) through
-// Store.Install. Whatever the bytes: no panic; nothing is created outside the cwx home; the
-// staging folder is empty afterwards; a failure is a typed error; an installed package has
-// no symlink resolving outside its stage folder and stays within the limits.
+// FuzzInstallTarball feeds arbitrary tar streams (gzip-compressed in memory) to the part of
+// Store.Install that judges the bytes: extraction, the tree scan and the manifest checks
+// (TestTarballSeeds runs the seeds through the whole Install). Whatever the bytes: no panic;
+// nothing is created outside the unpack folder's home; a refused extraction is a
+// *RefusalError; an accepted tree has no symlink resolving outside it, no device and stays
+// within the limits.
 func FuzzInstallTarball(f *testing.F) {
 	for _, s := range tarballSeeds(f) {
 		f.Add(s)
 	}
+	s, err := Open(Options{Home: f.TempDir(), Limits: fuzzLimits, Provided: []string{"@deepseek-ai/cordis"}})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		base := t.TempDir()
 		home := filepath.Join(base, "home")
-		src := filepath.Join(base, "src")
-		if err := os.Mkdir(src, 0o700); err != nil {
+		unpack := filepath.Join(home, "plugins", ".tmp", "install-1", "unpack")
+		if err := os.MkdirAll(unpack, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		var gz bytes.Buffer
-		zw := gzip.NewWriter(&gz)
-		zw.Write(raw)
-		zw.Close()
-		tgz := filepath.Join(src, "p.tgz")
-		if err := os.WriteFile(tgz, gz.Bytes(), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		s := newStore(t, home, func(o *Options) { o.Limits = fuzzLimits })
-		res, err := s.Install(tgz)
+		tgz := filepath.Join(base, "src", "p.tgz")
+		writeGzip(t, tgz, raw)
+		root, err := extractTarball(tgz, tgz, unpack, fuzzLimits)
 		checkNothingOutside(t, base, home, tgz)
-		if left, _ := os.ReadDir(s.layout.tmpDir()); len(left) != 0 {
-			t.Fatalf("the staging folder is left behind: %v", left)
-		}
 		if err != nil {
-			if strings.TrimSpace(err.Error()) == "" {
-				t.Fatalf("an install failure with no message: %#v", err)
+			var re *RefusalError
+			if !errors.As(err, &re) || !errors.Is(err, ErrRefused) {
+				t.Fatalf("extraction failed with %v (%T), want a *RefusalError", err, err)
 			}
 			return
 		}
-		checkInstalledTree(t, res)
+		files, err := scanTree(tgz, root, fuzzLimits)
+		if err != nil {
+			return
+		}
+		checkTree(t, root, len(files))
+		_, _ = s.checkPackage(tgz, root)
 	})
+}
+
+// writeGzip writes raw gzip-compressed to p, creating its folder.
+func writeGzip(t testing.TB, p string, raw []byte) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, gz.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // checkNothingOutside fails when anything but home and the tarball exists under base.
@@ -137,22 +157,31 @@ func checkNothingOutside(t *testing.T, base, home, tgz string) {
 	}
 }
 
-// checkInstalledTree walks an installed stage folder: every symlink resolves inside it and
-// the entries and bytes stay within fuzzLimits.
+// checkInstalledTree checks an installed stage folder (see checkTree).
 func checkInstalledTree(t *testing.T, res *InstallResult) {
 	t.Helper()
-	if res.Files > fuzzLimits.Files || res.Bytes > fuzzLimits.Bytes {
-		t.Fatalf("installed %d files, %d bytes over the limits %+v", res.Files, res.Bytes, fuzzLimits)
+	if res.Bytes > fuzzLimits.Bytes {
+		t.Fatalf("installed %d bytes over the limits %+v", res.Bytes, fuzzLimits)
 	}
-	err := filepath.WalkDir(res.StageDir, func(p string, d fs.DirEntry, err error) error {
+	checkTree(t, res.StageDir, res.Files)
+}
+
+// checkTree walks a tree of files (regular files and symlinks): every symlink resolves inside
+// root, nothing is a device, pipe or socket, and the files stay within fuzzLimits.
+func checkTree(t *testing.T, root string, files int) {
+	t.Helper()
+	if files > fuzzLimits.Files {
+		t.Fatalf("%d files over the limits %+v", files, fuzzLimits)
+	}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.Type()&fs.ModeSymlink != 0 && !resolvesInside(res.StageDir, p) {
-			t.Errorf("installed symlink %s resolves outside %s", p, res.StageDir)
+		if d.Type()&fs.ModeSymlink != 0 && !resolvesInside(root, p) {
+			t.Errorf("symlink %s resolves outside %s", p, root)
 		}
 		if d.Type()&(fs.ModeDevice|fs.ModeNamedPipe|fs.ModeSocket) != 0 {
-			t.Errorf("installed %s is a device, pipe or socket", p)
+			t.Errorf("%s is a device, pipe or socket", p)
 		}
 		return nil
 	})
@@ -170,14 +199,8 @@ func TestTarballSeeds(t *testing.T) {
 		t.Fatalf("%d seeds, %d expectations", len(seeds), len(want))
 	}
 	for i, raw := range seeds {
-		var gz bytes.Buffer
-		zw := gzip.NewWriter(&gz)
-		zw.Write(raw)
-		zw.Close()
 		tgz := filepath.Join(t.TempDir(), "p.tgz")
-		if err := os.WriteFile(tgz, gz.Bytes(), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeGzip(t, tgz, raw)
 		res, err := newStore(t, t.TempDir(), func(o *Options) { o.Limits = fuzzLimits }).Install(tgz)
 		if (err == nil) != want[i] {
 			t.Errorf("seed %d: installed=%v (err %v), want installed=%v", i, err == nil, err, want[i])
