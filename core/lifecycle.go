@@ -136,6 +136,10 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 		fail(fmt.Sprintf("create the data directory: %v", err))
 		return
 	}
+	if err := checkStorage(dataDir); err != nil { // the quota of owner-local storage
+		fail(err.Error())
+		return
+	}
 	cfgJSON := d.Config.JSON
 	if cfgJSON == nil {
 		cfgJSON = []byte("{}")

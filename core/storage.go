@@ -1,0 +1,52 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MaxStorageBytes bounds a plugin's owner-local storage, `<data_dir>/storage` (ARCHITECTURE.md,
+// “Owner-local storage”). The host keeps writes under it; the core checks it again before each
+// activation, so a folder grown behind the host's back fails the activation instead of
+// loading.
+const MaxStorageBytes = 1 << 20
+
+// checkStorage refuses a storage folder that is a symlink or not a directory, or holds more
+// than MaxStorageBytes in its files (not counting the temporaries of unfinished writes). A
+// missing folder is empty storage.
+func checkStorage(dataDir string) error {
+	dir := filepath.Join(dataDir, "storage")
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("storage: %s is not a directory (a symlink is never followed)", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+	var total int64
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			continue // a write the host did not finish; the host removes it at its next write
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		total += info.Size()
+	}
+	if total > MaxStorageBytes {
+		return fmt.Errorf("storage: %s holds %d bytes; the limit is %d (delete keys to activate the plugin)", dir, total, MaxStorageBytes)
+	}
+	return nil
+}
