@@ -10,6 +10,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/supervisor"
@@ -104,8 +105,9 @@ func (m *Manager) Commands() []CommandInfo {
 
 // CallTool calls a tool through the gate. A native tool runs in the core (callNative). A
 // live extension tool goes through liveness (handle, generation, receipt), input validated
-// against the tool's schema (ErrInvalidInput; the host sees nothing), approval (ErrDenied;
-// the host sees nothing), then tool/call under ToolCallDeadline. Cancelling ctx sends
+// against the tool's schema (ErrInvalidInput; the host sees nothing), the pre-execute hooks
+// (preExecute; a deny is ErrDenied), approval (ErrDenied; the host sees nothing), then
+// tool/call under ToolCallDeadline. Cancelling ctx sends
 // `$/cancel` and returns ErrCancelled. Errors match ErrInvalidInput, ErrDenied,
 // ErrNotAvailable (ErrHostExited, ErrBusy), ErrCancelled, ErrTimeout or ErrExecutionFailed
 // with errors.Is.
@@ -128,13 +130,19 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	}
 	req := gate.Request{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: name, Input: input,
 		OtherPlugins: tg.Others, Requirement: gate.Required}
+	callID := m.nextCallID(toolCall)
+	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
+		workspace: opts.Workspace, validate: tg.ValidateInput}, &req)
+	if err != nil {
+		return ToolResult{}, err
+	}
 	if _, err := m.gate.Check(ctx, req, opts.Approver); err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
 			return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, err)
 		}
 		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
 	}
-	p := protocol.ToolCallParams{Handle: tg.Handle, CallID: m.nextCallID(toolCall), Input: input,
+	p := protocol.ToolCallParams{Handle: tg.Handle, CallID: callID, Input: input,
 		DeadlineMS: uint64(ToolCallDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
 		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
 	msg, receipts, err := m.invoke(ctx, tg, p, opts)

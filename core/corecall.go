@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
@@ -89,7 +90,14 @@ func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, in
 		return nil, rc, e
 	}
 	defer func() { <-inv.slots }()
-	decision, err := m.approveCoreCall(ctx, inv, spec, input)
+	req := coreCallRequest(inv, spec, input)
+	input, err := m.preExecute(ctx, preCall{name: name, callID: m.nextCallID(toolCall), input: input, mode: hooks.ModeCoreCall,
+		workspace: inv.workspace, validate: m.nat.schemas[name].Validate}, &req)
+	if err != nil {
+		e, rc := coreCallError(protocol.CodeDenied, "denied", "denied", "core/call denied: "+err.Error())
+		return nil, rc, e
+	}
+	decision, err := m.approveRequest(ctx, inv, req)
 	if err != nil {
 		return nil, CoreCallReceipt{Decision: decision, Status: decision}, coreCallRPCError(ctx, err)
 	}
@@ -144,8 +152,18 @@ func (m *Manager) refusal(inv *invocation, name string) string {
 // keys, one card at a time per invocation, and the invocation's deadline stands still
 // meanwhile. It returns the receipt's decision.
 func (m *Manager) approveCoreCall(ctx context.Context, inv *invocation, spec natives.Spec, input json.RawMessage) (string, error) {
-	req := gate.Request{PluginID: inv.caller.PluginID, ClosureSHA256: inv.caller.ClosureSHA256, Tool: spec.Name, Input: input,
+	return m.approveRequest(ctx, inv, coreCallRequest(inv, spec, input))
+}
+
+// coreCallRequest is the gate's request for inv's core/call of spec's tool with input.
+func coreCallRequest(inv *invocation, spec natives.Spec, input json.RawMessage) gate.Request {
+	return gate.Request{PluginID: inv.caller.PluginID, ClosureSHA256: inv.caller.ClosureSHA256, Tool: spec.Name, Input: input,
 		OtherPlugins: inv.others, Requirement: requirementOf(spec), Caller: &inv.caller}
+}
+
+// approveRequest is approveCoreCall of a request the pre-execute hooks may have changed
+// (Forced by an ask, their notes on the card).
+func (m *Manager) approveRequest(ctx context.Context, inv *invocation, req gate.Request) (string, error) {
 	if req.Requirement == gate.Eligible {
 		if _, err := m.gate.Check(ctx, req, nil); err != nil {
 			return "refused", err

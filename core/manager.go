@@ -126,6 +126,9 @@ type Manager struct {
 	closeOnce sync.Once
 	stopped   chan struct{} // closed when Close finished
 	changes   *changeFeed   // the catalog's change feed (changes.go)
+
+	// hookDeadline bounds a batch of pre-execute hooks; 0 is hooks.BatchDeadline (prehook.go).
+	hookDeadline time.Duration
 }
 
 // tierState is what the Manager keeps about one tier, in one place (guarded by

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -49,7 +50,7 @@ func (t nativeTable) infos() []ToolInfo {
 
 // callNative is CallTool for a native tool, through the same gate as an extension tool's
 // call (ARCHITECTURE.md, “Native tools”): the input is validated against the compiled
-// schema, then approved as the tool's Spec says (auto-eligible: no card; forced: a card
+// schema, the pre-execute hooks are asked (preExecute), then it is approved as the tool's Spec says (auto-eligible: no card; forced: a card
 // every time; otherwise like an extension tool), under its own native: key; then the tool
 // runs confined to opts.Workspace, bounded by ctx. No host is involved.
 func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec natives.Spec, input json.RawMessage, opts CallOptions) (ToolResult, error) {
@@ -58,6 +59,11 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 		return ToolResult{}, err
 	}
 	req := gate.Request{Tool: name, Input: input, Requirement: requirementOf(spec), Native: true}
+	input, err := m.preExecute(ctx, preCall{name: name, callID: m.nextCallID(toolCall), input: input, mode: hooks.ModeAgent,
+		workspace: opts.Workspace, validate: m.nat.schemas[name].Validate}, &req)
+	if err != nil {
+		return ToolResult{}, err
+	}
 	if _, err := m.gate.Check(ctx, req, opts.Approver); err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
 			return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, err)
