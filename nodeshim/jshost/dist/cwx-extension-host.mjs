@@ -3146,9 +3146,14 @@ var HOOK_EVENT = "tools/pre-execute";
 var MAX_ERROR = 4096;
 function registerHook(registrar, ctx, listener) {
   if (typeof listener !== "function") throw new TypeError(`ctx.on('${HOOK_EVENT}'): the listener is not a function`);
-  if (!ownerOf(ctx)) throw new Error(`ctx.on('${HOOK_EVENT}'): only a plugin may register a hook`);
-  return registrar.add(ctx, "hook", HOOK_EVENT, { name: HOOK_EVENT, description: "" }, Object.freeze({ listener }));
+  const owner = ownerOf(ctx);
+  if (!owner) throw new Error(`ctx.on('${HOOK_EVENT}'): only a plugin may register a hook`);
+  const dispose = registrar.add(ctx, "hook", HOOK_EVENT, { name: HOOK_EVENT, description: "" }, Object.freeze({ listener }), lastHook.get(owner));
+  const reg = owner.history.at(-1);
+  if (reg?.kind === "hook") lastHook.set(owner, reg.admitted);
+  return dispose;
 }
+var lastHook = /* @__PURE__ */ new WeakMap();
 var allowLogged = /* @__PURE__ */ new WeakSet();
 async function evaluateHook(registrar, params, signal, log) {
   const reg = registrar.handles.get(params.handle);
@@ -3404,7 +3409,11 @@ var Registrar = class {
   constructor(rpc) {
     this.rpc = rpc;
   }
-  add(ctx, kind, name, spec, def) {
+  /**
+   * add registers an effect of ctx's fiber. With after, registry/register is sent once after
+   * settles (a hook waits for its owner's previous hook, so handles follow registration order).
+   */
+  add(ctx, kind, name, spec, def, after) {
     const owner = ownerOf(ctx);
     if (!owner) throw new Error(`${kind}s.register: only a plugin may register a ${kind}`);
     if (owner.state !== "activating" && owner.state !== "active") {
@@ -3415,7 +3424,8 @@ var Registrar = class {
       const reg = { kind, name, owner, def, undone: false, entry, admitted: Promise.resolve() };
       owner.registrations.add(reg);
       owner.history.push(reg);
-      reg.admitted = this.rpc.request("registry/register", { owner: owner.ref, kind, spec }).then(
+      const register2 = () => this.rpc.request("registry/register", { owner: owner.ref, kind, spec });
+      reg.admitted = (after === void 0 ? register2() : after.then(register2, register2)).then(
         (r) => {
           if (typeof r.handle === "number") {
             reg.handle = r.handle;

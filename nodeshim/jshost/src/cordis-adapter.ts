@@ -69,6 +69,17 @@ export function vetListeners(root: Context, veto: (event: string) => void): void
   });
 }
 
+/**
+ * takeListeners hands every listener for event added anywhere under root to take, with the
+ * adding context, instead of storing it; what take returns is what that ctx.on returns.
+ */
+export function takeListeners(root: Context, event: string, take: (ctx: Context, listener: never) => () => unknown): void {
+  root.on('internal/listener', function (this: Context, name: string, listener: never) {
+    if (name === event) return take(this, listener);
+    return undefined;
+  });
+}
+
 /** LogLine is one Cordis log record as the host exports it. */
 export interface LogLine {
   type: Message['type'];

@@ -1,5 +1,5 @@
 // The extension host proper: it serves the core's requests (initialize, ping, shutdown, activate,
-// deactivate, tool/call, command/run) on top of the Cordis root, and turns faults into
+// deactivate, tool/call, command/run, hook/evaluate) on top of the Cordis root, and turns faults into
 // ext/faulted for the owner that caused them.
 import {
   ErrorCode, PROTOCOL_VERSION, type DeactivateParams, type DeactivateResult, type Empty, type InitializeParams, type LogParams, type Tier,
@@ -10,6 +10,7 @@ import { createRoot, type Root } from './root.ts';
 import { Registrar } from './shims/registrar.ts';
 import { activateEntry, disposeOwner, leakedOf, type ActivateDeps } from './activate.ts';
 import { callTool, runCommand } from './calls.ts';
+import { evaluateHook } from './hooks.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 
 export interface HostOptions {
@@ -44,6 +45,7 @@ export class ExtensionHost {
     'ext/deactivate': (p) => this.deactivate(p),
     'tool/call': (p, signal) => callTool(this.registrar, p, signal, this.rpc),
     'command/run': (p, signal) => runCommand(this.registrar, p, signal),
+    'hook/evaluate': (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log('warn', msg, owner)),
   };
 
   constructor(o: HostOptions) {

@@ -17,7 +17,11 @@ export class Registrar {
     this.rpc = rpc;
   }
 
-  add(ctx: Context, kind: RegKind, name: string, spec: RegisterSpec, def: Registration['def']): () => unknown {
+  /**
+   * add registers an effect of ctx's fiber. With after, registry/register is sent once after
+   * settles (a hook waits for its owner's previous hook, so handles follow registration order).
+   */
+  add(ctx: Context, kind: RegKind, name: string, spec: RegisterSpec, def: Registration['def'], after?: Promise<unknown>): () => unknown {
     const owner = ownerOf(ctx);
     if (!owner) throw new Error(`${kind}s.register: only a plugin may register a ${kind}`);
     if (owner.state !== 'activating' && owner.state !== 'active') {
@@ -28,7 +32,8 @@ export class Registrar {
       const reg: Registration = { kind, name, owner, def, undone: false, entry, admitted: Promise.resolve() };
       owner.registrations.add(reg);
       owner.history.push(reg);
-      reg.admitted = this.rpc.request('registry/register', { owner: owner.ref, kind, spec }).then(
+      const register = () => this.rpc.request('registry/register', { owner: owner.ref, kind, spec });
+      reg.admitted = (after === undefined ? register() : after.then(register, register)).then(
         (r) => {
           if (typeof r.handle === 'number') {
             reg.handle = r.handle;
