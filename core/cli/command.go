@@ -80,7 +80,7 @@ func writeCommandTable(w io.Writer, items []CommandListItem) {
 
 func commandRunCmd() *cobra.Command {
 	var asJSON bool
-	var workspace string
+	var workspace, session string
 	cmd := &cobra.Command{
 		Use:   "run NAME [ARGS...]",
 		Short: "Run a plugin's slash command with the rest of the line as its input",
@@ -98,12 +98,15 @@ func commandRunCmd() *cobra.Command {
 				}()
 			}
 			name := strings.TrimPrefix(args[0], "/")
+			if err := checkSession(session); err != nil {
+				return err
+			}
 			ws, err := workspaceDir(workspace)
 			if err != nil {
 				return err
 			}
 			return runOneShot(cmd, "", liveCommand, name, func(ctx context.Context, m liveCore) error {
-				res, err := m.RunCommand(ctx, name, rawInput(args[1:]), core.CallOptions{Workspace: ws})
+				res, err := m.RunCommand(ctx, name, rawInput(args[1:]), core.CallOptions{Workspace: ws, SessionID: session})
 				if err != nil {
 					return callErr(err)
 				}
@@ -113,6 +116,7 @@ func commandRunCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (the result, or the error)")
 	cmd.Flags().StringVar(&workspace, "workspace", "", "the workspace directory the command is told about")
+	sessionFlag(cmd.Flags(), &session)
 	cmd.Flags().SetInterspersed(false) // flags after NAME belong to the command's input
 	return cmd
 }

@@ -34,7 +34,7 @@ lines starting with # are comments`
 
 func init() {
 	register(func() *cobra.Command {
-		var approve, workspace string
+		var approve, workspace, session string
 		cmd := &cobra.Command{
 			Use:   "repl",
 			Short: "Keep the extension hosts warm and call tools and commands interactively or from a script",
@@ -44,6 +44,9 @@ func init() {
 				"The exit status is that of the first command that failed (0 when none did).\n\n" + replHelp,
 			Args: exactArgs(0),
 			RunE: func(cmd *cobra.Command, _ []string) (err error) {
+				if err := checkSession(session); err != nil {
+					return err
+				}
 				ws, err := workspaceDir(workspace)
 				if err != nil {
 					return err
@@ -54,11 +57,13 @@ func init() {
 				}
 				defer func() { err = firstErr(err, closeCore(m)) }()
 				s := newReplSession(m, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), ws)
+				s.session = session
 				return s.run(cmd.Context())
 			},
 		}
 		cmd.Flags().StringVar(&approve, "approve", "", "approval posture for the session: ask, auto or deny")
 		cmd.Flags().StringVar(&workspace, "workspace", "", "the workspace directory tools and commands are told about")
+		sessionFlag(cmd.Flags(), &session)
 		return cmd
 	})
 }
@@ -76,7 +81,8 @@ type replSession struct {
 	interactive bool
 	approver    core.Approver
 	workspace   string
-	failed      int // exit status of the first failed command
+	session     string // --session, told to every call
+	failed      int    // exit status of the first failed command
 	// settle bounds the waits for a tier to come back or a tool to become live.
 	settle time.Duration
 }
@@ -191,7 +197,7 @@ func (s *replSession) call(ctx context.Context, rest string) error {
 	if err := s.awaitLive(ctx, liveTool, name); err != nil {
 		return err
 	}
-	res, err := s.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: s.workspace, Approver: s.approver})
+	res, err := s.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: s.workspace, SessionID: s.session, Approver: s.approver})
 	if err != nil {
 		return err
 	}
@@ -210,7 +216,7 @@ func (s *replSession) runCommand(ctx context.Context, rest string) error {
 	if raw != "" {
 		raw = " " + raw
 	}
-	res, err := s.m.RunCommand(ctx, name, raw, core.CallOptions{Workspace: s.workspace})
+	res, err := s.m.RunCommand(ctx, name, raw, core.CallOptions{Workspace: s.workspace, SessionID: s.session})
 	if err != nil {
 		return err
 	}

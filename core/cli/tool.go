@@ -94,8 +94,8 @@ func cutCell(s string, n int) string {
 
 // toolCallFlags are the flags of `cwx tool call`.
 type toolCallFlags struct {
-	input, inputFile, workspace, approve, output string
-	asJSON                                       bool
+	input, inputFile, workspace, approve, output, session string
+	asJSON                                                bool
 }
 
 func toolCallCmd() *cobra.Command {
@@ -122,6 +122,7 @@ func toolCallCmd() *cobra.Command {
 	fl.StringVar(&f.approve, "approve", "", "approval posture for this call: ask, auto or deny")
 	fl.StringVar(&f.output, "output", "", "save the result's text to FILE instead of printing it")
 	fl.BoolVar(&f.asJSON, "json", false, "print a JSON object (the result, or the error)")
+	sessionFlag(fl, &f.session)
 	return cmd
 }
 
@@ -136,6 +137,9 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 			}
 		}()
 	}
+	if err := checkSession(f.session); err != nil {
+		return err
+	}
 	input, err := readToolInput(cmd.InOrStdin(), f.input, f.inputFile)
 	if err != nil {
 		return err
@@ -148,7 +152,7 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		return err
 	}
 	return runOneShot(cmd, f.approve, liveTool, name, func(ctx context.Context, m liveCore) error {
-		res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr())})
+		res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, SessionID: f.session, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr())})
 		if err != nil {
 			return callErr(err)
 		}
