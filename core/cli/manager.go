@@ -183,12 +183,15 @@ func isNative(m liveCore, name string) bool {
 }
 
 // startAndWait reconciles m in the background and returns as soon as name is live as kind
-// (the other plugins keep activating), or when reconcile ended without it. The returned
+// (the other plugins keep activating), or when reconcile ended without it. A native tool
+// waits for the whole reconcile instead: every plugin's hooks must be live before it runs. The returned
 // stop function cancels what is still activating and joins the reconcile; call it before
 // closing m.
 func startAndWait(ctx context.Context, m liveCore, kind liveKind, name string) (stop func(), err error) {
 	if kind == liveTool && isNative(m, name) {
-		return func() {}, nil // the core runs it: no host to wait for
+		// The core runs it, but only after every enabled plugin is activated, so that their
+		// pre-execute hooks are live when it is gated (ARCHITECTURE.md, “Approval”).
+		return func() {}, reconcileAll(ctx, m)
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)

@@ -17,8 +17,9 @@ func builtinNatives() []core.ToolInfo {
 	return out
 }
 
-// TestToolCallNative: a native tool is called without reconciling (no host is started for
-// it), and the call's workspace defaults to the current directory.
+// TestToolCallNative: a native tool is called after the plugins are reconciled (their
+// pre-execute hooks must be live to gate it), and the call's workspace defaults to the
+// current directory.
 func TestToolCallNative(t *testing.T) {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -39,8 +40,8 @@ func TestToolCallNative(t *testing.T) {
 			f.tools = append(demoTools(), builtinNatives()...)
 			useFake(t, f)
 			mustCLI(t, append([]string{"tool", "call", "read_file", "--input", `{"file_path":"go.mod"}`}, tc.args...)...)
-			if f.logged("reconcile") {
-				t.Error("a native call reconciled the plugins")
+			if !f.logged("reconcile") {
+				t.Error("a native call ran before the plugins (and their hooks) were reconciled")
 			}
 			if !f.logged(`call read_file {"file_path":"go.mod"}`) || f.opts[0].Workspace != tc.ws {
 				t.Errorf("calls %q, workspace %q; want %q", f.log, f.opts[0].Workspace, tc.ws)

@@ -1,0 +1,23 @@
+// guard-example: a pre-execute hook. Before any gated call (an extension tool, a native tool,
+// a core/call from inside another plugin's tool) the core asks every live hook what it thinks.
+// This one denies a `shell` command that contains `rm -rf` and annotates every other call; the
+// annotation shows on the call's approval card, attributed to this plugin.
+//
+// A hook can stop a call (`{ deny }`), force a card (`{ ask }`), add a note (`{ annotate }`) or
+// replace the input (`{ revise }`, validated against the tool's schema again). It can never
+// approve one: returning nothing or `next()` abstains. `exec` is frozen: `name`, `arguments`,
+// `callId`, `signal` and `workspace`.
+export const name = 'guard-example';
+
+const RM_RF = /\brm\s+(-[a-zA-Z]*r[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*r)\b/;
+
+export function apply(ctx) {
+  ctx.on('tools/pre-execute', (exec, next) => {
+    if (exec.name === 'shell' && typeof exec.arguments?.command === 'string' && RM_RF.test(exec.arguments.command)) {
+      return { deny: 'guard-example refuses shell commands containing rm -rf' };
+    }
+    if (exec.name === 'shell') return { annotate: `guard-example saw this shell command in ${exec.workspace || 'no workspace'}` };
+    if (exec.name === 'read_file' || exec.name === 'list_dir') return next();
+    return { annotate: `guard-example checked \`${exec.name}\`` };
+  });
+}
