@@ -133,7 +133,7 @@ func pluginInstallCmd() *cobra.Command {
 				printf(w, "installed %s %s, disabled and not trusted\n", res.ID, res.Version)
 			}
 			printf(w, "closure sha256:%s (%d files, %d bytes)\n", res.Closure, res.Files, res.Bytes)
-			if out.Status != "enabled" {
+			if !plugins.Runnable(out.Status) {
 				printf(w, "next: cwx plugin review %s\n", shellQuote(res.ID))
 			}
 			return nil
@@ -205,6 +205,9 @@ func writeReview(w io.Writer, rv *plugins.Review) {
 	printf(w, "install scripts: none (packages with install scripts are refused)\n")
 	printf(w, "%s.\n", rv.Warning)
 	printf(w, "policy   %s\n", rv.Policy)
+	if rv.Dev {
+		printf(w, "trust    dev: a `cwx plugin dev` session's receipt, which ends with the session\n")
+	}
 	printf(w, "\nTo trust exactly these bytes: cwx plugin trust %s --token %s\n", shellQuote(rv.ID), rv.Token)
 }
 

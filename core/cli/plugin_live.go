@@ -80,7 +80,7 @@ func newLive(state string) PluginLive {
 // for r's owner only (bounded by liveWait; the other enabled plugins activate alongside
 // and are cancelled once r settles), reports r's live names and problems, and shuts down.
 func livePlugin(ctx context.Context, stderr io.Writer, s *plugins.Store, r *plugins.Record, status string) (live PluginLive, err error) {
-	if status != "enabled" {
+	if !plugins.Runnable(status) {
 		live = newLive(ownerNotStarted)
 		live.Reason = status
 		return live, nil

@@ -17,7 +17,7 @@ import (
 
 // pluginAuthorCmds are the commands for writing a plugin rather than running one.
 func pluginAuthorCmds() []*cobra.Command {
-	return []*cobra.Command{pluginNewCmd(), pluginTypesCmd()}
+	return []*cobra.Command{pluginNewCmd(), pluginTypesCmd(), pluginDevCmd()}
 }
 
 func pluginTypesCmd() *cobra.Command {

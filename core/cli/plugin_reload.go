@@ -116,7 +116,7 @@ func reloadPlugins(ctx context.Context, stderr io.Writer) (res PluginReloadResul
 
 func reloadItem(ctx context.Context, m liveCore, s *plugins.Store, r *plugins.Record, start time.Time) PluginReloadItem {
 	it := PluginReloadItem{ID: r.ID, Status: s.Status(r), State: ownerNotStarted, Tools: []string{}, Commands: []string{}}
-	if it.Status == "enabled" {
+	if plugins.Runnable(it.Status) {
 		it.State = ownerNotActivated
 	}
 	if info, ok := ownerOf(m, r.ID); ok {

@@ -61,6 +61,11 @@
 // closure, or changed within two seconds of that hash; so a module that rewrites one of its
 // own files is caught at the next activation at the cost of a stat per file.
 //
+// [Store.TrustDev] writes a dev receipt (`cwx plugin dev`, folders only): bound to the
+// closure like any receipt and to the pid of the dev session, valid only while that process
+// lives, dropped by [Store.EndDev]; [Store.Status] reports [StatusDev] for it
+// (ARCHITECTURE.md, “Plugins and trust”).
+//
 // # State
 //
 // $CWX_HOME/state.json holds every record, its receipt, enabled flag and a diagnostics ring of
@@ -68,8 +73,12 @@
 // every command reads all of it and changes are rare; it is replaced atomically (temporary
 // file, fsync, rename, fsync of the folder) under an exclusive flock on $CWX_HOME/state.lock,
 // so concurrent cwx processes serialize their read-modify-write and readers never see a torn
-// file. A file that does not parse is reported with its path ([*CorruptStateError]) and never
-// reset. The generation counter increases with every change to what is desired; [Watcher]
+// file. A file that does not parse is reported with its path ([*CorruptStateError], a case of
+// errdefs.ErrCorrupt) and never reset. Each record also keeps the plugin's first-trust time
+// ([Record.FirstTrust]; trusting again after an update or an untrust keeps it) and its claims,
+// the names it registered at its last successful activation ([Store.SetClaims]); the core's
+// registry ranks plugins contending for a name by them (ARCHITECTURE.md, “Registry rules”).
+// Neither moves the generation. The generation counter increases with every change to what is desired; [Watcher]
 // re-reads it every [PollInterval] and answers callers from memory.
 //
 // # For a Manager

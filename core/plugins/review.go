@@ -34,6 +34,8 @@ type Review struct {
 	Warning        string `json:"warning"`
 	Policy         string `json:"policy_version"`
 	Token          string `json:"token"`
+	// Dev is set while a dev session's receipt (`cwx plugin dev`) trusts these bytes.
+	Dev bool `json:"dev,omitempty"`
 }
 
 // ReviewEntry is one entry module in a review.
@@ -78,6 +80,7 @@ func (s *Store) Review(id string) (*Review, error) {
 		}
 		rv.Entries = append(rv.Entries, ReviewEntry{Path: e.Path, SHA256: e.SHA256, Display: EntryDisplay, Injects: inj})
 	}
+	rv.Dev = r.Trust != nil && r.Trust.DevPID != 0 && s.CheckReceipt(r) == nil
 	return rv, nil
 }
 

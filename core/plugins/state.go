@@ -105,6 +105,9 @@ type Receipt struct {
 	Closure   string    `json:"closure_sha256"`
 	Policy    string    `json:"policy_version"`
 	TrustedAt time.Time `json:"trusted_at"`
+	// DevPID is set on a dev receipt (`cwx plugin dev`): the receipt holds only while that
+	// process lives, and that process drops it when it ends.
+	DevPID int `json:"dev_pid,omitempty"`
 }
 
 // Diagnostic is one entry of a plugin's diagnostics ring: an activation failure, a fault,

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cwx-dev/cwx/shared/testenv"
+)
+
+// devProc is a running `cwx plugin dev` whose stdout is read line by line.
+type devProc struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan string
+}
+
+func startDev(t *testing.T, bin, home, dir string) *devProc {
+	t.Helper()
+	cmd := exec.Command(bin, "plugin", "dev", dir)
+	cmd.Env = append(os.Environ(), "CWX_HOME="+home)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &devProc{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 64)}
+	go func() {
+		defer close(p.lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = stdin.Close()
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	return p
+}
+
+// expect returns the submatches of the first line matching re, failing after 20 s.
+func (p *devProc) expect(re *regexp.Regexp) []string {
+	p.t.Helper()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				p.t.Fatalf("cwx plugin dev ended before printing %q", re)
+			}
+			p.t.Logf("dev: %s", line)
+			if m := re.FindStringSubmatch(line); m != nil {
+				return m
+			}
+		case <-deadline.C:
+			p.t.Fatalf("no line matching %q within 20s", re)
+		}
+	}
+}
+
+func (p *devProc) send(line string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+var devActive = regexp.MustCompile(`^my-greeter: generation (\d+) active in (\d+) ms: my_greeter_greet, /my-greeter$`)
+
+// TestPluginDevReloadsOnEdit edits a plugin under `cwx plugin dev` and waits for the new
+// generation and the new answer; while the session runs the plugin is listed and reviewed as
+// dev, and once it ends nothing is trusted.
+func TestPluginDevReloadsOnEdit(t *testing.T) {
+	bin := buildCWX(t)
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home := e2eHome(t, rt, "")
+			dir := filepath.Join(t.TempDir(), "my-greeter")
+			if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+				t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+			}
+			p := startDev(t, bin, home, dir)
+			first, _ := strconv.Atoi(p.expect(devActive)[1])
+			p.send("/my-greeter Bob")
+			p.expect(regexp.MustCompile(`^Hello, Bob!$`))
+			p.expect(regexp.MustCompile(`^\(/my-greeter in [0-9.]+ ms\)$`))
+			p.send(`my_greeter_greet {"name":"Ada"}`)
+			p.expect(regexp.MustCompile(`^\[my-greeter\] info: greeting Ada \(call `))
+			p.expect(regexp.MustCompile(`^\{"text":"Hello, Ada!"\}$`))
+
+			if out := e2eMust(t, bin, home, "plugin", "list").stdout; !regexp.MustCompile(`(?m)^my-greeter +0\.1\.0 +dev `).MatchString(out) {
+				t.Fatalf("plugin list during the session:\n%s", out)
+			}
+			if out := e2eMust(t, bin, home, "plugin", "review", "my-greeter").stdout; !strings.Contains(out, "trust    dev: ") {
+				t.Fatalf("plugin review during the session:\n%s", out)
+			}
+
+			src := filepath.Join(dir, "src", "index.ts")
+			b, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := time.Now()
+			if err := os.WriteFile(src, []byte(strings.Replace(string(b), "'Hello'", "'Howdy'", 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			m := p.expect(devActive)
+			gen, _ := strconv.Atoi(m[1])
+			if gen <= first {
+				t.Fatalf("generation %d after the edit, %d before", gen, first)
+			}
+			t.Logf("%s: re-activated %s ms after the edit (%s to the printed line)", rt.Name, m[2], time.Since(edited).Round(time.Millisecond))
+			p.send("/my-greeter Bob")
+			p.expect(regexp.MustCompile(`^Howdy, Bob!$`))
+
+			_ = p.stdin.Close()
+			p.expect(regexp.MustCompile(`^dev session ended: my-greeter has no dev receipt any more$`))
+			if err := p.cmd.Wait(); err != nil {
+				t.Fatalf("cwx plugin dev: %v", err)
+			}
+			if out := e2eMust(t, bin, home, "plugin", "list").stdout; !regexp.MustCompile(`(?m)^my-greeter +0\.1\.0 +not trusted `).MatchString(out) {
+				t.Fatalf("plugin list after the session:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestPluginDevRefusesATarball(t *testing.T) {
+	pluginHome(t)
+	tgz := filepath.Join(t.TempDir(), "p.tgz")
+	if err := os.WriteFile(tgz, []byte("not read"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runPluginCLI(t, "plugin", "dev", tgz)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "is not a folder: cwx plugin dev runs a plugin folder") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
