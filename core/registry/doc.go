@@ -26,6 +26,12 @@
 // owner and MaxHooksPerHost per tier, listed by Hooks in the order they are folded (plugin
 // id, then handle).
 //
+// A prompt section (checkSection, placeSectionLocked) has an id with the command-name grammar,
+// scoped to its owner, and text of at most MaxSectionText with no control characters but
+// newline and tab; at most MaxSectionsPerOwner per owner and MaxSectionBlock of text over
+// every live section. It is no claim; PromptSections lists Active owners' sections sorted by
+// plugin id, then id.
+//
 // A call looks its tool or command up once (LookupTool, LookupCommand): the Target it gets
 // is a snapshot of the handle, the owner and its tier, the other Active owners of the tier
 // and the compiled schema, and the input is validated against that snapshot, so one call
