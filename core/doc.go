@@ -82,10 +82,15 @@
 // hook and Retry clears a Failed tier.
 //
 // Host requests: registry/register and registry/unregister go to the registry (only for an
-// owner that is current and lives in the asking incarnation); hook and prompt_section
-// registrations are refused "not supported yet"; core/call runs a native tool for the
+// owner that is current and lives in the asking incarnation); hook registrations are
+// refused "not supported yet"; prompt sections are admitted by the registry and listed by
+// PromptSections (prompt.go), framed as plugin text; core/call runs a native tool for the
 // tool/call whose capability ticket it presents (corecall.go, invocation.go): refused names
 // first, then the native's schema, the per-invocation caps and the gate with the caller's
 // origin-scoped keys; the invocation's deadline stands still while a card waits
 // (ARCHITECTURE.md, “Approval”).
+//
+// Owner-local storage lives in the plugin's data folder and is the host's to keep; before
+// each activation the core refuses a storage folder over MaxStorageBytes or a symlink
+// (storage.go; ARCHITECTURE.md, “Owner-local storage”).
 package core
