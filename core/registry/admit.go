@@ -233,6 +233,8 @@ func (r *Registry) addLocked(g *reg) {
 		r.commands[g.key] = g
 		o.cmds++
 		r.perTier[o.tier].cmds++
+	} else if g.kind == protocol.KindHook {
+		r.perTier[o.tier].hooks++
 	}
 	if o.state == Active {
 		r.changed()
@@ -253,6 +255,8 @@ func (r *Registry) dropLocked(g *reg) {
 		delete(r.commands, g.key)
 		o.cmds--
 		r.perTier[o.tier].cmds--
+	} else if g.kind == protocol.KindHook {
+		r.perTier[o.tier].hooks--
 	}
 	if o.state == Active {
 		r.changed()

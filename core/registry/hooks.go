@@ -50,13 +50,9 @@ func checkHook(s protocol.RegisterSpec) (*reg, *Refusal) {
 // +checklocks:r.mu
 func (r *Registry) placeHookLocked(o *owner, g *reg) (uint64, error) {
 	const kind = "hook"
-	own, host := 0, 0
-	for _, h := range r.byHandle {
-		if h.kind != protocol.KindHook || h.owner.tier != o.tier {
-			continue
-		}
-		host++
-		if h.owner == o {
+	own, host := 0, r.perTier[o.tier].hooks
+	for _, h := range o.regs {
+		if h.kind == protocol.KindHook {
 			own++
 		}
 	}
@@ -73,11 +69,15 @@ func (r *Registry) placeHookLocked(o *owner, g *reg) (uint64, error) {
 }
 
 // Hooks lists the hooks of Active owners in the stable order hooks are folded in: by
-// plugin id, then registration order (handle).
+// plugin id, then registration order (handle). With no hook registered it costs one look at
+// two counters, so every gated call may ask.
 func (r *Registry) Hooks() []HookInfo {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	var out []HookInfo
+	if r.perTier[protocol.TierPlugin].hooks+r.perTier[protocol.TierBuiltin].hooks == 0 {
+		return nil
+	}
 	for _, g := range r.byHandle {
 		if g.kind == protocol.KindHook && g.owner.state == Active {
 			out = append(out, HookInfo{PluginID: g.owner.ref.PluginID, Event: g.name, Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.tier})

@@ -109,7 +109,7 @@ type reg struct {
 
 // tierCount is what one tier holds: registrations against the per-host caps, and its
 // Active owners.
-type tierCount struct{ tools, cmds, active int }
+type tierCount struct{ tools, cmds, hooks, active int }
 
 // Registry holds owners and their registrations.
 type Registry struct {
