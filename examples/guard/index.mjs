@@ -7,11 +7,19 @@
 // replace the input (`{ revise }`, validated against the tool's schema again). It can never
 // approve one: returning nothing or `next()` abstains. `exec` is frozen: `name`, `arguments`,
 // `callId`, `signal` and `workspace`.
+//
+// It also contributes a prompt section: text for the agent's prompt, which the core shows
+// attributed to this plugin and quoted, never as system text (`cwx prompt show`).
 export const name = 'guard-example';
+export const inject = ['prompt'];
 
 const RM_RF = /\brm\s+(-[a-zA-Z]*r[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*r)\b/;
 
 export function apply(ctx) {
+  ctx.prompt.registerSection({
+    id: 'shell-safety',
+    text: 'Shell commands containing `rm -rf` are refused by guard-example.\nDelete files one by one, naming each.',
+  });
   ctx.on('tools/pre-execute', (exec, next) => {
     if (exec.name === 'shell' && typeof exec.arguments?.command === 'string' && RM_RF.test(exec.arguments.command)) {
       return { deny: 'guard-example refuses shell commands containing rm -rf' };
