@@ -82,13 +82,20 @@
 // hook and Retry clears a Failed tier.
 //
 // Host requests: registry/register and registry/unregister go to the registry (only for an
-// owner that is current and lives in the asking incarnation); hook registrations are
-// refused "not supported yet"; prompt sections are admitted by the registry and listed by
-// PromptSections (prompt.go), framed as plugin text; core/call runs a native tool for the
+// owner that is current and lives in the asking incarnation); hooks are admitted by the
+// registry and asked before every gated call (below); prompt sections are admitted by the
+// registry and listed by PromptSections (prompt.go), framed as plugin text; core/call runs a native tool for the
 // tool/call whose capability ticket it presents (corecall.go, invocation.go): refused names
 // first, then the native's schema, the per-invocation caps and the gate with the caller's
 // origin-scoped keys; the invocation's deadline stands still while a card waits
 // (ARCHITECTURE.md, “Approval”).
+//
+// Pre-execute hooks: before the gate decides any call (an extension tool's, a native's through
+// CallTool, a core/call) the Manager sends hook/evaluate to every hook of an Active owner, the
+// caller's own included, and applies package hooks' fold (prehook.go): a deny is ErrDenied
+// naming the hook's plugin, an ask forces the card, a revise is validated against the tool's
+// schema again and is what the gate and the tool see, the notes go on the card. A hook whose
+// owner ends, whose host dies, that errs or that misses the 5 s batch deadline denies.
 //
 // Owner-local storage lives in the plugin's data folder and is the host's to keep; before
 // each activation the core refuses a storage folder over MaxStorageBytes or a symlink
