@@ -84,9 +84,9 @@
 // Host requests: registry/register and registry/unregister go to the registry (only for an
 // owner that is current and lives in the asking incarnation); hooks are admitted by the
 // registry and asked before every gated call (below); prompt sections are admitted by the
-// registry and listed by PromptSections (prompt.go), framed as plugin text; core/call runs a native tool for the
-// tool/call whose capability ticket it presents (corecall.go, invocation.go): refused names
-// first, then the native's schema, the per-invocation caps and the gate with the caller's
+// registry and listed by PromptSections (prompt.go), framed as plugin text; core/call runs a
+// native tool for the tool/call whose capability ticket it presents (corecall.go,
+// invocation.go): refused names first, then the native's schema, the per-invocation caps and the gate with the caller's
 // origin-scoped keys; the invocation's deadline stands still while a card waits
 // (ARCHITECTURE.md, “Approval”).
 //
