@@ -86,9 +86,9 @@
 // registry and asked before every gated call (below); prompt sections are admitted by the
 // registry and listed by PromptSections (prompt.go), framed as plugin text; core/call runs a
 // native tool for the tool/call whose capability ticket it presents (corecall.go,
-// invocation.go): refused names first, then the native's schema, the per-invocation caps and the gate with the caller's
-// origin-scoped keys; the invocation's deadline stands still while a card waits
-// (ARCHITECTURE.md, “Approval”).
+// invocation.go): refused names first, then the native's schema, the per-invocation caps
+// and the gate with the caller's origin-scoped keys; the invocation's deadline stands still
+// while a card waits (ARCHITECTURE.md, “Approval”).
 //
 // Pre-execute hooks: before the gate decides any call (an extension tool's, a native's through
 // CallTool, a core/call) the Manager sends hook/evaluate to every hook of an Active owner, the
