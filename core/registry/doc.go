@@ -12,11 +12,17 @@
 //
 // Registrations (tools and commands) get handles from a single counter shared by all kinds
 // that is never reused. Admission applies every rule of ARCHITECTURE.md, “Registry rules”:
-// name grammar, reserved prefixes, the native and specially-treated tool names and the
-// built-in command names (literals here, plus what an embedder adds), clashes compared
-// case-insensitively, description, hint and schema sizes, and per-owner and per-host caps. A
-// tool's input schema is compiled once, at registration, with no loader for external
-// references, and every call's input is validated against it (at most MaxViolations reported).
+// name grammar, reserved prefixes, the native (Options.NativeTools: "collides with the
+// built-in tool"), reserved (NativeToolNames: "a reserved name") and specially-treated tool
+// names and the built-in command names (literals here, plus what an embedder adds), every
+// name compared folded (Fold: lower case, `-` read as `_`), description, hint and schema
+// sizes, and per-owner and per-host caps. Who a name belongs to is decided by the claim table
+// (SetClaims: each enabled plugin's first trust and the names of its last successful
+// activation, which Activate records): the best-ranked claimant; else an Active holder, never
+// failed for a newcomer; else, between owners still activating, the earlier first trust, whose
+// registration fails the other (Admit returns it). A tool's input schema is compiled once, at
+// registration, with no loader for external references, and every call's input is validated
+// against it (at most MaxViolations reported).
 // The input is parsed in one pass into the tree encoding/json with UseNumber would build (a
 // large text argument is found with byte searches and copied once), so validating a 1 MiB
 // input costs well under a millisecond plus what the schema itself checks. Re-registering a

@@ -60,7 +60,9 @@
 // handshake (its owners still activating) gets the same bounded shutdown as a ready one;
 // an earlier start is abandoned and its processes killed. Neither is logged as an error:
 // go-plugin logs a shim's exit by signal at ERROR, so its logger ([shimLogger]) lowers the
-// exit of a planned incarnation to DEBUG.
+// exit of a planned incarnation, and of one the core killed for not answering, to DEBUG; the
+// supervisor's own warning says why. The calls in flight when the heartbeat kills a host fail
+// with a [*HangError] (the supervisor's reason), not the text of the broken stream.
 //
 // All timers go through [Clock]; deadlines are [Options] fields, shortened by tests.
 package supervisor

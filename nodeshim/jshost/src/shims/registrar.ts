@@ -72,6 +72,17 @@ export class Registrar {
     );
   }
 
+  /**
+   * find returns the live registration of kind named name in this host: admitted by the core,
+   * not withdrawn, of an owner that is active. It sees only what this host registered.
+   */
+  find(kind: RegKind, name: string): Registration | undefined {
+    for (const reg of this.handles.values()) {
+      if (reg.kind === kind && reg.name === name && !reg.undone && reg.owner.state === 'active') return reg;
+    }
+    return undefined;
+  }
+
   /** forget drops every handle of an owner without telling the core (it already dropped them). */
   forget(owner: OwnerRecord): void {
     for (const [handle, reg] of this.handles) if (reg.owner === owner) this.handles.delete(handle);
