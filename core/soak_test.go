@@ -478,7 +478,10 @@ func (r *soakRun) exceedBudget() {
 			if syscall.Kill(st.RuntimePID, syscall.SIGKILL) == nil {
 				r.counts.fault("kill_runtime_past_budget")
 			}
-			eventuallyNoFatal(30*time.Second, func() bool { s := r.tierStatus(); return s.Generation != st.Generation || s.State == supervisor.StateFailed })
+			eventuallyNoFatal(30*time.Second, func() bool {
+				s := r.tierStatus()
+				return s.Generation != st.Generation || s.State == supervisor.StateFailed
+			})
 			continue
 		}
 		// starting or backing off: the supervisor restarts on its own to replay the owners
