@@ -11,11 +11,11 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest demo mcp-client fuzz soak bench clean dist-check
+.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest demo mcp-client fuzz soak soak-short bench clean dist-check
 
 all: build
 
-tools: ## install pinned Node, Bun and staticcheck into .tools/bin
+tools: ## install pinned Node, Bun and staticcheck into .tools/bin, and bubblewrap (apt, as root) when missing
 	@.ci/install-tools
 
 build: ## build bin/cwx
@@ -47,7 +47,14 @@ test-go: tools mcp-client
 test-js: tools
 	@if [ -x .ci/jshost-test ]; then .ci/jshost-test; fi
 
-test: tools lint test-go test-js ## gofmt, vet, staticcheck, go test -race, JS suites
+# The soak (core/soak_test.go): a custom test flag, so it follows the package on the command line.
+soak-short: tools
+	$(GO) test -race -count=1 -run '^TestSoak$$' -v ./core -soak=60s
+
+soak: tools ## the fault-injection soak for 5 minutes on Node and then on Bun (SOAK to change)
+	$(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./core -soak=$(or $(SOAK),5m)
+
+test: tools lint test-go soak-short test-js ## gofmt, vet, staticcheck, go test -race, the 60 s soak, JS suites
 
 demo: tools build mcp-client ## the main job
 	@.ci/demo
