@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -80,10 +82,8 @@ type staleProcs struct {
 // checkProcesses finds every marked process that is not the ready incarnation's shim,
 // runtime, a member of the runtime's process group or a descendant of the shim. One that
 // stays so for soakStaleBound is a survivor of an earlier incarnation: a finding.
-func (r *soakRun) checkProcesses() {
-	st := r.tierStatus()
+func (r *soakRun) checkProcesses(st supervisor.TierStatus, now time.Time) {
 	ready := st.State == supervisor.StateReady && st.ShimPID > 0
-	now := time.Now()
 	r.stale.mu.Lock()
 	defer r.stale.mu.Unlock()
 	if r.stale.since == nil {
@@ -194,5 +194,45 @@ func (r *soakRun) finalChecks(heap *heapSamples) {
 func (r *soakRun) checkNoMarkedProcess() {
 	if !eventuallyNoFatal(soakStaleBound, func() bool { return len(markedProcs()) == 0 }) {
 		r.t.Errorf("processes left after Close: %v", testenv.MarkedProcesses(testenv.Marker()))
+	}
+}
+
+// TestSoakFindsSurvivor shows the soak's process check at work: a marked process that
+// belongs to no ready incarnation is a finding once it outlives soakStaleBound, and not
+// before; one that descends from the ready incarnation's shim is never one.
+func TestSoakFindsSurvivor(t *testing.T) {
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	self := os.Getpid() // the sleep descends from this process
+	tests := []struct {
+		name     string
+		st       supervisor.TierStatus
+		after    time.Duration
+		findings int
+	}{
+		{"restarting, within the bound", supervisor.TierStatus{State: supervisor.StateStarting}, soakStaleBound / 2, 0},
+		{"restarting, past the bound", supervisor.TierStatus{State: supervisor.StateStarting}, soakStaleBound + time.Second, 1},
+		{"failed, past the bound", supervisor.TierStatus{State: supervisor.StateFailed}, soakStaleBound + time.Second, 1},
+		{"descendant of the ready shim", supervisor.TierStatus{State: supervisor.StateReady, ShimPID: self}, soakStaleBound + time.Second, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &soakRun{counts: &soakCounts{}}
+			now := time.Now()
+			r.checkProcesses(tc.st, now)
+			r.checkProcesses(tc.st, now.Add(tc.after))
+			var mine int
+			for _, f := range r.counts.findings {
+				if strings.Contains(f, fmt.Sprintf("process %d ", cmd.Process.Pid)) {
+					mine++
+				}
+			}
+			if mine != tc.findings {
+				t.Fatalf("%d findings for the sleep (pid %d), want %d: %v", mine, cmd.Process.Pid, tc.findings, r.counts.findings)
+			}
+		})
 	}
 }

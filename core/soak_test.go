@@ -240,8 +240,10 @@ func soak(t *testing.T, rt testenv.Runtime, d time.Duration) {
 	e := newEnv(t, rt)
 	e.writeConfig(soakConfig("target-0"))
 	e.install(soakPlugins...)
+	logs := &testWriter{t: t} // errors only: a kill logs a few lines, a debug log would be millions
+	t.Cleanup(func() { logs.mu.Lock(); logs.done = true; logs.mu.Unlock() })
 	m, err := Open(context.Background(), Options{Home: e.home, ShimPath: cwxBin, Approval: "auto", PollInterval: 200 * time.Millisecond,
-		Logger: hclog.New(&hclog.LoggerOptions{Name: "core", Level: hclog.Error, Output: &testWriter{t: t}}),
+		Logger: hclog.New(&hclog.LoggerOptions{Name: "core", Level: hclog.Error, Output: logs}),
 		Tier: func(so *supervisor.Options) {
 			so.HandshakeTimeout, so.CrashLimit, so.CrashWindow = 20*time.Second, soakCrashLimit, soakCrashWindow
 		}})
@@ -353,7 +355,7 @@ func (r *soakRun) chaos(d time.Duration, heap *heapSamples) {
 	for time.Since(begin) < d {
 		<-tick.C
 		r.observe()
-		r.checkProcesses()
+		r.checkProcesses(r.tierStatus(), time.Now())
 		if time.Since(lastSample) >= time.Second {
 			heap.sample()
 			lastSample = time.Now()
