@@ -65,6 +65,7 @@ const (
 	MethodRegistryRegister   = "registry/register"
 	MethodRegistryUnregister = "registry/unregister"
 	MethodCoreCall           = "core/call"
+	MethodUserAsk            = "user/ask"
 	MethodProcLaunch         = "proc/launch"
 	MethodProcRead           = "proc/read"
 	MethodProcWrite          = "proc/write"
@@ -145,6 +146,7 @@ var methodTable = []MethodSpec{
 	request(MethodRegistryRegister, HostToCore, bothTiers, (*RegisterParams)(nil), (*RegisterResult)(nil)),
 	request(MethodRegistryUnregister, HostToCore, bothTiers, (*UnregisterParams)(nil), (*Empty)(nil)),
 	request(MethodCoreCall, HostToCore, bothTiers, (*CoreCallParams)(nil), (*ToolResult)(nil)),
+	request(MethodUserAsk, HostToCore, bothTiers, (*UserAskParams)(nil), (*UserAnswer)(nil)),
 	request(MethodProcLaunch, HostToCore, builtinOnly, (*ProcLaunchParams)(nil), nil),
 	request(MethodProcRead, HostToCore, builtinOnly, (*ProcSessionParams)(nil), nil),
 	request(MethodProcWrite, HostToCore, builtinOnly, (*ProcWriteParams)(nil), nil),

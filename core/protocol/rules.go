@@ -24,6 +24,11 @@ var shapeRules = map[string]func(v *jvalue) (reason, at string){
 		"annotate": {required: []string{"text"}, forbidden: []string{"reason", "input"}},
 		"revise":   {required: []string{"input"}, forbidden: []string{"reason", "text"}},
 	}),
+	"UserAnswer": taggedRule("kind", map[string]fieldRule{
+		"choice":  {required: []string{"choice"}, forbidden: []string{"text"}},
+		"text":    {required: []string{"text"}, forbidden: []string{"choice"}},
+		"skipped": {forbidden: []string{"choice", "text"}},
+	}),
 }
 
 type fieldRule struct{ required, forbidden []string }

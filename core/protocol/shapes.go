@@ -55,6 +55,7 @@ var enumValues = map[reflect.Type][]string{
 	reflect.TypeFor[CommandResultKind](): {string(CommandSuccess), string(CommandError), string(CommandSubmit)},
 	reflect.TypeFor[HookVerdictKind]():   {string(HookAbstain), string(HookDeny), string(HookAsk), string(HookAnnotate), string(HookRevise)},
 	reflect.TypeFor[ContentType]():       {string(ContentText)},
+	reflect.TypeFor[UserAnswerKind]():    {string(AnswerChoice), string(AnswerText), string(AnswerSkipped)},
 }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()

@@ -269,6 +269,46 @@ type CoreCallParams struct {
 	Input  json.RawMessage `json:"input"`
 }
 
+// UserAskParams is user/ask: a plugin's tool or command, while it runs, asks the person a
+// question. The ticket is the invocation's (tool/call's or command/run's).
+type UserAskParams struct {
+	Owner    OwnerRef     `json:"owner"`
+	Ticket   string       `json:"ticket"`
+	Question UserQuestion `json:"question"`
+}
+
+// UserQuestion is what the person is asked: the question, the choices offered (none: the
+// person answers in their own words) and whether their own text is accepted besides.
+type UserQuestion struct {
+	Text      string       `json:"text"`
+	Options   []UserOption `json:"options,omitempty"`
+	AllowText bool         `json:"allow_text,omitempty"`
+}
+
+// UserOption is one choice of a UserQuestion.
+type UserOption struct {
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+}
+
+// UserAnswerKind tags a UserAnswer.
+type UserAnswerKind string
+
+// Answers: one of the options, the person's own text, or skipped.
+const (
+	AnswerChoice  UserAnswerKind = "choice"
+	AnswerText    UserAnswerKind = "text"
+	AnswerSkipped UserAnswerKind = "skipped"
+)
+
+// UserAnswer is the result of user/ask: {kind: choice, choice}, {kind: text, text} or
+// {kind: skipped}.
+type UserAnswer struct {
+	Kind   UserAnswerKind `json:"kind"`
+	Choice string         `json:"choice,omitempty"`
+	Text   string         `json:"text,omitempty"`
+}
+
 // FaultedParams is ext/faulted: an owner failed after activation.
 type FaultedParams struct {
 	Owner OwnerRef `json:"owner"`

@@ -367,6 +367,25 @@ var SHAPES = {
   UnregisterParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
     handle: { type: { t: "uint" }, required: true }
+  } },
+  UserAnswer: { strict: true, fields: {
+    kind: { type: { t: "enum", values: ["choice", "text", "skipped"] }, required: true },
+    choice: { type: { t: "string" }, required: false },
+    text: { type: { t: "string" }, required: false }
+  } },
+  UserAskParams: { strict: true, fields: {
+    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
+    ticket: { type: { t: "string" }, required: true },
+    question: { type: { t: "shape", shape: "UserQuestion" }, required: true }
+  } },
+  UserOption: { strict: true, fields: {
+    label: { type: { t: "string" }, required: true },
+    description: { type: { t: "string" }, required: false }
+  } },
+  UserQuestion: { strict: true, fields: {
+    text: { type: { t: "string" }, required: true },
+    options: { type: { t: "array", of: { t: "shape", shape: "UserOption" } }, required: false },
+    allow_text: { type: { t: "bool" }, required: false }
   } }
 };
 var METHODS = {
@@ -399,7 +418,8 @@ var METHODS = {
   "proc/write": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "ProcWriteParams", result: "AnyObject" },
   "registry/register": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "RegisterParams", result: "RegisterResult" },
   "registry/unregister": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "UnregisterParams", result: "Empty" },
-  "tool/call": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "ToolCallParams", result: "ToolResult" }
+  "tool/call": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "ToolCallParams", result: "ToolResult" },
+  "user/ask": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "UserAskParams", result: "UserAnswer" }
 };
 
 // src/frame.ts
@@ -718,6 +738,14 @@ function checkResultRules(method, r) {
       const want = (typeof r.kind === "string" ? allowed[r.kind] : void 0) ?? [];
       for (const k of ["reason", "text", "input"]) {
         if (want.includes(k)) need(r, k, where);
+        else forbid(r, k, where);
+      }
+      return;
+    }
+    case "user/ask": {
+      const want = r.kind === "choice" ? "choice" : r.kind === "text" ? "text" : void 0;
+      for (const k of ["choice", "text"]) {
+        if (k === want) need(r, k, where);
         else forbid(r, k, where);
       }
       return;
@@ -1316,7 +1344,7 @@ var Time;
     return date2 ? new Date(date2) : /* @__PURE__ */ new Date();
   }
   Time2.parseDate = parseDate;
-  function format(ms) {
+  function format2(ms) {
     const abs = Math.abs(ms);
     if (abs >= Time2.day - Time2.hour / 2) return Math.round(ms / Time2.day) + "d";
     else if (abs >= Time2.hour - Time2.minute / 2) return Math.round(ms / Time2.hour) + "h";
@@ -1324,7 +1352,7 @@ var Time;
     else if (abs >= Time2.second) return Math.round(ms / Time2.second) + "s";
     return ms + "ms";
   }
-  Time2.format = format;
+  Time2.format = format2;
   function toDigits(source, length = 2) {
     return source.toString().padStart(length, "0");
   }
@@ -1743,8 +1771,8 @@ var Logger = class {
       args[0] = args[0].stack || args[0].message;
       args.unshift("%s");
     } else if (typeof args[0] !== "string") args.unshift("%o");
-    let format = args.shift();
-    format = format.replace(/%([a-zA-Z%])/g, (match, char) => {
+    let format2 = args.shift();
+    format2 = format2.replace(/%([a-zA-Z%])/g, (match, char) => {
       if (match === "%%") return "%";
       const formatter = exporter.formatters?.[char] ?? defaultFormatters[char];
       if (typeof formatter === "function") return formatter(args.shift(), exporter, message);
@@ -1753,10 +1781,10 @@ var Logger = class {
     const oFormatter = exporter.formatters?.o ?? defaultFormatters.o;
     for (let arg of args) {
       if (typeof arg === "object" && arg) arg = oFormatter(arg, exporter, message);
-      format += " " + arg;
+      format2 += " " + arg;
     }
     const { maxLength = 10240 } = exporter;
-    return format.split(/\r?\n/g).map((line) => {
+    return format2.split(/\r?\n/g).map((line) => {
       return line.slice(0, maxLength) + (line.length > maxLength ? "..." : "");
     }).join("\n");
   }
@@ -4547,8 +4575,8 @@ Schema.extend("transform", (data, { inner, callback, preserve }, options) => {
   else return [callback(result), callback(adapted)];
 });
 var formatters = {};
-function defineMethod(name, keys, format) {
-  formatters[name] = format;
+function defineMethod(name, keys, format2) {
+  formatters[name] = format2;
   Object.assign(Schema, { [name](...args) {
     const schema = new Schema({ type: name });
     keys.forEach((key, index) => {
@@ -4614,7 +4642,7 @@ defineMethod("object", ["dict"], ({ dict }) => {
   }).join(", ")} }`;
 });
 defineMethod("union", ["list"], ({ list }, inline) => {
-  const result = list.map(({ toString: format }) => format()).join(" | ");
+  const result = list.map(({ toString: format2 }) => format2()).join(" | ");
   return inline ? `(${result})` : result;
 });
 defineMethod("intersect", ["list"], ({ list }) => {
@@ -5311,6 +5339,27 @@ function commandResult(v) {
   }
 }
 
+// src/console.ts
+import { format } from "node:util";
+var LEVELS = { log: "info", info: "info", debug: "info", warn: "warn", error: "error" };
+function attributeConsole(sink) {
+  for (const name of Object.keys(LEVELS)) {
+    const previous = console[name].bind(console);
+    const level = LEVELS[name];
+    console[name] = (...args) => {
+      const owner = ownerContext.getStore();
+      if (owner === void 0) return previous(...args);
+      let msg;
+      try {
+        msg = format(...args);
+      } catch {
+        msg = "(unprintable console arguments)";
+      }
+      sink(level, msg, owner);
+    };
+  }
+}
+
 // src/host.ts
 var MAX_ERROR3 = 4096;
 var MAX_LOG = 8192;
@@ -5348,6 +5397,7 @@ var ExtensionHost = class {
     });
     this.registrar = new Registrar(this.rpc);
     this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner));
+    attributeConsole((level, msg, owner) => this.log(level, msg, owner));
   }
   log(level, msg, owner) {
     const params = { level, msg: cut(msg, MAX_LOG) };

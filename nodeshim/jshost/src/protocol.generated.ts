@@ -313,6 +313,25 @@ export const SHAPES: Record<string, Shape> = {
     owner: { type: { t: 'shape', shape: 'OwnerRef' }, required: true },
     handle: { type: { t: 'uint' }, required: true },
   } },
+  UserAnswer: { strict: true, fields: {
+    kind: { type: { t: 'enum', values: ['choice', 'text', 'skipped'] }, required: true },
+    choice: { type: { t: 'string' }, required: false },
+    text: { type: { t: 'string' }, required: false },
+  } },
+  UserAskParams: { strict: true, fields: {
+    owner: { type: { t: 'shape', shape: 'OwnerRef' }, required: true },
+    ticket: { type: { t: 'string' }, required: true },
+    question: { type: { t: 'shape', shape: 'UserQuestion' }, required: true },
+  } },
+  UserOption: { strict: true, fields: {
+    label: { type: { t: 'string' }, required: true },
+    description: { type: { t: 'string' }, required: false },
+  } },
+  UserQuestion: { strict: true, fields: {
+    text: { type: { t: 'string' }, required: true },
+    options: { type: { t: 'array', of: { t: 'shape', shape: 'UserOption' } }, required: false },
+    allow_text: { type: { t: 'bool' }, required: false },
+  } },
 };
 
 export const METHODS: Record<string, MethodSpec> = {
@@ -346,6 +365,7 @@ export const METHODS: Record<string, MethodSpec> = {
   'registry/register': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'RegisterParams', result: 'RegisterResult' },
   'registry/unregister': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'UnregisterParams', result: 'Empty' },
   'tool/call': { direction: 'core_to_host', kind: 'request', tiers: ['plugin', 'builtin'], params: 'ToolCallParams', result: 'ToolResult' },
+  'user/ask': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'UserAskParams', result: 'UserAnswer' },
 };
 
 // Types of the shapes above.
@@ -595,4 +615,23 @@ export interface ToolResult {
 export interface UnregisterParams {
   owner: OwnerRef;
   handle: number;
+}
+export interface UserAnswer {
+  kind: 'choice' | 'text' | 'skipped';
+  choice?: string;
+  text?: string;
+}
+export interface UserAskParams {
+  owner: OwnerRef;
+  ticket: string;
+  question: UserQuestion;
+}
+export interface UserOption {
+  label: string;
+  description?: string;
+}
+export interface UserQuestion {
+  text: string;
+  options?: UserOption[];
+  allow_text?: boolean;
 }

@@ -204,6 +204,14 @@ function checkResultRules(method: string, r: Rec): void {
       }
       return;
     }
+    case 'user/ask': {
+      const want = r.kind === 'choice' ? 'choice' : r.kind === 'text' ? 'text' : undefined;
+      for (const k of ['choice', 'text']) {
+        if (k === want) need(r, k, where);
+        else forbid(r, k, where);
+      }
+      return;
+    }
   }
 }
 
