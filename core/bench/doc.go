@@ -1,0 +1,10 @@
+// Package bench holds the measurement code of `cwx bench` and of the repository's Go
+// benchmarks: latency percentiles, per-process CPU time and resident memory read from
+// /proc, a description of the machine, a direct CWX1 peer that speaks to the JS host over
+// plain pipes (the baseline without the go-plugin hop), the physical floor of a big result
+// (a bare runtime script writing one frame), and the fixture plugin the runs load.
+//
+// Nothing here is a timed assertion: the figures are reported, never checked (ARCHITECTURE.md,
+// “Lifecycles and numbers”). The package does not import the core's Manager, so the core's
+// own tests can use it too; the run that drives a Manager lives in core/cli (`cwx bench`).
+package bench

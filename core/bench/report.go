@@ -1,0 +1,64 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// Report is the outcome of one `cwx bench` run; its JSON form is `cwx bench --json`. Each
+// latency is in the unit its key names.
+type Report struct {
+	ReadyColdMS       Latency            `json:"ready_cold_ms"`   // tier needed → Ready with the fixture activated
+	ActivateMS        Latency            `json:"activate_ms"`     // ext/activate of the one-tool fixture
+	OneshotCallMS     Latency            `json:"oneshot_call_ms"` // a whole `cwx tool call` process
+	Call1KiBUS        Latency            `json:"call_1kib_us"`    // Manager.CallTool, 1 KiB result
+	Direct1KiBUS      Latency            `json:"direct_1kib_us"`  // the same call over a direct CWX1 pipe, alternated
+	HopRatio1KiB      float64            `json:"hop_ratio_1kib"`  // call p50 / direct p50
+	Result1MiBMS      Latency            `json:"result_1mib_ms"`  // Manager.CallTool, 1 MiB result
+	Floor1MiBMS       Latency            `json:"floor_1mib_ms"`   // a bare script writing the same bytes as one frame
+	CallsPerS         map[string]float64 `json:"calls_per_s"`     // by concurrent callers: "1", "16", "64"
+	RSSRuntimeIdleMiB float64            `json:"rss_runtime_idle_mib"`
+	RSSShimMiB        float64            `json:"rss_shim_mib"` // after 10,000 calls
+	RSSCoreMiB        float64            `json:"rss_core_mib"` // after 10,000 calls
+	KillToAnswerMS    Latency            `json:"kill_to_answer_ms"`
+	Machine           Machine            `json:"machine"`
+	Date              string             `json:"date"` // RFC 3339, UTC
+}
+
+// CallerCounts are the concurrency levels of Report.CallsPerS.
+var CallerCounts = []int{1, 16, 64}
+
+// WriteTable prints r as one table: a row per figure with its unit and percentiles.
+func WriteTable(w io.Writer, runtime string, r Report) error {
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	p := func(format string, a ...any) { _, _ = fmt.Fprintf(tw, format, a...) }
+	p("FIGURE (%s)\tUNIT\tP50\tP95\tP99\n", runtime)
+	lat := func(name, unit string, l Latency) { p("%s\t%s\t%.2f\t%.2f\t%.2f\n", name, unit, l.P50, l.P95, l.P99) }
+	one := func(name, unit string, v float64) { p("%s\t%s\t%.2f\t\t\n", name, unit, v) }
+	lat("ready_cold", "ms", r.ReadyColdMS)
+	lat("activate", "ms", r.ActivateMS)
+	lat("oneshot_call", "ms", r.OneshotCallMS)
+	lat("call_1kib", "µs", r.Call1KiBUS)
+	lat("direct_1kib", "µs", r.Direct1KiBUS)
+	one("hop_ratio_1kib", "×", r.HopRatio1KiB)
+	lat("result_1mib", "ms", r.Result1MiBMS)
+	lat("floor_1mib", "ms", r.Floor1MiBMS)
+	for _, n := range CallerCounts {
+		one(fmt.Sprintf("calls_per_s at %d", n), "calls/s", r.CallsPerS[fmt.Sprint(n)])
+	}
+	one("rss_runtime_idle", "MiB", r.RSSRuntimeIdleMiB)
+	one("rss_shim", "MiB", r.RSSShimMiB)
+	one("rss_core", "MiB", r.RSSCoreMiB)
+	lat("kill_to_answer", "ms", r.KillToAnswerMS)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	load := make([]string, len(r.Machine.Load))
+	for i, l := range r.Machine.Load {
+		load[i] = fmt.Sprintf("%.2f", l)
+	}
+	_, err := fmt.Fprintf(w, "machine: %d cores, %d MiB, load %s; date %s\n", r.Machine.Cores, r.Machine.MemoryMiB, strings.Join(load, " "), r.Date)
+	return err
+}

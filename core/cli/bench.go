@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/bench"
+	"github.com/cwx-dev/cwx/core/config"
+	jsruntime "github.com/cwx-dev/cwx/core/runtime"
+)
+
+func init() { register(benchCmd) }
+
+type benchFlags struct {
+	runtime string
+	asJSON  bool
+	quick   bool
+}
+
+func benchCmd() *cobra.Command {
+	var f benchFlags
+	cmd := &cobra.Command{
+		Use:   "bench [--runtime node|bun] [--json] [--quick]",
+		Short: "Measure start, calls, big results, memory and restart on this machine, against a direct pipe and a bare runtime",
+		Long: "Runs its own fixture plugin in a throwaway CWX_HOME (your home is only read for the\n" +
+			"runtime's path) and prints one table: tier start to Ready, activation, a whole\n" +
+			"`cwx tool call` process, 1 KiB calls through the core and over a direct pipe to the\n" +
+			"same host (alternated), a 1 MiB result against a bare runtime writing the same bytes,\n" +
+			"calls/s at 1, 16 and 64 callers, resident memory, and kill -9 to the next answer.\n" +
+			"--quick runs fewer iterations (well under two minutes). Figures depend on the load.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runBench(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.runtime, "runtime", "", "node or bun (default: [extension_host] runtime of your config)")
+	fl.BoolVar(&f.asJSON, "json", false, "print a JSON object")
+	fl.BoolVar(&f.quick, "quick", false, "fewer iterations")
+	return cmd
+}
+
+func runBench(cmd *cobra.Command, f benchFlags) error {
+	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer cancel()
+	rt, err := benchRuntime(ctx, f.runtime)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	tmp, err := os.MkdirTemp("", "cwx-bench-")
+	if err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	stderr := cmd.ErrOrStderr()
+	r := &benchRun{rt: rt, exe: exe, tmp: tmp, n: benchCounts(f.quick), progress: progressLine(stderr)}
+	rep, err := r.run(ctx)
+	r.progress("")
+	if err != nil {
+		return callErr(err)
+	}
+	if f.asJSON {
+		return writeJSON(cmd.OutOrStdout(), rep)
+	}
+	var buf bytes.Buffer
+	if err := bench.WriteTable(&buf, fmt.Sprintf("%s %s", rt.Kind, rt.Version), rep); err != nil {
+		return err
+	}
+	printf(cmd.OutOrStdout(), "%s", buf.String())
+	return nil
+}
+
+// benchRuntime resolves the runtime to measure: --runtime, else the config's choice, with
+// the paths the user's config gives.
+func benchRuntime(ctx context.Context, kind string) (jsruntime.Runtime, error) {
+	if kind != "" && kind != string(jsruntime.KindNode) && kind != string(jsruntime.KindBun) {
+		return jsruntime.Runtime{}, exitf(ExitUsage, "--runtime %q: use node or bun", kind)
+	}
+	home, err := config.Home()
+	if err != nil {
+		return jsruntime.Runtime{}, &ExitError{Code: ExitInternal, Err: err}
+	}
+	cfg, err := config.LoadHome(home)
+	if err != nil {
+		return jsruntime.Runtime{}, callErr(err)
+	}
+	host := cfg.ExtensionHost
+	if kind == "" {
+		kind = host.Runtime
+	}
+	wd, _ := os.Getwd()
+	userHome, _ := os.UserHomeDir()
+	res, err := jsruntime.Resolve(ctx, jsruntime.Options{
+		Kind: jsruntime.Kind(kind), NodePath: host.Node, BunPath: host.Bun,
+		PathEnv: os.Getenv("PATH"), WorkDir: wd, HomeDir: userHome, ConfigFile: config.Path(home),
+	})
+	if err != nil {
+		return jsruntime.Runtime{}, callErr(err)
+	}
+	return res.Chosen, nil
+}
+
+// progressLine returns what reports the step under way: one line rewritten in place on a
+// terminal, nothing otherwise; "" clears it.
+func progressLine(w io.Writer) func(string) {
+	if !isTerminal(w) {
+		return func(string) {}
+	}
+	return func(step string) {
+		if step == "" {
+			_, _ = io.WriteString(w, "\r\x1b[K")
+			return
+		}
+		_, _ = fmt.Fprintf(w, "\r\x1b[Kcwx bench: %s", step)
+	}
+}
+
+// benchN are the iteration counts of one run.
+type benchN struct {
+	ready, oneshot, activate, hop, big, perLevel, kill int
+}
+
+// totalCalls is how many calls the Manager has served when the shim's and the core's
+// memory is read.
+const totalCalls = 10000
+
+func benchCounts(quick bool) benchN {
+	if quick {
+		return benchN{ready: 3, oneshot: 3, activate: 20, hop: 300, big: 20, perLevel: 1000, kill: 3}
+	}
+	return benchN{ready: 20, oneshot: 10, activate: 100, hop: 2000, big: 100, perLevel: 3000, kill: 20}
+}
+
+// benchInput asks the fixture's tool for size bytes of text.
+func benchInput(size int) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, size))
+}
+
+// benchManager opens a Manager on the bench home: auto approval, no state watcher, and a
+// crash budget large enough for the kill rounds.
+func (r *benchRun) openManager(ctx context.Context) (*core.Manager, error) {
+	return core.Open(ctx, core.Options{Home: r.home, Approval: "auto", PollInterval: -1, ShimPath: r.exe, Tier: benchTier})
+}
+
+// closeManager shuts m down within closeWait.
+func closeManager(m *core.Manager) error {
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
+	return m.Close(ctx)
+}
+
+// since measures f.
+func since(f func() error) (time.Duration, error) {
+	t0 := time.Now()
+	err := f()
+	return time.Since(t0), err
+}

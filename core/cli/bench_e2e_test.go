@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/cwx-dev/cwx/shared/testenv"
+)
+
+// benchKeys are the keys of `cwx bench --json`, each with the keys of its object ("" for a
+// number or a string).
+var benchKeys = map[string][]string{
+	"ready_cold_ms": {"p50", "p95", "p99"}, "activate_ms": {"p50", "p95", "p99"}, "oneshot_call_ms": {"p50", "p95", "p99"},
+	"call_1kib_us": {"p50", "p95", "p99"}, "direct_1kib_us": {"p50", "p95", "p99"}, "hop_ratio_1kib": nil,
+	"result_1mib_ms": {"p50", "p95", "p99"}, "floor_1mib_ms": {"p50", "p95", "p99"},
+	"calls_per_s": {"1", "16", "64"}, "rss_runtime_idle_mib": nil, "rss_shim_mib": nil, "rss_core_mib": nil,
+	"kill_to_answer_ms": {"p50", "p95", "p99"}, "machine": {"cores", "load", "memory"}, "date": nil,
+}
+
+// TestBenchQuickJSON runs `cwx bench --quick --json` on each runtime and checks the keys of
+// its report, not the figures.
+func TestBenchQuickJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole quick bench")
+	}
+	bin := buildCWX(t)
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home := e2eHome(t, rt, "")
+			res := e2eMust(t, bin, home, "bench", "--quick", "--json", "--runtime", rt.Name)
+			var top map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(res.stdout), &top); err != nil {
+				t.Fatalf("bench --json is not an object: %v\n%s", err, res.stdout)
+			}
+			checkKeys(t, "the report", top, benchKeys)
+		})
+	}
+}
+
+func checkKeys(t *testing.T, where string, top map[string]json.RawMessage, want map[string][]string) {
+	t.Helper()
+	if got, w := slices.Sorted(maps.Keys(top)), slices.Sorted(maps.Keys(want)); !slices.Equal(got, w) {
+		t.Fatalf("%s has keys %v, want %v", where, got, w)
+	}
+	for key, inner := range want {
+		if inner == nil {
+			if top[key][0] == '{' || top[key][0] == '[' {
+				t.Errorf("%s: %s = %s, want a number or a string", where, key, top[key])
+			}
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(top[key], &obj); err != nil {
+			t.Errorf("%s: %s = %s, want an object", where, key, top[key])
+			continue
+		}
+		if got := slices.Sorted(maps.Keys(obj)); !slices.Equal(got, inner) {
+			t.Errorf("%s: %s has keys %v, want %v", where, key, got, inner)
+		}
+	}
+}

@@ -1,0 +1,280 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/bench"
+	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/protocol"
+	jsruntime "github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/core/supervisor"
+	"github.com/cwx-dev/cwx/nodeshim/jshost"
+)
+
+// benchRun is one `cwx bench`: the runtime it measures, the cwx binary (the shim and the
+// one-shot calls), its throwaway folder and what it has measured so far.
+type benchRun struct {
+	rt       jsruntime.Runtime
+	exe, tmp string
+	home     string
+	fx       bench.Fixtures
+	n        benchN
+	progress func(string)
+	rep      bench.Report
+}
+
+// benchTier gives the bench's tiers a crash budget that the kill rounds cannot exhaust.
+func benchTier(o *supervisor.Options) { o.CrashLimit = 1 << 20 }
+
+var (
+	in1KiB = benchInput(1 << 10)
+	in1MiB = benchInput(1 << 20)
+)
+
+func (r *benchRun) run(ctx context.Context) (bench.Report, error) {
+	if err := r.setup(); err != nil {
+		return r.rep, err
+	}
+	steps := []func(context.Context) error{r.readyCold, r.oneshot, r.live, r.direct}
+	for _, step := range steps {
+		if err := step(ctx); err != nil {
+			return r.rep, err
+		}
+	}
+	r.rep.Machine = bench.ThisMachine()
+	r.rep.Date = time.Now().UTC().Format(time.RFC3339)
+	return r.rep, nil
+}
+
+// setup writes the fixtures and a home whose config selects the runtime by path, then
+// installs, trusts and enables the fixture plugin.
+func (r *benchRun) setup() error {
+	var err error
+	if r.fx, err = bench.WriteFixtures(r.tmp); err != nil {
+		return err
+	}
+	r.home = filepath.Join(r.tmp, "home")
+	if err := os.MkdirAll(r.home, 0o700); err != nil {
+		return err
+	}
+	conf := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n", r.rt.Kind, r.rt.Kind, r.rt.Path)
+	if err := os.WriteFile(filepath.Join(r.home, "config.toml"), []byte(conf), 0o600); err != nil {
+		return err
+	}
+	provided, err := jshost.Provided()
+	if err != nil {
+		return err
+	}
+	store, err := plugins.Open(plugins.Options{Home: r.home, Provided: provided.Provided, Refused: provided.Refused})
+	if err != nil {
+		return err
+	}
+	res, err := store.Install(r.fx.Plugin)
+	if err != nil {
+		return fmt.Errorf("install the bench fixture: %w", err)
+	}
+	rev, err := store.Review(res.ID)
+	if err != nil {
+		return err
+	}
+	if err := store.Trust(res.ID, rev.Token); err != nil {
+		return err
+	}
+	return store.Enable(res.ID)
+}
+
+func (r *benchRun) step(name string, i, n int) {
+	r.progress(fmt.Sprintf("%s %d/%d", name, i+1, n))
+}
+
+// readyCold opens a fresh Manager per round and times Reconcile: the tier is needed, the
+// shim and the runtime start, the handshake runs and the fixture activates.
+func (r *benchRun) readyCold(ctx context.Context) error {
+	var lat []time.Duration
+	for i := range r.n.ready {
+		r.step("tier start to Ready", i, r.n.ready)
+		m, err := r.openManager(ctx)
+		if err != nil {
+			return err
+		}
+		el, err := since(func() error { return m.Reconcile(ctx) })
+		err = errors.Join(err, r.needLive(m), closeManager(m))
+		if err != nil {
+			return fmt.Errorf("tier start round %d: %w", i+1, err)
+		}
+		lat = append(lat, el)
+	}
+	r.rep.ReadyColdMS = bench.Of(lat, time.Millisecond)
+	return nil
+}
+
+func (r *benchRun) needLive(m *core.Manager) error {
+	for _, t := range m.Tools() {
+		if t.Name == bench.FixtureTool {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: the fixture's %s is not live", core.ErrNotAvailable, bench.FixtureTool)
+}
+
+// oneshot times whole `cwx tool call` processes on the bench home.
+func (r *benchRun) oneshot(ctx context.Context) error {
+	var lat []time.Duration
+	for i := range r.n.oneshot {
+		r.step("one-shot cwx tool call", i, r.n.oneshot)
+		cmd := exec.CommandContext(ctx, r.exe, "tool", "call", bench.FixtureTool, "--input", string(in1KiB), "--approve", "auto", "--workspace", r.tmp)
+		cmd.Env = append(os.Environ(), "CWX_HOME="+r.home)
+		cmd.Dir = r.tmp
+		el, err := since(func() error { return cmd.Run() })
+		if err != nil {
+			return fmt.Errorf("cwx tool call round %d: %w", i+1, err)
+		}
+		lat = append(lat, el)
+	}
+	r.rep.OneshotCallMS = bench.Of(lat, time.Millisecond)
+	return nil
+}
+
+// live measures on one Manager kept open: idle runtime memory, calls/s, memory after
+// totalCalls calls, then kill -9 of the runtime to the next answer.
+func (r *benchRun) live(ctx context.Context) (err error) {
+	m, err := r.openManager(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, closeManager(m)) }()
+	if err := m.Reconcile(ctx); err != nil {
+		return err
+	}
+	if err := r.needLive(m); err != nil {
+		return err
+	}
+	r.progress("runtime idle memory")
+	if err := pause(ctx, time.Second); err != nil { // let start-up garbage settle, as an idle host would
+		return err
+	}
+	r.rep.RSSRuntimeIdleMiB = bench.RSSMiB(m.Host(protocol.TierPlugin).RuntimePID)
+	if err := r.throughput(ctx, m); err != nil {
+		return err
+	}
+	r.rep.RSSShimMiB = bench.RSSMiB(pluginShimPID(m))
+	r.rep.RSSCoreMiB = bench.RSSMiB(os.Getpid())
+	return r.killToAnswer(ctx, m)
+}
+
+func pluginShimPID(m *core.Manager) int {
+	for _, s := range m.Status() {
+		if s.Tier == protocol.TierPlugin {
+			return s.ShimPID
+		}
+	}
+	return 0
+}
+
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// throughput runs perLevel calls at each concurrency level, then more single calls until
+// the Manager has served totalCalls.
+func (r *benchRun) throughput(ctx context.Context, m *core.Manager) error {
+	r.rep.CallsPerS = map[string]float64{}
+	r.progress("warming up")
+	done := warmup * 4
+	if _, err := callsPerSecond(ctx, m, 1, done); err != nil {
+		return err
+	}
+	for _, callers := range bench.CallerCounts {
+		r.progress(fmt.Sprintf("calls/s at %d callers", callers))
+		rate, err := callsPerSecond(ctx, m, callers, r.n.perLevel)
+		if err != nil {
+			return err
+		}
+		r.rep.CallsPerS[strconv.Itoa(callers)] = float64(int(rate))
+		done += r.n.perLevel
+	}
+	r.progress(fmt.Sprintf("calls up to %d", totalCalls))
+	_, err := callsPerSecond(ctx, m, 16, totalCalls-done)
+	return err
+}
+
+// callsPerSecond makes n calls of 1 KiB results from callers goroutines.
+func callsPerSecond(ctx context.Context, m *core.Manager, callers, n int) (float64, error) {
+	if n <= 0 {
+		return 0, nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, callers)
+	begin := time.Now()
+	for c := range callers {
+		wg.Go(func() {
+			for next.Add(1) <= int64(n) {
+				if err := call1KiB(ctx, m); err != nil {
+					errs[c] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return float64(n) / time.Since(begin).Seconds(), errors.Join(errs...)
+}
+
+func call1KiB(ctx context.Context, m *core.Manager) error { return callSized(ctx, m, in1KiB, 1<<10) }
+
+func callSized(ctx context.Context, m *core.Manager, in []byte, size int) error {
+	res, err := m.CallTool(ctx, bench.FixtureTool, in, core.CallOptions{})
+	if err != nil {
+		return err
+	}
+	if n := len(res.Text()); n != size {
+		return fmt.Errorf("%s answered %d bytes, want %d", bench.FixtureTool, n, size)
+	}
+	return nil
+}
+
+// killToAnswer sends SIGKILL to the runtime and times until a call is answered again (the
+// supervisor's backoff, a new shim and runtime, the handshake, the fixture's activation).
+func (r *benchRun) killToAnswer(ctx context.Context, m *core.Manager) error {
+	var lat []time.Duration
+	for i := range r.n.kill {
+		r.step("kill -9 to the next answer", i, r.n.kill)
+		if err := m.KillRuntime(protocol.TierPlugin); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		for {
+			err := call1KiB(ctx, m)
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil || time.Since(t0) > liveWait {
+				return fmt.Errorf("no answer %s after kill %d: %w", liveWait, i+1, err)
+			}
+			if err := pause(ctx, 2*time.Millisecond); err != nil {
+				return err
+			}
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	r.rep.KillToAnswerMS = bench.Of(lat, time.Millisecond)
+	return nil
+}
