@@ -3,8 +3,10 @@
 // ask back is decided by the core's row and never by what the host claims
 // (ARCHITECTURE.md, “Trust model”).
 //
-// One kind exists, Invocation: minted when the core sends `tool/call`, it lets the tool's
-// code ask the core for `core/call` while the call is in flight. A row records the kind,
+// Two kinds exist. Invocation: minted when the core sends `tool/call`, it lets the tool's
+// code ask the core for `core/call`, and the person a question (`user/ask`), while the call
+// is in flight. Command: minted when the core sends `command/run`, valid for `user/ask`
+// only (RedeemQuestion); Redeem never admits it for `core/call`. A row records the kind,
 // the tier, the host generation, the whole owner (plugin, generation, token), the method
 // it authorises, the target (the invocation's call id and tool), an expiry (TTL, 24 h: the
 // invocation's own deadline bounds its life; the expiry is a backstop) and a use budget

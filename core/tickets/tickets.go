@@ -42,7 +42,8 @@ type Kind uint8
 
 // Kinds. The zero value is no kind and matches no row.
 const (
-	Invocation Kind = iota + 1 // a tool/call in flight; redeemed by core/call
+	Invocation Kind = iota + 1 // a tool/call in flight; redeemed by core/call and by user/ask
+	Command                    // a command/run in flight; redeemed by user/ask only
 )
 
 // Host names one host process: its tier and incarnation.
@@ -157,16 +158,29 @@ func (t *Table) Mint(r Row) (Ticket, error) {
 // fails with ErrRefused, which also matches ErrViolation when this was p.Host's Burst-th
 // invalid presentation within BurstWindow.
 func (t *Table) Redeem(secret string, p Presentation) (Row, error) {
+	return t.redeem(secret, p.Host, func(r *row) bool { return r.matches(p) })
+}
+
+// RedeemQuestion spends one use of a ticket presented with user/ask by owner on host h: a
+// tool's Invocation ticket or a command's Command ticket, of exactly that host and owner.
+// It refuses and strikes as Redeem does.
+func (t *Table) RedeemQuestion(secret string, h Host, owner protocol.OwnerRef) (Row, error) {
+	return t.redeem(secret, h, func(r *row) bool {
+		return (r.Kind == Invocation || r.Kind == Command) && r.Host == h && r.Owner == owner
+	})
+}
+
+func (t *Table) redeem(secret string, h Host, matches func(*row) bool) (Row, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
 	r := t.rows[secret]
 	switch {
-	case r == nil || !r.matches(p):
-		return Row{}, t.strikeLocked(p.Host, now)
+	case r == nil || !matches(r):
+		return Row{}, t.strikeLocked(h, now)
 	case !now.Before(r.expires):
 		delete(t.rows, secret)
-		return Row{}, t.strikeLocked(p.Host, now)
+		return Row{}, t.strikeLocked(h, now)
 	case r.uses <= 0:
 		return Row{}, ErrRefused // valid, merely spent: no strike
 	}

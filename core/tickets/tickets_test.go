@@ -191,3 +191,47 @@ func TestTicketIsOpaqueAndRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestRedeemQuestion: user/ask redeems a tool's or a command's ticket of exactly its host and
+// owner; a command's ticket never serves core/call; a mismatch strikes like Redeem's.
+func TestRedeemQuestion(t *testing.T) {
+	tb, _ := newTable(t)
+	tool := mint(t, tb)
+	cmdRow := row0
+	cmdRow.Kind, cmdRow.Method, cmdRow.Target = Command, protocol.MethodUserAsk, Target{CallID: "cmd-1", Tool: "review"}
+	cmd, err := tb.Mint(cmdRow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := owner
+	other.Generation++
+	for _, c := range []struct {
+		name   string
+		secret string
+		host   Host
+		owner  protocol.OwnerRef
+		want   string // the row's call id, or "" for refused
+	}{
+		{"a tool's ticket", tool.Reveal(), host, owner, "tool-1"},
+		{"a command's ticket", cmd.Reveal(), host, owner, "cmd-1"},
+		{"another owner generation", cmd.Reveal(), host, other, ""},
+		{"another host", cmd.Reveal(), Host{Tier: protocol.TierPlugin, Generation: 9}, owner, ""},
+		{"an unknown ticket", "nope", host, owner, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := tb.RedeemQuestion(c.secret, c.host, c.owner)
+			if c.want == "" {
+				if !errors.Is(err, ErrRefused) {
+					t.Fatalf("got %+v, %v; want ErrRefused", r, err)
+				}
+				return
+			}
+			if err != nil || r.Target.CallID != c.want {
+				t.Fatalf("got %+v, %v; want call %s", r, err, c.want)
+			}
+		})
+	}
+	if _, err := tb.Redeem(cmd.Reveal(), Presentation{Kind: Invocation, Host: host, Owner: owner, Method: protocol.MethodCoreCall}); !errors.Is(err, ErrRefused) {
+		t.Fatalf("a command's ticket served core/call: %v", err)
+	}
+}
