@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,4 +131,26 @@ func newHookEnv(t *testing.T, rt testenv.Runtime) hookEnv {
 		t.Fatal(err)
 	}
 	return hookEnv{coreEnv: &coreEnv{m: m, ws: ws, a: a}, e: e}
+}
+
+// BenchmarkCallToolHooks measures one echo_text call with no hook and with the fixture's two
+// hooks (both abstaining), on each runtime: the cost of one hook/evaluate batch.
+func BenchmarkCallToolHooks(b *testing.B) {
+	for _, want := range testenv.Runtimes() {
+		for _, fixtures := range [][]string{{"tool"}, {"tool", "hooks"}} {
+			b.Run(want.Name+"/hooks-"+strconv.Itoa(2*(len(fixtures)-1)), func(b *testing.B) {
+				e := newEnv(b, want.Get(b))
+				e.install(fixtures...)
+				m := e.open(nil)
+				reconcile(b, m)
+				in := input(`{"text":"hello"}`)
+				b.ResetTimer()
+				for range b.N {
+					if _, err := m.CallTool(context.Background(), "echo_text", in, CallOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }
