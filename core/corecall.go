@@ -93,7 +93,11 @@ func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, in
 	req := coreCallRequest(inv, spec, input)
 	input, err := m.preExecute(ctx, preCall{name: name, callID: m.nextCallID(toolCall), input: input, mode: hooks.ModeCoreCall,
 		workspace: inv.workspace, validate: m.nat.schemas[name].Validate}, &req)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrCancelled):
+		e, rc := coreCallError(protocol.CodeCancelled, "cancelled", "cancelled", "core/call cancelled while its pre-execute hooks were asked")
+		return nil, rc, e
+	case err != nil:
 		e, rc := coreCallError(protocol.CodeDenied, "denied", "denied", "core/call denied: "+err.Error())
 		return nil, rc, e
 	}

@@ -42,7 +42,10 @@ func (m *Manager) preExecute(ctx context.Context, c preCall, req *gate.Request) 
 	}
 	payload := hooks.Call{Name: c.name, CallID: c.callID, Input: c.input, Mode: c.mode, Workspace: c.workspace}
 	out := hooks.Run(ctx, builtin, hs, payload, hookAsker{m}, m.hookDeadline)
-	if out.Decision == hooks.Deny {
+	switch {
+	case out.Decision == hooks.Deny && ctx.Err() != nil: // the caller gave up while the hooks were asked
+		return nil, fmt.Errorf("tool %q: %w: %w", c.name, ErrCancelled, context.Cause(ctx))
+	case out.Decision == hooks.Deny:
 		return nil, fmt.Errorf("tool %q: %w: %s", c.name, ErrDenied, out.Reason)
 	}
 	input := c.input

@@ -68,6 +68,13 @@ func TestPreExecuteHooks(t *testing.T) {
 				}
 			}
 		}
+		// the caller giving up while a hook is asked is a cancellation, not a hook's deny
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		_, err := c.m.CallTool(ctx, "echo_text", input(`{"text":"slow"}`), CallOptions{Workspace: c.ws})
+		cancel()
+		if !errors.Is(err, ErrCancelled) || errors.Is(err, ErrDenied) {
+			t.Errorf("cancelled during a slow hook: %v", err)
+		}
 		if n := strings.Count(strings.Join(diagnostics(t, c.e, c.m, "fixture-hooks"), "\n"), "answered allow"); n != 1 {
 			t.Errorf("allow logged %d times, want once", n)
 		}
