@@ -25,7 +25,7 @@ export function apply(ctx) {
       return { deny: 'guard-example refuses shell commands containing rm -rf' };
     }
     if (exec.name === 'shell') return { annotate: `guard-example saw this shell command in ${exec.workspace || 'no workspace'}` };
-    if (exec.name === 'read_file' || exec.name === 'list_dir') return next();
+    if (exec.signal.aborted) return next(); // the call is gone: abstain
     return { annotate: `guard-example checked \`${exec.name}\`` };
   });
 }
