@@ -26,7 +26,7 @@ type preCall struct {
 }
 
 // preExecute asks every live hook about c before the gate sees it (ARCHITECTURE.md,
-// “Approval”) and applies the fold: a deny is an error matching ErrDenied naming the hook's
+// “Pre-execute hooks”) and applies the fold: a deny is an error matching ErrDenied naming the hook's
 // plugin; a revise replaces the input, validated again against the tool's schema (a revise
 // that breaks it is denied); an ask forces the card (Forced); every ask and annotation goes
 // on req's card. It returns the input to run with.
@@ -51,7 +51,7 @@ func (m *Manager) preExecute(ctx context.Context, c preCall, req *gate.Request) 
 	input := c.input
 	if out.Input != nil {
 		if err := c.validate(out.Input); err != nil {
-			return nil, fmt.Errorf("tool %q: %w: the input revised by the pre-execute hook of plugin `%s` does not fit the tool's schema: %w", c.name, ErrDenied, out.RevisedBy, err)
+			return nil, fmt.Errorf("tool %q: %w: the input revised by the pre-execute hook of plugin `%s` does not fit the tool's schema: %v", c.name, ErrDenied, out.RevisedBy, err)
 		}
 		input = out.Input
 		req.Notes = append(req.Notes, fmt.Sprintf("input revised by the pre-execute hook of plugin `%s`", out.RevisedBy))

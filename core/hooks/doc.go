@@ -1,5 +1,5 @@
 // Package hooks folds the answers of pre-execute hooks into one outcome for a gated call
-// (ARCHITECTURE.md, “Approval”).
+// (ARCHITECTURE.md, “Pre-execute hooks”).
 //
 // Before any gated call (an extension tool, a native tool through CallTool, a core/call of
 // a plugin's tool) the core asks every live hook, of every Active owner, the caller's own

@@ -4,7 +4,7 @@
 // The listener returns nothing or next()'s value to abstain, or one verdict object: {deny: reason},
 // {ask: reason}, {annotate: text}, {revise: arguments}. DSH's {allow} abstains, and is logged once
 // per owner: a hook never approves. Anything else is refused, which the core counts as a deny
-// (ARCHITECTURE.md, “Approval”).
+// (ARCHITECTURE.md, “Pre-execute hooks”).
 import { ownerOf, type Context } from './cordis-adapter.ts';
 import { ErrorCode, type HookEvaluateParams, type HookVerdict } from './protocol.generated.ts';
 import { RpcError, cut, describeError } from './rpc.ts';
