@@ -26,10 +26,10 @@ type preCall struct {
 }
 
 // preExecute asks every live hook about c before the gate sees it (ARCHITECTURE.md,
-// “Pre-execute hooks”) and applies the fold: a deny is an error matching ErrDenied naming the hook's
-// plugin; a revise replaces the input, validated again against the tool's schema (a revise
-// that breaks it is denied); an ask forces the card (Forced); every ask and annotation goes
-// on req's card. It returns the input to run with.
+// “Pre-execute hooks”) and applies the fold: a deny is an error matching ErrDenied naming
+// the hook's plugin; a revise replaces the input, validated again against the tool's schema
+// (a revise that breaks it is denied); an ask forces the card (Forced); every ask and
+// annotation goes on req's card. It returns the input to run with.
 func (m *Manager) preExecute(ctx context.Context, c preCall, req *gate.Request) (json.RawMessage, error) {
 	live := m.reg.Hooks()
 	builtin := m.builtinHookAnswers(ctx, c)

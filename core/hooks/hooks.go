@@ -142,7 +142,8 @@ func ask(ctx context.Context, hooks []Hook, c Call, ev Evaluator, deadline time.
 }
 
 // Fold folds builtin's answers, then plugin's, in the order given (ARCHITECTURE.md,
-// “Pre-execute hooks”): deny > ask > abstain, the last revise wins, every ask and annotation noted.
+// “Pre-execute hooks”): deny > ask > abstain, the last revise wins, every ask and
+// annotation is noted.
 func Fold(builtin, plugin []Answer) Outcome {
 	var out Outcome
 	for _, a := range append(append([]Answer(nil), builtin...), plugin...) {
