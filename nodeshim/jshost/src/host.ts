@@ -44,7 +44,7 @@ export class ExtensionHost {
     'ext/activate': (p) => activateEntry(this.deps(), this.o.tier, p),
     'ext/deactivate': (p) => this.deactivate(p),
     'tool/call': (p, signal) => callTool(this.registrar, p, signal, this.rpc),
-    'command/run': (p, signal) => runCommand(this.registrar, p, signal),
+    'command/run': (p, signal) => runCommand(this.registrar, p, signal, this.rpc),
     'hook/evaluate': (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log('warn', msg, owner)),
   };
 
