@@ -24,6 +24,9 @@ type CallOptions struct {
 	SessionID, AgentID, OriginTurnID string
 	// Approver answers this call's approval card; nil uses the Manager's (Options.Approver).
 	Approver Approver
+	// Asker answers the questions the plugin asks the person while this call runs
+	// (user/ask); nil: no person is present, and a question is refused NO_PROVIDER.
+	Asker Asker
 }
 
 // ToolInfo describes a live extension tool or a native tool.

@@ -38,7 +38,7 @@ func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts Ca
 	p := protocol.CommandRunParams{Handle: tg.Handle, CommandID: m.nextCallID(commandRun), RawInput: strings.TrimSpace(rawInput),
 		DeadlineMS: uint64(CommandRunDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
 		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
-	msg, err := m.send(ctx, tg, p)
+	msg, err := m.invokeCommand(ctx, tg, p, opts)
 	if err != nil {
 		return CommandResult{}, err
 	}

@@ -61,6 +61,8 @@ func (l ownerLayer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint
 		return protocol.Empty{}, nil
 	case *protocol.CoreCallParams:
 		return m.serveCoreCall(ctx, t, gen, p)
+	case *protocol.UserAskParams:
+		return m.serveUserAsk(ctx, t, gen, p)
 	}
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s is not supported by this core", msg.Method)}
 }

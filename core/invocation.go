@@ -42,6 +42,8 @@ type invocation struct {
 	others    int
 	workspace string
 	approver  Approver
+	asker     Asker  // answers user/ask; nil: no person (NO_PROVIDER)
+	kind      string // "tool" or "command"
 	deadline  *pauseDeadline
 	ctx       context.Context // ends with the invocation
 	slots     chan struct{}   // MaxConcurrentCoreCalls
@@ -175,7 +177,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	defer dl.stop()
 	approver := opts.Approver
 	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: tg.Name},
-		others: tg.Others, workspace: opts.Workspace, approver: approver, deadline: dl, ctx: callCtx,
+		others: tg.Others, workspace: opts.Workspace, approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
 		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1), idle: make(chan struct{})}
 	m.cc.add(p.CallID, inv)
 	defer m.cc.remove(p.CallID)

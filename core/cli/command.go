@@ -106,7 +106,8 @@ func commandRunCmd() *cobra.Command {
 				return err
 			}
 			return runOneShot(cmd, "", liveCommand, name, func(ctx context.Context, m liveCore) error {
-				res, err := m.RunCommand(ctx, name, rawInput(args[1:]), core.CallOptions{Workspace: ws, SessionID: session})
+				res, err := m.RunCommand(ctx, name, rawInput(args[1:]), core.CallOptions{Workspace: ws, SessionID: session,
+					Asker: newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr())})
 				if err != nil {
 					return callErr(err)
 				}

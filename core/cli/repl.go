@@ -80,6 +80,7 @@ type replSession struct {
 	out, errw   io.Writer
 	interactive bool
 	approver    core.Approver
+	asker       core.Asker // plugins' questions, asked on the same terminal
 	workspace   string
 	session     string // --session, told to every call
 	failed      int    // exit status of the first failed command
@@ -93,6 +94,7 @@ func newReplSession(m liveCore, stdin io.Reader, stdout, stderr io.Writer, works
 	return &replSession{
 		m: m, in: in, out: stdout, errw: stderr, interactive: interactive, workspace: workspace, settle: replSettle,
 		approver: &gate.TerminalPrompter{In: in, Out: stderr, IsTerminal: interactive && isTerminal(stderr)},
+		asker:    &terminalAsker{in: in, out: stderr, terminal: interactive && isTerminal(stderr)},
 	}
 }
 
@@ -197,7 +199,7 @@ func (s *replSession) call(ctx context.Context, rest string) error {
 	if err := s.awaitLive(ctx, liveTool, name); err != nil {
 		return err
 	}
-	res, err := s.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: s.workspace, SessionID: s.session, Approver: s.approver})
+	res, err := s.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: s.workspace, SessionID: s.session, Approver: s.approver, Asker: s.asker})
 	if err != nil {
 		return err
 	}
@@ -216,7 +218,7 @@ func (s *replSession) runCommand(ctx context.Context, rest string) error {
 	if raw != "" {
 		raw = " " + raw
 	}
-	res, err := s.m.RunCommand(ctx, name, raw, core.CallOptions{Workspace: s.workspace, SessionID: s.session})
+	res, err := s.m.RunCommand(ctx, name, raw, core.CallOptions{Workspace: s.workspace, SessionID: s.session, Asker: s.asker})
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,8 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		return err
 	}
 	return runOneShot(cmd, f.approve, liveTool, name, func(ctx context.Context, m liveCore) error {
-		res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, SessionID: f.session, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr())})
+		res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, SessionID: f.session, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr()),
+			Asker: newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr())})
 		if err != nil {
 			return callErr(err)
 		}

@@ -947,7 +947,7 @@ function cut(s, max) {
   return bytes.subarray(0, end).toString("utf8");
 }
 
-// node_modules/@deepseek-ai/cordis/lib/index.js
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
 var lib_exports2 = {};
 __export(lib_exports2, {
   Context: () => Context,
@@ -978,7 +978,7 @@ __export(lib_exports2, {
   withProps: () => withProps
 });
 
-// node_modules/@deepseek-ai/cosmokit/lib/index.js
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cosmokit/lib/index.js
 var lib_exports = {};
 __export(lib_exports, {
   Binary: () => Binary,
@@ -1344,7 +1344,7 @@ var Time;
     return date2 ? new Date(date2) : /* @__PURE__ */ new Date();
   }
   Time2.parseDate = parseDate;
-  function format2(ms) {
+  function format(ms) {
     const abs = Math.abs(ms);
     if (abs >= Time2.day - Time2.hour / 2) return Math.round(ms / Time2.day) + "d";
     else if (abs >= Time2.hour - Time2.minute / 2) return Math.round(ms / Time2.hour) + "h";
@@ -1352,7 +1352,7 @@ var Time;
     else if (abs >= Time2.second) return Math.round(ms / Time2.second) + "s";
     return ms + "ms";
   }
-  Time2.format = format2;
+  Time2.format = format;
   function toDigits(source, length = 2) {
     return source.toString().padStart(length, "0");
   }
@@ -1363,7 +1363,7 @@ var Time;
   Time2.template = template;
 })(Time || (Time = {}));
 
-// node_modules/@deepseek-ai/cordis/lib/index.js
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
 var DisposableList = class {
   sn = 0;
   map = /* @__PURE__ */ new Map();
@@ -1771,8 +1771,8 @@ var Logger = class {
       args[0] = args[0].stack || args[0].message;
       args.unshift("%s");
     } else if (typeof args[0] !== "string") args.unshift("%o");
-    let format2 = args.shift();
-    format2 = format2.replace(/%([a-zA-Z%])/g, (match, char) => {
+    let format = args.shift();
+    format = format.replace(/%([a-zA-Z%])/g, (match, char) => {
       if (match === "%%") return "%";
       const formatter = exporter.formatters?.[char] ?? defaultFormatters[char];
       if (typeof formatter === "function") return formatter(args.shift(), exporter, message);
@@ -1781,10 +1781,10 @@ var Logger = class {
     const oFormatter = exporter.formatters?.o ?? defaultFormatters.o;
     for (let arg of args) {
       if (typeof arg === "object" && arg) arg = oFormatter(arg, exporter, message);
-      format2 += " " + arg;
+      format += " " + arg;
     }
     const { maxLength = 10240 } = exporter;
-    return format2.split(/\r?\n/g).map((line) => {
+    return format.split(/\r?\n/g).map((line) => {
       return line.slice(0, maxLength) + (line.length > maxLength ? "..." : "");
     }).join("\n");
   }
@@ -3919,6 +3919,84 @@ function defineStorage() {
   return Storage;
 }
 
+// src/shims/questions.ts
+import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
+var QuestionError = class extends Error {
+  name = "QuestionError";
+  code;
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+};
+Object.freeze(QuestionError.prototype);
+var scope = new AsyncLocalStorage2();
+function withQuestions(rpc, owner, ticket, signal, fn) {
+  if (rpc === void 0 || ticket === void 0) return fn();
+  const ask = (question) => rpc.request("user/ask", { owner: owner.ref, ticket, question }, signal);
+  return scope.run({ owner, ask }, fn);
+}
+var REFUSED_FIELDS = ["wait", "timeout", "timeoutMs", "deadline"];
+function toQuestion(q) {
+  if (typeof q === "string") return { text: q };
+  if (!isPlainObject(q)) throw new QuestionError("REFUSED", "userQuestions.ask: the question must be a string or an object");
+  for (const f of REFUSED_FIELDS) {
+    if (q[f] !== void 0) throw new QuestionError("REFUSED", `userQuestions.ask: \`${f}\` is not provided by cwx (a question waits for the person, untimed)`);
+  }
+  const text = q.question ?? q.text;
+  if (typeof text !== "string") throw new QuestionError("REFUSED", "userQuestions.ask: `question` must be a string");
+  const out = { text };
+  if (q.options !== void 0) {
+    if (!Array.isArray(q.options)) throw new QuestionError("REFUSED", "userQuestions.ask: `options` must be an array");
+    out.options = q.options.map((o, i) => {
+      if (typeof o === "string") return { label: o };
+      if (!isPlainObject(o) || typeof o.label !== "string") throw new QuestionError("REFUSED", `userQuestions.ask: option ${i + 1} needs a string \`label\``);
+      if (o.description !== void 0 && typeof o.description !== "string") throw new QuestionError("REFUSED", `userQuestions.ask: option ${i + 1} has a description that is not a string`);
+      return o.description === void 0 ? { label: o.label } : { label: o.label, description: o.description };
+    });
+  }
+  const allow = q.allowText ?? q.allowOther ?? q.custom;
+  if (allow !== void 0 && typeof allow !== "boolean") throw new QuestionError("REFUSED", "userQuestions.ask: `allowText` must be a boolean");
+  if (allow) out.allow_text = true;
+  return out;
+}
+function toQuestionError(err) {
+  if (err instanceof QuestionError) return err;
+  if (!(err instanceof RpcError)) return new QuestionError("FAILED", `userQuestions.ask: ${String(err)}`);
+  const data = err.data;
+  if (data?.code === "NO_PROVIDER") return new QuestionError("NO_PROVIDER", err.message);
+  if (err.code === ErrorCode.Cancelled) return new QuestionError("CANCELLED", err.message);
+  if (err.code === ErrorCode.Refused || err.code === ErrorCode.InvalidParams) return new QuestionError("REFUSED", err.message);
+  return new QuestionError("FAILED", err.message);
+}
+function defineQuestions() {
+  class UserQuestions extends Service {
+    constructor(ctx) {
+      super(ctx, "userQuestions");
+    }
+    /**
+     * ask puts a question to the person and resolves with a frozen answer: {kind: 'choice',
+     * choice}, {kind: 'text', text} or {kind: 'skipped'}. It rejects with a QuestionError
+     * whose code is NO_PROVIDER when no person is present.
+     */
+    async ask(question) {
+      const s = scope.getStore();
+      const owner = ownerOf(this.ctx);
+      if (!s || !owner || s.owner !== owner) {
+        throw new QuestionError("NO_INVOCATION", "userQuestions.ask: a plugin may ask only while one of its own tools or commands runs");
+      }
+      const q = toQuestion(question);
+      try {
+        return Object.freeze(await s.ask(q));
+      } catch (err) {
+        throw toQuestionError(err);
+      }
+    }
+  }
+  Object.freeze(UserQuestions.prototype);
+  return UserQuestions;
+}
+
 // src/root.ts
 var CORE_SERVICES = /* @__PURE__ */ new Set([
   "approval",
@@ -3944,9 +4022,10 @@ var CORE_SERVICES = /* @__PURE__ */ new Set([
   "avatars",
   "events",
   "reflect",
-  "registry"
+  "registry",
+  "userQuestions"
 ]);
-var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "logger", "events", "reflect", "registry"]);
+var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "userQuestions", "logger", "events", "reflect", "registry"]);
 var NEVER_EMITTED = /* @__PURE__ */ new Set([
   "agent/created",
   "agent/pre-step",
@@ -3967,13 +4046,15 @@ function createRoot(registrar, log) {
   const { Tools, Commands, Timer } = defineServices(registrar);
   const { Prompt, SystemPrompt } = definePrompt(registrar);
   const Storage = defineStorage();
+  const UserQuestions = defineQuestions();
   const allowed = /* @__PURE__ */ new Map([
     ["tools", Tools],
     ["commands", Commands],
     ["timer", Timer],
     ["prompt", Prompt],
     ["systemPrompt", SystemPrompt],
-    ["storage", Storage]
+    ["storage", Storage],
+    ["userQuestions", UserQuestions]
   ]);
   const provided = /* @__PURE__ */ new Set();
   guardProvide(ctx, (name, value) => {
@@ -3988,6 +4069,7 @@ function createRoot(registrar, log) {
   new Prompt(ctx);
   new SystemPrompt(ctx);
   new Storage(ctx);
+  new UserQuestions(ctx);
   mixinTimer(ctx);
   takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
   vetListeners(ctx, (name) => {
@@ -4009,7 +4091,7 @@ import { pathToFileURL } from "node:url";
 // src/dsh/resolve.ts
 import * as nodeModule from "node:module";
 
-// node_modules/@deepseek-ai/schemastery/lib/index.mjs
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/schemastery/lib/index.mjs
 var lib_exports3 = {};
 __export(lib_exports3, {
   default: () => Schema
@@ -4575,8 +4657,8 @@ Schema.extend("transform", (data, { inner, callback, preserve }, options) => {
   else return [callback(result), callback(adapted)];
 });
 var formatters = {};
-function defineMethod(name, keys, format2) {
-  formatters[name] = format2;
+function defineMethod(name, keys, format) {
+  formatters[name] = format;
   Object.assign(Schema, { [name](...args) {
     const schema = new Schema({ type: name });
     keys.forEach((key, index) => {
@@ -4642,7 +4724,7 @@ defineMethod("object", ["dict"], ({ dict }) => {
   }).join(", ")} }`;
 });
 defineMethod("union", ["list"], ({ list }, inline) => {
-  const result = list.map(({ toString: format2 }) => format2()).join(" | ");
+  const result = list.map(({ toString: format }) => format()).join(" | ");
   return inline ? `(${result})` : result;
 });
 defineMethod("intersect", ["list"], ({ list }) => {
@@ -4654,7 +4736,7 @@ defineMethod("transform", [
   "preserve"
 ], ({ inner }, isInner) => inner.toString(isInner));
 
-// node_modules/@deepseek-ai/dsh-util-values/lib/index.js
+// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/dsh-util-values/lib/index.js
 var lib_exports4 = {};
 __export(lib_exports4, {
   assertNever: () => assertNever,
@@ -5263,7 +5345,7 @@ async function callTool(registrar, params, signal, rpc) {
   Object.freeze(exec);
   let value;
   try {
-    value = await runOwned2(reg, signal, () => invoke(def, "execute", [input, exec]));
+    value = await runOwned2(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "execute", [input, exec])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR2));
@@ -5298,7 +5380,7 @@ function isPlainJson(v, depth) {
   if (proto !== Object.prototype && proto !== null) return false;
   return Object.values(v).every((x) => isPlainJson(x, depth + 1));
 }
-async function runCommand(registrar, params, signal) {
+async function runCommand(registrar, params, signal, rpc) {
   const reg = live(registrar, params.handle, "command");
   const def = reg.def;
   const raw = params.raw_input;
@@ -5313,7 +5395,7 @@ async function runCommand(registrar, params, signal) {
   Object.freeze(invocation);
   let value;
   try {
-    value = await runOwned2(reg, signal, () => invoke(def, "handler", [invocation]));
+    value = await runOwned2(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "handler", [invocation])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     const text = err instanceof Error ? err.message || err.name : String(err);
@@ -5339,27 +5421,6 @@ function commandResult(v) {
   }
 }
 
-// src/console.ts
-import { format } from "node:util";
-var LEVELS = { log: "info", info: "info", debug: "info", warn: "warn", error: "error" };
-function attributeConsole(sink) {
-  for (const name of Object.keys(LEVELS)) {
-    const previous = console[name].bind(console);
-    const level = LEVELS[name];
-    console[name] = (...args) => {
-      const owner = ownerContext.getStore();
-      if (owner === void 0) return previous(...args);
-      let msg;
-      try {
-        msg = format(...args);
-      } catch {
-        msg = "(unprintable console arguments)";
-      }
-      sink(level, msg, owner);
-    };
-  }
-}
-
 // src/host.ts
 var MAX_ERROR3 = 4096;
 var MAX_LOG = 8192;
@@ -5380,7 +5441,7 @@ var ExtensionHost = class {
     "ext/activate": (p) => activateEntry(this.deps(), this.o.tier, p),
     "ext/deactivate": (p) => this.deactivate(p),
     "tool/call": (p, signal) => callTool(this.registrar, p, signal, this.rpc),
-    "command/run": (p, signal) => runCommand(this.registrar, p, signal),
+    "command/run": (p, signal) => runCommand(this.registrar, p, signal, this.rpc),
     "hook/evaluate": (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log("warn", msg, owner))
   };
   constructor(o) {
@@ -5397,7 +5458,6 @@ var ExtensionHost = class {
     });
     this.registrar = new Registrar(this.rpc);
     this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner));
-    attributeConsole((level, msg, owner) => this.log(level, msg, owner));
   }
   log(level, msg, owner) {
     const params = { level, msg: cut(msg, MAX_LOG) };

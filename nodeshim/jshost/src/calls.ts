@@ -4,6 +4,7 @@
 import { ErrorCode, type CommandResult, type CommandRunParams, type ContentBlock, type ToolCallParams, type ToolResult } from './protocol.generated.ts';
 import { RpcError, cut, describeError, type RpcPeer } from './rpc.ts';
 import { makeCore, type CoreApi } from './shims/core.ts';
+import { withQuestions } from './shims/questions.ts';
 import { ownerContext, type Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
@@ -89,7 +90,7 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
   Object.freeze(exec);
   let value: unknown;
   try {
-    value = await runOwned(reg, signal, () => invoke(def, 'execute', [input, exec]));
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, 'execute', [input, exec])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR));
@@ -131,7 +132,7 @@ export function isPlainJson(v: unknown, depth: number): boolean {
   return Object.values(v).every((x) => isPlainJson(x, depth + 1));
 }
 
-export async function runCommand(registrar: Registrar, params: CommandRunParams, signal: AbortSignal): Promise<CommandResult> {
+export async function runCommand(registrar: Registrar, params: CommandRunParams, signal: AbortSignal, rpc?: RpcPeer): Promise<CommandResult> {
   const reg = live(registrar, params.handle, 'command');
   const def = reg.def;
   const raw = params.raw_input;
@@ -146,7 +147,7 @@ export async function runCommand(registrar: Registrar, params: CommandRunParams,
   Object.freeze(invocation);
   let value: unknown;
   try {
-    value = await runOwned(reg, signal, () => invoke(def, 'handler', [invocation]));
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, 'handler', [invocation])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     const text = err instanceof Error ? err.message || err.name : String(err);

@@ -31,6 +31,7 @@ export interface HostRequests {
   'registry/register': Exchange<P.RegisterParams, P.RegisterResult>;
   'registry/unregister': Exchange<P.UnregisterParams, P.Empty>;
   'core/call': Exchange<P.CoreCallParams, P.ToolResult>;
+  'user/ask': Exchange<P.UserAskParams, P.UserAnswer>;
 }
 
 /** HostNotifications are the notifications the host sends the core, by their params. */

@@ -9,17 +9,18 @@ import type { OwnerRecord } from './owner.ts';
 import { defineServices } from './shims/services.ts';
 import { definePrompt } from './shims/prompt.ts';
 import { defineStorage } from './shims/storage.ts';
+import { defineQuestions } from './shims/questions.ts';
 import type { Registrar } from './shims/registrar.ts';
 
 /** CORE_SERVICES may never be provided by a plugin (ARCHITECTURE.md, “Trust model”, plus the host's own shims). */
 export const CORE_SERVICES: ReadonlySet<string> = new Set([
   'approval', 'agents', 'sessions', 'llm', 'sandboxPolicy', 'credentials', 'fs', 'subprocess',
   'systemPrompt', 'tools', 'commands', 'skills', 'prompt', 'storage', 'logger', 'timer',
-  'shellHooks', 'loader', 'runtimeLoop', 'mcp', 'avatars', 'events', 'reflect', 'registry',
+  'shellHooks', 'loader', 'runtimeLoop', 'mcp', 'avatars', 'events', 'reflect', 'registry', 'userQuestions',
 ]);
 
 /** PROVIDED_SERVICES are the names a plugin may inject. */
-export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(['tools', 'commands', 'timer', 'prompt', 'systemPrompt', 'storage', 'logger', 'events', 'reflect', 'registry']);
+export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(['tools', 'commands', 'timer', 'prompt', 'systemPrompt', 'storage', 'userQuestions', 'logger', 'events', 'reflect', 'registry']);
 
 /** NEVER_EMITTED events: a listener for one of them would never run, so it is refused. */
 const NEVER_EMITTED = new Set([
@@ -47,8 +48,10 @@ export function createRoot(registrar: Registrar, log: LogSink): Root {
   const { Tools, Commands, Timer } = defineServices(registrar);
   const { Prompt, SystemPrompt } = definePrompt(registrar);
   const Storage = defineStorage();
+  const UserQuestions = defineQuestions();
   const allowed = new Map<string, new (c: Context) => unknown>([
     ['tools', Tools], ['commands', Commands], ['timer', Timer], ['prompt', Prompt], ['systemPrompt', SystemPrompt], ['storage', Storage],
+    ['userQuestions', UserQuestions],
   ]);
   const provided = new Set<string>();
   guardProvide(ctx, (name, value) => {
@@ -64,6 +67,7 @@ export function createRoot(registrar: Registrar, log: LogSink): Root {
   new Prompt(ctx);
   new SystemPrompt(ctx);
   new Storage(ctx);
+  new UserQuestions(ctx);
   mixinTimer(ctx);
 
   takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
