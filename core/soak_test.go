@@ -65,7 +65,7 @@ var soakOps = []soakOp{
 	{"bench", "bench_echo", func(_ *rand.Rand, n string) string { return `{"text":"` + n + `"}` }, checkBench},
 	{"missing-field", "echo_text", func(*rand.Rand, string) string { return `{}` }, want(ErrInvalidInput)},
 	{"not-json", "echo_text", func(*rand.Rand, string) string { return `{"text":` }, want(ErrInvalidInput)},
-	{"unknown-tool", "no_such_tool", func(*rand.Rand, string) string { return `{}` }, want()},
+	{"unknown-tool", "no_such_tool", func(*rand.Rand, string) string { return `{}` }, checkAbsent},
 }
 
 // classify names err by its errdefs kind; "" means the error has none (a finding).
@@ -87,8 +87,9 @@ func classify(err error) string {
 }
 
 // outcome is the counted name of a call's outcome: "ok", "is_error" or the error's kind.
-// Every op may meet the host down (NotAvailable and its cases) and, for a plugin disabled
-// mid-call, a revocation (Cancelled).
+// Every op may meet the host down (NotAvailable and its cases); the ops of a plugin the
+// chaos loop disables or reconfigures may also meet a revocation mid-call (Cancelled), which
+// they pass in allowed.
 func outcome(res ToolResult, err error, allowed ...error) (string, error) {
 	if err == nil {
 		if res.IsError {
@@ -100,7 +101,7 @@ func outcome(res ToolResult, err error, allowed ...error) (string, error) {
 	if kind == "" {
 		return "untyped", fmt.Errorf("untyped error %T: %v", err, err)
 	}
-	if errors.Is(err, ErrNotAvailable) || errors.Is(err, ErrCancelled) {
+	if errors.Is(err, ErrNotAvailable) {
 		return kind, nil
 	}
 	for _, a := range allowed {
@@ -114,6 +115,15 @@ func outcome(res ToolResult, err error, allowed ...error) (string, error) {
 // want accepts a success or one of kinds.
 func want(kinds ...error) func(ToolResult, error, string) (string, error) {
 	return func(res ToolResult, err error, _ string) (string, error) { return outcome(res, err, kinds...) }
+}
+
+// checkAbsent wants NotAvailable: no plugin registers the tool.
+func checkAbsent(res ToolResult, err error, _ string) (string, error) {
+	kind, e := outcome(res, err)
+	if err == nil {
+		return kind, fmt.Errorf("a call of a tool nobody registered answered %s", kind)
+	}
+	return kind, e
 }
 
 func checkEcho(res ToolResult, err error, nonce string) (string, error) {
@@ -133,7 +143,7 @@ func checkEchoString(res ToolResult, err error, nonce string) (string, error) {
 }
 
 func checkBench(res ToolResult, err error, nonce string) (string, error) {
-	kind, e := outcome(res, err)
+	kind, e := outcome(res, err, ErrCancelled)
 	if kind == "ok" && !strings.Contains(res.Text()+string(res.Structured), nonce) {
 		return kind, fmt.Errorf("bench_echo of %s answered %q", nonce, res.Text())
 	}
@@ -141,7 +151,7 @@ func checkBench(res ToolResult, err error, nonce string) (string, error) {
 }
 
 func checkConfig(res ToolResult, err error, _ string) (string, error) {
-	kind, e := outcome(res, err)
+	kind, e := outcome(res, err, ErrCancelled)
 	if kind == "ok" && !strings.Contains(res.Text()+string(res.Structured), "Hello, target-") {
 		return kind, fmt.Errorf("config_echo answered %q", res.Text())
 	}
