@@ -84,7 +84,10 @@
 // Host requests: registry/register and registry/unregister go to the registry (only for an
 // owner that is current and lives in the asking incarnation); hooks are admitted by the
 // registry and asked before every gated call (below); prompt sections are admitted by the
-// registry and listed by PromptSections (prompt.go), framed as plugin text; core/call runs a
+// registry and listed by PromptSections (prompt.go), framed as plugin text; user/ask puts a
+// plugin's question to the call's Asker, only with the ticket of a live invocation of that
+// plugin's own tool or command (questions.go; a command/run carries a ticket valid for
+// questions only); core/call runs a
 // native tool for the tool/call whose capability ticket it presents (corecall.go,
 // invocation.go): refused names first, then the native's schema, the per-invocation caps
 // and the gate with the caller's origin-scoped keys; the invocation's deadline stands still
