@@ -380,7 +380,9 @@ func (r *soakRun) chaos(d time.Duration, heap *heapSamples) {
 	r.observe()
 }
 
-// fault injects one fault chosen at random.
+// fault injects one fault chosen at random, or none (about half the ticks, so that calls
+// also run on a settled host): a kill of the runtime or the shim, a disable and re-enable
+// from another process, a config rewrite, an input over the frame limit.
 func (r *soakRun) fault(rng *rand.Rand) {
 	switch n := rng.IntN(20); {
 	case n < 4:
