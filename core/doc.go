@@ -87,11 +87,10 @@
 // registry and listed by PromptSections (prompt.go), framed as plugin text; user/ask puts a
 // plugin's question to the call's Asker, only with the ticket of a live invocation of that
 // plugin's own tool or command (questions.go; a command/run carries a ticket valid for
-// questions only); core/call runs a
-// native tool for the tool/call whose capability ticket it presents (corecall.go,
-// invocation.go): refused names first, then the native's schema, the per-invocation caps
-// and the gate with the caller's origin-scoped keys; the invocation's deadline stands still
-// while a card waits (ARCHITECTURE.md, “Approval”).
+// questions only); core/call runs a native tool for the tool/call whose capability ticket
+// it presents (corecall.go, invocation.go): refused names first, then the native's schema,
+// the per-invocation caps and the gate with the caller's origin-scoped keys; the
+// invocation's deadline stands still while a card waits (ARCHITECTURE.md, “Approval”).
 //
 // Pre-execute hooks: before the gate decides any call (an extension tool's, a native's through
 // CallTool, a core/call) the Manager sends hook/evaluate to every hook of an Active owner, the
