@@ -126,6 +126,7 @@ type Manager struct {
 	closeOnce sync.Once
 	stopped   chan struct{} // closed when Close finished
 	changes   *changeFeed   // the catalog's change feed (changes.go)
+	sandbox   sandboxState  // the plugin tier's sandbox, decided once (sandbox.go)
 
 	// hookDeadline bounds a batch of pre-execute hooks; 0 is hooks.BatchDeadline (prehook.go).
 	hookDeadline time.Duration

@@ -127,6 +127,11 @@ func (m *Manager) supervisedTier(t protocol.Tier) (tier, error) {
 		MemoryLimitBytes: cfg.ExtensionHost.MemoryLimitBytes(), Dir: dir,
 		Owners: ownerLayer{m}, ShimPath: m.o.ShimPath, Logger: m.log,
 	}
+	if t == protocol.TierPlugin {
+		if o.Sandbox, err = m.pluginSandbox(cfg.ExtensionHost, *rt, mat, dir); err != nil {
+			return nil, err
+		}
+	}
 	if m.o.Tier != nil {
 		m.o.Tier(&o)
 	}
@@ -201,6 +206,9 @@ type TierStatus struct {
 	supervisor.TierStatus
 	Crashes int `json:"crashes"`
 	Owners  int `json:"owners"` // active owners on the tier
+	// Sandbox is one line on the tier's containment: SandboxStatus.Note for the plugin
+	// tier, BuiltinSandboxNote for the builtin tier (ARCHITECTURE.md, “Sandbox”).
+	Sandbox string `json:"sandbox"`
 }
 
 // Status reports both tiers; a tier never started is "idle".
@@ -214,7 +222,11 @@ func (m *Manager) Status() []TierStatus {
 		m.mu.Lock()
 		crashes := m.peekLocked(t).crashes
 		m.mu.Unlock()
-		out = append(out, TierStatus{TierStatus: st, Crashes: crashes, Owners: m.reg.ActiveOwners(t)})
+		note := BuiltinSandboxNote
+		if t == protocol.TierPlugin {
+			note = m.SandboxStatus().Note
+		}
+		out = append(out, TierStatus{TierStatus: st, Crashes: crashes, Owners: m.reg.ActiveOwners(t), Sandbox: note})
 	}
 	return out
 }

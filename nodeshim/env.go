@@ -8,7 +8,10 @@ import (
 )
 
 // runtimeEnv returns the plan's environment without go-plugin's cookie and PLUGIN_*
-// variables (and without a stale parent pid), plus CWX_HOST_PARENT_PID=shimPID.
+// variables (and without a stale parent pid), plus CWX_HOST_PARENT_PID=shimPID. A sandboxed
+// runtime gets no parent pid: in its PID namespace the shim is invisible and the host's
+// watchdog would kill it, so it relies on its channel's EOF and bubblewrap's
+// --die-with-parent instead (ARCHITECTURE.md, “Sandbox”).
 func runtimeEnv(plan []string, shimPID int) []string {
 	out := make([]string, 0, len(plan)+1)
 	for _, kv := range plan {
@@ -17,6 +20,9 @@ func runtimeEnv(plan []string, shimPID int) []string {
 			continue
 		}
 		out = append(out, kv)
+	}
+	if sandboxed(plan) {
+		return out
 	}
 	return append(out, shared.ParentPIDEnv+"="+strconv.Itoa(shimPID))
 }

@@ -3,9 +3,11 @@ package nodeshim
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 )
@@ -16,8 +18,9 @@ const DefaultMemoryLimit = 1 << 30
 // proc is the spawned runtime. Its pipes belong to the shim: Wait never closes them, so the
 // relay drains the channel completely after the runtime exits.
 type proc struct {
-	pid, pgid int
+	pid, pgid int // the runtime's own, also inside the sandbox
 	limit     uint64
+	sandbox   bool     // bubblewrap runs the runtime; its exit status is bubblewrap's
 	chanW     *os.File // write end of the runtime's fd 3 (the channel in)
 	chanR     *os.File // read end of the runtime's fd 4 (the channel out)
 	output    *os.File // read end of the runtime's fd 1 and fd 2 (its log lines)
@@ -51,22 +54,25 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Checked here so that a missing runtime fails Start, as a failed fork would, instead of
-	// surfacing as the exec helper's exit.
-	if _, err := os.Stat(argv[0]); err != nil {
-		return nil, fmt.Errorf("start runtime %s: %w", argv[0], err)
+	sandbox := sandboxed(env)
+	if err := checkBinaries(argv, sandbox); err != nil {
+		return nil, err
 	}
 	exe, err := helperPath()
 	if err != nil {
 		return nil, fmt.Errorf("exec helper: %w", err)
 	}
 	env = withJITReservation(env, lim)
-	p := &proc{limit: lim, waited: make(chan struct{}), stderrDone: make(chan struct{})}
-	var child [3]*os.File // the runtime's ends: fd 3, fd 4, fd 1 and 2
+	p := &proc{limit: lim, sandbox: sandbox, waited: make(chan struct{}), stderrDone: make(chan struct{})}
+	var child [4]*os.File // the runtime's ends: fd 3, fd 4, fd 1 and 2, bubblewrap's fd 5
+	var info *os.File     // our end of bubblewrap's info pipe
 	if p.chanW, child[0], err = pipe(true); err == nil {
 		if p.chanR, child[1], err = pipe(false); err == nil {
 			p.output, child[2], err = pipe(false)
 		}
+	}
+	if err == nil && sandbox {
+		info, child[3], err = pipe(false)
 	}
 	if err != nil {
 		p.closeAll(child[:])
@@ -77,7 +83,7 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	cmd := &exec.Cmd{
 		Path: exe, Args: helperArgv(exe, lim, argv), Env: helperEnv(env), Dir: dir,
 		Stdout: child[2], Stderr: child[2], // Stdin nil: /dev/null
-		ExtraFiles:  []*os.File{runtimeChanIn - 3: child[0], runtimeChanOut - 3: child[1]},
+		ExtraFiles:  helperFiles(child[0], child[1], child[3]),
 		SysProcAttr: runtimeProcAttr(),
 	}
 	started := make(chan error, 1)
@@ -95,15 +101,65 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	}()
 	err = <-started
 	for _, f := range child {
-		_ = f.Close()
+		if f != nil {
+			_ = f.Close()
+		}
 	}
 	if err != nil {
-		p.closeAll(nil)
+		p.closeAll([]*os.File{info})
 		return nil, fmt.Errorf("start runtime %s: %w", argv[0], err)
 	}
 	p.pid = cmd.Process.Pid
 	p.pgid = p.pid // Setpgid with Pgid 0: the runtime leads its group
+	if sandbox {
+		if err := p.findSandboxed(info); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// checkBinaries fails Start, as a failed fork would, when the binary (and, in the sandbox,
+// the runtime inside it) is missing, instead of surfacing as the exec helper's exit.
+func checkBinaries(argv []string, sandbox bool) error {
+	bins := []string{argv[0]}
+	if sandbox {
+		inner, err := runtimeArgv(argv)
+		if err != nil {
+			return err
+		}
+		bins = append(bins, inner[0])
+	}
+	for _, b := range bins {
+		if _, err := os.Stat(b); err != nil {
+			return fmt.Errorf("start runtime %s: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// findSandboxed replaces bubblewrap's pid with the runtime's real pid and group (the runtime
+// leads a new session: --new-session), so Stats, kills and the reports name the runtime.
+// On failure it kills the sandbox and returns what bubblewrap printed.
+func (p *proc) findSandboxed(info *os.File) error {
+	initPID, err := readSandboxInit(info)
+	_ = info.Close()
+	var pid int
+	if err == nil {
+		pid, err = sandboxRuntime(initPID, p.waited)
+	}
+	if err == nil {
+		p.pid, p.pgid = pid, pid
+		return nil
+	}
+	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+	<-p.waited
+	out, _ := io.ReadAll(io.LimitReader(p.output, 2<<10))
+	p.closeAll(nil)
+	if line := strings.TrimSpace(string(out)); line != "" {
+		return fmt.Errorf("start the sandbox: %w: %s", err, line)
+	}
+	return fmt.Errorf("start the sandbox: %w", err)
 }
 
 // pipe returns (ours, theirs); forWriting means we write and the runtime reads.
@@ -168,9 +224,12 @@ func (p *proc) running() bool {
 
 // status returns (code, signal) of a reaped runtime.
 func (p *proc) status() (int, int) {
-	ws, ok := p.state.Sys().(syscall.WaitStatus)
-	if ok && ws.Signaled() {
-		return -1, int(ws.Signal())
+	code, sig := p.state.ExitCode(), 0
+	if ws, ok := p.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		code, sig = -1, int(ws.Signal())
 	}
-	return p.state.ExitCode(), 0
+	if p.sandbox {
+		return sandboxStatus(code, sig)
+	}
+	return code, sig
 }

@@ -129,3 +129,19 @@ func parentPID(pid int) (int, bool) {
 	ppid, err := strconv.Atoi(f[1])
 	return ppid, err == nil
 }
+
+// firstChild returns a child of pid (0 when it has none yet), from the thread's children
+// file when the kernel has it, else from a scan of /proc.
+func firstChild(pid int) int {
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			c, _ := strconv.Atoi(f[0])
+			return c
+		}
+		return 0
+	}
+	if kids := processTree()[pid]; len(kids) > 0 {
+		return kids[0]
+	}
+	return 0
+}

@@ -33,3 +33,6 @@ const sweepBound = time.Second
 
 // sweepDescendants does nothing outside Linux: the runtime's group kill is all there is.
 func sweepDescendants(int) {}
+
+// firstChild is unknown outside Linux, where the sandbox does not run.
+func firstChild(int) int { return 0 }

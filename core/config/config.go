@@ -24,6 +24,18 @@ const (
 	// up. "auto" may pick either, so it needs Bun's.
 	MinNodeMemoryLimitMiB = 256
 	MinBunMemoryLimitMiB  = 384
+	// DefaultSandbox is the plugin tier's sandbox mode (ARCHITECTURE.md, “Sandbox”).
+	DefaultSandbox = SandboxPrefer
+)
+
+// The values of [extension_host] sandbox and sandbox_workspace.
+const (
+	SandboxRequired = "required" // the plugin tier starts only inside a verified bubblewrap sandbox
+	SandboxPrefer   = "prefer"   // sandboxed when the probe succeeds, else unsandboxed and said so
+	SandboxOff      = "off"      // never sandboxed
+
+	WorkspaceNone = "none" // the workspace is not mounted in the sandbox (the default)
+	WorkspaceRead = "read" // the workspace is bound read-only
 )
 
 // MinMemoryLimitMiB is the smallest memory_limit_mib allowed with runtime ("node", "bun" or
@@ -51,6 +63,13 @@ type ExtensionHost struct {
 	Bun            string `json:"bun"`              // absolute path to bun, "" to search PATH
 	MemoryLimitMiB int64  `json:"memory_limit_mib"` // RLIMIT_DATA for the runtime, in MiB
 	Approval       string `json:"approval"`         // "ask", "auto" or "deny"
+	// Sandbox is "required", "prefer" or "off"; Bwrap an absolute path to bwrap ("" searches
+	// PATH); DenyRead absolute paths masked inside the sandbox even within a mounted tree;
+	// SandboxWorkspace "none" or "read".
+	Sandbox          string   `json:"sandbox"`
+	Bwrap            string   `json:"bwrap"`
+	DenyRead         []string `json:"deny_read"`
+	SandboxWorkspace string   `json:"sandbox_workspace"`
 }
 
 // MemoryLimitBytes returns MemoryLimitMiB in bytes.
@@ -94,11 +113,15 @@ type fileTOML struct {
 }
 
 type hostTOML struct {
-	Runtime        *string `toml:"runtime"`
-	Node           *string `toml:"node"`
-	Bun            *string `toml:"bun"`
-	MemoryLimitMiB *int64  `toml:"memory_limit_mib"`
-	Approval       *string `toml:"approval"`
+	Runtime        *string  `toml:"runtime"`
+	Node           *string  `toml:"node"`
+	Bun            *string  `toml:"bun"`
+	MemoryLimitMiB *int64   `toml:"memory_limit_mib"`
+	Approval       *string  `toml:"approval"`
+	Sandbox        *string  `toml:"sandbox"`
+	Bwrap          *string  `toml:"bwrap"`
+	DenyRead       []string `toml:"deny_read"`
+	SandboxWork    *string  `toml:"sandbox_workspace"`
 }
 
 type pluginTOML struct {
@@ -157,7 +180,7 @@ func unknownKeys(md toml.MetaData) []string {
 func knownKeysHint(key string) string {
 	switch {
 	case strings.HasPrefix(key, "extension_host."):
-		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval"
+		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace"
 	case strings.HasPrefix(key, "plugins."):
 		return `a [plugins."<id>"] table knows only config`
 	default:
@@ -174,7 +197,8 @@ func decodeError(path string, err error) error {
 }
 
 func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
-	out := ExtensionHost{Runtime: DefaultRuntime, MemoryLimitMiB: DefaultMemoryLimitMiB, Approval: DefaultApproval}
+	out := ExtensionHost{Runtime: DefaultRuntime, MemoryLimitMiB: DefaultMemoryLimitMiB, Approval: DefaultApproval,
+		Sandbox: DefaultSandbox, SandboxWorkspace: WorkspaceNone}
 	bad := func(key, reason string) error {
 		return &Error{Path: path, Key: "extension_host." + key, Reason: reason}
 	}
@@ -190,7 +214,7 @@ func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
 		key string
 		v   *string
 		dst *string
-	}{{"node", h.Node, &out.Node}, {"bun", h.Bun, &out.Bun}} {
+	}{{"node", h.Node, &out.Node}, {"bun", h.Bun, &out.Bun}, {"bwrap", h.Bwrap, &out.Bwrap}} {
 		if p.v == nil {
 			continue
 		}
@@ -218,7 +242,38 @@ func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
 			return out, bad("approval", fmt.Sprintf("%q is not a posture; use \"ask\", \"auto\" or \"deny\"", *h.Approval))
 		}
 	}
+	if err := resolveSandbox(h, &out, bad); err != nil {
+		return out, err
+	}
 	return out, nil
+}
+
+// resolveSandbox applies sandbox, deny_read and sandbox_workspace (bwrap is a path, checked
+// with node and bun).
+func resolveSandbox(h hostTOML, out *ExtensionHost, bad func(key, reason string) error) error {
+	if h.Sandbox != nil {
+		switch *h.Sandbox {
+		case SandboxRequired, SandboxPrefer, SandboxOff:
+			out.Sandbox = *h.Sandbox
+		default:
+			return bad("sandbox", fmt.Sprintf("%q is not a sandbox mode; use \"required\", \"prefer\" or \"off\"", *h.Sandbox))
+		}
+	}
+	for _, p := range h.DenyRead {
+		if !filepath.IsAbs(p) {
+			return bad("deny_read", fmt.Sprintf("%q must be an absolute path", p))
+		}
+		out.DenyRead = append(out.DenyRead, filepath.Clean(p))
+	}
+	if h.SandboxWork != nil {
+		switch *h.SandboxWork {
+		case WorkspaceNone, WorkspaceRead:
+			out.SandboxWorkspace = *h.SandboxWork
+		default:
+			return bad("sandbox_workspace", fmt.Sprintf("%q is not a workspace mount; use \"none\" or \"read\"", *h.SandboxWork))
+		}
+	}
+	return nil
 }
 
 // Plugin returns the settings of plugin id; a plugin without a table gets an empty config

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -55,8 +56,8 @@ func TestLoadMissingFileGivesDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ExtensionHost{Runtime: "node", MemoryLimitMiB: 1024, Approval: "ask"}
-	if cfg.ExtensionHost != want {
+	want := ExtensionHost{Runtime: "node", MemoryLimitMiB: 1024, Approval: "ask", Sandbox: "prefer", SandboxWorkspace: "none"}
+	if !reflect.DeepEqual(cfg.ExtensionHost, want) {
 		t.Fatalf("defaults = %+v, want %+v", cfg.ExtensionHost, want)
 	}
 	if cfg.ExtensionHost.MemoryLimitBytes() != 1<<30 {
@@ -76,12 +77,17 @@ node = "/opt/node/bin/node"
 bun = "/opt/bun//bin/bun"
 memory_limit_mib = 512
 approval = "deny"
+sandbox = "required"
+bwrap = "/opt/bw//bwrap"
+deny_read = ["/etc/secret/", "/srv/keys"]
+sandbox_workspace = "read"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ExtensionHost{Runtime: "auto", Node: "/opt/node/bin/node", Bun: "/opt/bun/bin/bun", MemoryLimitMiB: 512, Approval: "deny"}
-	if cfg.ExtensionHost != want {
+	want := ExtensionHost{Runtime: "auto", Node: "/opt/node/bin/node", Bun: "/opt/bun/bin/bun", MemoryLimitMiB: 512, Approval: "deny",
+		Sandbox: "required", Bwrap: "/opt/bw/bwrap", DenyRead: []string{"/etc/secret", "/srv/keys"}, SandboxWorkspace: "read"}
+	if !reflect.DeepEqual(cfg.ExtensionHost, want) {
 		t.Fatalf("got %+v, want %+v", cfg.ExtensionHost, want)
 	}
 }
@@ -101,6 +107,10 @@ func TestParseErrors(t *testing.T) {
 		{"300 MiB for bun", "[extension_host]\nruntime = \"bun\"\nmemory_limit_mib = 300", "extension_host.memory_limit_mib", `below the minimum of 384 MiB for runtime "bun"`},
 		{"300 MiB for auto", "[extension_host]\nruntime = \"auto\"\nmemory_limit_mib = 300", "extension_host.memory_limit_mib", `below the minimum of 384 MiB for runtime "auto"`},
 		{"bad approval", "[extension_host]\napproval = \"yes\"", "extension_host.approval", "not a posture"},
+		{"bad sandbox", "[extension_host]\nsandbox = \"on\"", "extension_host.sandbox", `"on" is not a sandbox mode`},
+		{"relative bwrap", "[extension_host]\nbwrap = \"bwrap\"", "extension_host.bwrap", "absolute path"},
+		{"relative deny_read", "[extension_host]\ndeny_read = [\"/ok\", \"x/y\"]", "extension_host.deny_read", `"x/y" must be an absolute path`},
+		{"bad workspace", "[extension_host]\nsandbox_workspace = \"write\"", "extension_host.sandbox_workspace", "not a workspace mount"},
 		{"wrong type", "[extension_host]\nruntime = 3", "", "runtime"},
 		{"syntax", "[extension_host\n", "", ""},
 	}

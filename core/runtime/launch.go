@@ -15,6 +15,8 @@ type LaunchPlan struct {
 	Env              []string `json:"env"`  // complete environment, KEY=VALUE
 	Dir              string   `json:"dir,omitempty"`
 	MemoryLimitBytes uint64   `json:"memory_limit_bytes"`
+	// Sandbox names the profile the runtime runs in ("bubblewrap"), "" when unsandboxed.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // nodeFixedFlags go to every Node host (ARCHITECTURE.md, “Runtimes”).

@@ -2,7 +2,11 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -64,3 +68,77 @@ func splitAbs(pathEnv string) []string {
 	}
 	return out
 }
+
+// Unsandboxed is what every review, plugin show and host status says when the plugin tier
+// runs without the sandbox (ARCHITECTURE.md, “Sandbox”).
+const Unsandboxed = "unsandboxed: plugins run with your user permissions"
+
+// DefaultSandboxProbeTimeout bounds the sandbox probe.
+const DefaultSandboxProbeTimeout = 10 * time.Second
+
+// ResolveBwrap finds bubblewrap like a runtime: a configured path is the only candidate;
+// otherwise the absolute PATH entries outside workDir are searched, never the working
+// directory.
+func ResolveBwrap(configured, pathEnv, workDir string) (string, error) {
+	if configured != "" {
+		if !isExecutable(configured) {
+			return "", fmt.Errorf("[extension_host] bwrap = %q is not an executable file", configured)
+		}
+		return configured, nil
+	}
+	for _, dir := range splitAbs(pathEnv) {
+		if workDir != "" && workDir != "/" && isUnder(filepath.Clean(dir), workDir) {
+			continue
+		}
+		if p := filepath.Join(dir, "bwrap"); isExecutable(p) {
+			return p, nil
+		}
+	}
+	return "", errors.New("bwrap is not on PATH")
+}
+
+// sandboxProbes caches ProbeSandbox per bubblewrap and runtime binary: once per process.
+var sandboxProbes = struct {
+	sync.Mutex
+	m map[[2]string]string
+}{m: map[[2]string]string{}}
+
+// ProbeSandbox runs `<runtime> --version` inside the plugin tier's profile (its namespaces,
+// capabilities and system mounts), once per process for each pair of binaries, and returns
+// "" when it worked or why it did not, with the fix.
+func ProbeSandbox(ctx context.Context, bwrap, runtimePath string, timeout time.Duration) string {
+	key := [2]string{bwrap, runtimePath}
+	sandboxProbes.Lock()
+	defer sandboxProbes.Unlock()
+	if why, ok := sandboxProbes.m[key]; ok {
+		return why
+	}
+	if timeout <= 0 {
+		timeout = DefaultSandboxProbeTimeout
+	}
+	args := append(Profile{Bwrap: bwrap, Runtime: runtimePath}.args(false), runtimePath, "--version")
+	res := runProbe(ctx, timeout, args[0], args[1:]...)
+	why := ""
+	if res.err != nil {
+		why = res.describe("`bwrap … "+runtimePath+" --version`", timeout) + "; " + SandboxFix(res.stderr)
+	}
+	if ctx.Err() == nil {
+		sandboxProbes.m[key] = why
+	}
+	return why
+}
+
+// SandboxFix is the exact fix for a bubblewrap failure, judged by what it printed.
+func SandboxFix(stderr string) string {
+	switch s := strings.ToLower(stderr); {
+	case strings.Contains(s, "namespace") || strings.Contains(s, "uid map") || strings.Contains(s, "operation not permitted") || strings.Contains(s, "permission denied"):
+		return "user namespaces are disabled: run `sysctl -w kernel.unprivileged_userns_clone=1` (Debian) or " +
+			"`sysctl -w user.max_user_namespaces=15000`; on Ubuntu 23.10 and later AppArmor restricts them: " +
+			"`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or give /usr/bin/bwrap an AppArmor profile with `userns,`"
+	default:
+		return "check that bubblewrap runs: `bwrap --ro-bind / / true`"
+	}
+}
+
+// BwrapMissingFix is the fix when bubblewrap is not found.
+const BwrapMissingFix = "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`) or set [extension_host] bwrap to its path"

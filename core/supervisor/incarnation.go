@@ -75,6 +75,9 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 		return inc, err
 	}
 	plan := o.Runtime.LaunchPlan(o.BundlePath, string(o.Tier), o.MemoryLimitBytes, o.ExtraEnv)
+	if o.Sandbox != nil {
+		plan = plan.Wrap(*o.Sandbox)
+	}
 	if inc.rt, err = inc.shim.Start(ctx, shared.LaunchPlan{
 		Argv: plan.Argv, Env: plan.Env, Dir: o.Dir, MemoryLimitBytes: plan.MemoryLimitBytes,
 	}); err != nil {

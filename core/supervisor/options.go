@@ -98,6 +98,9 @@ type Options struct {
 	Dir              string   // the runtime's working directory
 	ExtraEnv         []string // added to the runtime's environment
 	Owners           Owners   // nil: host requests are refused
+	// Sandbox, when set, is the bubblewrap profile every incarnation's runtime runs in
+	// (ARCHITECTURE.md, “Sandbox”); nil runs it unsandboxed.
+	Sandbox *runtime.Profile
 
 	// ShimPath is the binary re-executed as `<ShimPath> nodeshim --tier=<tier>`; empty
 	// means this executable.

@@ -1,0 +1,104 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/runtime"
+)
+
+// SandboxStatus says how the plugin tier is contained (ARCHITECTURE.md, “Sandbox”). Its
+// JSON form is part of `cwx host status --json`.
+type SandboxStatus struct {
+	Mode    string `json:"mode"`   // [extension_host] sandbox: required, prefer or off
+	Active  bool   `json:"active"` // the plugin tier runs inside bubblewrap
+	Bwrap   string `json:"bwrap,omitempty"`
+	Note    string `json:"note"`              // one line for every review, plugin show and host status
+	Problem string `json:"problem,omitempty"` // why the probe failed, with the fix
+}
+
+// BuiltinSandboxNote is what the builtin tier's status says: it is first-party code that
+// starts user hooks, so it is not put in the plugin tier's sandbox.
+const BuiltinSandboxNote = "not sandboxed: the builtin tier runs first-party code with your user permissions"
+
+// sandboxState caches the decision once per Manager.
+type sandboxState struct {
+	mu   sync.Mutex
+	done bool
+	st   SandboxStatus // +checklocks:mu
+}
+
+// SandboxStatus decides, once per Manager, whether the plugin tier runs sandboxed: it
+// resolves the runtime and bubblewrap and runs the probe (itself once per process).
+func (m *Manager) SandboxStatus() SandboxStatus {
+	m.sandbox.mu.Lock()
+	defer m.sandbox.mu.Unlock()
+	if m.sandbox.done {
+		return m.sandbox.st
+	}
+	m.mu.Lock()
+	cfg, rt := m.cfg, m.rt
+	m.mu.Unlock()
+	var st SandboxStatus
+	if rt == nil {
+		r, err := resolveRuntime(cfg, m.home)
+		if err != nil {
+			st = SandboxStatus{Mode: cfg.ExtensionHost.Sandbox, Note: runtime.Unsandboxed, Problem: err.Error()}
+			return st // not cached: the runtime may appear
+		}
+		rt = &r
+	}
+	st = decideSandbox(cfg.ExtensionHost, rt.Path)
+	m.sandbox.st, m.sandbox.done = st, true
+	return st
+}
+
+// decideSandbox applies the mode to what resolution and the probe found.
+func decideSandbox(eh config.ExtensionHost, runtimePath string) SandboxStatus {
+	st := SandboxStatus{Mode: eh.Sandbox, Note: runtime.Unsandboxed}
+	if eh.Sandbox == config.SandboxOff {
+		return st
+	}
+	wd, _ := os.Getwd()
+	bw, err := runtime.ResolveBwrap(eh.Bwrap, os.Getenv("PATH"), wd)
+	if err != nil {
+		st.Problem = err.Error() + "; " + runtime.BwrapMissingFix
+		return st
+	}
+	st.Bwrap = bw
+	if why := runtime.ProbeSandbox(context.Background(), bw, runtimePath, runtime.DefaultSandboxProbeTimeout); why != "" {
+		st.Problem = why
+		return st
+	}
+	st.Active = true
+	st.Note = "sandboxed: bubblewrap (no network, no other processes, writes only in the data folders)"
+	return st
+}
+
+// pluginSandbox is the profile the plugin tier runs in, nil when it runs unsandboxed, or
+// the refusal under sandbox = "required".
+func (m *Manager) pluginSandbox(eh config.ExtensionHost, rt runtime.Runtime, mat bundle.Materialized, dataDir string) (*runtime.Profile, error) {
+	st := m.SandboxStatus()
+	if !st.Active {
+		if eh.Sandbox == config.SandboxRequired {
+			return nil, fmt.Errorf("%w: plugin tier requires a verified OS sandbox: %s", ErrNotAvailable, st.Problem)
+		}
+		if st.Problem != "" {
+			m.log.Warn("plugin tier runs unsandboxed", "why", st.Problem)
+		}
+		return nil, nil
+	}
+	p := &runtime.Profile{
+		Bwrap: st.Bwrap, Runtime: rt.Path, Bundle: filepath.Dir(mat.Path),
+		Plugins: filepath.Join(m.home, "plugins"), Data: dataDir, DenyRead: eh.DenyRead,
+	}
+	if eh.SandboxWorkspace == config.WorkspaceRead {
+		p.Workspace, _ = os.Getwd()
+	}
+	return p, nil
+}
