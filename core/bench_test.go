@@ -2,15 +2,9 @@ package core
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,11 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/bench"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
-	"github.com/cwx-dev/cwx/shared/frame"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
@@ -133,12 +126,9 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 	if len(lat) == 0 {
 		return
 	}
-	s := slices.Clone(lat)
-	slices.Sort(s)
-	pct := func(p float64) float64 { return float64(s[int(p*float64(len(s)-1))].Microseconds()) }
-	b.ReportMetric(pct(0.50), "p50-µs")
-	b.ReportMetric(pct(0.95), "p95-µs")
-	b.ReportMetric(pct(0.99), "p99-µs")
+	for i, p := range bench.Percentiles(lat) {
+		b.ReportMetric(p, []string{"p50-µs", "p95-µs", "p99-µs"}[i])
+	}
 }
 
 func managerCaller(b *testing.B, rt testenv.Runtime) callFunc {
@@ -184,123 +174,30 @@ func shimCaller(b *testing.B, rt testenv.Runtime) callFunc {
 	}
 }
 
-// directCaller runs the embedded bundle under rt with plain pipes and a core/rpc peer: the
-// handshake, one activation of the bench fixture, then tool/call straight to its handles.
+// directCaller runs the embedded bundle under rt with the channel on plain pipes and a
+// core/rpc peer (bench.Direct): the handshake, one activation of the bench fixture, then
+// tool/call straight to its handles.
 func directCaller(b *testing.B, rt testenv.Runtime) callFunc {
-	home := b.TempDir()
-	mat, err := bundle.Materialize(home, bundle.Embedded())
+	res, err := runtime.Resolve(context.Background(), runtime.Options{Kind: runtime.Kind(rt.Name), NodePath: rt.Path, BunPath: rt.Path})
 	if err != nil {
 		b.Fatal(err)
-	}
-	o := runtime.Options{Kind: runtime.Kind(rt.Name), NodePath: rt.Path, BunPath: rt.Path}
-	res, err := runtime.Resolve(context.Background(), o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	plan := res.Chosen.LaunchPlan(mat.Path, string(protocol.TierPlugin), 0, []string{"CWX_HOST_PARENT_PID=" + strconv.Itoa(os.Getpid())})
-	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
-	cmd.Env, cmd.Dir, cmd.Stderr = plan.Env, home, os.Stderr
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	h := &directHandler{hello: make(chan struct{}), ready: make(chan struct{}), handles: map[string]uint64{}}
-	peer := rpc.New(&pipeConn{w: frame.NewWriter(stdin), r: frame.NewReader(stdout), in: stdin}, protocol.TierPlugin, h, rpc.Options{})
-	runDone := make(chan struct{})
-	go func() { defer close(runDone); _ = peer.Run(context.Background()) }()
-	b.Cleanup(func() {
-		peer.Close(nil)
-		<-runDone
-		_ = stdin.Close()
-		_ = cmd.Wait()
-	})
-	wait := func(ch chan struct{}, what string) {
-		select {
-		case <-ch:
-		case <-time.After(20 * time.Second):
-			b.Fatalf("no %s from the host", what)
-		}
 	}
 	ctx := context.Background()
-	wait(h.hello, "host/hello")
-	init := protocol.InitializeParams{Protocol: 1, Limits: protocol.HostLimits{MaxFrame: frame.MaxPayload, MaxInflight: protocol.MaxInflight,
-		DisposeDeadlineMS: 2000, ActivateDeadlineMS: hostActivateMS}}
-	if _, err := peer.Call(ctx, protocol.MethodHostInitialize, init, rpc.CallOpts{Timeout: 10 * time.Second}); err != nil {
-		b.Fatal(err)
-	}
-	wait(h.ready, "host/ready")
-	entry, _ := filepath.Abs(filepath.Join(fixture(b, benchFixture), "index.mjs"))
-	data, err := os.ReadFile(entry)
+	d, err := bench.StartDirect(ctx, res.Chosen, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	sum := sha256.Sum256(data)
-	act := protocol.ActivateParams{Owner: protocol.OwnerRef{PluginID: "fixture-bench-tool", Generation: 1, OwnerToken: strings.Repeat("ab", 32)},
-		PluginName: "fixture-bench-tool", Entry: protocol.EntryRef{Path: entry, SHA256: hex.EncodeToString(sum[:])}, Config: json.RawMessage(`{}`), DataDir: home}
-	msg, err := peer.Call(ctx, protocol.MethodExtActivate, act, rpc.CallOpts{Timeout: ActivateDeadline})
-	if r, ok := msgValue[protocol.ActivateResult](msg); err != nil || !ok || r.Status != protocol.ActivateOK {
-		b.Fatalf("activate: %+v %v", msg, err)
+	b.Cleanup(d.Close)
+	entry, _ := filepath.Abs(filepath.Join(fixture(b, benchFixture), "index.mjs"))
+	if _, err := d.Activate(ctx, "fixture-bench-tool", entry); err != nil {
+		b.Fatal(err)
 	}
-	handles := map[string]uint64{"bench_text": h.handle("bench_text"), "bench_echo": h.handle("bench_echo")}
-	var seq atomic.Uint64
+	handles := map[string]uint64{"bench_text": d.Handle("bench_text"), "bench_echo": d.Handle("bench_echo")}
 	return func(ctx context.Context, tool string, in json.RawMessage) (string, error) {
-		p := protocol.ToolCallParams{Handle: handles[tool], CallID: "d" + strconv.FormatUint(seq.Add(1), 10), Input: in, DeadlineMS: 120000}
-		msg, err := peer.Call(ctx, protocol.MethodToolCall, p, rpc.CallOpts{Timeout: ToolCallDeadline})
+		r, err := d.CallResult(ctx, handles[tool], in)
 		if err != nil {
 			return "", err
 		}
-		r, _ := msgValue[protocol.ToolResult](msg)
 		return ToolResult{Content: r.Content}.Text(), nil
 	}
-}
-
-// pipeConn carries CWX1 frames over the runtime's stdio (rpc.Conn).
-type pipeConn struct {
-	w  *frame.Writer
-	r  *frame.Reader
-	in io.Closer
-}
-
-func (c *pipeConn) Send(_ context.Context, p []byte) error { return c.w.WriteFrame(p) }
-func (c *pipeConn) Recv() ([]byte, error)                  { return c.r.ReadFrame() }
-func (c *pipeConn) Close() error                           { return c.in.Close() }
-
-// directHandler is the smallest core side: it admits every registration.
-type directHandler struct {
-	hello, ready       chan struct{}
-	helloOnce, readyOn sync.Once
-	mu                 sync.Mutex
-	next               uint64
-	handles            map[string]uint64
-}
-
-func (h *directHandler) HandleRequest(_ context.Context, m *protocol.Message) (any, error) {
-	if p, ok := m.Value.(*protocol.RegisterParams); ok {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.next++
-		n := h.next
-		h.handles[p.Spec.Name] = n
-		return protocol.RegisterResult{Handle: &n}, nil
-	}
-	if m.Method == protocol.MethodRegistryUnregister {
-		return protocol.Empty{}, nil
-	}
-	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: "not in the benchmark"}
-}
-
-func (h *directHandler) HandleNotification(m *protocol.Message) {
-	switch m.Method {
-	case protocol.MethodHostHello:
-		h.helloOnce.Do(func() { close(h.hello) })
-	case protocol.MethodHostReady:
-		h.readyOn.Do(func() { close(h.ready) })
-	}
-}
-
-func (h *directHandler) handle(name string) uint64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.handles[name]
 }

@@ -39,6 +39,7 @@ type Direct struct {
 	peer    *rpc.Peer
 	cmd     *exec.Cmd
 	h       *directHandler
+	home    string // the host's working directory and the owners' data dir
 	runDone chan struct{}
 	seq     atomic.Uint64
 	gen     atomic.Uint64
@@ -68,7 +69,7 @@ func StartDirect(ctx context.Context, rt runtime.Runtime, home string) (*Direct,
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("start %s: %w", plan.Argv[0], err), hostIn.Close(), hostOut.Close())
 	}
-	d := &Direct{cmd: cmd, runDone: make(chan struct{}),
+	d := &Direct{cmd: cmd, home: home, runDone: make(chan struct{}),
 		h: &directHandler{hello: make(chan struct{}), ready: make(chan struct{}), handles: map[string]uint64{}}}
 	d.peer = rpc.New(&pipeConn{w: frame.NewWriter(hostIn), r: frame.NewReader(hostOut), in: hostIn, out: hostOut}, protocol.TierPlugin, d.h, rpc.Options{})
 	go func() { defer close(d.runDone); _ = d.peer.Run(context.Background()) }()
@@ -119,7 +120,7 @@ func (d *Direct) Activate(ctx context.Context, name, entry string) (protocol.Own
 	_, _ = rand.Read(token)
 	owner := protocol.OwnerRef{PluginID: name, Generation: d.gen.Add(1), OwnerToken: hex.EncodeToString(token)}
 	p := protocol.ActivateParams{Owner: owner, PluginName: name, Entry: protocol.EntryRef{Path: entry, SHA256: hex.EncodeToString(sum[:])},
-		Config: json.RawMessage(`{}`)}
+		Config: json.RawMessage(`{}`), DataDir: d.home}
 	msg, err := d.peer.Call(ctx, protocol.MethodExtActivate, p, rpc.CallOpts{Timeout: directStart})
 	if err != nil {
 		return owner, fmt.Errorf("ext/activate: %w", err)
@@ -141,20 +142,30 @@ func (d *Direct) Handle(name string) uint64 { return d.h.handle(name) }
 
 // Call sends tool/call for handle with input and returns the result's text length.
 func (d *Direct) Call(ctx context.Context, handle uint64, input json.RawMessage) (int, error) {
-	p := protocol.ToolCallParams{Handle: handle, CallID: "d" + strconv.FormatUint(d.seq.Add(1), 10), Input: input, DeadlineMS: directDeadline}
-	msg, err := d.peer.Call(ctx, protocol.MethodToolCall, p, rpc.CallOpts{Timeout: directCall})
+	r, err := d.CallResult(ctx, handle, input)
 	if err != nil {
 		return 0, err
-	}
-	r, ok := msg.Value.(*protocol.ToolResult)
-	if !ok || r.IsError {
-		return 0, fmt.Errorf("tool/call answered %+v", msg.Value)
 	}
 	n := 0
 	for _, c := range r.Content {
 		n += len(c.Text)
 	}
 	return n, nil
+}
+
+// CallResult sends tool/call for handle with input and returns the host's result, which
+// must not be an error result.
+func (d *Direct) CallResult(ctx context.Context, handle uint64, input json.RawMessage) (*protocol.ToolResult, error) {
+	p := protocol.ToolCallParams{Handle: handle, CallID: "d" + strconv.FormatUint(d.seq.Add(1), 10), Input: input, DeadlineMS: directDeadline}
+	msg, err := d.peer.Call(ctx, protocol.MethodToolCall, p, rpc.CallOpts{Timeout: directCall})
+	if err != nil {
+		return nil, err
+	}
+	r, ok := msg.Value.(*protocol.ToolResult)
+	if !ok || r.IsError {
+		return nil, fmt.Errorf("tool/call answered %+v", msg.Value)
+	}
+	return r, nil
 }
 
 // Close ends the peer (the host sees its fd 3 end and exits) and reaps the runtime.

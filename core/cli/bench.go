@@ -64,7 +64,7 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 	stderr := cmd.ErrOrStderr()
-	r := &benchRun{rt: rt, exe: exe, tmp: tmp, n: benchCounts(f.quick), progress: progressLine(stderr)}
+	r := &benchRun{rt: rt, exe: exe, tmp: tmp, n: benchCounts(f.quick), progress: progressLine(stderr), log: coreLogger(stderr)}
 	rep, err := r.run(ctx)
 	r.progress("")
 	if err != nil {
@@ -150,7 +150,7 @@ func benchInput(size int) json.RawMessage {
 // benchManager opens a Manager on the bench home: auto approval, no state watcher, and a
 // crash budget large enough for the kill rounds.
 func (r *benchRun) openManager(ctx context.Context) (*core.Manager, error) {
-	return core.Open(ctx, core.Options{Home: r.home, Approval: "auto", PollInterval: -1, ShimPath: r.exe, Tier: benchTier})
+	return core.Open(ctx, core.Options{Home: r.home, Logger: r.log, Approval: "auto", PollInterval: -1, ShimPath: r.exe, Tier: benchTier})
 }
 
 // closeManager shuts m down within closeWait.

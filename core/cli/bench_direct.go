@@ -32,7 +32,7 @@ func (r *benchRun) direct(ctx context.Context) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, closeManager(m)) }()
-	if err := m.Reconcile(ctx); err != nil {
+	if err := reconcileBounded(ctx, m); err != nil {
 		return err
 	}
 	if err := r.needLive(m); err != nil {

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/bench"
 	"github.com/cwx-dev/cwx/core/plugins"
@@ -30,6 +32,7 @@ type benchRun struct {
 	fx       bench.Fixtures
 	n        benchN
 	progress func(string)
+	log      hclog.Logger
 	rep      bench.Report
 }
 
@@ -107,7 +110,7 @@ func (r *benchRun) readyCold(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		el, err := since(func() error { return m.Reconcile(ctx) })
+		el, err := since(func() error { return reconcileBounded(ctx, m) })
 		err = errors.Join(err, r.needLive(m), closeManager(m))
 		if err != nil {
 			return fmt.Errorf("tier start round %d: %w", i+1, err)
@@ -116,6 +119,16 @@ func (r *benchRun) readyCold(ctx context.Context) error {
 	}
 	r.rep.ReadyColdMS = bench.Of(lat, time.Millisecond)
 	return nil
+}
+
+// readyBound ends a tier start that has not reached Ready, so that a run never waits
+// forever on a loaded machine (the bench's crash budget keeps restarting a failing start).
+const readyBound = time.Minute
+
+func reconcileBounded(ctx context.Context, m *core.Manager) error {
+	ctx, cancel := context.WithTimeout(ctx, readyBound)
+	defer cancel()
+	return m.Reconcile(ctx)
 }
 
 func (r *benchRun) needLive(m *core.Manager) error {
@@ -153,7 +166,7 @@ func (r *benchRun) live(ctx context.Context) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, closeManager(m)) }()
-	if err := m.Reconcile(ctx); err != nil {
+	if err := reconcileBounded(ctx, m); err != nil {
 		return err
 	}
 	if err := r.needLive(m); err != nil {

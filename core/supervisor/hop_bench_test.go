@@ -5,14 +5,10 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/bench"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/shared"
 	"github.com/cwx-dev/cwx/shared/frame"
@@ -34,7 +30,7 @@ func BenchmarkShimHop(b *testing.B) {
 	runtimes := []struct {
 		name string
 		argv []string
-	}{{"node", []string{testenv.Node(b).Path, path}}, {"cat", []string{"/bin/cat"}}}
+	}{{"node", []string{testenv.Node(b).Path, path}}, {"cat", []string{"/bin/sh", "-c", "exec cat <&3 >&4"}}}
 	for _, rt := range runtimes {
 		for _, size := range []int{1 << 10, 1 << 20} {
 			b.Run(rt.name+"/"+sizeName(size), func(b *testing.B) { hop(b, rt.argv, size) })
@@ -59,21 +55,21 @@ func hop(b *testing.B, argv []string, size int) {
 		roundTrip(b, direct, payload)
 	}
 	pids := []int{shimPID, rtPID, directPID}
-	cpu0, core0, sw0 := cpuNanos(pids), selfCPU(), ctxSwitches(shimPID)
+	cpu0, core0, sw0 := bench.CPUNanos(pids), bench.SelfCPU(), bench.CtxSwitches(shimPID)
 	var ls, ld []time.Duration
 	b.SetBytes(int64(len(payload)))
 	for b.Loop() {
 		ls = append(ls, roundTrip(b, viaShim, payload))
 		ld = append(ld, roundTrip(b, direct, payload))
 	}
-	cpu1, core1, sw1 := cpuNanos(pids), selfCPU(), ctxSwitches(shimPID)
+	cpu1, core1, sw1 := bench.CPUNanos(pids), bench.SelfCPU(), bench.CtxSwitches(shimPID)
 	n := float64(len(ls))
 	b.ReportMetric(float64(sw1-sw0)/n, "shimCtxSw/op")
 	b.ReportMetric(float64(cpu1[0]-cpu0[0])/n/1e3, "shimCPU-µs/op")
 	b.ReportMetric(float64(cpu1[1]-cpu0[1])/n/1e3, "rtShimCPU-µs/op")
 	b.ReportMetric(float64(cpu1[2]-cpu0[2])/n/1e3, "rtDirectCPU-µs/op")
 	b.ReportMetric(float64(core1-core0)/n/1e3, "coreCPU-µs/op")
-	s, d := percentiles(ls), percentiles(ld)
+	s, d := bench.Percentiles(ls), bench.Percentiles(ld)
 	for i, name := range []string{"p50", "p95", "p99"} {
 		b.ReportMetric(s[i], "shim-"+name+"-µs")
 		b.ReportMetric(d[i], "direct-"+name+"-µs")
@@ -94,22 +90,24 @@ func roundTrip(b *testing.B, trip func([]byte) ([]byte, error), payload []byte) 
 	return el
 }
 
-// directEcho starts the raw echo runtime with pipes of its own: the baseline without the
-// go-plugin hop.
+// directEcho starts the raw echo runtime with a channel of its own on fd 3 and fd 4, as
+// the shim gives it: the baseline without the go-plugin hop.
 func directEcho(b *testing.B, argv []string) (trip func([]byte) ([]byte, error), pid int, stop func()) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = []string{testMarkerEnv + "=" + testenv.Marker()}
-	in, err := cmd.StdinPipe()
+	hostIn, in, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
+	out, hostOut, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
 	}
+	cmd.ExtraFiles = []*os.File{hostIn, hostOut}
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
+	_, _ = hostIn.Close(), hostOut.Close()
 	w, r := frame.NewWriter(in), frame.NewReader(out)
 	trip = func(p []byte) ([]byte, error) {
 		if len(p) < 32<<10 { // fits the pipe: the write cannot wait for the echo
@@ -127,7 +125,7 @@ func directEcho(b *testing.B, argv []string) (trip func([]byte) ([]byte, error),
 		}
 		return got, err
 	}
-	return trip, cmd.Process.Pid, func() { _ = in.Close(); _ = cmd.Wait() }
+	return trip, cmd.Process.Pid, func() { _, _ = in.Close(), cmd.Wait(); _ = out.Close() }
 }
 
 // rawShim starts the real shim with the raw echo runtime and opens its Channel.
@@ -149,63 +147,4 @@ func rawShim(b *testing.B, argv []string) (ch *shared.Channel, shimPID, rtPID in
 		b.Fatal(err)
 	}
 	return inc.ch, inc.shimPID, inc.rt.PID, func() { inc.hardStop(context.Background()) }
-}
-
-// cpuNanos returns each process's CPU time so far in nanoseconds, summed over its threads
-// (/proc/PID/task/*/schedstat; threads that already exited are not counted).
-func cpuNanos(pids []int) []int64 {
-	out := make([]int64, len(pids))
-	for i, pid := range pids {
-		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/schedstat")
-		for _, t := range tasks {
-			raw, err := os.ReadFile(t)
-			if err != nil {
-				continue
-			}
-			if f := strings.Fields(string(raw)); len(f) > 0 {
-				ns, _ := strconv.ParseInt(f[0], 10, 64)
-				out[i] += ns
-			}
-		}
-	}
-	return out
-}
-
-// ctxSwitches is the number of context switches of pid's live threads so far.
-func ctxSwitches(pid int) int64 {
-	var n int64
-	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/status")
-	for _, t := range tasks {
-		raw, err := os.ReadFile(t)
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(raw), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(k, "ctxt_switches") {
-				c, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-				n += c
-			}
-		}
-	}
-	return n
-}
-
-// selfCPU is this process's user plus system time in nanoseconds.
-func selfCPU() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
-
-// percentiles returns p50, p95 and p99 of lat in microseconds.
-func percentiles(lat []time.Duration) []float64 {
-	s := slices.Clone(lat)
-	slices.Sort(s)
-	out := make([]float64, 0, 3)
-	for _, p := range []float64{0.50, 0.95, 0.99} {
-		out = append(out, float64(s[int(p*float64(len(s)-1))].Nanoseconds())/1e3)
-	}
-	return out
 }
