@@ -114,3 +114,21 @@ test('a host killed during writes leaves the old value or the new one, never a t
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('storage works only while its owner is live', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cwx-storage-gone-'));
+  try {
+    await withCore({}, async (core) => {
+      const a = await core.activate(plugin('storage', 'index.mjs'), { dataDir });
+      assert.equal(a.result?.status, 'ok', JSON.stringify(a.res));
+      await core.callTool(core.handleOf('store'), { op: 'set', key: 'before', value: 1 });
+      await core.callTool(core.handleOf('store_later'), {});
+      const d = await core.request('ext/deactivate', { owner: a.owner });
+      assert.ok(d.result, JSON.stringify(d));
+      await sleep(400);
+    });
+    assert.deepEqual(readdirSync(join(dataDir, 'storage')), ['before.json']);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -19,6 +19,16 @@ export function apply(ctx) {
       return { error: String(err?.message ?? err), name: err?.name };
     }
   };
+  // `store_later` writes from a plain timer after the call returned; the test ends the owner first.
+  ctx.tools.register({
+    name: 'store_later',
+    description: 'Write a key from a timer, 200 ms later.',
+    parameters: { type: 'object' },
+    async execute() {
+      setTimeout(() => { ctx.storage.set('late', 1).catch(() => undefined); }, 200);
+      return 'scheduled';
+    },
+  });
   ctx.tools.register({
     name: 'store',
     description: 'Run storage operations.',
