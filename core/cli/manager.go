@@ -59,17 +59,14 @@ const (
 	closeWait = 5 * time.Second
 )
 
-// coreLogger is what the Manager logs to: stderr, at the level CWX_LOG names (trace,
-// debug, info, warn, error, off; default error).
+// coreLogger is what the Manager logs to: stderr, at the level --log-level or CWX_LOG names
+// (trace, debug, info, warn, error, off; default error), and the plugins' log files.
 func coreLogger(stderr io.Writer) hclog.Logger {
-	level := hclog.Error
-	if v := os.Getenv("CWX_LOG"); v != "" {
-		level = hclog.LevelFromString(v)
-		if level == hclog.NoLevel {
-			level = hclog.Error
-		}
+	l := hclog.NewInterceptLogger(&hclog.LoggerOptions{Name: "cwx", Level: stderrLevel(), Output: inertWriter{stderr}})
+	if home, err := config.Home(); err == nil {
+		l.RegisterSink(&fileSink{home: home, now: time.Now}) // plugin lines, kept whatever the level
 	}
-	return hclog.New(&hclog.LoggerOptions{Name: "cwx", Level: level, Output: inertWriter{stderr}})
+	return l
 }
 
 // openForCommand opens the Manager for one command; the caller closes it with closeCore.

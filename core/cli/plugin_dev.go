@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -310,8 +311,11 @@ func addTree(w *fsnotify.Watcher, root string) error {
 // devLogger prints the hosts' log lines of the plugin under development, attributed to it,
 // on the session's stdout, and the core's warnings and errors on stderr.
 func devLogger(d *devSession, errw io.Writer) hclog.Logger {
-	l := hclog.NewInterceptLogger(&hclog.LoggerOptions{Name: "cwx", Level: hclog.Warn, Output: inertWriter{errw}})
+	l := hclog.NewInterceptLogger(&hclog.LoggerOptions{Name: "cwx", Level: min(stderrLevel(), hclog.Warn), Output: inertWriter{errw}})
 	l.RegisterSink(devSink{d})
+	if home, err := config.Home(); err == nil {
+		l.RegisterSink(&fileSink{home: home, now: time.Now})
+	}
 	return l
 }
 

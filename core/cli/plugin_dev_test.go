@@ -122,9 +122,12 @@ func TestPluginDevReloadsOnEdit(t *testing.T) {
 				t.Fatal(err)
 			}
 			edited := time.Now()
-			if err := os.WriteFile(src, []byte(strings.Replace(string(b), "'Hello'", "'Howdy'", 1)), 0o644); err != nil {
+			next := strings.Replace(string(b), "'Hello'", "'Howdy'", 1)
+			next = strings.Replace(next, "): void {\n", "): void {\n  console.info('console says %s', 'hi');\n", 1)
+			if err := os.WriteFile(src, []byte(next), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			p.expect(regexp.MustCompile(`^\[my-greeter\] info: console says hi$`))
 			m := p.expect(devActive)
 			gen, _ := strconv.Atoi(m[1])
 			if gen <= first {
@@ -141,6 +144,12 @@ func TestPluginDevReloadsOnEdit(t *testing.T) {
 			}
 			if out := e2eMust(t, bin, home, "plugin", "list").stdout; !regexp.MustCompile(`(?m)^my-greeter +0\.1\.0 +not trusted `).MatchString(out) {
 				t.Fatalf("plugin list after the session:\n%s", out)
+			}
+			logs := e2eMust(t, bin, home, "logs", "my-greeter").stdout
+			for _, want := range []string{"info  [my-greeter] greeting Ada (call ", "info  [my-greeter] console says hi\n"} {
+				if !strings.Contains(logs, want) {
+					t.Fatalf("cwx logs my-greeter lacks %q:\n%s", want, logs)
+				}
 			}
 		})
 	}

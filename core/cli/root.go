@@ -26,11 +26,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // NewRootCommand builds the command tree. Tests call it with buffers for the streams.
 func NewRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "cwx",
-		Short:         "Run coding-agent plugins out of process, with every decision kept in the core",
+		Use:   "cwx",
+		Short: "Run coding-agent plugins out of process, with every decision kept in the core",
+		Long: "Run coding-agent plugins out of process, with every decision kept in the core.\n\n" +
+			"Logs: the core's lines go to stderr at --log-level, or CWX_LOG when the flag is not\n" +
+			"given (trace, debug, info, warn, error, off; default error). The plugins' own lines\n" +
+			"(console.* and ctx.logger) are kept, whatever the level, in $CWX_HOME/logs: cwx logs.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.PersistentFlags().StringVar(&logLevelFlag, "log-level", "", "the level of the core's log lines on stderr: trace, debug, info, warn, error or off (default CWX_LOG, else error)")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

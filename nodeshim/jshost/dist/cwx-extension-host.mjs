@@ -947,7 +947,7 @@ function cut(s, max) {
   return bytes.subarray(0, end).toString("utf8");
 }
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
+// node_modules/@deepseek-ai/cordis/lib/index.js
 var lib_exports2 = {};
 __export(lib_exports2, {
   Context: () => Context,
@@ -978,7 +978,7 @@ __export(lib_exports2, {
   withProps: () => withProps
 });
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cosmokit/lib/index.js
+// node_modules/@deepseek-ai/cosmokit/lib/index.js
 var lib_exports = {};
 __export(lib_exports, {
   Binary: () => Binary,
@@ -1344,7 +1344,7 @@ var Time;
     return date2 ? new Date(date2) : /* @__PURE__ */ new Date();
   }
   Time2.parseDate = parseDate;
-  function format(ms) {
+  function format2(ms) {
     const abs = Math.abs(ms);
     if (abs >= Time2.day - Time2.hour / 2) return Math.round(ms / Time2.day) + "d";
     else if (abs >= Time2.hour - Time2.minute / 2) return Math.round(ms / Time2.hour) + "h";
@@ -1352,7 +1352,7 @@ var Time;
     else if (abs >= Time2.second) return Math.round(ms / Time2.second) + "s";
     return ms + "ms";
   }
-  Time2.format = format;
+  Time2.format = format2;
   function toDigits(source, length = 2) {
     return source.toString().padStart(length, "0");
   }
@@ -1363,7 +1363,7 @@ var Time;
   Time2.template = template;
 })(Time || (Time = {}));
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
+// node_modules/@deepseek-ai/cordis/lib/index.js
 var DisposableList = class {
   sn = 0;
   map = /* @__PURE__ */ new Map();
@@ -1771,8 +1771,8 @@ var Logger = class {
       args[0] = args[0].stack || args[0].message;
       args.unshift("%s");
     } else if (typeof args[0] !== "string") args.unshift("%o");
-    let format = args.shift();
-    format = format.replace(/%([a-zA-Z%])/g, (match, char) => {
+    let format2 = args.shift();
+    format2 = format2.replace(/%([a-zA-Z%])/g, (match, char) => {
       if (match === "%%") return "%";
       const formatter = exporter.formatters?.[char] ?? defaultFormatters[char];
       if (typeof formatter === "function") return formatter(args.shift(), exporter, message);
@@ -1781,10 +1781,10 @@ var Logger = class {
     const oFormatter = exporter.formatters?.o ?? defaultFormatters.o;
     for (let arg of args) {
       if (typeof arg === "object" && arg) arg = oFormatter(arg, exporter, message);
-      format += " " + arg;
+      format2 += " " + arg;
     }
     const { maxLength = 10240 } = exporter;
-    return format.split(/\r?\n/g).map((line) => {
+    return format2.split(/\r?\n/g).map((line) => {
       return line.slice(0, maxLength) + (line.length > maxLength ? "..." : "");
     }).join("\n");
   }
@@ -4091,7 +4091,7 @@ import { pathToFileURL } from "node:url";
 // src/dsh/resolve.ts
 import * as nodeModule from "node:module";
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/schemastery/lib/index.mjs
+// node_modules/@deepseek-ai/schemastery/lib/index.mjs
 var lib_exports3 = {};
 __export(lib_exports3, {
   default: () => Schema
@@ -4657,8 +4657,8 @@ Schema.extend("transform", (data, { inner, callback, preserve }, options) => {
   else return [callback(result), callback(adapted)];
 });
 var formatters = {};
-function defineMethod(name, keys, format) {
-  formatters[name] = format;
+function defineMethod(name, keys, format2) {
+  formatters[name] = format2;
   Object.assign(Schema, { [name](...args) {
     const schema = new Schema({ type: name });
     keys.forEach((key, index) => {
@@ -4724,7 +4724,7 @@ defineMethod("object", ["dict"], ({ dict }) => {
   }).join(", ")} }`;
 });
 defineMethod("union", ["list"], ({ list }, inline) => {
-  const result = list.map(({ toString: format }) => format()).join(" | ");
+  const result = list.map(({ toString: format2 }) => format2()).join(" | ");
   return inline ? `(${result})` : result;
 });
 defineMethod("intersect", ["list"], ({ list }) => {
@@ -4736,7 +4736,7 @@ defineMethod("transform", [
   "preserve"
 ], ({ inner }, isInner) => inner.toString(isInner));
 
-// ../../../../../work/main/nodeshim/jshost/node_modules/@deepseek-ai/dsh-util-values/lib/index.js
+// node_modules/@deepseek-ai/dsh-util-values/lib/index.js
 var lib_exports4 = {};
 __export(lib_exports4, {
   assertNever: () => assertNever,
@@ -5421,6 +5421,27 @@ function commandResult(v) {
   }
 }
 
+// src/console.ts
+import { format } from "node:util";
+var LEVELS = { log: "info", info: "info", debug: "info", warn: "warn", error: "error" };
+function attributeConsole(sink) {
+  for (const name of Object.keys(LEVELS)) {
+    const previous = console[name].bind(console);
+    const level = LEVELS[name];
+    console[name] = (...args) => {
+      const owner = ownerContext.getStore();
+      if (owner === void 0) return previous(...args);
+      let msg;
+      try {
+        msg = format(...args);
+      } catch {
+        msg = "(unprintable console arguments)";
+      }
+      sink(level, msg, owner);
+    };
+  }
+}
+
 // src/host.ts
 var MAX_ERROR3 = 4096;
 var MAX_LOG = 8192;
@@ -5458,6 +5479,7 @@ var ExtensionHost = class {
     });
     this.registrar = new Registrar(this.rpc);
     this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner));
+    attributeConsole((level, msg, owner) => this.log(level, msg, owner));
   }
   log(level, msg, owner) {
     const params = { level, msg: cut(msg, MAX_LOG) };

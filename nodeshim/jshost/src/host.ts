@@ -11,6 +11,7 @@ import { Registrar } from './shims/registrar.ts';
 import { activateEntry, disposeOwner, leakedOf, type ActivateDeps } from './activate.ts';
 import { callTool, runCommand } from './calls.ts';
 import { evaluateHook } from './hooks.ts';
+import { attributeConsole } from './console.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 
 export interface HostOptions {
@@ -62,6 +63,7 @@ export class ExtensionHost {
     });
     this.registrar = new Registrar(this.rpc);
     this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner));
+    attributeConsole((level, msg, owner) => this.log(level, msg, owner));
   }
 
   log(level: 'error' | 'warn' | 'info', msg: string, owner?: OwnerRecord): void {
