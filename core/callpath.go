@@ -53,18 +53,14 @@ func (m *Manager) lookup(k *callKind, name string) (target, error) {
 	return target{Target: tg, kind: k, o: o}, nil
 }
 
-// send sends one call to the target owner's incarnation. Liveness is checked again here, at
+// sendWith sends one call to the target owner's incarnation. Liveness is checked again here, at
 // send time, and only here, where a race with the owner's end matters: the owner admits the
 // call unless it ended (every revocation, fault, failed activation, host exit and Close
 // ends it), counts it in flight so revocation waits for it, and its end cancels the call's
 // context. The incarnation is the owner's own (its generation), so a call never reaches a
 // later one. The registry is not asked again: a handle the host withdrew itself in the
-// meantime is the host's to answer.
-func (m *Manager) send(ctx context.Context, tg target, params any) (*protocol.Message, error) {
-	return m.sendWith(ctx, tg, params, rpc.CallOpts{Timeout: tg.kind.deadline})
-}
-
-// sendWith is send with the call's options (an invocation measures its own deadline).
+// meantime is the host's to answer. Tools and commands are invocations that measure their
+// own deadline (pauseDeadline), so opts sets no Timeout for them.
 func (m *Manager) sendWith(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
 	o := tg.o
 	if !o.enter() {
