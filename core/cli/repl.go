@@ -24,6 +24,8 @@ const replHelp = `commands (the leading / is optional):
   /tools                        live tools and commands
   /call NAME [JSON]             call a tool (input defaults to {})
   /run NAME [ARGS...]           run a slash command
+  /NAME [ARGS...]               run the live command NAME
+  /reload                       re-read config.toml and the plugin state, retry failed plugins
   /plugins                      installed plugins, their state and what they have live
   /host status                  each tier: state, runtime pid, host generation, crashes
   /host kill plugin|builtin     kill -9 the tier's runtime (the supervisor restarts it)
@@ -82,30 +84,32 @@ type replSession struct {
 	approver    core.Approver
 	asker       core.Asker // plugins' questions, asked on the same terminal
 	workspace   string
-	session     string // --session, told to every call
-	failed      int    // exit status of the first failed command
+	editor      *lineEditor // line editing on a terminal, else nil
+	session     string      // --session, told to every call
+	failed      int         // exit status of the first failed command
 	// settle bounds the waits for a tier to come back or a tool to become live.
 	settle time.Duration
 }
 
 func newReplSession(m liveCore, stdin io.Reader, stdout, stderr io.Writer, workspace string) *replSession {
-	in := bufio.NewReader(stdin)
+	in, editor := replInput(m, stdin, stdout)
 	interactive := isTerminal(stdin)
 	return &replSession{
-		m: m, in: in, out: stdout, errw: stderr, interactive: interactive, workspace: workspace, settle: replSettle,
+		m: m, in: in, out: stdout, errw: stderr, interactive: interactive, workspace: workspace, settle: replSettle, editor: editor,
 		approver: &gate.TerminalPrompter{In: in, Out: stderr, IsTerminal: interactive && isTerminal(stderr)},
 		asker:    &terminalAsker{in: in, out: stderr, terminal: interactive && isTerminal(stderr)},
 	}
 }
 
 func (s *replSession) run(ctx context.Context) error {
+	defer s.closeEditor()
 	if err := reconcileAll(ctx, s.m); err != nil {
 		s.report(err)
 	}
 	printf(s.out, "cwx repl: %s and %s live; /help lists the commands\n", plural(len(s.m.Tools()), "tool"), plural(len(s.m.Commands()), "command"))
 	for {
 		if s.interactive {
-			printf(s.out, "cwx> ")
+			s.prompt()
 		}
 		line, err := s.in.ReadString('\n')
 		if line == "" && err != nil {
@@ -156,8 +160,13 @@ func (s *replSession) dispatch(parent context.Context, line string) (exit bool) 
 		err = s.plugins()
 	case "host":
 		err = s.host(ctx, rest)
+	case "reload":
+		err = s.reload(ctx)
 	default:
-		err = exitf(ExitUsage, "unknown command %q; /help lists the commands", verb)
+		var ran bool
+		if ran, err = s.runLive(ctx, verb, rest); !ran {
+			err = exitf(ExitUsage, "unknown command %q; /help lists the commands", verb)
+		}
 	}
 	s.report(err)
 	return false

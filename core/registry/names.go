@@ -48,7 +48,7 @@ var SpecialToolInfixes = []string{"shell", "mcp"}
 
 // BuiltinCommandNames are the commands (and aliases) of the cwx repl. An extension
 // command may not take one. An embedder adds its own with Options.BuiltinCommands.
-var BuiltinCommandNames = []string{"help", "tools", "call", "run", "plugins", "host", "exit", "quit"}
+var BuiltinCommandNames = []string{"help", "tools", "call", "run", "plugins", "host", "reload", "exit", "quit"}
 
 // HostIDPrefix starts every builtin-tier owner id.
 const HostIDPrefix = "host:"
