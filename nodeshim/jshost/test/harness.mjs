@@ -58,6 +58,7 @@ export class FakeCore {
    * @param {object} o
    * @param {(spec: object, params: object) => object} [o.admit] answer for registry/register
    * @param {(params: object, id: number) => object} [o.coreCall] answer for core/call: {result}, {error} or 'never'
+   * @param {(params: object, id: number) => object} [o.userAsk] answer for user/ask: {result} or {error}
    * @param {string[]} [o.args] extra host argv
    * @param {object} [o.env] extra env
    * @param {boolean} [o.detached] run the host as a process-group leader
@@ -111,6 +112,9 @@ export class FakeCore {
     } else if (msg.method === 'core/call' && this.o.coreCall) {
       const answer = this.o.coreCall(msg.params, msg.id); // {result} | {error} | 'never'
       if (answer !== 'never') this.write({ jsonrpc: '2.0', id: msg.id, ...answer });
+    } else if (msg.method === 'user/ask' && this.o.userAsk) {
+      const answer = this.o.userAsk(msg.params, msg.id); // {result} | {error}
+      this.write({ jsonrpc: '2.0', id: msg.id, ...answer });
     } else if (msg.method === 'registry/unregister' || msg.method === 'core/call') {
       this.write({ jsonrpc: '2.0', id: msg.id, result: {} });
     } else if (msg.method === undefined && this.pending.has(msg.id)) {
