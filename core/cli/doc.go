@@ -1,8 +1,16 @@
 // Package cli holds the cobra commands of the cwx binary, one file per command group:
 // version, protocol (check frames against the wire rules), doctor (runtime, memory cap,
 // sandbox, bundle), config (check config.toml), plugin (install, review, trust, enable,
-// disable, untrust, remove, list, show, reload), tool and command (list and call what
-// enabled plugins register), host (tier status) and repl (warm hosts for a session).
+// disable, untrust, remove, list, show, reload; for authors new, types and dev), tool and
+// command (list and call what enabled plugins register), host (tier status), logs (the
+// plugins' kept log lines) and repl (warm hosts for a session, with line editing on a
+// terminal).
+//
+// `plugin dev` runs one folder under a dev receipt (ARCHITECTURE.md, “Plugins and trust”):
+// each change re-stages it and activates the new closure under a new generation on the warm
+// host of its own Manager, printing attributed log lines, activation times and the latency of
+// the calls typed on its stdin. Plugin log lines reach the log files through an hclog sink on
+// the Manager's logger ([fileSink]), so every command that runs plugins keeps them.
 //
 // Output is written for people by default (tables, plain sentences, errors that say what
 // to do) and for programs with --json (documented structs whose goldens live in
