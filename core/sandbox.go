@@ -72,7 +72,7 @@ func decideSandbox(eh config.ExtensionHost, runtimePath string) SandboxStatus {
 	}
 	st.Bwrap = bw
 	if why := runtime.ProbeSandbox(context.Background(), bw, runtimePath, runtime.DefaultSandboxProbeTimeout); why != "" {
-		st.Problem = why
+		st.Problem = why + "; " + runtime.SandboxFix(why)
 		return st
 	}
 	st.Active = true
@@ -101,4 +101,18 @@ func (m *Manager) pluginSandbox(eh config.ExtensionHost, rt runtime.Runtime, mat
 		p.Workspace, _ = os.Getwd()
 	}
 	return p, nil
+}
+
+// SandboxFor is SandboxStatus without a Manager, for the surfaces that read only the home
+// (a review, `plugin show`): config.toml's mode, the runtime it resolves and the probe.
+func SandboxFor(home string) SandboxStatus {
+	cfg, err := config.LoadHome(home)
+	if err != nil {
+		return SandboxStatus{Note: runtime.Unsandboxed, Problem: err.Error()}
+	}
+	rt, err := resolveRuntime(cfg, home)
+	if err != nil {
+		return SandboxStatus{Mode: cfg.ExtensionHost.Sandbox, Note: runtime.Unsandboxed, Problem: err.Error()}
+	}
+	return decideSandbox(cfg.ExtensionHost, rt.Path)
 }

@@ -208,7 +208,7 @@ type TierStatus struct {
 	Owners  int `json:"owners"` // active owners on the tier
 	// Sandbox is one line on the tier's containment: SandboxStatus.Note for the plugin
 	// tier, BuiltinSandboxNote for the builtin tier (ARCHITECTURE.md, “Sandbox”).
-	Sandbox string `json:"sandbox"`
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // Status reports both tiers; a tier never started is "idle".

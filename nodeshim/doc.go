@@ -21,6 +21,12 @@
 //     clamped to an inherited lower hard limit) on itself and execs the runtime in its
 //     place: the runtime is born with the limit, and the shim never runs under it (a low
 //     limit would kill the Go runtime of the shim).
+//   - Sandbox: a plan marked CWX_HOST_SANDBOX=bwrap has bubblewrap's argv in front of the
+//     runtime's (ARCHITECTURE.md, “Sandbox”). The exec helper execs bubblewrap, so the limit
+//     binds it and the runtime inside; the shim stays outside, reads the namespace init's pid
+//     from bubblewrap's --info-fd (fd 5), takes its child as the runtime (real pid, group and
+//     RSS for Start, Stats and signals), gives the runtime no parent pid to watch, and turns
+//     bubblewrap's exit status 128+N back into signal N.
 //   - Descendants: the shim is a child subreaper (PR_SET_CHILD_SUBREAPER), so whatever a
 //     plugin starts that leaves the runtime's group (detached, setsid, a double fork)
 //     re-parents to the shim, not to init. Once the runtime has been reaped, for any reason,

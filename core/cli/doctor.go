@@ -37,7 +37,23 @@ type DoctorReport struct {
 	// null when there is no runtime to test.
 	MemoryCap *jsruntime.MemoryCapReport `json:"memory_cap"`
 	Sandbox   jsruntime.SandboxReport    `json:"sandbox"`
-	Bundle    DoctorBundle               `json:"bundle"`
+	// SandboxMode is [extension_host] sandbox; PluginTier says what that means for the
+	// plugin tier on this machine (ARCHITECTURE.md, “Sandbox”).
+	SandboxMode string       `json:"sandbox_mode"`
+	PluginTier  string       `json:"plugin_tier"`
+	Bundle      DoctorBundle `json:"bundle"`
+}
+
+// pluginTierContainment is doctor's one line on the plugin tier.
+func pluginTierContainment(mode string, works bool) string {
+	switch {
+	case mode != config.SandboxOff && works:
+		return "sandboxed (bubblewrap)"
+	case mode == config.SandboxRequired:
+		return "refuses to start: sandbox = \"required\" and the sandbox does not work"
+	default:
+		return jsruntime.Unsandboxed
+	}
 }
 
 // DoctorBundle describes the extension-host bundle embedded in this build.
@@ -55,13 +71,14 @@ type DoctorBundle struct {
 // doctorChecks are the slow, machine-dependent probes; tests replace them with fakes.
 var doctorChecks = struct {
 	memoryCap func(ctx context.Context, rt jsruntime.Runtime, limitBytes uint64) jsruntime.MemoryCapReport
-	sandbox   func(ctx context.Context, pathEnv string) jsruntime.SandboxReport
+	sandbox   func(ctx context.Context, pathEnv string, host config.ExtensionHost, runtimePath string) jsruntime.SandboxReport
 }{
 	memoryCap: func(ctx context.Context, rt jsruntime.Runtime, limit uint64) jsruntime.MemoryCapReport {
 		return jsruntime.CheckMemoryCap(ctx, rt, limit, 10*time.Second)
 	},
-	sandbox: func(ctx context.Context, pathEnv string) jsruntime.SandboxReport {
-		return jsruntime.CheckBubblewrap(ctx, pathEnv, 10*time.Second)
+	sandbox: func(ctx context.Context, pathEnv string, host config.ExtensionHost, runtimePath string) jsruntime.SandboxReport {
+		wd, _ := os.Getwd()
+		return jsruntime.CheckSandbox(ctx, host.Bwrap, pathEnv, wd, runtimePath)
 	},
 }
 
@@ -135,7 +152,13 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 		mc := doctorChecks.memoryCap(ctx, rt, host.MemoryLimitBytes())
 		rep.MemoryCap = &mc
 	}
-	rep.Sandbox = doctorChecks.sandbox(ctx, pathEnv)
+	rtPath := ""
+	if rep.Runtime != nil {
+		rtPath = rep.Runtime.Path
+	}
+	rep.Sandbox = doctorChecks.sandbox(ctx, pathEnv, host, rtPath)
+	rep.SandboxMode = host.Sandbox
+	rep.PluginTier = pluginTierContainment(host.Sandbox, rep.Sandbox.Works)
 	rep.Bundle = doctorBundle(home)
 	return rep, noRuntime, nil
 }
@@ -192,6 +215,12 @@ func printDoctor(w io.Writer, r DoctorReport) {
 		row("sandbox", "%s present but does not work: %s", sb.Name, sb.Detail)
 	default:
 		row("sandbox", "%s absent: %s", sb.Name, sb.Detail)
+	}
+	if sb.Fix != "" {
+		row("", "fix: %s", sb.Fix)
+	}
+	if r.PluginTier != "" {
+		row("plugin tier", "%s (sandbox = %q)", r.PluginTier, r.SandboxMode)
 	}
 	switch bd := r.Bundle; {
 	case bd.Materialized:

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/config"
 	jsruntime "github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
@@ -54,7 +55,7 @@ func fakeDoctorChecks(t *testing.T) {
 	doctorChecks.memoryCap = func(_ context.Context, _ jsruntime.Runtime, limit uint64) jsruntime.MemoryCapReport {
 		return jsruntime.MemoryCapReport{Mechanism: "RLIMIT_DATA", LimitBytes: limit, Enforced: true, Detail: "fake: enforced"}
 	}
-	doctorChecks.sandbox = func(context.Context, string) jsruntime.SandboxReport {
+	doctorChecks.sandbox = func(context.Context, string, config.ExtensionHost, string) jsruntime.SandboxReport {
 		return jsruntime.SandboxReport{Name: "bubblewrap", Detail: "fake: bwrap not found"}
 	}
 }

@@ -158,14 +158,17 @@ func pluginReviewCmd() *cobra.Command {
 			if err != nil {
 				return pluginErr(err)
 			}
-			return writeReport(cmd.OutOrStdout(), asJSON, rv, writeReview)
+			note := unsandboxedNote(s.Layout().Home)
+			return writeReport(cmd.OutOrStdout(), asJSON, rv, func(w io.Writer, rv *plugins.Review) { writeReview(w, rv, note) })
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
 	return cmd
 }
 
-func writeReview(w io.Writer, rv *plugins.Review) {
+// writeReview prints a review; sandboxNote, when not "", says the plugin tier runs
+// unsandboxed (ARCHITECTURE.md, “Sandbox”).
+func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 	printf(w, "plugin   %s %s\n", rv.ID, rv.Version)
 	if rv.Description != "" {
 		printf(w, "about    %s\n", oneLine(rv.Description))
@@ -204,6 +207,9 @@ func writeReview(w io.Writer, rv *plugins.Review) {
 	}
 	printf(w, "install scripts: none (packages with install scripts are refused)\n")
 	printf(w, "%s.\n", rv.Warning)
+	if sandboxNote != "" {
+		printf(w, "sandbox  %s\n", sandboxNote)
+	}
 	printf(w, "policy   %s\n", rv.Policy)
 	if rv.Dev {
 		printf(w, "trust    dev: a `cwx plugin dev` session's receipt, which ends with the session\n")

@@ -84,6 +84,8 @@ type PluginShow struct {
 	// Live is the plugin activated in this process: the tools and commands it has live, or
 	// why it has none. Diagnostics above already include what this activation recorded.
 	Live PluginLive `json:"live"`
+	// Sandbox says the plugin tier runs unsandboxed ("" when it runs in bubblewrap).
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // PluginConfigInfo describes a plugin's [plugins."<id>".config] without its values.
@@ -124,6 +126,7 @@ func pluginShowCmd() *cobra.Command {
 			}
 			sh := showPlugin(s, cfg, r)
 			sh.Live = live
+			sh.Sandbox = unsandboxedNote(s.Layout().Home)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), sh)
 			}
@@ -176,6 +179,9 @@ func writeShow(cmd *cobra.Command, sh PluginShow) {
 	printf(w, "source   %s\n", sh.Source)
 	printf(w, "staged   %s\n", sh.StageDir)
 	printf(w, "data     %s\n", sh.DataDir)
+	if sh.Sandbox != "" {
+		printf(w, "sandbox  %s\n", sh.Sandbox)
+	}
 	for _, e := range sh.Entries {
 		printf(w, "entry    %s (host code (JavaScript), sha256:%s)\n", e.Path, e.SHA256[:12])
 	}

@@ -311,6 +311,7 @@ func (s *replSession) host(ctx context.Context, rest string) error {
 	switch sub {
 	case "status", "":
 		writeHostStatus(s.out, s.m.Status())
+		s.writeOwnerTimes()
 		return nil
 	case "kill":
 		t, err := parseTier(arg, false)
@@ -410,6 +411,11 @@ func writeHostStatus(w io.Writer, st []core.TierStatus) {
 	for _, s := range st {
 		if s.LastFailure != "" {
 			printf(w, "%s tier, last failure: %s\n", s.Tier, oneLine(s.LastFailure))
+		}
+	}
+	for _, s := range st {
+		if s.Sandbox != "" {
+			printf(w, "%s tier: %s\n", s.Tier, s.Sandbox)
 		}
 	}
 }

@@ -23,7 +23,9 @@ func TestToolCommandReplEndToEnd(t *testing.T) {
 	for _, want := range rts {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)
-			home := e2eHome(t, rt, "[plugins.\"hello-extension\".config]\ngreeting = \"Ahoy\"\n")
+			// Unsandboxed: the repl's check below compares the pid the example reports with the
+			// runtime's, and inside the sandbox a plugin sees its PID namespace's numbering.
+			home := e2eHome(t, rt, "sandbox = \"off\"\n[plugins.\"hello-extension\".config]\ngreeting = \"Ahoy\"\n")
 			cwx := func(stdin string, args ...string) cliResult { t.Helper(); return e2eCWX(t, bin, home, stdin, args...) }
 			for _, dir := range []string{"hello-extension", "dsh-tool"} {
 				e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, filepath.Join(examples, dir)))

@@ -24,6 +24,13 @@
 // the configured cap the big allocation must fail. The cap is applied with prlimit(2) to the
 // started runtime before the script is released through stdin; the shim's exec helper
 // instead sets it on itself and then execs the runtime, and both are the same kernel
-// accounting, so the probe tells whether the shim's cap holds. The sandbox probe runs
-// `bwrap --ro-bind / / true`.
+// accounting, so the probe tells whether the shim's cap holds.
+//
+// The plugin tier's sandbox (ARCHITECTURE.md, “Sandbox”): [ResolveBwrap] finds bubblewrap
+// like a runtime (a configured path, else PATH outside the working directory); [ProbeSandbox]
+// runs the runtime's --version inside the profile's namespaces and system mounts, once per
+// process, and [CheckSandbox] is that probe as `cwx doctor` reports it, with [SandboxFix];
+// [Profile] builds the bubblewrap argv (namespaces, --cap-drop ALL, the read-only trees, the one
+// writable data folder, the masks) and [LaunchPlan.Wrap] puts it in front of the runtime's argv,
+// marking the plan with [SandboxEnv] for the shim.
 package runtime

@@ -77,3 +77,22 @@ func TestProbeSandbox(t *testing.T) {
 		t.Fatal("probe of a missing runtime succeeded")
 	}
 }
+
+func TestCheckSandboxMissing(t *testing.T) {
+	rep := CheckSandbox(context.Background(), "/nonexistent/bwrap", "", "", "/usr/bin/true")
+	if rep.Works || rep.Present || rep.Fix != BwrapMissingFix || !strings.Contains(rep.Detail, "/nonexistent/bwrap") {
+		t.Fatalf("report = %+v", rep)
+	}
+}
+
+func TestSandboxFix(t *testing.T) {
+	for _, tc := range []struct{ stderr, want string }{
+		{"bwrap: No permissions to creating new namespace", "kernel.apparmor_restrict_unprivileged_userns=0"},
+		{"bwrap: setting up uid map: Permission denied", "kernel.unprivileged_userns_clone=1"},
+		{"bwrap: execvp x: No such file or directory", "bwrap --ro-bind / / true"},
+	} {
+		if got := SandboxFix(tc.stderr); !strings.Contains(got, tc.want) {
+			t.Errorf("SandboxFix(%q) = %q, want it to contain %q", tc.stderr, got, tc.want)
+		}
+	}
+}

@@ -17,6 +17,36 @@ type SandboxReport struct {
 	Present bool   `json:"present"`
 	Works   bool   `json:"works"`
 	Detail  string `json:"detail"`
+	Fix     string `json:"fix,omitempty"` // the exact fix when it does not work
+}
+
+// CheckSandbox is the probe the plugin tier relies on, as `cwx doctor` reports it:
+// bubblewrap resolved like the host does (configured path, else PATH outside workDir) and
+// the runtime's --version run inside the plugin tier's profile (ProbeSandbox). Without a
+// runtime it runs `bwrap --ro-bind / / true` instead.
+func CheckSandbox(ctx context.Context, configured, pathEnv, workDir, runtimePath string) SandboxReport {
+	rep := SandboxReport{Name: "bubblewrap"}
+	bw, err := ResolveBwrap(configured, pathEnv, workDir)
+	if err != nil {
+		rep.Detail, rep.Fix = err.Error(), BwrapMissingFix
+		return rep
+	}
+	if runtimePath == "" {
+		r := CheckBubblewrap(ctx, filepath.Dir(bw), DefaultSandboxProbeTimeout)
+		if !r.Works {
+			r.Fix = SandboxFix(r.Detail)
+		}
+		return r
+	}
+	rep.Path, rep.Present = bw, true
+	if why := ProbeSandbox(ctx, bw, runtimePath, DefaultSandboxProbeTimeout); why != "" {
+		rep.Detail = why
+		rep.Fix = SandboxFix(why)
+		return rep
+	}
+	rep.Works = true
+	rep.Detail = "`" + runtimePath + " --version` ran inside the plugin tier's profile"
+	return rep
 }
 
 // bwrapFallback is where bubblewrap lives when PATH does not name it (a variable for tests).
@@ -120,7 +150,7 @@ func ProbeSandbox(ctx context.Context, bwrap, runtimePath string, timeout time.D
 	res := runProbe(ctx, timeout, args[0], args[1:]...)
 	why := ""
 	if res.err != nil {
-		why = res.describe("`bwrap … "+runtimePath+" --version`", timeout) + "; " + SandboxFix(res.stderr)
+		why = res.describe("`bwrap … "+runtimePath+" --version`", timeout)
 	}
 	if ctx.Err() == nil {
 		sandboxProbes.m[key] = why
