@@ -195,11 +195,14 @@ func (c *pipeConn) Close() error                           { return errors.Join(
 
 // directHandler is the smallest core side: it admits every registration.
 type directHandler struct {
-	hello, ready       chan struct{}
-	helloOnce, readyOn sync.Once
-	mu                 sync.Mutex
-	next               uint64            // +checklocks:mu
-	handles            map[string]uint64 // +checklocks:mu
+	hello     chan struct{}
+	ready     chan struct{}
+	helloOnce sync.Once
+	readyOnce sync.Once
+
+	mu      sync.Mutex
+	next    uint64            // +checklocks:mu
+	handles map[string]uint64 // +checklocks:mu
 }
 
 func (h *directHandler) HandleRequest(_ context.Context, m *protocol.Message) (any, error) {
@@ -222,7 +225,7 @@ func (h *directHandler) HandleNotification(m *protocol.Message) {
 	case protocol.MethodHostHello:
 		h.helloOnce.Do(func() { close(h.hello) })
 	case protocol.MethodHostReady:
-		h.readyOn.Do(func() { close(h.ready) })
+		h.readyOnce.Do(func() { close(h.ready) })
 	}
 }
 
