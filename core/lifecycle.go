@@ -119,6 +119,7 @@ func (m *Manager) activateSuspects(ctx context.Context, t protocol.Tier, suspect
 // activate runs every entry of o's plugin under one owner. Any failure fails the owner
 // (the host rolls its registrations back) and is recorded in the diagnostics ring.
 func (m *Manager) activate(ctx context.Context, o *owner) {
+	start := time.Now()
 	d := o.want
 	fail := func(reason string) { m.activationFailed(o, reason) }
 	if d.Config.Err != nil {
@@ -177,6 +178,7 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 		m.deactivate(o)
 		return
 	}
+	o.activatedIn.Store(int64(time.Since(start)))
 	m.persistClaims(o)
 	m.log.Info("plugin active", "plugin", o.id, "generation", o.ref.Generation, "host_generation", o.gen)
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -21,6 +22,8 @@ type owner struct {
 	ref  protocol.OwnerRef
 	h    host
 	gen  uint64 // host generation h serves
+	// activatedIn is how long the activation took (verification to live), once it is live.
+	activatedIn atomic.Int64
 
 	ctx    context.Context // ends when the owner ends; calls derive from it
 	cancel context.CancelCauseFunc

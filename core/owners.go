@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"time"
 
 	"github.com/cwx-dev/cwx/core/protocol"
 )
@@ -17,6 +18,8 @@ type OwnerInfo struct {
 	Reason         string   `json:"reason,omitempty"` // why it failed, faulted or was revoked
 	Tools          []string `json:"tools"`
 	Commands       []string `json:"commands"`
+	// Activation is how long its activation took (closure check to live); 0 until it is live.
+	Activation time.Duration `json:"activation_ns,omitempty"`
 }
 
 // Owner reports the plugin's latest owner in this Manager (after Reconcile): its state,
@@ -32,6 +35,7 @@ func (m *Manager) Owner(pluginID string) (OwnerInfo, bool) {
 	m.mu.Lock()
 	if o := m.owners[pluginID]; o != nil && o.ref == ro.Ref {
 		info.HostGeneration = o.gen
+		info.Activation = time.Duration(o.activatedIn.Load())
 	}
 	m.mu.Unlock()
 	for _, t := range m.reg.Tools() {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -154,4 +155,35 @@ func (c replCompleter) Do(line []rune, pos int) ([][]rune, int) {
 		}
 	}
 	return out, len([]rune(prefix))
+}
+
+// writeOwnerTimes prints, under the repl's /host status, each installed plugin's live owner:
+// its generation, state and how long its activation took.
+func (s *replSession) writeOwnerTimes() {
+	store := s.m.Plugins()
+	if store == nil {
+		return
+	}
+	recs, err := store.List()
+	if err != nil {
+		return
+	}
+	tw := newTable(s.out)
+	printed := false
+	for _, r := range recs {
+		info, ok := ownerOf(s.m, r.ID)
+		if !ok {
+			continue
+		}
+		if !printed {
+			printf(tw, "PLUGIN\tTIER\tGENERATION\tSTATE\tACTIVATION\n")
+			printed = true
+		}
+		took := "-"
+		if info.Activation > 0 {
+			took = fmt.Sprintf("%.1f ms", float64(info.Activation.Microseconds())/1000)
+		}
+		printf(tw, "%s\t%s\t%d\t%s\t%s\n", r.ID, info.Tier, info.Generation, info.State, took)
+	}
+	_ = tw.Flush()
 }

@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 )
 
@@ -57,5 +61,47 @@ func TestReplCompletion(t *testing.T) {
 		if strings.Join(gs, "|") != strings.Join(tc.want, "|") || shared != tc.shared {
 			t.Errorf("complete %q: %q (%d), want %q (%d)", tc.line, gs, shared, tc.want, tc.shared)
 		}
+	}
+}
+
+// ownedFake adds owners to a fake core, as core.Manager reports them.
+type ownedFake struct {
+	*fakeCore
+	owners map[string]core.OwnerInfo
+}
+
+func (f ownedFake) Owner(id string) (core.OwnerInfo, bool) { o, ok := f.owners[id]; return o, ok }
+
+func TestReplHostStatusShowsActivationTimes(t *testing.T) {
+	f := replFake(t)
+	recs, err := f.store.List()
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("installed: %v %v", recs, err)
+	}
+	id := recs[0].ID
+	cases := []struct {
+		name  string
+		owner *core.OwnerInfo
+		want  string
+	}{
+		{"active", &core.OwnerInfo{Tier: protocol.TierPlugin, Generation: 3, State: "active", Activation: 12345 * time.Microsecond},
+			"PLUGIN  TIER    GENERATION  STATE   ACTIVATION\n" + id + "   plugin  3           active  12.3 ms\n"},
+		{"failed", &core.OwnerInfo{Tier: protocol.TierPlugin, Generation: 1, State: "failed"},
+			"PLUGIN  TIER    GENERATION  STATE   ACTIVATION\n" + id + "   plugin  1           failed  -\n"},
+		{"no owner", nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			owners := map[string]core.OwnerInfo{}
+			if c.owner != nil {
+				owners[id] = *c.owner
+			}
+			var out bytes.Buffer
+			s := newReplSession(ownedFake{f, owners}, strings.NewReader(""), &out, &out, "")
+			s.writeOwnerTimes()
+			if out.String() != c.want {
+				t.Fatalf("got\n%q\nwant\n%q", out.String(), c.want)
+			}
+		})
 	}
 }
