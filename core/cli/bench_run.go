@@ -36,8 +36,12 @@ type benchRun struct {
 	rep      bench.Report
 }
 
-// benchTier gives the bench's tiers a crash budget that the kill rounds cannot exhaust.
-func benchTier(o *supervisor.Options) { o.CrashLimit = 1 << 20 }
+// benchCrashLimit is the bench's crash budget: room for the kill rounds (each SIGKILL is a
+// crash), yet a start that keeps failing still ends the tier Failed with its reason.
+const benchCrashLimit = 64
+
+// benchTier gives the bench's tiers benchCrashLimit.
+func benchTier(o *supervisor.Options) { o.CrashLimit = benchCrashLimit }
 
 var (
 	in1KiB = benchInput(1 << 10)
