@@ -29,7 +29,7 @@ const BuiltinSandboxNote = "not sandboxed: the builtin tier runs first-party cod
 // sandboxState caches the decision once per Manager.
 type sandboxState struct {
 	mu   sync.Mutex
-	done bool
+	done bool          // +checklocks:mu
 	st   SandboxStatus // +checklocks:mu
 }
 
