@@ -427,7 +427,10 @@ func TestCrashDuringActivation(t *testing.T) {
 		_ = m.Reconcile(context.Background()) // the first host dies under the activations
 		eventually(t, 20*time.Second, "the crashing plugin blamed and the other live", func() bool {
 			o, ok := m.reg.Owner("fixture-crash-activation")
-			return ok && o.State == registry.Failed && strings.Contains(o.Reason, "host crashed during activation") && hasTool(m, "echo_text")
+			// The replayed plugin's tool is live once its activation answers, a moment before
+			// the supervisor marks the restarted host Ready: wait for both.
+			return ok && o.State == registry.Failed && strings.Contains(o.Reason, "host crashed during activation") && hasTool(m, "echo_text") &&
+				m.Host(protocol.TierPlugin).State == supervisor.StateReady
 		})
 		if _, err := m.CallTool(context.Background(), "echo_text", input(`{"text":"x"}`), CallOptions{}); err != nil {
 			t.Fatal(err)
