@@ -136,13 +136,14 @@ func (h *heapSamples) bounded() (first, last uint64, ok bool) {
 	if n < 8 {
 		return 0, 0, true
 	}
-	median := func(s []uint64) uint64 {
-		c := append([]uint64(nil), s...)
-		sort.Slice(c, func(i, j int) bool { return c[i] < c[j] })
-		return c[len(c)/2]
-	}
 	first, last = median(h.b[:n/4]), median(h.b[n-n/4:])
 	return first, last, last <= 2*first+64<<20
+}
+
+func median(s []uint64) uint64 {
+	c := append([]uint64(nil), s...)
+	sort.Slice(c, func(i, j int) bool { return c[i] < c[j] })
+	return c[len(c)/2]
 }
 
 // finalChecks: every call returned once, no finding, no process of an earlier
