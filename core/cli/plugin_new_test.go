@@ -21,7 +21,11 @@ func TestPluginTypesPrintsTheEmbeddedFile(t *testing.T) {
 	if got != string(onDisk) || got != string(jshost.AuthorTypes()) {
 		t.Fatalf("plugin types printed %d bytes; the file has %d", len(got), len(onDisk))
 	}
-	for _, decl := range []string{"export interface Context", "export interface ToolExec", "export type CommandResult", "export interface CoreApi", "export { Schema as default, Schema }"} {
+	for _, decl := range []string{
+		"export interface Context", "export interface ToolExec", "export type CommandResult", "export interface CoreApi",
+		"export interface Storage", "export interface Prompt", "export interface SystemPrompt", "export interface UserQuestions",
+		"export type PreExecuteVerdict", "export { Schema as default, Schema }",
+	} {
 		if !strings.Contains(got, decl) {
 			t.Errorf("cwx-plugin.d.ts lacks %q", decl)
 		}

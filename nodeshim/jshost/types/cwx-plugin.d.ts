@@ -2,8 +2,9 @@
 //
 // Print it with `cwx plugin types`; `cwx plugin new` writes it beside a new plugin. It declares
 // what the cwx JS host gives a plugin and nothing else: the context `apply` receives (tools,
-// commands, timer, logger, effects), a tool's execution and its core calls, a command's
-// invocation and results, the errors a plugin can catch, and the config schema builder. A
+// commands, pre-execute hooks, prompt sections, storage, questions to the person, timer, logger,
+// effects), a tool's execution and its core calls, a command's invocation and results, the errors
+// a plugin can catch, and the config schema builder. A
 // tsconfig maps both `cwx-plugin` and `@deepseek-ai/schemastery` to this file:
 //
 //   "paths": { "cwx-plugin": ["./cwx-plugin.d.ts"], "@deepseek-ai/schemastery": ["./cwx-plugin.d.ts"] }
@@ -158,6 +159,116 @@ export interface Logger {
   error(format: any, ...args: any[]): void;
 }
 
+/** HookEvent is the one event a plugin listens to: a call is about to run. */
+export type HookEvent = 'tools/pre-execute';
+
+/** PreExecute is the frozen first argument of a pre-execute listener: the call about to run. */
+export interface PreExecute {
+  /** The tool's name as the model sees it (an extension tool, a native or a core call). */
+  readonly name: string;
+  /** A frozen copy of the call's input. */
+  readonly arguments: unknown;
+  readonly callId: string;
+  /** Aborted when the core stops waiting for the verdict. */
+  readonly signal: AbortSignal;
+  readonly workspace: string;
+}
+
+/**
+ * PreExecuteVerdict is a listener's answer: one key, nothing else. `deny` stops the call with
+ * the reason; `ask` forces an approval card showing the reason; `annotate` adds a note the card
+ * shows; `revise` replaces the input (a revised input that breaks the tool's schema is denied).
+ * `allow` abstains (DSH's spelling, logged once): a hook never approves a call.
+ */
+export type PreExecuteVerdict =
+  | { deny: string }
+  | { ask: string }
+  | { annotate: string }
+  | { revise: { [key: string]: JsonValue } }
+  | { allow: true };
+
+/** PreExecuteReturn: nothing (or next()'s value) abstains. Throwing, or not answering within 5 s, counts as a deny. */
+export type PreExecuteReturn = PreExecuteVerdict | undefined | void;
+
+export type PreExecuteListener = (exec: PreExecute, next: () => undefined) => PreExecuteReturn | Promise<PreExecuteReturn>;
+
+/** PromptSection is what `ctx.prompt.registerSection` takes: `text` under the section's `id`. */
+export interface PromptSection {
+  id: string;
+  text: string;
+}
+
+/** Prompt adds sections to the model's prompt; the core bounds, attributes and frames their text. */
+export interface Prompt {
+  /** registerSection adds a section; the returned function withdraws it. */
+  registerSection(section: PromptSection): () => unknown;
+}
+
+/** SystemPromptSection is DSH's spelling of a prompt section: `name`, and `text` or `content`. */
+export type SystemPromptSection = { name: string; text: string } | { name: string; content: string };
+
+/** SystemPrompt is DSH's service for the same prompt sections as `Prompt`. */
+export interface SystemPrompt {
+  section(section: SystemPromptSection): () => unknown;
+}
+
+/**
+ * Storage is the plugin's own plain-JSON store in its data directory. A key is a letter or digit
+ * then up to 127 of letters, digits, '_', '.' or '-'; a value is at most 64 KiB of JSON and a
+ * plugin keeps at most 1 MiB. Operations run one after another, only while the plugin is active;
+ * every refusal is a StorageError.
+ */
+export interface Storage {
+  /** get is the key's value, or undefined when it has none. */
+  get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined>;
+  /** set replaces the key's value atomically. */
+  set(key: string, value: JsonValue): Promise<void>;
+  /** delete removes the key and reports whether there was one. */
+  delete(key: string): Promise<boolean>;
+  /** list is every key, sorted. */
+  list(): Promise<string[]>;
+}
+
+/** StorageError is every refusal of `ctx.storage`: a bad key, a value that is not JSON, the quota, a corrupt file. */
+export interface StorageError extends Error {
+  readonly name: 'StorageError';
+}
+
+/** QuestionOption is one choice offered to the person; a string is a label alone. */
+export interface QuestionOption {
+  label: string;
+  description?: string;
+}
+
+/**
+ * Question is what `ctx.userQuestions.ask` takes: a string, or the question with the choices
+ * offered. `allowText` (DSH: `allowOther`, `custom`) lets the person answer in their own words.
+ * A question waits for the person: `wait` and timeouts are refused.
+ */
+export type Question =
+  | string
+  | ({ options?: readonly (string | QuestionOption)[]; allowText?: boolean; allowOther?: boolean; custom?: boolean } & (
+      | { question: string }
+      | { text: string }
+    ));
+
+/** QuestionAnswer is the person's frozen answer. */
+export type QuestionAnswer = { kind: 'choice'; choice: string } | { kind: 'text'; text: string } | { kind: 'skipped' };
+
+/** QuestionCode says why `ask` rejected; NO_PROVIDER means no person is present to answer. */
+export type QuestionCode = 'NO_PROVIDER' | 'NO_INVOCATION' | 'REFUSED' | 'CANCELLED' | 'FAILED';
+
+/** QuestionError is the rejection of `ctx.userQuestions.ask`; `code` says why. */
+export interface QuestionError extends Error {
+  readonly name: 'QuestionError';
+  readonly code: QuestionCode;
+}
+
+/** UserQuestions asks the person, only while one of the plugin's own tools or commands runs. */
+export interface UserQuestions {
+  ask(question: Question): Promise<Readonly<QuestionAnswer>>;
+}
+
 /** Disposer undoes an effect; it may be async (the host waits 2 s at most). */
 export type Disposer = () => unknown;
 
@@ -167,6 +278,19 @@ export interface Context extends Timer {
   tools: Tools;
   /** Present when the plugin declares `inject = ['commands']`. */
   commands: Commands;
+  /** Present when the plugin declares `inject = ['prompt']`. */
+  prompt: Prompt;
+  /** Present when the plugin declares `inject = ['systemPrompt']`. */
+  systemPrompt: SystemPrompt;
+  /** Present when the plugin declares `inject = ['storage']`; it refuses when the plugin has no data directory. */
+  storage: Storage;
+  /** Present when the plugin declares `inject = ['userQuestions']`. */
+  userQuestions: UserQuestions;
+  /**
+   * on registers a pre-execute hook, asked before every gated call (extension tools, the core's
+   * own tools, core calls), the plugin's own included; the returned function removes it.
+   */
+  on(event: HookEvent, listener: PreExecuteListener): () => unknown;
   timer: Timer;
   logger: Logger;
   /** effect runs setup now and its disposer when the plugin is disabled, re-activated or stopped. */

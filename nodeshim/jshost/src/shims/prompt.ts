@@ -25,8 +25,16 @@ function register(registrar: Registrar, ctx: Context, method: string, def: unkno
   return registrar.add(ctx, 'prompt_section', id, { name: id, description: text }, def);
 }
 
+/** PromptMethods and SystemPromptMethods are the services' methods (cwx-plugin.d.ts declares them to authors). */
+export interface PromptMethods {
+  registerSection(def: unknown): () => unknown;
+}
+export interface SystemPromptMethods {
+  section(def: unknown): () => unknown;
+}
+
 export function definePrompt(registrar: Registrar): PromptClasses {
-  class Prompt extends Service {
+  class Prompt extends Service implements PromptMethods {
     constructor(ctx: Context) {
       super(ctx, 'prompt');
     }
@@ -36,7 +44,7 @@ export function definePrompt(registrar: Registrar): PromptClasses {
     }
   }
 
-  class SystemPrompt extends Service {
+  class SystemPrompt extends Service implements SystemPromptMethods {
     constructor(ctx: Context) {
       super(ctx, 'systemPrompt');
     }

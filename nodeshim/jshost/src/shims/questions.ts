@@ -80,8 +80,13 @@ function toQuestionError(err: unknown): QuestionError {
   return new QuestionError('FAILED', err.message);
 }
 
+/** QuestionMethods are the `userQuestions` service's methods (cwx-plugin.d.ts declares them to authors). */
+export interface QuestionMethods {
+  ask(question: unknown): Promise<Readonly<UserAnswer>>;
+}
+
 export function defineQuestions(): new (ctx: Context) => Service {
-  class UserQuestions extends Service {
+  class UserQuestions extends Service implements QuestionMethods {
     constructor(ctx: Context) {
       super(ctx, 'userQuestions');
     }

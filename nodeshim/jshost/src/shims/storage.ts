@@ -228,6 +228,14 @@ class Store {
   }
 }
 
+/** StorageMethods are the `storage` service's methods (cwx-plugin.d.ts declares them to authors). */
+export interface StorageMethods {
+  get(key: unknown): Promise<unknown>;
+  set(key: unknown, value: unknown): Promise<void>;
+  delete(key: unknown): Promise<boolean>;
+  list(): Promise<string[]>;
+}
+
 export function defineStorage(): new (ctx: Context) => Service {
   const stores = new WeakMap<OwnerRecord, Store>();
   const storeOf = (ctx: Context, method: string): Store => {
@@ -242,7 +250,7 @@ export function defineStorage(): new (ctx: Context) => Service {
     return s;
   };
 
-  class Storage extends Service {
+  class Storage extends Service implements StorageMethods {
     constructor(ctx: Context) {
       super(ctx, 'storage');
     }
