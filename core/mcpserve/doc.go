@@ -24,6 +24,11 @@
 //     form with the answer bound to the card's approval key by a MAC (approval.go);
 //     otherwise Options.Fallback answers (the CLI's refuses and says which --approve flags
 //     approve instead). The posture itself is the Manager's.
+//   - Questions: a plugin's question to the person (userQuestions.ask) reaches a client
+//     that declared elicitation as a form elicitation (its options an enum field, free text
+//     a string field) while the call runs on, parked until the client's retry brings the
+//     answer (questions.go); an empty, declined or cancelled form is skipped. A client
+//     without elicitation gets no Asker, and the plugin gets NO_PROVIDER.
 //   - Annotations: a read-only native tool gets readOnlyHint; an extension tool gets none.
 //   - Commands are prompts: prompts/get runs the command with the "input" argument; a
 //     submit answer becomes the prompt's user message, success and error answers text.

@@ -42,25 +42,50 @@ func (s *Server) syncPrompts() {
 }
 
 // getPrompt runs the command: a submit answer is the prompt's user message (its text, if
-// any, the description); success and error answers are text.
+// any, the description); success and error answers are text. A command whose plugin asks
+// the person runs on across the client's retries, as a tool call does (questions.go).
 func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	name := req.Params.Name
-	res, err := s.m.RunCommand(ctx, name, req.Params.Arguments[promptArgument], core.CallOptions{Workspace: s.o.Workspace, SessionID: req.Session.ID()})
-	if err != nil {
+	var r *run
+	if st := req.Params.RequestState; isQuestionState(st) {
+		if r = s.resume(st, req.Params.InputResponses[questionInput]); r == nil {
+			return nil, fmt.Errorf("command %s: %w", name, errQuestionGone)
+		}
+	} else {
+		r = s.start(ctx, func(ctx context.Context, r *run) (any, error) {
+			opts := core.CallOptions{Workspace: s.o.Workspace, SessionID: req.Session.ID()}
+			if canAsk(req.ClientCapabilities()) {
+				opts.Asker = r
+			}
+			return s.m.RunCommand(ctx, name, req.Params.Arguments[promptArgument], opts)
+		})
+	}
+	ask, state, err := s.next(ctx, r)
+	switch {
+	case err != nil:
+		return nil, err
+	case ask != nil:
+		return &mcp.GetPromptResult{InputRequests: mcp.InputRequestMap{questionInput: ask}, RequestState: state}, nil
+	case r.err != nil:
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("command %s: %s", name, failureText(err))
+		return nil, fmt.Errorf("command %s: %s", name, failureText(r.err))
 	}
+	return promptResult(r.res.(core.CommandResult)), nil
+}
+
+// promptResult maps a command's answer to a prompt.
+func promptResult(res core.CommandResult) *mcp.GetPromptResult {
 	switch res.Kind {
 	case "submit":
 		return &mcp.GetPromptResult{Description: res.Text, Messages: []*mcp.PromptMessage{
 			{Role: "user", Content: &mcp.TextContent{Text: res.Prompt}},
-		}}, nil
+		}}
 	case "error":
 		return &mcp.GetPromptResult{Description: "the command reported an error", Messages: []*mcp.PromptMessage{
 			{Role: "assistant", Content: &mcp.TextContent{Text: res.Text}},
-		}}, nil
+		}}
 	}
-	return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "assistant", Content: &mcp.TextContent{Text: res.Text}}}}, nil
+	return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "assistant", Content: &mcp.TextContent{Text: res.Text}}}}
 }

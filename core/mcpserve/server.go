@@ -34,6 +34,9 @@ type Options struct {
 	Workspace string
 	// Fallback answers approval cards for a client without elicitation; nil denies.
 	Fallback core.Approver
+	// AnswerWithin bounds how long a call waits for the client's answer to a plugin's
+	// question; 0 means DefaultAnswerWithin.
+	AnswerWithin time.Duration
 	// ProgressEvery is the progress interval; 0 means DefaultProgressEvery.
 	ProgressEvery time.Duration
 	// Logger receives the server's own logs; nil discards them.
@@ -55,6 +58,11 @@ type Server struct {
 	syncMu  sync.Mutex
 	tools   map[string]string // +checklocks:syncMu
 	prompts map[string]string // +checklocks:syncMu
+
+	// parkMu guards the runs parked on a question (questions.go); runs counts every run.
+	parkMu sync.Mutex
+	parked map[string]*run // +checklocks:parkMu
+	runs   sync.WaitGroup
 }
 
 // New returns a server over m. Call Watch (or Run, which watches) to keep its catalog
@@ -66,6 +74,9 @@ func New(m Manager, o Options) *Server {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
+	if o.AnswerWithin <= 0 {
+		o.AnswerWithin = DefaultAnswerWithin
+	}
 	if o.ProgressEvery <= 0 {
 		o.ProgressEvery = DefaultProgressEvery
 	}
@@ -73,7 +84,7 @@ func New(m Manager, o Options) *Server {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	s := &Server{m: m, o: o, log: log, tools: map[string]string{}, prompts: map[string]string{}}
+	s := &Server{m: m, o: o, log: log, tools: map[string]string{}, prompts: map[string]string{}, parked: map[string]*run{}}
 	_, _ = rand.Read(s.secret[:]) // crypto/rand.Read never fails
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{
@@ -91,8 +102,8 @@ func New(m Manager, o Options) *Server {
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Watch syncs the catalog now and after every Change until ctx ends or the returned stop
-// is called; stop closes the sessions still open (an HTTP client's) and waits for the
-// watcher and the log forwarder to end.
+// is called; stop closes the sessions still open (an HTTP client's), cancels the calls
+// parked on a question and waits for the watcher, the log forwarder and every call to end.
 func (s *Server) Watch(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	changes := s.m.Changes(ctx) // before the first sync, so no change falls between
@@ -110,6 +121,7 @@ func (s *Server) Watch(ctx context.Context) (stop func()) {
 		for ss := range s.mcp.Sessions() {
 			_ = ss.Close()
 		}
+		s.stopRuns()
 	}
 }
 

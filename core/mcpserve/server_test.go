@@ -20,11 +20,17 @@ import (
 // the other; the test's cleanup closes both.
 func connect(t *testing.T, srv *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectAt(t, srv, opts, "")
+}
+
+// connectAt is connect with the client on protocol version v ("" is the SDK's latest).
+func connectAt(t *testing.T, srv *Server, opts *mcp.ClientOptions, v string) *mcp.ClientSession {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx, st) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: v})
 	if err != nil {
 		cancel()
 		<-done

@@ -77,21 +77,44 @@ func objectSchema(raw json.RawMessage) bool {
 }
 
 // callTool is every tool's handler: one Manager.CallTool under the request's context,
-// which the SDK cancels on notifications/cancelled.
+// which the SDK cancels on notifications/cancelled. A call whose plugin asks the person
+// runs on across the client's retries, one question each (questions.go).
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := req.Params.Name
-	step := s.approver(req)
-	opts := core.CallOptions{Workspace: s.o.Workspace, SessionID: req.Session.ID(), Approver: step}
+	var r *run
+	if st := req.Params.RequestState; isQuestionState(st) {
+		if r = s.resume(st, req.Params.InputResponses[questionInput]); r == nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: errQuestionGone.Error()}}}, nil
+		}
+	} else {
+		step := s.approver(req)
+		r = s.start(ctx, func(ctx context.Context, r *run) (any, error) {
+			opts := core.CallOptions{Workspace: s.o.Workspace, SessionID: req.Session.ID(), Approver: step}
+			if canAsk(req.ClientCapabilities()) {
+				opts.Asker = r
+			}
+			res, err := s.m.CallTool(ctx, name, req.Params.Arguments, opts)
+			if step.card != nil && errors.Is(err, errAsk) {
+				return step.ask(), nil
+			}
+			return res, err
+		})
+	}
 	stop := s.progress(ctx, req)
-	res, err := s.m.CallTool(ctx, name, req.Params.Arguments, opts)
+	ask, state, err := s.next(ctx, r)
 	stop()
-	if step.card != nil && errors.Is(err, errAsk) {
-		return step.ask(), nil
+	switch {
+	case err != nil:
+		return nil, err
+	case ask != nil:
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{questionInput: ask}, RequestState: state}, nil
+	case r.err != nil:
+		return s.callFailure(ctx, name, r.err)
 	}
-	if err != nil {
-		return s.callFailure(ctx, name, err)
+	if res, ok := r.res.(*mcp.CallToolResult); ok {
+		return res, nil
 	}
-	return toolResult(res), nil
+	return toolResult(r.res.(core.ToolResult)), nil
 }
 
 // toolResult maps a tool's answer to MCP content.
