@@ -204,3 +204,28 @@ func TestQuestionStateBound(t *testing.T) {
 		}
 	}
 }
+
+// TestParkedQuestionExpires: a call whose question is not answered within AnswerWithin is
+// cancelled, and the late retry is told to make the call again.
+func TestParkedQuestionExpires(t *testing.T) {
+	f := newFake()
+	f.set([]core.ToolInfo{tool("t", "p")}, nil)
+	ended := make(chan error, 1)
+	f.call = func(ctx context.Context, _ string, _ json.RawMessage, o core.CallOptions) (core.ToolResult, error) {
+		_, err := o.Asker.Ask(ctx, core.Question{PluginID: "p", Kind: "tool", Name: "t", Text: "Now?", AllowText: true})
+		ended <- err
+		return core.ToolResult{}, err
+	}
+	cs := connect(t, New(f, Options{AnswerWithin: time.Millisecond}), &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if err := <-ended; err == nil {
+				t.Error("the unanswered question's Ask returned no error")
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"text": "late"}}, nil
+		},
+	})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "t", Arguments: map[string]any{}})
+	if err != nil || !res.IsError || text(res) != errQuestionGone.Error() {
+		t.Fatalf("late retry: %v %q", err, text(orEmpty(res)))
+	}
+}
