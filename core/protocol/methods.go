@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+
+	"github.com/cwx-dev/cwx/shared/frame"
 )
 
 // AnyObjectShape is the shape name of a result that may be any JSON object, never strict.
@@ -14,9 +16,9 @@ const Version = 1
 
 // Limits shared by both sides (ARCHITECTURE.md, “Limits”).
 const (
-	MaxFrame    = 32 << 20 // bytes of one frame's payload
-	MaxInflight = 256      // requests in flight per direction
-	MaxDepth    = 64       // JSON nesting depth (objects and arrays)
+	MaxFrame    = frame.MaxPayload // bytes of one frame's payload: the framing's own limit
+	MaxInflight = 256              // requests in flight per direction
+	MaxDepth    = 64               // JSON nesting depth (objects and arrays)
 	// MaxUint is the largest unsigned integer accepted on the wire: 2^53-1, the largest
 	// integer the JS side represents exactly.
 	MaxUint = 1<<53 - 1
