@@ -1,10 +1,8 @@
 package core
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -20,7 +18,7 @@ func TestFD1IsNotTheChannel(t *testing.T) {
 	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
 		e := newEnv(t, rt)
 		e.install("fd1-writer")
-		logs := &lockedBuffer{}
+		logs := &testenv.Buffer{}
 		m := e.open(func(o *Options) {
 			o.Logger = hclog.New(&hclog.LoggerOptions{Name: "core", Level: hclog.Info, Output: logs})
 		})
@@ -45,22 +43,4 @@ func TestFD1IsNotTheChannel(t *testing.T) {
 		}
 		t.Logf("logged as: %s", noise)
 	})
-}
-
-// lockedBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

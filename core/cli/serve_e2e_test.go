@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -26,8 +24,8 @@ import (
 type mcpServe struct {
 	cmd      *exec.Cmd
 	session  *mcp.ClientSession
-	stdout   *lockedBuffer
-	stderr   *lockedBuffer
+	stdout   *testenv.Buffer
+	stderr   *testenv.Buffer
 	changed  chan struct{} // one value per tools/list_changed
 	done     chan error    // the exit of cmd
 	stopped  bool
@@ -35,28 +33,11 @@ type mcpServe struct {
 	answer   atomic.Value // the elicitation's decision; "" declines
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // startServe starts `cwx serve --mcp args…` under home and connects a client that answers
 // elicitations when elicit is set.
 func startServe(t testing.TB, bin, home string, elicit bool, args ...string) *mcpServe {
 	t.Helper()
-	s := &mcpServe{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, changed: make(chan struct{}, 16)}
+	s := &mcpServe{stdout: &testenv.Buffer{}, stderr: &testenv.Buffer{}, changed: make(chan struct{}, 16)}
 	s.answer.Store("")
 	s.cmd = exec.Command(bin, append([]string{"serve", "--mcp"}, args...)...)
 	s.cmd.Env = append(os.Environ(), "CWX_HOME="+home, "CWX_LOG=info")
