@@ -1,13 +1,11 @@
 package supervisor
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -54,29 +52,7 @@ func conformBigFrames(t *testing.T, rt testenv.Runtime) {
 
 // conformCoreKilled: SIGKILL of the core takes the shim and the runtime with it (lifeline).
 func conformCoreKilled(t *testing.T, rt testenv.Runtime) {
-	path, digest := fakeHost(t, "good")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(),
-		helperCoreEnv+"=1", "CWX_HELPER_RUNTIME="+rt.Name, "CWX_HELPER_RUNTIME_PATH="+rt.Path,
-		"CWX_HELPER_HOST="+path, "CWX_HELPER_DIGEST="+digest, "CWX_HELPER_SHIM="+shimBin)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("helper core: %v; stderr: %s", err, stderr.String())
-	}
-	var shimPID, rtPID int
-	if _, err := fmt.Sscanf(line, "READY %d %d", &shimPID, &rtPID); err != nil {
-		t.Fatalf("helper core said %q: %v", line, err)
-	}
+	cmd, shimPID, rtPID := startHelperCore(t, rt, "good")
 	begin := time.Now()
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()

@@ -55,7 +55,7 @@ func TestNoDescendantOutlivesTheHost(t *testing.T) {
 				})
 			}
 			t.Run("core_killed", func(t *testing.T) {
-				core, host := startHelperCore(t, rt, "escapes")
+				core, _, host := startHelperCore(t, rt, "escapes")
 				esc := awaitEscapes(t, host)
 				done := watchSweep(t, host, esc)
 				_ = core.Process.Signal(syscall.SIGKILL)
@@ -156,11 +156,11 @@ func escapesOf(host int) map[string]int {
 }
 
 // startHelperCore runs helperCore (a core in its own process) on the named fake host and
-// returns it with the runtime's pid; the test's cleanup kills it if it still runs.
-func startHelperCore(t *testing.T, rt testenv.Runtime, host string) (*exec.Cmd, int) {
+// returns it with the shim's and the runtime's pids; the test's cleanup kills it if it still runs.
+func startHelperCore(t *testing.T, rt testenv.Runtime, host string) (cmd *exec.Cmd, shimPID, rtPID int) {
 	t.Helper()
 	path, digest := fakeHost(t, host)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd = exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(),
 		helperCoreEnv+"=1", "CWX_HELPER_RUNTIME="+rt.Name, "CWX_HELPER_RUNTIME_PATH="+rt.Path,
 		"CWX_HELPER_HOST="+path, "CWX_HELPER_DIGEST="+digest, "CWX_HELPER_SHIM="+shimBin)
@@ -178,9 +178,8 @@ func startHelperCore(t *testing.T, rt testenv.Runtime, host string) (*exec.Cmd, 
 	if err != nil {
 		t.Fatalf("helper core: %v; stderr: %s", err, stderr.String())
 	}
-	var shimPID, rtPID int
 	if _, err := fmt.Sscanf(line, "READY %d %d", &shimPID, &rtPID); err != nil {
 		t.Fatalf("helper core said %q: %v", line, err)
 	}
-	return cmd, rtPID
+	return cmd, shimPID, rtPID
 }
