@@ -114,3 +114,41 @@ func assertBlockedFound(t *testing.T, e *env, m *Manager, maxCrashes int) HostIn
 	t.Logf("host generation %d, crashes %d", h.Generation, h.Crashes)
 	return h
 }
+
+// TestCallWhileAnotherActivationBlocks: a call to an innocent tool made while another
+// plugin's apply has blocked the shared host is not lost with that host: it waits for the
+// host to answer a ping, and when the host is ended for the hang instead, it is sent to the
+// next incarnation, where it answers. Without the ping the call is sent to the blocked host
+// and fails "extension host exited".
+func TestCallWhileAnotherActivationBlocks(t *testing.T) {
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		e := newEnv(t, rt)
+		e.install("tool")
+		m := e.open(func(o *Options) {
+			o.Tier = func(so *supervisor.Options) {
+				so.HandshakeTimeout = 20 * time.Second
+				so.HeartbeatInterval, so.UnresponsiveAfter, so.HangKillAfter = 300*time.Millisecond, time.Second, 2*time.Second
+			}
+		})
+		reconcile(t, m)
+		before := m.Host(protocol.TierPlugin)
+		e.install("blocks-in-apply")
+		done := make(chan error, 1)
+		go func() { done <- m.Reconcile(context.Background()) }()
+		// the host stops answering its heartbeat once the blocking apply runs
+		eventually(t, 20*time.Second, "the host blocked by the apply", func() bool {
+			o, ok := m.reg.Owner("fixture-blocks-in-apply")
+			return ok && o.State == registry.Activating && m.Host(protocol.TierPlugin).State == supervisor.StateUnresponsive
+		})
+		res, err := m.CallTool(context.Background(), "echo_text", input(`{"text":"during"}`), CallOptions{})
+		if err != nil || res.Text() != `{"echoed":"during"}` {
+			t.Fatalf("innocent tool during the blocked activation: %+v, %v", res, err)
+		}
+		if after := m.Host(protocol.TierPlugin); after.Generation <= before.Generation {
+			t.Fatalf("host %+v → %+v: the call was answered by the blocked incarnation", before, after)
+		}
+		if err := <-done; err != nil {
+			t.Logf("reconcile: %v", err)
+		}
+	})
+}

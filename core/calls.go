@@ -121,7 +121,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	if tool, spec, ok := m.nat.set.Lookup(name); ok {
 		return m.callNative(ctx, tool, spec, input, opts)
 	}
-	tg, err := m.lookup(toolCall, name)
+	tg, err := m.lookupRunnable(ctx, toolCall, name)
 	if err != nil {
 		return ToolResult{}, err
 	}
