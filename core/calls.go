@@ -39,6 +39,10 @@ type ToolInfo struct {
 	// ReadOnly says a native tool changes nothing (shown, not enforced); an extension tool
 	// never has it, whatever the plugin says.
 	ReadOnly bool `json:"read_only,omitempty"`
+	// Cached says the entry comes from the plugin's catalog entry (its last successful
+	// activation with these bytes, config and bundle), not from a live owner: no host was
+	// asked (ARCHITECTURE.md, “Catalog”). false for a live or native tool.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // CommandInfo describes a live extension command.
@@ -48,6 +52,9 @@ type CommandInfo struct {
 	Origin       string `json:"origin"`
 	Description  string `json:"description"`
 	ArgumentHint string `json:"argument_hint,omitempty"`
+	// Cached says the entry comes from the plugin's catalog entry, not from a live owner
+	// (ARCHITECTURE.md, “Catalog”).
+	Cached bool `json:"cached,omitempty"`
 }
 
 // ContentBlock is one block of a tool result.
