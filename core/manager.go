@@ -71,14 +71,19 @@ type Approver = gate.Approver
 // ApprovalCard is what an Approver is shown (gate.Card).
 type ApprovalCard = gate.Card
 
-// Decision is an Approver's answer: gate.AllowOnce, gate.AllowSession or gate.DenyDecision.
+// Decision is an Approver's answer: AllowOnce, AllowSession, AllowToolForSession or
+// DenyDecision (gate.Decision).
 type Decision = gate.Decision
 
-// The decisions, so an Approver needs nothing below the Manager.
+// The decisions, so an Approver needs nothing below the Manager. AllowSession remembers the
+// card's Key (this exact input) for the Manager's lifetime, AllowToolForSession its ToolKey
+// (any input to that tool of that plugin build, from the same origin); a Forced card
+// (shell) remembers neither and offers no ToolKey.
 const (
-	DenyDecision = gate.DenyDecision
-	AllowOnce    = gate.AllowOnce
-	AllowSession = gate.AllowSession
+	DenyDecision        = gate.DenyDecision
+	AllowOnce           = gate.AllowOnce
+	AllowSession        = gate.AllowSession
+	AllowToolForSession = gate.AllowToolForSession
 )
 
 // ApproverFunc adapts a function to Approver (gate.ApproverFunc).

@@ -103,7 +103,7 @@ func TestReplPromptSharesStdin(t *testing.T) {
 	if !strings.Contains(r.stdout, "approved") || !strings.Contains(r.stdout, "word_stats") {
 		t.Fatalf("stdout %q", r.stdout)
 	}
-	if !strings.Contains(r.stderr, "Allow? [o] once") {
+	if !strings.Contains(r.stderr, "[o] allow once\n") || !strings.Contains(r.stderr, "Allow? o, s or d (default d): ") {
 		t.Fatalf("stderr %q: the card was not shown", r.stderr)
 	}
 }

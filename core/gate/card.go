@@ -11,13 +11,19 @@ const MaxCardInput = 4096
 // Card is the approval card the core composes for an extension tool call. Nothing on
 // it comes from the plugin's own description of itself.
 type Card struct {
-	Key      string // the approval key "allow for session" remembers
-	PluginID string
-	Tool     string
-	Title    string // "Extension tool `<name>` from plugin `<plugin>` (runs JavaScript with your permissions)"
-	Input    string // the canonical input, cut at MaxCardInput bytes
-	Shared   string // "runs alongside N other plugins in one process", or ""
-	Forced   bool   // asked even under auto; "allow for session" is not remembered
+	Key string // the approval key "allow for session" remembers
+	// ToolKey is the key AllowToolForSession remembers (any input to this tool of this
+	// plugin build, from this origin); "" on a Forced card, which offers no session grant.
+	ToolKey string
+	// ToolChoice names that choice: "allow `<tool>` from `<plugin>` at this exact version
+	// for the session"; "" when ToolKey is.
+	ToolChoice string
+	PluginID   string
+	Tool       string
+	Title      string // "Extension tool `<name>` from plugin `<plugin>` (runs JavaScript with your permissions)"
+	Input      string // the canonical input, cut at MaxCardInput bytes
+	Shared     string // "runs alongside N other plugins in one process", or ""
+	Forced     bool   // asked even under auto; "allow for session" is not remembered
 	// Notes are the pre-execute hooks' asks and annotations, each naming its plugin.
 	Notes []string
 }
@@ -38,6 +44,16 @@ func NewCard(req Request, key string, canon []byte) Card {
 	if from := req.Caller; from != nil {
 		// Composed by the core from the ticket's row, never from what the host says.
 		c.Title = fmt.Sprintf("Requested by `extension:%s` from inside its tool `%s` (core/call): core tool `%s`", from.PluginID, from.Tool, req.Tool)
+	}
+	if c.ToolKey = req.toolKey(); c.ToolKey != "" {
+		switch {
+		case req.Caller != nil:
+			c.ToolChoice = fmt.Sprintf("allow `extension:%s` at this exact version to call core tool `%s` with any input for the session", req.Caller.PluginID, req.Tool)
+		case req.Native:
+			c.ToolChoice = fmt.Sprintf("allow native tool `%s` with any input for the session", req.Tool)
+		default:
+			c.ToolChoice = fmt.Sprintf("allow `%s` from `%s` at this exact version with any input for the session", req.Tool, req.PluginID)
+		}
 	}
 	in := string(canon)
 	if len(in) > MaxCardInput {

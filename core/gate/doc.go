@@ -4,7 +4,12 @@
 // auto-approved. The core composes the approval card (Card) itself. A call is keyed by
 // Key: ext:<plugin_id>@<closure sha256>:<tool>:<sha256 of the RFC 8785 canonical input>,
 // so a different input, another build of the plugin or another plugin asks again;
-// "allow for this session" remembers exactly that key.
+// "allow this exact call for the session" (AllowSession) remembers exactly that key. "Allow
+// this tool for the session" (AllowToolForSession) remembers the tool key instead, the same
+// key without the input hash: tool:ext:<plugin_id>@<closure sha256>:<tool> (ToolKey), so any
+// input to that tool of that plugin build is approved; a changed plugin asks again. Tool keys
+// are origin-scoped like every key (tool:extcall:... for a core/call, tool:native:<tool> for
+// a native), and a Forced card offers neither session grant.
 //
 // The posture says who answers a Required prompt: ask (the Approver, the default), auto
 // (approved without asking; a Forced prompt still asks) or deny (refused without asking).
@@ -23,8 +28,8 @@
 // plugin; they never change the key, and a hook never approves.
 //
 // Approver is the interface an embedder implements. TerminalPrompter is the CLI's
-// implementation: it shows the card and reads "allow once", "allow for session" or
-// "deny" from a terminal, and fails closed with instructions when there is no terminal.
+// implementation: it shows the card with its choices named (o once, s this exact call for
+// the session, t this tool for the session, d deny) and reads one from a terminal, and fails closed with instructions when there is no terminal.
 //
 // Canonicalize implements RFC 8785 (JSON Canonicalization Scheme) for the key, in one
 // pass that writes straight into the result. Every call's input must have a canonical

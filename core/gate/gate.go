@@ -78,11 +78,15 @@ const (
 // Decision is an Approver's answer.
 type Decision int
 
-// Decisions. The zero value denies.
+// Decisions. The zero value denies. AllowSession remembers the call's exact key (the same
+// input); AllowToolForSession remembers its tool key (any input to that tool of that plugin
+// build, from the same origin). Neither is remembered for a Forced call, which is then
+// allowed once.
 const (
 	DenyDecision Decision = iota
 	AllowOnce
 	AllowSession
+	AllowToolForSession
 )
 
 func (d Decision) String() string {
@@ -91,6 +95,8 @@ func (d Decision) String() string {
 		return "allow once"
 	case AllowSession:
 		return "allow for session"
+	case AllowToolForSession:
+		return "allow tool for session"
 	}
 	return "deny"
 }
@@ -174,6 +180,36 @@ func callerKeyOf(c Caller, tool string, canon []byte) string {
 	return "extcall:" + keyOf(c.PluginID, c.ClosureSHA256, tool, canon)
 }
 
+// ToolKey returns the tool key of a model's call of an extension tool, the key
+// AllowToolForSession remembers: tool:ext:<plugin_id>@<closure sha256>:<tool>, the call's
+// key without the input hash. Another build of the plugin (another closure hash) asks again.
+func ToolKey(pluginID, closureSHA256, tool string) string {
+	return "tool:ext:" + pluginID + "@" + closureSHA256 + ":" + tool
+}
+
+// CallerToolKey is the origin-scoped tool key of a core/call:
+// tool:extcall:ext:<plugin_id>@<closure sha256>:<tool>, so a grant of a tool for a model's
+// calls never covers an extension's, and the reverse.
+func CallerToolKey(c Caller, tool string) string {
+	return "tool:extcall:ext:" + c.PluginID + "@" + c.ClosureSHA256 + ":" + tool
+}
+
+// NativeToolKey is the tool key of a model's call of a native tool: tool:native:<tool>.
+func NativeToolKey(tool string) string { return "tool:native:" + tool }
+
+// toolKey is the tool key of req, or "" for a Forced call (no tool grant applies).
+func (r Request) toolKey() string {
+	switch {
+	case r.Requirement == Forced:
+		return ""
+	case r.Caller != nil:
+		return CallerToolKey(*r.Caller, r.Tool)
+	case r.Native:
+		return NativeToolKey(r.Tool)
+	}
+	return ToolKey(r.PluginID, r.ClosureSHA256, r.Tool)
+}
+
 // Key returns the approval key of a call:
 // ext:<plugin_id>@<closure sha256>:<tool>:<sha256 hex of the RFC 8785 canonical input>.
 func Key(pluginID, closureSHA256, tool string, input []byte) (string, error) {
@@ -195,6 +231,7 @@ type Source string
 // Sources of an approval.
 const (
 	BySessionGrant Source = "session grant"
+	ByToolGrant    Source = "tool session grant"
 	ByPosture      Source = "posture auto"
 	ByApprover     Source = "approver"
 	ByEligibility  Source = "auto-eligible"
@@ -256,9 +293,12 @@ func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Sourc
 	case req.Native:
 		key = nativeKeyOf(req.Tool, canon)
 	}
+	toolKey := req.toolKey()
 	switch {
 	case !forced && g.granted(key):
 		return BySessionGrant, nil
+	case !forced && g.granted(toolKey):
+		return ByToolGrant, nil
 	case !forced && g.posture == Auto:
 		return ByPosture, nil
 	}
@@ -280,6 +320,11 @@ func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Sourc
 	case AllowSession:
 		if !forced {
 			g.grant(key)
+		}
+		return ByApprover, nil
+	case AllowToolForSession:
+		if !forced {
+			g.grant(toolKey)
 		}
 		return ByApprover, nil
 	case AllowOnce:

@@ -239,3 +239,85 @@ func TestCardText(t *testing.T) {
 		t.Fatalf("long input shown as %d bytes: ...%s", len(c.Input), c.Input[len(c.Input)-40:])
 	}
 }
+
+// TestToolGrant: "allow this tool for the session" covers another input to the same tool of
+// the same plugin build from the same origin, and nothing else.
+func TestToolGrant(t *testing.T) {
+	ctx := context.Background()
+	grant := req(`{"name":"Ada"}`)
+	otherTool := req(`{"name":"Ada"}`)
+	otherTool.Tool = "wave"
+	newBuild := req(`{"name":"Ada"}`)
+	newBuild.ClosureSHA256 = strings.Repeat("2", 64)
+	otherPlugin := req(`{"name":"Ada"}`)
+	otherPlugin.PluginID = "imposter"
+	nested := req(`{"name":"Ada"}`)
+	nested.Caller = &Caller{PluginID: "hello", ClosureSHA256: closure, Tool: "greet"}
+	native := req(`{"name":"Ada"}`)
+	native.Native, native.PluginID, native.ClosureSHA256 = true, "", ""
+	forced := req(`{"name":"Ada"}`)
+	forced.Requirement = Forced
+	cases := []struct {
+		name  string
+		first Request
+		then  Request
+		src   Source // "" means asked again
+	}{
+		{"another input", grant, req(`{"name":"Bob"}`), ByToolGrant},
+		{"the same input", grant, req(`{"name":"Ada"}`), ByToolGrant},
+		{"another tool", grant, otherTool, ""},
+		{"another build of the plugin", grant, newBuild, ""},
+		{"another plugin", grant, otherPlugin, ""},
+		{"the model's grant and an extension's core/call", grant, nested, ""},
+		{"an extension's grant and the model's call", nested, grant, ""},
+		{"an extension's grant covers its next core/call", nested, func() Request { r := nested; r.Input = []byte(`{}`); return r }(), ByToolGrant},
+		{"a native's grant", native, func() Request { r := native; r.Input = []byte(`{}`); return r }(), ByToolGrant},
+		{"a native's grant and the extension tool of that name", native, grant, ""},
+		{"a forced call is never covered", grant, forced, ""},
+		{"a forced call grants nothing", forced, grant, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &recorder{answers: []Decision{AllowToolForSession, DenyDecision}}
+			g := New(Ask, rec)
+			if _, err := g.Check(ctx, tc.first, nil); err != nil {
+				t.Fatal(err)
+			}
+			src, err := g.Check(ctx, tc.then, nil)
+			if tc.src != "" {
+				if err != nil || src != tc.src || len(rec.cards) != 1 {
+					t.Fatalf("second call: %s, %v, asked %d times; want %s without asking", src, err, len(rec.cards), tc.src)
+				}
+				return
+			}
+			if !errors.Is(err, ErrDenied) || len(rec.cards) != 2 {
+				t.Fatalf("second call: %s, %v, asked %d times; want it asked again (and denied)", src, err, len(rec.cards))
+			}
+		})
+	}
+}
+
+func TestToolKeys(t *testing.T) {
+	c := Caller{PluginID: "hello", ClosureSHA256: closure, Tool: "greet"}
+	for got, want := range map[string]string{
+		ToolKey("hello", closure, "greet"): "tool:ext:hello@" + closure + ":greet",
+		CallerToolKey(c, "read_file"):      "tool:extcall:ext:hello@" + closure + ":read_file",
+		NativeToolKey("read_file"):         "tool:native:read_file",
+	} {
+		if got != want {
+			t.Errorf("key %q, want %q", got, want)
+		}
+	}
+	exact, _ := Key("hello", closure, "greet", []byte(`{}`))
+	if strings.HasPrefix(exact, "tool:") {
+		t.Fatal("an exact key looks like a tool key")
+	}
+	var card Card
+	ap := ApproverFunc(func(_ context.Context, cd Card) (Decision, error) { card = cd; return AllowOnce, nil })
+	if _, err := New(Ask, ap).Check(context.Background(), req(`{}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if card.ToolKey != ToolKey("hello", closure, "greet") || card.ToolChoice != "allow `greet` from `hello` at this exact version with any input for the session" {
+		t.Fatalf("card %+v", card)
+	}
+}

@@ -21,37 +21,65 @@ type TerminalPrompter struct {
 // maxAttempts is how many unreadable answers are tolerated before denying.
 const maxAttempts = 3
 
-// Approve shows the card and reads the answer: o (allow once), s (allow for this
-// session) or d (deny, the default). End of input denies.
+// Approve shows the card and the choices it offers, each named: o (allow once), s (allow
+// this exact call for the session), t (allow the tool from this plugin build, any input, for
+// the session) and d (deny, the default). A Forced card offers only o and d. Answers that
+// name no choice, y and yes included, are asked again; end of input denies.
 func (p *TerminalPrompter) Approve(ctx context.Context, card Card) (Decision, error) {
 	if !p.IsTerminal || p.In == nil || p.Out == nil {
 		return DenyDecision, fmt.Errorf("%w: extension tool `%s` from plugin `%s` needs approval; run in a terminal to be asked, or approve extension tools with --approve auto or [extension_host] approval = \"auto\"", ErrNoTerminal, card.Tool, card.PluginID)
 	}
 	fmt.Fprintf(p.Out, "\n%s", sanitize(card.Text()))
+	choices := promptChoices(card)
 	if card.Forced {
-		fmt.Fprintln(p.Out, "(this call is always asked)")
+		fmt.Fprintln(p.Out, "(this call is always asked; no session grant applies)")
 	}
+	var letters []string
+	for _, c := range choices {
+		fmt.Fprintf(p.Out, "  [%s] %s\n", c.letter, sanitize(c.name))
+		letters = append(letters, c.letter)
+	}
+	list := strings.Join(letters[:len(letters)-1], ", ") + " or " + letters[len(letters)-1]
 	for range maxAttempts {
 		if err := ctx.Err(); err != nil {
 			return DenyDecision, err
 		}
-		fmt.Fprint(p.Out, "Allow? [o] once  [s] for this session  [d] deny (default): ")
+		fmt.Fprintf(p.Out, "Allow? %s (default d): ", list)
 		line, err := readLine(p.In)
 		if err != nil && line == "" {
 			fmt.Fprintln(p.Out)
 			return DenyDecision, nil // end of input: deny
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "o", "once", "y", "yes":
-			return AllowOnce, nil
-		case "s", "session":
-			return AllowSession, nil
-		case "", "d", "deny", "n", "no":
+		answer := strings.ToLower(strings.TrimSpace(line))
+		if answer == "" {
 			return DenyDecision, nil
 		}
-		fmt.Fprintln(p.Out, "Please answer o, s or d.")
+		for _, c := range choices {
+			if answer == c.letter || answer == c.word {
+				return c.d, nil
+			}
+		}
+		fmt.Fprintf(p.Out, "Please answer %s: type the letter of the choice you mean.\n", list)
 	}
 	return DenyDecision, nil
+}
+
+// choice is one answer the terminal prompt offers.
+type choice struct {
+	letter, word, name string
+	d                  Decision
+}
+
+// promptChoices are the answers card offers, in order, deny last.
+func promptChoices(card Card) []choice {
+	cs := []choice{{"o", "once", "allow once", AllowOnce}}
+	if !card.Forced {
+		cs = append(cs, choice{"s", "session", "allow this exact call (the same input) for the session", AllowSession})
+		if card.ToolChoice != "" {
+			cs = append(cs, choice{"t", "tool", card.ToolChoice, AllowToolForSession})
+		}
+	}
+	return append(cs, choice{"d", "deny", "deny", DenyDecision})
 }
 
 // readLine reads up to a newline, one byte at a time.

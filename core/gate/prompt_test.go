@@ -24,13 +24,16 @@ func TestTerminalPrompter(t *testing.T) {
 		{"once\n", AllowOnce},
 		{"S\n", AllowSession},
 		{"session\n", AllowSession},
+		{"t\n", AllowToolForSession},
+		{"tool\n", AllowToolForSession},
 		{"d\n", DenyDecision},
 		{"\n", DenyDecision},
-		{"", DenyDecision},             // end of input
-		{"maybe\ns\n", AllowSession},   // asked again
-		{"x\ny\n", AllowOnce},          // y means once
-		{"x\nx\nx\no\n", DenyDecision}, // three unreadable answers deny
-		{"  o  \r\n", AllowOnce},       // CRLF and spaces
+		{"", DenyDecision},              // end of input
+		{"maybe\ns\n", AllowSession},    // asked again
+		{"y\nt\n", AllowToolForSession}, // y names no choice: asked again
+		{"yes\nno\nn\n", DenyDecision},  // neither is a choice: three unreadable answers deny
+		{"x\nx\nx\no\n", DenyDecision},  // three unreadable answers deny
+		{"  o  \r\n", AllowOnce},        // CRLF and spaces
 	}
 	for _, tc := range cases {
 		var out strings.Builder
@@ -40,10 +43,37 @@ func TestTerminalPrompter(t *testing.T) {
 			t.Errorf("%q: %s, %v; want %s", tc.in, d, err, tc.want)
 		}
 		text := out.String()
-		for _, s := range []string{"Extension tool `greet` from plugin `hello`", `input: {"name":"Ada"}`, "runs alongside 2 other plugins", "[o] once  [s] for this session  [d] deny"} {
+		for _, s := range []string{"Extension tool `greet` from plugin `hello`", `input: {"name":"Ada"}`, "runs alongside 2 other plugins",
+			"[o] allow once\n", "[s] allow this exact call (the same input) for the session\n",
+			"[t] allow `greet` from `hello` at this exact version with any input for the session\n", "[d] deny\n",
+			"Allow? o, s, t or d (default d): "} {
 			if !strings.Contains(text, s) {
 				t.Errorf("%q: prompt lacks %q:\n%s", tc.in, s, text)
 			}
+		}
+	}
+}
+
+// TestTerminalPrompterForcedOffersNoSessionGrant: a forced card (shell) names only once and
+// deny, and a session answer is not taken for either.
+func TestTerminalPrompterForcedOffersNoSessionGrant(t *testing.T) {
+	r := req(`{"command":"ls"}`)
+	r.Requirement = Forced
+	canon, _ := Canonicalize(r.Input)
+	c := NewCard(r, "k", canon)
+	if c.ToolKey != "" || c.ToolChoice != "" {
+		t.Fatalf("a forced card offers a tool grant: %+v", c)
+	}
+	for in, want := range map[string]Decision{"s\nt\nsession\no\n": DenyDecision, "t\no\n": AllowOnce, "o\n": AllowOnce} {
+		var out strings.Builder
+		p := &TerminalPrompter{In: strings.NewReader(in), Out: &out, IsTerminal: true}
+		d, err := p.Approve(context.Background(), c)
+		if err != nil || d != want {
+			t.Errorf("%q: %s, %v; want %s", in, d, err, want)
+		}
+		text := out.String()
+		if strings.Contains(text, "[s]") || strings.Contains(text, "[t]") || !strings.Contains(text, "Allow? o or d (default d): ") {
+			t.Errorf("%q: forced prompt offers a session grant:\n%s", in, text)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 const (
 	answerOnce    = "allow_once"
 	answerSession = "allow_session"
+	answerTool    = "allow_tool" // this tool of this plugin build, any input, for the session
 	answerDeny    = "deny"
 )
 
@@ -63,7 +64,7 @@ func (a *approvalStep) Approve(ctx context.Context, card core.ApprovalCard) (cor
 	}
 	p := a.req.Params
 	if resp, ok := p.InputResponses[approvalInput]; ok && a.s.stateValid(p.RequestState, card.Key) {
-		return decision(resp, card.Forced)
+		return decision(resp, card)
 	}
 	a.card = &card
 	return core.DenyDecision, errAsk
@@ -73,14 +74,15 @@ func (a *approvalStep) Approve(ctx context.Context, card core.ApprovalCard) (cor
 func (a *approvalStep) ask() *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{
-			Mode: "form", Message: cardMessage(*a.card), RequestedSchema: decisionSchema(a.card.Forced),
+			Mode: "form", Message: cardMessage(*a.card), RequestedSchema: decisionSchema(*a.card),
 		}},
 		RequestState: a.s.state(a.card.Key),
 	}
 }
 
-// decision maps the client's answer; decline and cancel deny.
-func decision(resp mcp.InputResponse, forced bool) (core.Decision, error) {
+// decision maps the client's answer; decline and cancel deny. A session answer to a card
+// that does not offer it (a forced one) allows once, as the gate would.
+func decision(resp mcp.InputResponse, card core.ApprovalCard) (core.Decision, error) {
 	res, ok := resp.(*mcp.ElicitResult)
 	if !ok {
 		return core.DenyDecision, fmt.Errorf("the client answered the approval request with %T", resp)
@@ -92,8 +94,13 @@ func decision(resp mcp.InputResponse, forced bool) (core.Decision, error) {
 	case answerOnce:
 		return core.AllowOnce, nil
 	case answerSession:
-		if !forced {
+		if !card.Forced {
 			return core.AllowSession, nil
+		}
+		return core.AllowOnce, nil
+	case answerTool:
+		if !card.Forced && card.ToolKey != "" {
+			return core.AllowToolForSession, nil
 		}
 		return core.AllowOnce, nil
 	}
@@ -121,15 +128,22 @@ func cardMessage(card core.ApprovalCard) string {
 	return msg
 }
 
-// decisionSchema is the elicitation's form: one required choice. A forced card offers no
-// session grant, as the gate would not remember one.
-func decisionSchema(forced bool) map[string]any {
-	values := []any{answerOnce, answerSession, answerDeny}
-	names := []any{"Allow once", "Allow this exact call for this session", "Deny"}
-	if forced {
-		values = []any{answerOnce, answerDeny}
-		names = []any{"Allow once", "Deny"}
+// decisionSchema is the elicitation's form: one required choice among the terminal
+// prompter's (gate.TerminalPrompter). A forced card offers no session grant, as the gate
+// would not remember one.
+func decisionSchema(card core.ApprovalCard) map[string]any {
+	values := []any{answerOnce}
+	names := []any{"Allow once"}
+	if !card.Forced {
+		values = append(values, answerSession)
+		names = append(names, "Allow this exact call (the same input) for the session")
+		if card.ToolKey != "" && card.ToolChoice != "" {
+			values = append(values, answerTool)
+			names = append(names, "A"+core.StripEscapes(card.ToolChoice)[1:])
+		}
 	}
+	values = append(values, answerDeny)
+	names = append(names, "Deny")
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{

@@ -301,3 +301,70 @@ func orEmpty(r *mcp.CallToolResult) *mcp.CallToolResult {
 	}
 	return r
 }
+
+// TestApprovalOffersToolGrant: the elicitation offers the terminal prompter's choices,
+// "allow this tool for the session" included, and that answer reaches the gate as
+// AllowToolForSession; a forced card offers neither session grant.
+func TestApprovalOffersToolGrant(t *testing.T) {
+	f := newFake()
+	f.set([]core.ToolInfo{tool("t", "p"), tool("shell", "p")}, nil)
+	decided := make(chan core.Decision, 4)
+	f.call = func(ctx context.Context, name string, in json.RawMessage, o core.CallOptions) (core.ToolResult, error) {
+		card := core.ApprovalCard{Key: "ext:p@c:" + name + ":" + string(in), PluginID: "p", Tool: name,
+			Title: "Extension tool `" + name + "` from plugin `p`", Input: string(in)}
+		if name == "shell" {
+			card.Forced = true
+		} else {
+			card.ToolKey, card.ToolChoice = "tool:ext:p@c:"+name, "allow `"+name+"` from `p` at this exact version with any input for the session"
+		}
+		d, err := o.Approver.Approve(ctx, card)
+		if err != nil {
+			return core.ToolResult{}, fmt.Errorf("%w: %w", core.ErrDenied, err)
+		}
+		decided <- d
+		return core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: "ran"}}}, nil
+	}
+	schemas := make(chan string, 4)
+	cs := connect(t, New(f, Options{}), &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			b, _ := json.Marshal(r.Params.RequestedSchema)
+			schemas <- string(b)
+			a := answerOnce // the SDK refuses an answer the form does not offer
+			if strings.Contains(string(b), answerTool) {
+				a = answerTool
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": a}}, nil
+		},
+	})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "t", Arguments: map[string]any{"text": "x"}})
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %q", err, text(orEmpty(res)))
+	}
+	if d := <-decided; d != core.AllowToolForSession {
+		t.Errorf("the answer reached the gate as %s", d)
+	}
+	schema := <-schemas
+	for _, s := range []string{`"allow_once","allow_session","allow_tool","deny"`, "Allow `t` from `p` at this exact version with any input for the session"} {
+		if !strings.Contains(schema, s) {
+			t.Errorf("the elicitation's form lacks %s: %s", s, schema)
+		}
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell", Arguments: map[string]any{"text": "x"}})
+	if err != nil || res.IsError {
+		t.Fatalf("forced call: %v %q", err, text(orEmpty(res)))
+	}
+	if d := <-decided; d != core.AllowOnce {
+		t.Errorf("the forced call's answer reached the gate as %s", d)
+	}
+	if schema := <-schemas; strings.Contains(schema, "allow_tool") || strings.Contains(schema, "allow_session") {
+		t.Errorf("a forced card's form offers a session grant: %s", schema)
+	}
+	// Even an answer the form did not offer grants nothing on a forced card.
+	forced := core.ApprovalCard{Forced: true, ToolKey: "tool:native:shell"}
+	for _, a := range []string{answerTool, answerSession} {
+		d, err := decision(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": a}}, forced)
+		if err != nil || d != core.AllowOnce {
+			t.Errorf("%s on a forced card: %s, %v", a, d, err)
+		}
+	}
+}
