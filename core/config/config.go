@@ -54,6 +54,8 @@ type Config struct {
 	ExtensionHost ExtensionHost
 	// Plugins maps a plugin id to its settings; only plugins with a [plugins."<id>"] table appear.
 	Plugins map[string]Plugin
+	// Hooks are the command hooks: [[hooks.<event>]] tables and hooks_file (hooks.go).
+	Hooks Hooks
 }
 
 // ExtensionHost is the [extension_host] table with defaults applied.
@@ -110,6 +112,8 @@ func (e *Error) Is(target error) bool { return target == ErrInvalid }
 type fileTOML struct {
 	ExtensionHost hostTOML              `toml:"extension_host"`
 	Plugins       map[string]pluginTOML `toml:"plugins"`
+	HooksFile     *string               `toml:"hooks_file"`
+	Hooks         map[string][]hookTOML `toml:"hooks"`
 }
 
 type hostTOML struct {
@@ -156,7 +160,11 @@ func Parse(path string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &Config{Path: path, ExtensionHost: host, Plugins: map[string]Plugin{}}
+	hooks, err := resolveHooks(path, f.HooksFile, f.Hooks)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &Config{Path: path, ExtensionHost: host, Plugins: map[string]Plugin{}, Hooks: hooks}
 	for id, p := range f.Plugins {
 		cfg.Plugins[id] = newPlugin(id, p.Config)
 	}
@@ -183,8 +191,10 @@ func knownKeysHint(key string) string {
 		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace"
 	case strings.HasPrefix(key, "plugins."):
 		return `a [plugins."<id>"] table knows only config`
+	case strings.HasPrefix(key, "hooks."):
+		return "a [[hooks.<event>]] table knows matcher, command, timeout_s"
 	default:
-		return "the known tables are [extension_host] and [plugins.\"<id>\".config]"
+		return "the known keys are hooks_file and the tables [extension_host], [plugins.\"<id>\".config] and [[hooks.<event>]]"
 	}
 }
 

@@ -1,0 +1,196 @@
+package cmdhooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/errdefs"
+)
+
+// Owner is the plugin id of the builtin module that runs command hooks.
+const Owner = "host:hooks"
+
+// Hook is one configured command hook.
+type Hook struct {
+	// ID names the hook in logs, listings and reasons: "PreToolUse[0]", counted per event
+	// over config.toml's hooks first, then the hooks file's.
+	ID      string        `json:"id"`
+	Event   string        `json:"event"`
+	Matcher string        `json:"matcher"`
+	Command string        `json:"command"`
+	Timeout time.Duration `json:"-"`
+	// TimeoutS is Timeout in seconds, for listings.
+	TimeoutS int `json:"timeout_s"`
+	// Source is "config.toml" or the hooks file's path.
+	Source string `json:"source"`
+
+	m matcher
+}
+
+// Set is the loaded command hooks.
+type Set struct {
+	Hooks []Hook `json:"hooks"`
+	// Notes say what of the hooks file was left out (an event cwx does not run, a hook of a
+	// type other than command) or adjusted (a timeout clamped), one line each.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Empty reports whether s configures no hook.
+func (s *Set) Empty() bool { return s == nil || len(s.Hooks) == 0 }
+
+// Matching returns the hooks of event that match tool (the cwx name of the tool; ignored for
+// UserPromptSubmit), in configuration order.
+func (s *Set) Matching(event, tool string) []Hook {
+	if s == nil {
+		return nil
+	}
+	var out []Hook
+	for _, h := range s.Hooks {
+		if h.Event == event && (event == config.EventUserPromptSubmit || h.m.match(tool)) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Load builds the Set from config.toml's hooks and the hooks file it names. An error (a
+// hooks file that cannot be read, is over the bound or is not Claude Code's shape, a
+// matcher that does not compile) matches errdefs.ErrRefused and names the hook at fault.
+func Load(c config.Hooks) (*Set, error) {
+	s := &Set{}
+	count := map[string]int{}
+	add := func(ev, matcher, command string, timeoutS int, source string) error {
+		m, err := compile(matcher)
+		if err != nil {
+			return errdefs.Newf(errdefs.ErrRefused, "%s hook %s in %s: %v", ev, fmt.Sprintf("%s[%d]", ev, count[ev]), source, err)
+		}
+		s.Hooks = append(s.Hooks, Hook{
+			ID: fmt.Sprintf("%s[%d]", ev, count[ev]), Event: ev, Matcher: matcher, Command: command,
+			Timeout: time.Duration(timeoutS) * time.Second, TimeoutS: timeoutS, Source: source, m: m,
+		})
+		count[ev]++
+		return nil
+	}
+	for _, e := range c.Entries {
+		if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, "config.toml"); err != nil {
+			return nil, err
+		}
+	}
+	if c.File != "" {
+		data, err := readBounded(c.File)
+		if err != nil {
+			return nil, err
+		}
+		entries, notes, err := ParseSettings(data)
+		if err != nil {
+			return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %v", c.File, err)
+		}
+		s.Notes = notes
+		for _, e := range entries {
+			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, c.File); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(s.Hooks) > config.MaxHooks {
+		return nil, errdefs.Newf(errdefs.ErrRefused, "%d command hooks are configured; the limit is %d", len(s.Hooks), config.MaxHooks)
+	}
+	return s, nil
+}
+
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, config.MaxHookConfigBytes+1))
+	if err != nil {
+		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %v", path, err)
+	}
+	if len(data) > config.MaxHookConfigBytes {
+		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s is over %d bytes", path, config.MaxHookConfigBytes)
+	}
+	return data, nil
+}
+
+// settingsJSON is the part of a Claude Code settings file that holds hooks.
+type settingsJSON struct {
+	Hooks map[string][]struct {
+		Matcher *string `json:"matcher"`
+		Hooks   []struct {
+			Type    string   `json:"type"`
+			Command string   `json:"command"`
+			Timeout *float64 `json:"timeout"`
+		} `json:"hooks"`
+	} `json:"hooks"`
+}
+
+// ParseSettings reads the hooks of a Claude Code settings.json-format file: the events cwx
+// runs become entries (PreToolUse first, then PostToolUse, then UserPromptSubmit, each in
+// file order); other events and hook types are left out with a note, and a timeout outside
+// 1–120 s is clamped with a note. Keys other than "hooks" are ignored, so a whole
+// settings.json can be named.
+func ParseSettings(data []byte) ([]config.HookEntry, []string, error) {
+	var f settingsJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&f); err != nil {
+		return nil, nil, fmt.Errorf("not a Claude Code settings file: %w", err)
+	}
+	if dec.More() {
+		return nil, nil, errors.New("not a Claude Code settings file: more than one JSON value")
+	}
+	var out []config.HookEntry
+	var notes []string
+	for ev := range f.Hooks {
+		if !known(ev) {
+			notes = append(notes, fmt.Sprintf("%s hooks are not run by cwx (it runs %s)", ev, strings.Join(config.HookEvents, ", ")))
+		}
+	}
+	for _, ev := range config.HookEvents {
+		for gi, g := range f.Hooks[ev] {
+			matcher := ""
+			if g.Matcher != nil {
+				matcher = *g.Matcher
+			}
+			for hi, h := range g.Hooks {
+				where := fmt.Sprintf("hooks.%s[%d].hooks[%d]", ev, gi, hi)
+				if h.Type != "command" {
+					notes = append(notes, fmt.Sprintf("%s: hooks of type %q are not run by cwx (only command)", where, h.Type))
+					continue
+				}
+				if h.Command == "" {
+					return nil, nil, fmt.Errorf("%s: the command is empty", where)
+				}
+				t := config.DefaultHookTimeoutS
+				if h.Timeout != nil {
+					t = int(*h.Timeout)
+					if float64(t) < *h.Timeout {
+						t++ // a fraction of a second rounds up
+					}
+					switch {
+					case t < config.MinHookTimeoutS:
+						notes = append(notes, fmt.Sprintf("%s: timeout %gs raised to %ds", where, *h.Timeout, config.MinHookTimeoutS))
+						t = config.MinHookTimeoutS
+					case t > config.MaxHookTimeoutS:
+						notes = append(notes, fmt.Sprintf("%s: timeout %gs lowered to %ds, the most cwx allows", where, *h.Timeout, config.MaxHookTimeoutS))
+						t = config.MaxHookTimeoutS
+					}
+				}
+				out = append(out, config.HookEntry{Event: ev, Matcher: matcher, Command: h.Command, TimeoutS: t})
+			}
+		}
+	}
+	slices.Sort(notes)
+	return out, notes, nil
+}
+
+func known(ev string) bool { return slices.Contains(config.HookEvents, ev) }

@@ -1,0 +1,113 @@
+package cmdhooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/config"
+)
+
+// RunGrace is how long past a hook's own timeout the core waits for the module's report
+// (the module kills the tree at the timeout and answers at once) before it gives up on it.
+const RunGrace = 5 * time.Second
+
+// Runner runs one hook's command with stdin in the session's workspace and reports the run;
+// it must return once ctx ends. The core's Runner sends harness/run to the hooks module.
+type Runner interface {
+	Run(ctx context.Context, h Hook, stdin []byte, s Session) (Result, error)
+}
+
+// Run runs hs at once (Claude Code runs the hooks an event matches in parallel), each under
+// its own timeout plus RunGrace, and returns their decisions in hs's order.
+func Run(ctx context.Context, r Runner, hs []Hook, stdin []byte, s Session) []Decision {
+	out := make([]Decision, len(hs))
+	var wg sync.WaitGroup
+	for i, h := range hs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hctx, cancel := context.WithTimeoutCause(ctx, h.Timeout+RunGrace,
+				fmt.Errorf("the hooks module did not report within %s of the hook's %ds timeout", RunGrace, h.TimeoutS))
+			defer cancel()
+			res, err := r.Run(hctx, h, stdin, s)
+			if err == nil {
+				out[i] = Decide(h, res)
+				return
+			}
+			if c := context.Cause(hctx); c != nil {
+				err = c
+			}
+			out[i] = Unrun(h, err)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// PreToolUse runs the PreToolUse hooks that match tool and returns their decisions (none
+// when no hook matches).
+func (s *Set) PreToolUse(ctx context.Context, r Runner, sess Session, tool, callID string, input json.RawMessage) []Decision {
+	hs := s.Matching(config.EventPreToolUse, tool)
+	if len(hs) == 0 {
+		return nil
+	}
+	stdin, err := PreToolUseEvent(sess, tool, callID, input)
+	return runOrRefuse(ctx, r, hs, stdin, err, sess)
+}
+
+// PostToolUse runs the PostToolUse hooks that match tool with the call's result.
+func (s *Set) PostToolUse(ctx context.Context, r Runner, sess Session, tool, callID string, input json.RawMessage, resp ToolResponse) []Decision {
+	hs := s.Matching(config.EventPostToolUse, tool)
+	if len(hs) == 0 {
+		return nil
+	}
+	stdin, err := PostToolUseEvent(sess, tool, callID, input, resp)
+	return runOrRefuse(ctx, r, hs, stdin, err, sess)
+}
+
+// UserPromptSubmit runs every UserPromptSubmit hook with the prompt.
+func (s *Set) UserPromptSubmit(ctx context.Context, r Runner, sess Session, prompt string) []Decision {
+	hs := s.Matching(config.EventUserPromptSubmit, "")
+	if len(hs) == 0 {
+		return nil
+	}
+	stdin, err := UserPromptSubmitEvent(sess, prompt)
+	return runOrRefuse(ctx, r, hs, stdin, err, sess)
+}
+
+func runOrRefuse(ctx context.Context, r Runner, hs []Hook, stdin []byte, err error, sess Session) []Decision {
+	if err != nil {
+		out := make([]Decision, len(hs))
+		for i, h := range hs {
+			out[i] = Unrun(h, err)
+		}
+		return out
+	}
+	return Run(ctx, r, hs, stdin, sess)
+}
+
+// Prompt is the outcome of a prompt's UserPromptSubmit hooks.
+type Prompt struct {
+	// Blocked says a hook refused the prompt; Reason is the first refusal's, naming its hook.
+	Blocked bool
+	Reason  string
+	// Context is what the hooks added, in order, within MaxContextTotal.
+	Context []string
+}
+
+// FoldPrompt folds UserPromptSubmit decisions.
+func FoldPrompt(ds []Decision) Prompt {
+	var p Prompt
+	for _, d := range ds {
+		if d.Kind == Block && !p.Blocked {
+			p.Blocked, p.Reason = true, fmt.Sprintf("%s (command hook %s, %s)", d.Reason, d.Hook.ID, d.Said)
+		}
+	}
+	if !p.Blocked {
+		p.Context = Contexts(ds)
+	}
+	return p
+}

@@ -1,0 +1,131 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Command-hook events config.toml accepts as [[hooks.<event>]] tables, in Claude Code's
+// spelling (ARCHITECTURE.md, “Command hooks”).
+const (
+	EventPreToolUse       = "PreToolUse"
+	EventPostToolUse      = "PostToolUse"
+	EventUserPromptSubmit = "UserPromptSubmit"
+)
+
+// HookEvents lists the events in the order hooks are listed and run.
+var HookEvents = []string{EventPreToolUse, EventPostToolUse, EventUserPromptSubmit}
+
+// Bounds of the command-hook configuration.
+const (
+	// DefaultHookTimeoutS is a hook's timeout when timeout_s is absent (seconds).
+	DefaultHookTimeoutS = 60
+	// MinHookTimeoutS and MaxHookTimeoutS bound timeout_s (seconds).
+	MinHookTimeoutS = 1
+	MaxHookTimeoutS = 120
+	// MaxHookConfigBytes bounds the commands and matchers of all hooks together, and the
+	// hooks file named by hooks_file.
+	MaxHookConfigBytes = 64 << 10
+	// MaxHooks bounds how many hooks config.toml and the hooks file configure together.
+	MaxHooks = 128
+)
+
+// Hooks is the command-hook configuration of config.toml: the [[hooks.<event>]] tables in
+// file order and the hooks file named by hooks_file.
+type Hooks struct {
+	// File is hooks_file made absolute (a relative path is taken from the folder of
+	// config.toml), or "" when there is none. The file is read by package cmdhooks.
+	File string `json:"file,omitempty"`
+	// Entries are the [[hooks.<event>]] tables, PreToolUse first, then PostToolUse, then
+	// UserPromptSubmit, each event's tables in file order.
+	Entries []HookEntry `json:"entries,omitempty"`
+}
+
+// HookEntry is one [[hooks.<event>]] table with its default applied.
+type HookEntry struct {
+	Event    string `json:"event"`
+	Matcher  string `json:"matcher,omitempty"` // "" or "*" matches every tool
+	Command  string `json:"command"`           // run with sh -c
+	TimeoutS int    `json:"timeout_s"`         // MinHookTimeoutS..MaxHookTimeoutS
+}
+
+// hookTOML mirrors one [[hooks.<event>]] table.
+type hookTOML struct {
+	Matcher  *string `toml:"matcher"`
+	Command  *string `toml:"command"`
+	TimeoutS *int64  `toml:"timeout_s"`
+}
+
+// resolveHooks checks the [hooks] tables and hooks_file.
+func resolveHooks(path string, file *string, tables map[string][]hookTOML) (Hooks, error) {
+	var out Hooks
+	if file != nil {
+		f := strings.TrimSpace(*file)
+		if f == "" {
+			return out, &Error{Path: path, Key: "hooks_file", Reason: "is empty; name a Claude Code settings.json-format file or remove the key"}
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(filepath.Dir(path), f)
+		}
+		out.File = filepath.Clean(f)
+	}
+	for ev := range tables {
+		if !knownHookEvent(ev) {
+			return out, &Error{Path: path, Key: "hooks." + ev, Reason: fmt.Sprintf("is not a hook event cwx runs; use %s", strings.Join(HookEvents, ", "))}
+		}
+	}
+	size := 0
+	for _, ev := range HookEvents {
+		for i, t := range tables[ev] {
+			key := fmt.Sprintf("hooks.%s[%d]", ev, i)
+			e, err := resolveHook(path, key, ev, t)
+			if err != nil {
+				return out, err
+			}
+			size += len(e.Command) + len(e.Matcher)
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	if len(out.Entries) > MaxHooks {
+		return out, &Error{Path: path, Key: "hooks", Reason: fmt.Sprintf("configures %d hooks; the limit is %d", len(out.Entries), MaxHooks)}
+	}
+	if size > MaxHookConfigBytes {
+		return out, &Error{Path: path, Key: "hooks", Reason: fmt.Sprintf("commands and matchers add up to %d bytes; the limit is %d", size, MaxHookConfigBytes)}
+	}
+	return out, nil
+}
+
+func resolveHook(path, key, ev string, t hookTOML) (HookEntry, error) {
+	e := HookEntry{Event: ev, TimeoutS: DefaultHookTimeoutS}
+	if t.Command == nil || strings.TrimSpace(*t.Command) == "" {
+		return e, &Error{Path: path, Key: key + ".command", Reason: "is missing or empty; give the shell command the hook runs"}
+	}
+	e.Command = *t.Command
+	if strings.ContainsRune(e.Command, 0) {
+		return e, &Error{Path: path, Key: key + ".command", Reason: "holds a NUL byte"}
+	}
+	if t.Matcher != nil {
+		if ev == EventUserPromptSubmit && *t.Matcher != "" && *t.Matcher != "*" {
+			return e, &Error{Path: path, Key: key + ".matcher", Reason: "UserPromptSubmit hooks match every prompt; remove the matcher"}
+		}
+		e.Matcher = *t.Matcher
+	}
+	if t.TimeoutS != nil {
+		v := *t.TimeoutS
+		if v < MinHookTimeoutS || v > MaxHookTimeoutS {
+			return e, &Error{Path: path, Key: key + ".timeout_s", Reason: fmt.Sprintf("%d is out of range; use %d to %d (seconds)", v, MinHookTimeoutS, MaxHookTimeoutS)}
+		}
+		e.TimeoutS = int(v)
+	}
+	return e, nil
+}
+
+func knownHookEvent(ev string) bool {
+	for _, k := range HookEvents {
+		if ev == k {
+			return true
+		}
+	}
+	return false
+}
