@@ -2,6 +2,33 @@
 // and trusted in out-of-process JavaScript hosts, and the single gate every call to their
 // tools and commands passes.
 //
+// # Embedding
+//
+// A Go program embeds the core in five steps (examples/embed is a complete one; Example
+// below runs as a test):
+//
+//  1. Dispatch the shim first in main: the Manager starts each host tier by running the
+//     program itself as `<program> nodeshim`, so main begins with
+//     `if shared.Invoked(os.Args) { os.Exit(nodeshim.Main(os.Args[2:])) }` (or set
+//     Options.ShimPath to an installed cwx binary). Open checks this once when a plugin is
+//     enabled and fails with ErrNoShim, saying so, when the program runs its own main instead.
+//  2. Open a Manager with Options: the cwx home (Home, default $CWX_HOME or ~/.cwx), an
+//     Approver (ApproverFunc adapts a function; the card is the core's, never the plugin's
+//     words; answer AllowOnce, AllowSession for this exact call, AllowToolForSession for
+//     any input to the tool of that plugin build, or DenyDecision), and a Logger (nil is
+//     DefaultLogger: warnings on stderr).
+//  3. Manage plugins through Plugins (a PluginStore: Install, Review, Trust with the review's
+//     token, Enable, Disable, Remove), or let the user do it with the cwx CLI.
+//  4. Reconcile to start the hosts of the enabled, trusted plugins; list Tools and Commands;
+//     call them with CallTool and RunCommand; follow Changes for a live catalog; read Status,
+//     Owners and Owner for the tiers and plugins.
+//  5. Close to stop every host within its bound.
+//
+// Every error matches a kind with errors.Is: ErrInvalidInput, ErrDenied, ErrNotAvailable
+// (ErrUnknownTool, ErrHostExited, ErrBusy and ErrNoShim are cases of it), ErrCancelled,
+// ErrTimeout, ErrExecutionFailed. Nothing below core is needed to embed it: the types the
+// Manager takes and returns are named here (PluginStore, Tier, TierState, Decision, ...).
+//
 // # The pieces it wires
 //
 //   - core/config reads config.toml (runtime, memory, approval posture, each plugin's config

@@ -38,6 +38,20 @@ var (
 	ErrViolation = errdefs.ErrViolation
 )
 
+// Errors of the Manager's own, refinements of the kinds above.
+var (
+	// ErrUnknownTool: no tool has the name, live or claimed: no native, and no plugin
+	// registered or claims it (a case of ErrNotAvailable; the error is a *NotLiveError with
+	// Plugin ""). A tool some plugin claims but that is not live now is ErrNotAvailable
+	// without ErrUnknownTool, and the *NotLiveError names the plugin.
+	ErrUnknownTool = errdefs.New(ErrNotAvailable, "unknown tool")
+	// ErrNoShim: the program Open would start as the extension-host shim (Options.ShimPath,
+	// or this executable) does not become the shim: its main does not hand
+	// `<program> nodeshim` to nodeshim.Main first (a case of ErrNotAvailable; see
+	// examples/embed).
+	ErrNoShim = errdefs.New(ErrNotAvailable, "the program does not run the extension-host shim")
+)
+
 // ExecutionError is a failure reported by the plugin's own code (a thrown error, a refused
 // command result). Message is the plugin's text, not escaped: strip it before printing.
 type ExecutionError struct {
@@ -74,6 +88,11 @@ func (e *NotLiveError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrNotAvailable) true.
 func (e *NotLiveError) Unwrap() error { return ErrNotAvailable }
+
+// Is makes errors.Is(err, ErrUnknownTool) true for a tool no plugin claims.
+func (e *NotLiveError) Is(target error) bool {
+	return target == ErrUnknownTool && e.Kind == "tool" && e.Plugin == ""
+}
 
 // endCause is why an owner's calls were cut short: revocation (a case of ErrCancelled),
 // a fault or the host's exit (cases of ErrNotAvailable). err, when set, is the cause msg

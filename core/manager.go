@@ -36,7 +36,8 @@ const (
 type Options struct {
 	// Home is the cwx home; "" means config.Home() ($CWX_HOME or ~/.cwx).
 	Home string
-	// Logger receives the core's logs and the hosts' `log` lines; nil discards them.
+	// Logger receives the core's logs and the hosts' `log` lines; nil means DefaultLogger
+	// (warnings and errors on stderr). hclog.NewNullLogger() discards them.
 	Logger hclog.Logger
 	// Approver answers approval cards when a CallOptions gives none; nil makes an `ask`
 	// posture fail closed.
@@ -51,7 +52,9 @@ type Options struct {
 	Natives *natives.Set
 	// BuiltinCommands are the embedder's own command names, reserved like the core's.
 	BuiltinCommands []string
-	// ShimPath is the cwx binary re-executed as `cwx nodeshim`; "" means this executable.
+	// ShimPath is the cwx binary re-executed as `cwx nodeshim`; "" means this executable,
+	// whose main must then hand that invocation to nodeshim.Main first (examples/embed).
+	// Open checks it once per process when a plugin is enabled (ErrNoShim).
 	ShimPath string
 	// Bundle is the JS host bundle; the zero value is the embedded one.
 	Bundle bundle.Bundle
@@ -172,8 +175,11 @@ func (m *Manager) peekLocked(t protocol.Tier) tierState {
 	return tierState{}
 }
 
-// Open reads the cwx home, config.toml and the plugin state. It spawns nothing and
-// materializes nothing: tiers start in Reconcile, only when a desired plugin needs one.
+// Open reads the cwx home, config.toml and the plugin state. It materializes nothing and
+// starts no tier: tiers start in Reconcile, only when a desired plugin needs one. When a
+// plugin is enabled it checks, once per process, that the shim program (Options.ShimPath or
+// this executable) runs nodeshim.Main, by running it once as `<program> nodeshim` with a
+// tier nodeshim refuses; a program that does not is ErrNoShim, saying what to change.
 func Open(ctx context.Context, o Options) (*Manager, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -188,7 +194,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	}
 	log := o.Logger
 	if log == nil {
-		log = hclog.NewNullLogger()
+		log = DefaultLogger()
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -212,8 +218,14 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.State(); err != nil {
+	st, err := store.State()
+	if err != nil {
 		return nil, err
+	}
+	if anyEnabled(st) {
+		if err := checkShim(ctx, o.ShimPath); err != nil {
+			return nil, err
+		}
 	}
 	nat, err := openNatives(o)
 	if err != nil {
@@ -284,6 +296,6 @@ func (m *Manager) Home() string { return m.home }
 // Plugins returns the plugin store (install, review, trust, enable, disable, remove, show).
 // Changes made through it take effect at the next Reconcile, or within the poll interval
 // once Reconcile has run.
-func (m *Manager) Plugins() *plugins.Store { return m.store }
+func (m *Manager) Plugins() *PluginStore { return m.store }
 
 var errClosed = errors.New("the extension manager is closed")

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	embed [-home DIR] [-allow NAME,...] [-session] TOOL [JSON]
+//	embed [-home DIR] [-allow NAME,...] [-session | -tool-session] TOOL [JSON]
 //
 // The program is also its own extension-host shim: the Manager starts each tier by
 // re-executing the running binary as `<binary> nodeshim`, so main hands that invocation to
@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	"github.com/cwx-dev/cwx/core"
-	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/nodeshim"
 	"github.com/cwx-dev/cwx/shared"
 )
@@ -57,9 +56,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	home := fs.String("home", "", "the cwx home (default $CWX_HOME, else ~/.cwx)")
 	allow := fs.String("allow", "", "comma-separated tools this program approves; others are denied")
-	session := fs.Bool("session", false, "approve for the whole session instead of once")
-	if err := fs.Parse(args); err != nil || fs.NArg() < 1 || fs.NArg() > 2 {
-		fmt.Fprintln(stderr, "usage: embed [-home DIR] [-allow NAME,...] [-session] TOOL [JSON]")
+	session := fs.Bool("session", false, "approve this exact call (the same input) for the whole session instead of once")
+	toolSession := fs.Bool("tool-session", false, "approve the tool of that plugin build, any input, for the whole session")
+	if err := fs.Parse(args); err != nil || fs.NArg() < 1 || fs.NArg() > 2 || *session && *toolSession {
+		fmt.Fprintln(stderr, "usage: embed [-home DIR] [-allow NAME,...] [-session | -tool-session] TOOL [JSON]")
 		return exitUsage
 	}
 	tool, input := fs.Arg(0), json.RawMessage(`{}`)
@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		input = json.RawMessage(fs.Arg(1))
 	}
 
-	policy := &allowList{allowed: map[string]bool{}, session: *session, log: stderr}
+	policy := &allowList{allowed: map[string]bool{}, session: *session, toolSession: *toolSession, log: stderr}
 	for _, name := range strings.Split(*allow, ",") {
 		if name = strings.TrimSpace(name); name != "" {
 			policy.allowed[name] = true
@@ -115,18 +115,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // every other one. The card it receives is composed by the core (plugin, tool, exact
 // input), never by the plugin.
 type allowList struct {
-	allowed map[string]bool
-	session bool
-	log     io.Writer
+	allowed     map[string]bool
+	session     bool
+	toolSession bool
+	log         io.Writer
 }
 
 func (a *allowList) Approve(_ context.Context, card core.ApprovalCard) (core.Decision, error) {
-	d := gate.DenyDecision
+	d := core.DenyDecision
 	switch {
-	case a.allowed[card.Tool] && a.session && !card.Forced:
-		d = gate.AllowSession
-	case a.allowed[card.Tool]:
-		d = gate.AllowOnce
+	case !a.allowed[card.Tool]:
+	case a.toolSession && card.ToolKey != "": // a forced card (shell) offers no tool key
+		d = core.AllowToolForSession
+	case a.session && !card.Forced:
+		d = core.AllowSession
+	default:
+		d = core.AllowOnce
 	}
 	fmt.Fprintf(a.log, "approval %s with input %s: %s\n", card.Title, card.Input, d)
 	return d, nil

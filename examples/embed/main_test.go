@@ -74,6 +74,8 @@ func TestEmbedCallsWithItsOwnApprover(t *testing.T) {
 			}{
 				{"approved", []string{"-allow", "hello_greet", "hello_greet", `{"name":"Ada"}`}, exitOK, `"text":"Hello from Go, Ada!"`, "allow once"},
 				{"session", []string{"-allow", "hello_greet", "-session", "hello_greet"}, exitOK, `"text":"Hello from Go, world!"`, "allow for session"},
+				{"tool session", []string{"-allow", "hello_greet", "-tool-session", "hello_greet", `{"name":"Bob"}`}, exitOK, `"text":"Hello from Go, Bob!"`, "allow tool for session"},
+				{"both session flags", []string{"-session", "-tool-session", "hello_greet"}, exitUsage, "", ""},
 				{"denied", []string{"hello_greet", `{"name":"Ada"}`}, exitDenied, "tool     hello_greet (extension:hello-extension)", ": deny"},
 				{"invalid input", []string{"-allow", "hello_greet", "hello_greet", `{"name":42}`}, exitInvalid, "command  /hello", ""},
 				{"unknown tool", []string{"no_such_tool"}, exitUnavailable, "", ""},

@@ -1,0 +1,132 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cwx-dev/cwx/shared"
+)
+
+// The shim check (ARCHITECTURE.md, “Embedding”): the Manager starts each tier by running
+// Options.ShimPath (this executable when empty) as `<program> nodeshim --tier=<tier>` with
+// go-plugin's cookie set, and only a main that hands that invocation to nodeshim.Main first
+// becomes the shim. A program that does not runs its own main instead, and go-plugin, the
+// shim and the supervisor then fail one after another with messages that do not say why
+// ("Unrecognized remote plugin message", a missing $HOME, "crash budget exhausted"). So Open
+// runs the program once as `<program> nodeshim --tier=cwx-probe`: nodeshim.Main refuses that
+// tier with its own usage line and status 2, anything else is not the shim.
+const (
+	shimProbeTier = "cwx-probe"
+	// shimProbeReply is the start of what nodeshim.Main prints for an unknown tier.
+	shimProbeReply = "cwx nodeshim: --tier must be plugin or builtin"
+	// shimProbeEnv marks the probe's process: an Open there is a main that ran instead of
+	// the shim, and fails at once instead of probing again.
+	shimProbeEnv = "CWX_SHIM_PROBE"
+	// shimProbeDeadline bounds the probe; a program that does not dispatch may not end.
+	shimProbeDeadline = 10 * time.Second
+	// shimProbeOutput bounds what the probe keeps of the program's output.
+	shimProbeOutput = 4096
+)
+
+// shimChecks caches the probe's answer per shim path for the life of the process: a
+// program that opens many Managers probes once.
+var shimChecks sync.Map // string → *shimCheck
+
+type shimCheck struct {
+	once sync.Once
+	err  error
+}
+
+// checkShim reports whether path, run as the shim, reaches nodeshim.Main. ctx bounds the
+// wait; a probe cut short by ctx is not cached.
+func checkShim(ctx context.Context, path string) error {
+	if os.Getenv(shimProbeEnv) != "" {
+		return fmt.Errorf("%w: this process was started as the shim (`%s`) and ran the program's own main; %s", ErrNoShim, shared.Subcommand, shimAdvice)
+	}
+	if path == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("find this executable to run it as the extension-host shim: %w", err)
+		}
+		path = exe
+	}
+	v, _ := shimChecks.LoadOrStore(path, &shimCheck{})
+	c := v.(*shimCheck)
+	c.once.Do(func() { c.err = probeShim(ctx, path) })
+	if c.err != nil && ctx.Err() != nil {
+		shimChecks.CompareAndDelete(path, c)
+	}
+	return c.err
+}
+
+// shimAdvice says what an embedder does about ErrNoShim.
+const shimAdvice = "call nodeshim.Main first in main when shared.Invoked(os.Args) (see examples/embed), or set core.Options.ShimPath to an installed cwx binary"
+
+func probeShim(ctx context.Context, path string) error {
+	ctx, cancel := context.WithTimeout(ctx, shimProbeDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, shared.Subcommand, "--tier="+shimProbeTier)
+	cmd.Env = append(os.Environ(), shared.CookieKey+"="+shared.CookieValue, shimProbeEnv+"=1")
+	out := &capped{max: shimProbeOutput}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	said := strings.TrimSpace(out.String())
+	if strings.Contains(said, shimProbeReply) {
+		return nil
+	}
+	var what string
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		what = fmt.Sprintf("did not end within %s", shimProbeDeadline)
+	case errors.As(err, &exit):
+		what = fmt.Sprintf("exited with status %d", exit.ExitCode())
+	case err != nil:
+		return fmt.Errorf("%w: run %s as the extension-host shim: %w; %s", ErrNoShim, path, err, shimAdvice)
+	default:
+		what = "exited with status 0"
+	}
+	if said != "" {
+		what += ", saying: " + StripEscapes(firstLine(said))
+	}
+	return fmt.Errorf("%w: %s, run as `%s %s`, %s instead of becoming the shim; %s", ErrNoShim, path, path, shared.Subcommand, what, shimAdvice)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// capped keeps the first max bytes written to it. It is written by exec's copying
+// goroutines, one per stream, so it locks.
+type capped struct {
+	mu  sync.Mutex
+	max int
+	// +checklocks:mu
+	b bytes.Buffer
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - c.b.Len(); room > 0 {
+		c.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.b.String()
+}
