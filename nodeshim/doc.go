@@ -49,6 +49,10 @@
 // After the runtime's exit has been reported the shim exits when the core closes the
 // connection, or on its own shortly after.
 //
+// A measuring aid: with CWX_SHIM_CPUPROFILE=<prefix> in the core's environment (the core
+// passes it on), every shim writes a Go CPU profile to <prefix>.<tier>.<pid> at its orderly
+// exit (BENCHMARKS.md, “The cheaper path”).
+//
 // One case no user-space design covers: `kill -9` of the shim itself. The runtime dies with
 // it (its death signal), but the shim's sweep never runs, so a process that had already left
 // the runtime's group re-parents to the next subreaper or to init and survives. Only a

@@ -45,6 +45,8 @@ func Main(args []string) int {
 		Output:     os.Stderr,
 		JSONFormat: true,
 	})
+	stopProfile := startCPUProfile(log, *tier)
+	defer stopProfile()
 	if err := becomeSubreaper(); err != nil {
 		log.Warn("not a child subreaper: processes that leave the runtime's group may outlive it", "error", err)
 	}

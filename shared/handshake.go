@@ -27,6 +27,9 @@ const (
 	ParentPIDEnv = "CWX_HOST_PARENT_PID"
 	// LogLevelEnv tells the shim which hclog level to log at (default "info").
 	LogLevelEnv = "CWX_SHIM_LOG_LEVEL"
+	// CPUProfileEnv, set in the core's environment, makes every shim write a CPU profile
+	// to <value>.<tier>.<pid> when it exits (a measuring aid; see BENCHMARKS.md).
+	CPUProfileEnv = "CWX_SHIM_CPUPROFILE"
 	// PartSize is the largest payload part sent in one gRPC message.
 	PartSize = 256 << 10
 	// MaxMessage is the gRPC message limit on both sides: a whole frame.MaxPayload payload plus

@@ -4,9 +4,11 @@
 //
 // An incarnation is started like this: a private 0700 socket directory, a lifeline pipe on
 // the shim's fd 3 (its write end only here, so the shim notices the core dying), the shim
-// in a new session (it leads the tier's group), go-plugin with AutoMTLS, SkipHostEnv,
-// Managed false and the tier's own hclog logger; then the payload Channel, the runtime
-// started from core/runtime's launch plan, and a core/rpc Peer over the Channel.
+// in a new session (it leads the tier's group), go-plugin without AutoMTLS (the socket's
+// folder is checked private before the shim starts and when the core connects:
+// ARCHITECTURE.md, “Trust model”), SkipHostEnv, Managed false and the tier's own hclog
+// logger; then the payload Channel, the runtime started from core/runtime's launch plan,
+// and a core/rpc Peer over the Channel.
 //
 // The handshake (ARCHITECTURE.md, “Handshake”) is checked with no test bypass: host/hello must
 // name a protocol range containing 1, the runtime kind and version the core launched and

@@ -17,10 +17,11 @@ import (
 
 // BenchmarkShimHop measures what the go-plugin shim adds to a round trip. The same verbatim
 // echo runtime (the same runtime binary and script) is reached through the shim's Channel
-// and directly over pipes; each iteration does one round trip on each path, alternately,
-// so both see the same machine load. Reported: p50/p95/p99 of each path, the added
-// latency at each percentile (shim minus direct), and CPU time per round trip of the shim
-// process, the core (this process, both paths) and each path's runtime.
+// as the core runs it (plaintext gRPC in the private socket folder), through a second shim
+// with go-plugin's AutoMTLS (tls-*), and directly over pipes; each iteration does one round
+// trip on each path, alternately, so all see the same machine load. Reported: p50/p95/p99
+// of each path, the added latency at each percentile (shim minus direct), and CPU time per
+// round trip of each shim process, the core (this process, per path) and the runtimes.
 //
 // The node runtime is what the issue measures; cat (a native verbatim echo, since a CWX1
 // frame echoed byte for byte is a CWX1 frame) shows the hop's own cost without the
@@ -40,40 +41,55 @@ func BenchmarkShimHop(b *testing.B) {
 
 func hop(b *testing.B, argv []string, size int) {
 	payload := bytes.Repeat([]byte("x"), size)
-	ch, shimPID, rtPID, stop := rawShim(b, argv)
+	ch, shimPID, rtPID, stop := rawShim(b, argv, false)
 	defer stop()
+	tch, tlsPID, _, stopTLS := rawShim(b, argv, true)
+	defer stopTLS()
 	direct, directPID, stopDirect := directEcho(b, argv)
 	defer stopDirect()
-	viaShim := func(p []byte) ([]byte, error) {
-		if err := ch.Send(context.Background(), p); err != nil {
-			return nil, err
+	through := func(ch *shared.Channel) func(p []byte) ([]byte, error) {
+		return func(p []byte) ([]byte, error) {
+			if err := ch.Send(context.Background(), p); err != nil {
+				return nil, err
+			}
+			return ch.Recv()
 		}
-		return ch.Recv()
 	}
-	for range 50 { // warm both paths (JIT, pools, windows)
+	viaShim, viaTLS := through(ch), through(tch)
+	for range 50 { // warm every path (JIT, pools, windows)
 		roundTrip(b, viaShim, payload)
+		roundTrip(b, viaTLS, payload)
 		roundTrip(b, direct, payload)
 	}
-	pids := []int{shimPID, rtPID, directPID}
-	cpu0, core0, sw0 := bench.CPUNanos(pids), bench.SelfCPU(), bench.CtxSwitches(shimPID)
-	var ls, ld []time.Duration
+	pids := []int{shimPID, rtPID, directPID, tlsPID}
+	cpu0, sw0 := bench.CPUNanos(pids), bench.CtxSwitches(shimPID)
+	var ls, lt, ld []time.Duration
+	var coreShim, coreTLS time.Duration
 	b.SetBytes(int64(len(payload)))
 	for b.Loop() {
+		c0 := bench.SelfCPU()
 		ls = append(ls, roundTrip(b, viaShim, payload))
+		c1 := bench.SelfCPU()
+		lt = append(lt, roundTrip(b, viaTLS, payload))
+		coreShim, coreTLS = coreShim+time.Duration(c1-c0), coreTLS+time.Duration(bench.SelfCPU()-c1)
 		ld = append(ld, roundTrip(b, direct, payload))
 	}
-	cpu1, core1, sw1 := bench.CPUNanos(pids), bench.SelfCPU(), bench.CtxSwitches(shimPID)
+	cpu1, sw1 := bench.CPUNanos(pids), bench.CtxSwitches(shimPID)
 	n := float64(len(ls))
 	b.ReportMetric(float64(sw1-sw0)/n, "shimCtxSw/op")
 	b.ReportMetric(float64(cpu1[0]-cpu0[0])/n/1e3, "shimCPU-µs/op")
+	b.ReportMetric(float64(cpu1[3]-cpu0[3])/n/1e3, "tlsShimCPU-µs/op")
 	b.ReportMetric(float64(cpu1[1]-cpu0[1])/n/1e3, "rtShimCPU-µs/op")
 	b.ReportMetric(float64(cpu1[2]-cpu0[2])/n/1e3, "rtDirectCPU-µs/op")
-	b.ReportMetric(float64(core1-core0)/n/1e3, "coreCPU-µs/op")
-	s, d := bench.Percentiles(ls), bench.Percentiles(ld)
+	b.ReportMetric(float64(coreShim.Microseconds())/n, "coreCPU-µs/op")
+	b.ReportMetric(float64(coreTLS.Microseconds())/n, "tlsCoreCPU-µs/op")
+	s, t, d := bench.Percentiles(ls), bench.Percentiles(lt), bench.Percentiles(ld)
 	for i, name := range []string{"p50", "p95", "p99"} {
 		b.ReportMetric(s[i], "shim-"+name+"-µs")
+		b.ReportMetric(t[i], "tls-"+name+"-µs")
 		b.ReportMetric(d[i], "direct-"+name+"-µs")
 		b.ReportMetric(s[i]-d[i], "added-"+name+"-µs")
+		b.ReportMetric(t[i]-d[i], "tlsAdded-"+name+"-µs")
 	}
 }
 
@@ -128,9 +144,10 @@ func directEcho(b *testing.B, argv []string) (trip func([]byte) ([]byte, error),
 	return trip, cmd.Process.Pid, func() { _, _ = in.Close(), cmd.Wait(); _ = out.Close() }
 }
 
-// rawShim starts the real shim with the raw echo runtime and opens its Channel.
-func rawShim(b *testing.B, argv []string) (ch *shared.Channel, shimPID, rtPID int, stop func()) {
-	o := &Options{Tier: protocol.TierPlugin, ShimPath: shimBin}
+// rawShim starts the real shim with the raw echo runtime and opens its Channel, with
+// go-plugin's AutoMTLS when autoMTLS is set.
+func rawShim(b *testing.B, argv []string, autoMTLS bool) (ch *shared.Channel, shimPID, rtPID int, stop func()) {
+	o := &Options{Tier: protocol.TierPlugin, ShimPath: shimBin, autoMTLS: autoMTLS}
 	inc := &incarnation{opts: o}
 	o.Logger = testLogger(b).Named("hop")
 	o.Logger.SetLevel(0)
@@ -146,5 +163,18 @@ func rawShim(b *testing.B, argv []string) (ch *shared.Channel, shimPID, rtPID in
 	if inc.rt, err = inc.shim.Start(context.Background(), shared.LaunchPlan{Argv: argv, Env: []string{testMarkerEnv + "=" + testenv.Marker()}}); err != nil {
 		b.Fatal(err)
 	}
-	return inc.ch, inc.shimPID, inc.rt.PID, func() { inc.hardStop(context.Background()) }
+	// The stop is orderly (stdin's EOF ends the echo, the shim reports the exit, go-plugin
+	// shuts the shim down), so a shim started with CWX_SHIM_CPUPROFILE writes its profile.
+	stop = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = inc.ch.CloseSend()
+		for {
+			if _, err := inc.ch.Recv(); err != nil {
+				break
+			}
+		}
+		inc.hardStop(ctx)
+	}
+	return inc.ch, inc.shimPID, inc.rt.PID, stop
 }

@@ -104,6 +104,9 @@ func (inc *incarnation) startShim() error {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return fmt.Errorf("restrict the shim's socket directory: %w", err)
 	}
+	if err := checkPrivateDir(dir, os.Geteuid()); err != nil {
+		return err
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("create the shim's lifeline: %w", err)
@@ -120,12 +123,12 @@ func (inc *incarnation) startShim() error {
 		Plugins:          shared.PluginMap(),
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		AutoMTLS:         true,
+		AutoMTLS:         o.autoMTLS,
 		Managed:          false,
 		SkipHostEnv:      true,
 		StartTimeout:     o.StartTimeout,
 		Logger:           shimLogger{Logger: o.Logger.Named("shim"), planned: &inc.planned, killed: func() bool { return inc.killReason() != "" }},
-		GRPCDialOptions:  shared.DialOptions(),
+		GRPCDialOptions:  append(shared.DialOptions(), privateDialOption(dir)),
 	})
 	rpcClient, err := inc.client.Client()
 	if err != nil {
@@ -149,8 +152,10 @@ func shimEnv(sockDir string) []string {
 		shared.LifelineEnv + "=" + strconv.Itoa(shared.LifelineFD),
 		"TMPDIR=" + sockDir,
 	}
-	if lvl := os.Getenv(shared.LogLevelEnv); lvl != "" {
-		env = append(env, shared.LogLevelEnv+"="+lvl)
+	for _, k := range []string{shared.LogLevelEnv, shared.CPUProfileEnv} {
+		if v := os.Getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
 	}
 	if m := os.Getenv(testMarkerEnv); m != "" {
 		env = append(env, testMarkerEnv+"="+m) // lets the test suite's /proc scan see shims

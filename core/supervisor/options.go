@@ -111,6 +111,10 @@ type Options struct {
 	Logger    hclog.Logger
 	Clock     Clock
 
+	// autoMTLS runs the shim's gRPC over go-plugin's AutoMTLS; the core leaves it off
+	// (ARCHITECTURE.md, “Trust model”), benchmarks turn it on to measure what it costs.
+	autoMTLS bool
+
 	HandshakeTimeout time.Duration
 	ShutdownAnswer   time.Duration
 	KillAfter        time.Duration
