@@ -47,7 +47,7 @@ func (m *Manager) lookup(k *callKind, name string) (target, error) {
 	if o == nil || o.ref != tg.Owner {
 		return target{}, fmt.Errorf("%w: %s %q belongs to an owner that is no longer current", ErrNotAvailable, k.name, name)
 	}
-	if err := m.store.CheckReceipt(o.want.Record); err != nil {
+	if err := m.checkReceipt(o.want); err != nil {
 		return target{}, fmt.Errorf("%w: %s %q: %w", ErrNotAvailable, k.name, name, err)
 	}
 	return target{Target: tg, kind: k, o: o}, nil

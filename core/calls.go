@@ -139,7 +139,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, err
 	}
 	req := gate.Request{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: name, Input: input,
-		OtherPlugins: tg.Others, Requirement: gate.Required}
+		OtherPlugins: tg.Others, Requirement: builtinRequirement(tg.Owner.PluginID, name)}
 	callID := m.nextCallID(toolCall)
 	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, validate: tg.ValidateInput}, &req)

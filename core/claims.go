@@ -12,6 +12,9 @@ import (
 func claimsOf(want map[string]plugins.Desired) map[string]registry.Claim {
 	out := make(map[string]registry.Claim, len(want))
 	for id, d := range want {
+		if isBuiltinDesired(d) {
+			continue // a builtin module claims nothing; its names give way (builtin_scripts.go)
+		}
 		c := registry.Claim{FirstTrust: d.Record.FirstTrust()}
 		if d.Record.Claims != nil {
 			c.Tools, c.Commands = d.Record.Claims.Tools, d.Record.Claims.Commands
@@ -25,7 +28,7 @@ func claimsOf(want map[string]plugins.Desired) map[string]registry.Claim {
 // It runs on the activation's own goroutine, after the registry made o Active.
 func (m *Manager) persistClaims(o *owner) {
 	tools, commands, ok := m.reg.Claims(o.id)
-	if !ok {
+	if !ok || isBuiltinDesired(o.want) {
 		return
 	}
 	if err := m.store.SetClaims(o.id, tools, commands); err != nil {

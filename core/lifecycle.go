@@ -128,11 +128,11 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 	}
 	// the whole closure, before every activation: replays and restarts load modules afresh
 	// (ARCHITECTURE.md, “Plugins and trust”)
-	if err := m.store.VerifyClosure(d.Record); err != nil {
+	if err := m.verifyDesired(d); err != nil {
 		fail(err.Error())
 		return
 	}
-	dataDir, err := m.store.Layout().EnsureDataDir(d.ID)
+	dataDir, err := m.ensureDataDir(d)
 	if err != nil {
 		fail(fmt.Sprintf("create the data directory: %v", err))
 		return

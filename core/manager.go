@@ -138,6 +138,8 @@ type Manager struct {
 
 	// hookDeadline bounds a batch of pre-execute hooks; 0 is hooks.BatchDeadline (prehook.go).
 	hookDeadline time.Duration
+
+	builtin builtinState // the builtin modules' last work and reported notes (builtin.go)
 }
 
 // tierState is what the Manager keeps about one tier, in one place (guarded by

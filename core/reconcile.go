@@ -37,6 +37,9 @@ func (m *Manager) Reconcile(ctx context.Context) error {
 	for _, d := range desired {
 		want[d.ID] = d
 	}
+	for _, d := range m.builtinDesired(cfg, want) { // the builtin modules with work (builtin.go)
+		want[d.ID] = d
+	}
 
 	m.mu.Lock()
 	if m.closed {
@@ -69,7 +72,7 @@ func (m *Manager) Reconcile(ctx context.Context) error {
 	m.mu.Unlock()
 	// bytes are re-hashed before a plugin's first activation in this process
 	for _, d := range fresh {
-		if err := m.store.VerifyClosure(d.Record); err != nil {
+		if err := m.verifyDesired(d); err != nil {
 			delete(want, d.ID)
 			m.diags.add(d.ID, diagReceipt, err.Error())
 			m.log.Warn("plugin not activated", "plugin", d.ID, "error", err)

@@ -19,12 +19,31 @@ const LicensesName = "LICENSES.txt"
 // fileMode is the mode of every materialized file.
 const fileMode os.FileMode = 0o400
 
+// ModulesDir is the directory, beside the bundle, that holds the builtin module files.
+const ModulesDir = "builtin"
+
 // Bundle is an embedded host bundle.
 type Bundle struct {
-	Name     string // file name of the bundle, e.g. "cwx-extension-host.mjs"
-	Bytes    []byte // the bundle itself
-	Licenses []byte // third-party notices, written as LICENSES.txt
+	Name     string   // file name of the bundle, e.g. "cwx-extension-host.mjs"
+	Bytes    []byte   // the bundle itself
+	Licenses []byte   // third-party notices, written as LICENSES.txt
+	Modules  []Module // builtin modules, written as builtin/<id>.mjs
 }
+
+// Module is one builtin module's file as the bundle carries it.
+type Module struct {
+	ID    string
+	Bytes []byte
+}
+
+// SHA256 is the lower-case hex digest of the module's bytes.
+func (m Module) SHA256() string {
+	sum := sha256.Sum256(m.Bytes)
+	return hex.EncodeToString(sum[:])
+}
+
+// ModulePath is where Materialize writes builtin module id of the bundle whose directory is dir.
+func ModulePath(dir, id string) string { return filepath.Join(dir, ModulesDir, id+".mjs") }
 
 // SHA256 is the lower-case hex digest of the bundle bytes.
 func (b Bundle) SHA256() string {
@@ -69,6 +88,19 @@ func Materialize(home string, b Bundle) (Materialized, error) {
 	if err := ensureFile(dir, LicensesName, b.Licenses); err != nil {
 		return Materialized{}, err
 	}
+	if len(b.Modules) > 0 {
+		if err := ensureDir(filepath.Join(dir, ModulesDir)); err != nil {
+			return Materialized{}, err
+		}
+		for _, mod := range b.Modules {
+			if err := checkModuleID(mod.ID); err != nil {
+				return Materialized{}, err
+			}
+			if err := ensureFile(filepath.Join(dir, ModulesDir), mod.ID+".mjs", mod.Bytes); err != nil {
+				return Materialized{}, err
+			}
+		}
+	}
 	return Materialized{Dir: dir, Path: filepath.Join(dir, b.Name), SHA256: sum}, nil
 }
 
@@ -87,10 +119,20 @@ func Verify(home string, b Bundle) (Materialized, error) {
 	} else if !fi.IsDir() {
 		return Materialized{}, fmt.Errorf("bundle: %s is not a directory", m.Dir)
 	}
-	for _, f := range []struct {
+	files := []struct {
 		path string
 		want []byte
-	}{{m.Path, b.Bytes}, {filepath.Join(m.Dir, LicensesName), b.Licenses}} {
+	}{{m.Path, b.Bytes}, {filepath.Join(m.Dir, LicensesName), b.Licenses}}
+	for _, mod := range b.Modules {
+		if err := checkModuleID(mod.ID); err != nil {
+			return Materialized{}, err
+		}
+		files = append(files, struct {
+			path string
+			want []byte
+		}{ModulePath(m.Dir, mod.ID), mod.Bytes})
+	}
+	for _, f := range files {
 		ok, err := holds(f.path, f.want)
 		if err != nil {
 			return Materialized{}, fmt.Errorf("bundle: %w", err)
@@ -100,6 +142,42 @@ func Verify(home string, b Bundle) (Materialized, error) {
 		}
 	}
 	return m, nil
+}
+
+// ErrModuleDigest is wrapped when a builtin module file does not hash to its pinned digest.
+var ErrModuleDigest = errors.New("builtin module file does not match its pinned digest")
+
+// VerifyModule re-reads a materialized module file, without following a symlink, and checks
+// that it is a regular read-only file whose bytes hash to sha256 (the pinned digest). The core
+// calls it before every activation of a builtin module.
+func VerifyModule(path, sha256Hex string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	if !fi.Mode().IsRegular() || fi.Mode().Perm() != fileMode {
+		return fmt.Errorf("bundle: %s: not a regular read-only file: %w", path, ErrModuleDigest)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != sha256Hex {
+		return fmt.Errorf("bundle: %s hashes to %s, pinned %s: %w", path, got, sha256Hex, ErrModuleDigest)
+	}
+	return nil
+}
+
+func checkModuleID(id string) error {
+	if id == "" || strings.ContainsAny(id, `/\.`+"\x00") || strings.HasPrefix(id, "-") {
+		return fmt.Errorf("bundle: %q is not a valid builtin module id", id)
+	}
+	return nil
 }
 
 func checkName(name string) error {

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
 
 func TestEmbeddedBundle(t *testing.T) {
@@ -30,22 +28,43 @@ func TestEmbeddedBundle(t *testing.T) {
 	}
 }
 
-// TestPinnedTableMatchesTheHost keeps the Go literal and the host's builtin-modules.json in
-// step: a module added to the host must be pinned here in the same change.
-func TestPinnedTableMatchesTheHost(t *testing.T) {
-	host, err := jshost.BuiltinModules()
+// TestEmbeddedModulesArePinned: every module file the binary carries hashes to its pinned
+// digest, is materialized beside the bundle and passes VerifyModule; a changed copy fails it.
+func TestEmbeddedModulesArePinned(t *testing.T) {
+	b := Embedded()
+	if len(b.Modules) != len(BuiltinModules()) {
+		t.Fatalf("%d embedded modules, %d pinned", len(b.Modules), len(BuiltinModules()))
+	}
+	home := t.TempDir()
+	m, err := Materialize(home, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []ModuleDigest
-	for _, m := range host {
-		got = append(got, ModuleDigest{ID: m.ID, SHA256: m.SHA256})
-	}
-	if err := CheckBuiltinModules(got); err != nil {
-		t.Error(err)
-	}
-	if !slices.Equal(BuiltinModules(), pinnedBuiltinModules) {
-		t.Error("BuiltinModules() is not the pinned table")
+	for _, mod := range b.Modules {
+		pin, ok := PinnedModule(mod.ID)
+		if !ok || pin.SHA256 != mod.SHA256() {
+			t.Errorf("module %s: pinned %+v, embedded bytes hash to %s", mod.ID, pin, mod.SHA256())
+		}
+		path := ModulePath(m.Dir, mod.ID)
+		checkFile(t, path, mod.Bytes)
+		if err := VerifyModule(path, pin.SHA256); err != nil {
+			t.Error(err)
+		}
+		must(t, os.Chmod(path, 0o600))
+		must(t, os.WriteFile(path, append(slices.Clone(mod.Bytes), '\n'), 0o600))
+		must(t, os.Chmod(path, 0o400))
+		if err := VerifyModule(path, pin.SHA256); !errors.Is(err, ErrModuleDigest) {
+			t.Errorf("VerifyModule of a changed copy: %v", err)
+		}
+		if _, err := Verify(home, b); err == nil {
+			t.Error("Verify accepted a changed module file")
+		}
+		if _, err := Materialize(home, b); err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyModule(path, pin.SHA256); err != nil {
+			t.Errorf("after Materialize repaired it: %v", err)
+		}
 	}
 }
 

@@ -6,27 +6,102 @@ import (
 	"strings"
 )
 
-// ModuleDigest names one builtin module and the sha256 of its bytes, as host/hello reports
-// it in builtin_modules.
+// ModuleDigest names one builtin module and the sha256 of its bytes, as host/hello reports it
+// in builtin_modules.
 type ModuleDigest struct {
 	ID     string `json:"id"`
 	SHA256 string `json:"sha256"`
 }
 
-// pinnedBuiltinModules is the table a host's hello must match exactly. v1 ships no builtin
-// modules, so it is empty; a module added to the JS host gets its row here in the same change.
-var pinnedBuiltinModules = []ModuleDigest{}
+// Approval is what the pinned table says a builtin module's tool needs. It is the only source
+// of a builtin tool's approval: nothing the module or its input says changes it.
+type Approval string
 
-// BuiltinModules returns a copy of the pinned builtin-module table.
-func BuiltinModules() []ModuleDigest { return slices.Clone(pinnedBuiltinModules) }
+// Approvals. A tool the table does not list is ApprovalRequired.
+const (
+	ApprovalRequired Approval = "required" // through the gate like any extension tool
+	ApprovalAuto     Approval = "auto"     // approved without a card in every posture
+)
+
+// ModuleTool is one tool a builtin module registers under a fixed name, with its approval.
+type ModuleTool struct {
+	Name     string
+	Approval Approval
+}
+
+// BuiltinModule is one row of the pinned table: the module's id (its owner is host:<id>), the
+// sha256 of nodeshim/jshost/dist/builtin/<id>.mjs and the approval of its fixed-name tools.
+// A module whose tools are named by the user (script-tools) lists none: each is Required.
+type BuiltinModule struct {
+	ID     string
+	SHA256 string
+	Tools  []ModuleTool
+}
+
+// pinnedBuiltinModules is the table a host's hello must match exactly and the digest a module
+// file must have to be activated, sorted by id. A module added to, changed in or removed from
+// the JS host changes its row here in the same change; TestPinnedTableMatchesTheHost fails
+// until it does and prints the rows to paste (ARCHITECTURE.md, “Builtin modules”).
+var pinnedBuiltinModules = []BuiltinModule{
+	{ID: "hooks", SHA256: "e184c6dd4dec3c4aeffd376ac7fff314fe288f457b530ede281d9fc04672c409"},
+	{ID: "script-tools", SHA256: "45a843c0390574c676b707f3398807f33e737767d7e1e18434e6b5b49b660379"},
+}
+
+// Pinned returns a copy of the pinned table, sorted by id.
+func Pinned() []BuiltinModule {
+	out := slices.Clone(pinnedBuiltinModules)
+	for i := range out {
+		out[i].Tools = slices.Clone(out[i].Tools)
+	}
+	return out
+}
+
+// PinnedModule returns the pinned row of module id.
+func PinnedModule(id string) (BuiltinModule, bool) {
+	i := slices.IndexFunc(pinnedBuiltinModules, func(m BuiltinModule) bool { return m.ID == id })
+	if i < 0 {
+		return BuiltinModule{}, false
+	}
+	m := pinnedBuiltinModules[i]
+	m.Tools = slices.Clone(m.Tools)
+	return m, true
+}
+
+// ToolApproval is the approval of tool name of module id: the table's, and ApprovalRequired
+// for anything the table does not list (an unknown module included).
+func ToolApproval(id, name string) Approval {
+	m, ok := PinnedModule(id)
+	if !ok {
+		return ApprovalRequired
+	}
+	for _, t := range m.Tools {
+		if t.Name == name && t.Approval == ApprovalAuto {
+			return ApprovalAuto
+		}
+	}
+	return ApprovalRequired
+}
+
+// BuiltinModules returns the pinned table as the digests host/hello must report.
+func BuiltinModules() []ModuleDigest { return digestsOf(pinnedBuiltinModules) }
+
+func digestsOf(mods []BuiltinModule) []ModuleDigest {
+	out := make([]ModuleDigest, len(mods))
+	for i, m := range mods {
+		out[i] = ModuleDigest{ID: m.ID, SHA256: m.SHA256}
+	}
+	return out
+}
 
 // CheckBuiltinModules compares what a hello reported with the pinned table as multisets:
 // order does not matter; a missing, extra, changed or duplicated row is an error naming it.
 func CheckBuiltinModules(got []ModuleDigest) error {
-	return checkModules(pinnedBuiltinModules, got)
+	return CheckModules(BuiltinModules(), got)
 }
 
-func checkModules(want, got []ModuleDigest) error {
+// CheckModules compares got with want as multisets; the error names every missing, extra
+// (unexpected), changed and duplicated row.
+func CheckModules(want, got []ModuleDigest) error {
 	count := map[ModuleDigest]int{}
 	for _, m := range want {
 		count[m]++
@@ -57,4 +132,25 @@ func checkModules(want, got []ModuleDigest) error {
 		return fmt.Errorf("builtin_modules differ from the pinned table: %s", strings.Join(problems, ", "))
 	}
 	return nil
+}
+
+// TableRows renders digests as the Go rows of pinnedBuiltinModules, to paste after a change
+// of the JS host's modules (tools are kept from the current table by id).
+func TableRows(mods []ModuleDigest) string {
+	var b strings.Builder
+	for _, m := range mods {
+		fmt.Fprintf(&b, "\t{ID: %q, SHA256: %q", m.ID, m.SHA256)
+		if old, ok := PinnedModule(m.ID); ok && len(old.Tools) > 0 {
+			b.WriteString(", Tools: []ModuleTool{")
+			for i, t := range old.Tools {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "{Name: %q, Approval: %q}", t.Name, t.Approval)
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("},\n")
+	}
+	return b.String()
 }

@@ -1,16 +1,68 @@
 package bundle
 
-import "testing"
+import (
+	"flag"
+	"slices"
+	"strings"
+	"testing"
 
-func TestBuiltinModulesIsEmptyInV1(t *testing.T) {
-	if got := BuiltinModules(); len(got) != 0 {
-		t.Errorf("BuiltinModules() = %v, want the empty v1 table", got)
+	"github.com/cwx-dev/cwx/nodeshim/jshost"
+)
+
+var printTable = flag.Bool("print-table", false, "print the Go rows of pinnedBuiltinModules for nodeshim/jshost/dist/builtin-modules.json")
+
+// TestPinnedTableMatchesTheHost keeps the Go table and the host's dist/builtin-modules.json in
+// step, both ways: a module built into the host and not pinned, pinned and not built, or
+// pinned with another digest fails. `make builtin-table` prints the rows to paste; nothing
+// writes the table by itself.
+func TestPinnedTableMatchesTheHost(t *testing.T) {
+	host, err := jshost.BuiltinModules()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := CheckBuiltinModules([]ModuleDigest{}); err != nil {
-		t.Errorf("an empty hello table: %v", err)
+	got := make([]ModuleDigest, len(host))
+	for i, m := range host {
+		got[i] = ModuleDigest{ID: m.ID, SHA256: m.SHA256}
 	}
-	if err := CheckBuiltinModules([]ModuleDigest{{ID: "mcp", SHA256: "aa"}}); err == nil {
-		t.Error("an extra module was accepted")
+	if *printTable {
+		t.Logf("rows of pinnedBuiltinModules (core/bundle/modules.go):\n%s", TableRows(got))
+	}
+	if err := CheckModules(BuiltinModules(), got); err != nil {
+		t.Errorf("%v\nthe JS host's dist/builtin-modules.json and core/bundle/modules.go disagree; print the rows with `make builtin-table`", err)
+	}
+	if !slices.IsSortedFunc(pinnedBuiltinModules, func(a, b BuiltinModule) int { return strings.Compare(a.ID, b.ID) }) {
+		t.Error("pinnedBuiltinModules is not sorted by id")
+	}
+	for _, m := range pinnedBuiltinModules {
+		for _, tool := range m.Tools {
+			if tool.Approval != ApprovalAuto && tool.Approval != ApprovalRequired {
+				t.Errorf("module %s, tool %s: approval %q", m.ID, tool.Name, tool.Approval)
+			}
+		}
+	}
+}
+
+func TestToolApprovalComesFromTheTable(t *testing.T) {
+	saved := pinnedBuiltinModules
+	t.Cleanup(func() { pinnedBuiltinModules = saved })
+	pinnedBuiltinModules = []BuiltinModule{{ID: "m", SHA256: "11", Tools: []ModuleTool{{"quick", ApprovalAuto}, {"slow", ApprovalRequired}}}}
+	for _, tc := range []struct {
+		id, tool string
+		want     Approval
+	}{
+		{"m", "quick", ApprovalAuto},
+		{"m", "slow", ApprovalRequired},
+		{"m", "unlisted", ApprovalRequired},
+		{"other", "quick", ApprovalRequired},
+	} {
+		if got := ToolApproval(tc.id, tc.tool); got != tc.want {
+			t.Errorf("ToolApproval(%s, %s) = %s, want %s", tc.id, tc.tool, got, tc.want)
+		}
+	}
+	rows := TableRows([]ModuleDigest{{"m", "22"}, {"n", "33"}})
+	want := "\t{ID: \"m\", SHA256: \"22\", Tools: []ModuleTool{{Name: \"quick\", Approval: \"auto\"}, {Name: \"slow\", Approval: \"required\"}}},\n\t{ID: \"n\", SHA256: \"33\"},\n"
+	if rows != want {
+		t.Errorf("TableRows =\n%s\nwant\n%s", rows, want)
 	}
 }
 
@@ -32,7 +84,7 @@ func TestCheckModules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := checkModules(want, tc.got)
+			err := CheckModules(want, tc.got)
 			got := ""
 			if err != nil {
 				got = err.Error()

@@ -124,7 +124,7 @@ func conformHandshake(t *testing.T, rt testenv.Runtime) {
 		{"wrong_runtime", "hello-wrong-runtime", []string{"host reports runtime ", " but \"" + rt.Name + "\" was launched"}, nil},
 		{"wrong_version", "hello-wrong-version", []string{`version "0.0.1" but "`, `" was probed`}, nil},
 		{"missing_builtin_modules", "hello-missing-modules", []string{"protocol violation", "builtin_modules"}, nil},
-		{"extra_module", "hello-extra-module", []string{"builtin modules differ from the pinned table: unexpected module extra"}, nil},
+		{"extra_module", "hello-extra-module", []string{"host's builtin_modules differ from the pinned table: unexpected extra ("}, nil},
 		{"unknown_field", "hello-unknown-field", []string{"protocol violation", "surprise"}, nil},
 		{"legacy_node_version", "hello-legacy-node-version", []string{"protocol violation", "node_version"}, nil},
 		{"protocol_range_without_1", "hello-protocol-range", []string{"host speaks protocol 2..=3, core speaks 1"}, nil},

@@ -86,8 +86,8 @@ func (t *TierRuntime) checkHello(h *protocol.HelloParams) error {
 	for i, m := range h.BuiltinModules {
 		got[i] = bundle.ModuleDigest{ID: m.ID, SHA256: m.SHA256}
 	}
-	if err := checkModules(o.BuiltinModules, got); err != nil {
-		return fmt.Errorf("host's builtin modules differ from the pinned table: %w", err)
+	if err := bundle.CheckModules(o.BuiltinModules, got); err != nil {
+		return fmt.Errorf("host's %w", err) // every missing, extra, changed and duplicated row
 	}
 	if h.Runtime.Version != o.Runtime.HelloVersion() {
 		return fmt.Errorf("host reports %s version %q but %q was probed", o.Runtime.Kind, h.Runtime.Version, o.Runtime.HelloVersion())
@@ -97,28 +97,6 @@ func (t *TierRuntime) checkHello(h *protocol.HelloParams) error {
 	}
 	if h.MemoryLimitMiB != nil {
 		return fmt.Errorf("host reports a memory limit of %d MiB but none was requested (Linux caps memory with RLIMIT_DATA)", *h.MemoryLimitMiB)
-	}
-	return nil
-}
-
-// checkModules compares module lists as multisets against want.
-func checkModules(want, got []bundle.ModuleDigest) error {
-	count := map[bundle.ModuleDigest]int{}
-	for _, m := range want {
-		count[m]++
-	}
-	for _, m := range got {
-		count[m]--
-	}
-	for _, m := range got {
-		if count[m] < 0 {
-			return fmt.Errorf("unexpected module %s (%s)", m.ID, m.SHA256)
-		}
-	}
-	for _, m := range want {
-		if count[m] > 0 {
-			return fmt.Errorf("missing module %s (%s)", m.ID, m.SHA256)
-		}
 	}
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"sync"
 )
 
@@ -70,19 +69,22 @@ func BuiltinModulesJSON() []byte { return mustRead(modulesPath) }
 // ProvidedModulesJSON returns dist/provided-modules.json as embedded.
 func ProvidedModulesJSON() []byte { return mustRead(providedPath) }
 
-// BuiltinModules returns the built-in module table sorted by id (empty in v1).
+// BuiltinModules returns dist/builtin-modules.json decoded: the built-in modules the build
+// bundled, [{id, sha256}] sorted by id, each sha256 the digest of dist/builtin/<id>.mjs. An id
+// listed twice or out of order is an error (the build never writes one).
 func BuiltinModules() ([]ModuleDigest, error) {
-	var table struct {
-		Modules map[string]string `json:"modules"`
-	}
-	if err := json.Unmarshal(BuiltinModulesJSON(), &table); err != nil {
+	var out []ModuleDigest
+	if err := json.Unmarshal(BuiltinModulesJSON(), &out); err != nil {
 		return nil, fmt.Errorf("jshost: decoding %s: %w", modulesPath, err)
 	}
-	out := make([]ModuleDigest, 0, len(table.Modules))
-	for id, sum := range table.Modules {
-		out = append(out, ModuleDigest{ID: id, SHA256: sum})
+	for i := 1; i < len(out); i++ {
+		if out[i-1].ID >= out[i].ID {
+			return nil, fmt.Errorf("jshost: %s is not sorted by id, or lists %q twice", modulesPath, out[i].ID)
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	if out == nil {
+		out = []ModuleDigest{}
+	}
 	return out, nil
 }
 

@@ -63,6 +63,10 @@ func TestBuiltinModulesMatchTheirBytes(t *testing.T) {
 		if hex.EncodeToString(sum[:]) != m.SHA256 {
 			t.Errorf("module %s: table says %s", m.ID, m.SHA256)
 		}
+		// the host reports the same table in host/hello: the build defines it into the bundle
+		if !strings.Contains(string(Bundle()), `id: "`+m.ID+`", sha256: "`+m.SHA256+`"`) {
+			t.Errorf("module %s: the host bundle does not carry its digest %s", m.ID, m.SHA256)
+		}
 	}
 	// every embedded module file is in the table
 	entries, err := fs.ReadDir(dist, builtinDir)

@@ -1,3 +1,3 @@
-// host/hello lists a builtin module the pinned table does not have.
-import { serve } from './lib.mjs';
-serve({ helloOverrides: { builtin_modules: [{ id: 'extra', sha256: 'ab'.repeat(32) }] } });
+// host/hello lists, besides the real table, a builtin module the pinned table does not have.
+import { builtinModules, serve } from './lib.mjs';
+serve({ helloOverrides: { builtin_modules: [...builtinModules, { id: 'extra', sha256: 'ab'.repeat(32) }] } });

@@ -11,6 +11,8 @@ export const runtime = typeof Bun !== 'undefined'
   ? { name: 'bun', version: Bun.version }
   : { name: 'node', version: process.versions.node };
 export const bundleSHA256 = createHash('sha256').update(readFileSync(process.argv[1])).digest('hex');
+// the real host's table of builtin modules, which the core pins (a fake host reports it too)
+export const builtinModules = JSON.parse(readFileSync(new URL('../../nodeshim/jshost/dist/builtin-modules.json', import.meta.url), 'utf8'));
 
 export function hello(overrides = {}) {
   return {
@@ -19,7 +21,7 @@ export function hello(overrides = {}) {
     bundle_sha256: bundleSHA256,
     runtime,
     tier,
-    builtin_modules: [],
+    builtin_modules: builtinModules,
     ...overrides,
   };
 }

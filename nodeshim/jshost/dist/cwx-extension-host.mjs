@@ -6,12 +6,12 @@ var __export = (target, all) => {
 };
 
 // <define:__CWX_BUILTIN_MODULES__>
-var define_CWX_BUILTIN_MODULES_default = [];
+var define_CWX_BUILTIN_MODULES_default = [{ id: "hooks", sha256: "e184c6dd4dec3c4aeffd376ac7fff314fe288f457b530ede281d9fc04672c409" }, { id: "script-tools", sha256: "45a843c0390574c676b707f3398807f33e737767d7e1e18434e6b5b49b660379" }];
 
 // src/main.ts
 import { createHash as createHash2 } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync as readFileSync2 } from "node:fs";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/boot.ts
 import { createReadStream, createWriteStream } from "node:fs";
@@ -437,6 +437,58 @@ function encodeFrame(payload) {
   out.writeUInt32LE(payload.length, 4);
   out.set(payload, HEADER_SIZE);
   return out;
+}
+var BIG_TEXT = 64 << 10;
+var NEEDS_ESCAPE = globalThis.Bun !== void 0 ? /[\u0000-\u001f"\\\ud800-\udfff]/ : /[^\u0020\u0021\u0023-\u005b\u005d-\ud7ff\ue000-\uffff]/;
+function plainText(s) {
+  return !NEEDS_ESCAPE.test(s);
+}
+function plainRecord(v) {
+  return typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype && !("toJSON" in v);
+}
+function encodeJSONFrame(msg, max) {
+  const texts = [];
+  const shaped = withMarkers(msg, texts);
+  let pieces = [];
+  if (shaped === void 0 || !splitAtMarkers(JSON.stringify(shaped), texts, pieces)) pieces = [JSON.stringify(msg)];
+  let n = 0;
+  const sizes = pieces.map((p) => Buffer.byteLength(p, "utf8"));
+  for (const k of sizes) n += k;
+  if (n > max) return n;
+  const out = Buffer.allocUnsafe(HEADER_SIZE + n);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(n, 4);
+  let at = HEADER_SIZE;
+  pieces.forEach((p, i) => {
+    at += out.write(p, at, sizes[i] === p.length ? "latin1" : "utf8");
+  });
+  return out;
+}
+var marker = (i) => `cwx-text-${i}`;
+function withMarkers(msg, texts) {
+  if (!plainRecord(msg) || !plainRecord(msg.result) || !Array.isArray(msg.result.content)) return void 0;
+  const content = msg.result.content;
+  let blocks;
+  for (let i = 0; i < content.length; i++) {
+    const b = content[i];
+    if (!plainRecord(b) || typeof b.text !== "string" || b.text.length < BIG_TEXT || !plainText(b.text)) continue;
+    blocks ??= content.slice();
+    blocks[i] = { ...b, text: marker(texts.length) };
+    texts.push(b.text);
+  }
+  return blocks === void 0 ? void 0 : { ...msg, result: { ...msg.result, content: blocks } };
+}
+function splitAtMarkers(json, texts, pieces) {
+  let from2 = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const m = JSON.stringify(marker(i));
+    const at = json.indexOf(m);
+    if (at < from2 || json.indexOf(m, at + 1) >= 0) return false;
+    pieces.push(json.slice(from2, at), '"', texts[i], '"');
+    from2 = at + m.length;
+  }
+  pieces.push(json.slice(from2));
+  return true;
 }
 var FrameDecoder = class {
   chunks = [];
@@ -913,10 +965,9 @@ var RpcPeer = class {
     if (!("result" in msg)) return this.o.write(encodeFrame(Buffer.from(JSON.stringify(msg), "utf8")));
     let failure;
     try {
-      const text = JSON.stringify(msg);
-      const n = Buffer.byteLength(text, "utf8");
-      if (n <= MAX_FRAME) return this.o.write(encodeFrame(Buffer.from(text, "utf8")));
-      failure = tooLarge(n);
+      const frame = encodeJSONFrame(msg, MAX_FRAME);
+      if (typeof frame !== "number") return this.o.write(frame);
+      failure = tooLarge(frame);
     } catch (err) {
       failure = `result could not be encoded: ${describeError(err)}`;
     }
@@ -3997,6 +4048,38 @@ function defineQuestions() {
   return UserQuestions;
 }
 
+// src/shims/shellhooks.ts
+var handlers = /* @__PURE__ */ new WeakMap();
+async function serveHarness(owners, params, signal) {
+  const ref = params.owner;
+  const owner = owners.get(ref.owner_token);
+  const handler = owner && owner.state === "active" && owner.ref.plugin_id === ref.plugin_id && owner.ref.generation === ref.generation ? handlers.get(owner) : void 0;
+  if (!handler) throw new RpcError(ErrorCode.InvalidParams, `owner \`${ref.plugin_id}\` serves no harness/run here`);
+  return handler(Object.freeze({ ...params }), signal);
+}
+function defineShellHooks() {
+  class ShellHooks extends Service {
+    constructor(ctx) {
+      super(ctx, "shellHooks");
+    }
+    /** serve makes handler answer the core's harness/run for the calling owner. */
+    serve(handler) {
+      const owner = ownerOf(this.ctx);
+      if (!owner || !owner.ref.plugin_id.startsWith("host:")) throw new TypeError("shellHooks.serve: only a builtin module may serve harness/run");
+      if (typeof handler !== "function") throw new TypeError("shellHooks.serve: the handler must be a function");
+      if (handlers.has(owner)) throw new TypeError("shellHooks.serve: this module already serves harness/run");
+      this.ctx.effect(() => {
+        handlers.set(owner, handler);
+        return () => {
+          if (handlers.get(owner) === handler) handlers.delete(owner);
+        };
+      }, "shellHooks.serve()");
+    }
+  }
+  Object.freeze(ShellHooks.prototype);
+  return ShellHooks;
+}
+
 // src/root.ts
 var CORE_SERVICES = /* @__PURE__ */ new Set([
   "approval",
@@ -4026,6 +4109,7 @@ var CORE_SERVICES = /* @__PURE__ */ new Set([
   "userQuestions"
 ]);
 var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "userQuestions", "logger", "events", "reflect", "registry"]);
+var BUILTIN_SERVICES = /* @__PURE__ */ new Set(["shellHooks"]);
 var NEVER_EMITTED = /* @__PURE__ */ new Set([
   "agent/created",
   "agent/pre-step",
@@ -4041,7 +4125,7 @@ var CoreServiceError = class extends Error {
     super(`extension may not provide core service \`${service}\`: the cwx core owns it`);
   }
 };
-function createRoot(registrar, log) {
+function createRoot(registrar, log, tier = "plugin") {
   const ctx = new Context();
   const { Tools, Commands, Timer } = defineServices(registrar);
   const { Prompt, SystemPrompt } = definePrompt(registrar);
@@ -4056,6 +4140,8 @@ function createRoot(registrar, log) {
     ["storage", Storage],
     ["userQuestions", UserQuestions]
   ]);
+  const ShellHooks = tier === "builtin" ? defineShellHooks() : void 0;
+  if (ShellHooks) allowed.set("shellHooks", ShellHooks);
   const provided = /* @__PURE__ */ new Set();
   guardProvide(ctx, (name, value) => {
     if (!CORE_SERVICES.has(name)) return;
@@ -4070,6 +4156,7 @@ function createRoot(registrar, log) {
   new SystemPrompt(ctx);
   new Storage(ctx);
   new UserQuestions(ctx);
+  if (ShellHooks) new ShellHooks(ctx);
   mixinTimer(ctx);
   takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
   vetListeners(ctx, (name) => {
@@ -4085,7 +4172,7 @@ function createRoot(registrar, log) {
 // src/activate.ts
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname as dirname2 } from "node:path";
 import { pathToFileURL } from "node:url";
 
 // src/dsh/resolve.ts
@@ -5076,10 +5163,102 @@ function installBun(bun) {
   });
 }
 
+// src/where.ts
+import { readFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
+var CLOSURE_DIR = /^[0-9a-f]{64}$/;
+function pluginRoot(entryPath) {
+  for (let d = dirname(entryPath); d !== dirname(d); d = dirname(d)) {
+    if (CLOSURE_DIR.test(basename(d))) return d;
+  }
+  return dirname(entryPath);
+}
+function relPath(root, file) {
+  let p = file;
+  if (p.startsWith("file://")) {
+    try {
+      p = fileURLToPath(p);
+    } catch {
+      return file;
+    }
+  }
+  if (!isAbsolute(p)) return p;
+  const rel = relative(root, p);
+  return rel.startsWith("..") || isAbsolute(rel) ? p : rel.split(sep).join("/");
+}
+function syntaxWhere(err, entryPath) {
+  const first = Array.isArray(err?.errors) ? err.errors[0] : err;
+  const pos = first?.position;
+  if (isPlainObject(pos) && typeof pos.file === "string" && typeof pos.line === "number" && typeof pos.column === "number") {
+    return { file: pos.file, line: pos.line, column: pos.column, lineText: typeof pos.lineText === "string" ? pos.lineText : "" };
+  }
+  if (!(err instanceof Error) || err.name !== "SyntaxError") return void 0;
+  const header = decorated(String(err.stack ?? ""));
+  if (header) return header;
+  let src;
+  try {
+    src = readFileSync(entryPath, "utf8");
+  } catch {
+    return void 0;
+  }
+  try {
+    new Script(blankModuleSyntax(src), { filename: entryPath });
+  } catch (again) {
+    if (again instanceof Error && again.message === err.message) {
+      const w = decorated(String(again.stack ?? ""));
+      if (w) return { ...w, lineText: src.split("\n")[w.line - 1] ?? w.lineText };
+    }
+  }
+  return void 0;
+}
+function decorated(stack) {
+  const m = /^(.+):(\d+)\n(.*)\n( *)\^/.exec(stack);
+  if (!m) return void 0;
+  return { file: m[1], line: Number(m[2]), column: m[4].length + 1, lineText: m[3] };
+}
+function blankModuleSyntax(src) {
+  const blank = (s) => s.replace(/[^\n]/g, " ");
+  return src.replace(/^[ \t]*import\s*(?:[\w$*{}\s,]+from\s*)?(['"])[^'"\n]*\1[ \t]*;?/gm, blank).replace(/^([ \t]*)export\s+default(?=\s)/gm, (s, ind) => ind + "void" + " ".repeat(s.length - ind.length - 4)).replace(/^[ \t]*export\s*(?:\*[^;\n]*|\{[^}]*\}[^;\n]*)[;]?/gm, blank).replace(/^([ \t]*)export(?=\s)/gm, (s, ind) => ind + " ".repeat(s.length - ind.length)).replace(/\bimport\.meta\b/g, "Object.meta");
+}
+function describeSyntax(err, entryPath) {
+  const w = syntaxWhere(err, entryPath);
+  if (!w) return void 0;
+  const root = pluginRoot(entryPath);
+  const first = Array.isArray(err?.errors) ? err.errors[0] : err;
+  const message = String(first?.message ?? err).split("\n")[0];
+  const text = w.lineText.replace(/\t/g, " ");
+  const lead = text.length - text.trimStart().length;
+  const shown = text.trim().slice(0, 160);
+  const caretAt = Math.max(0, Math.min(w.column - 1 - lead, shown.length));
+  return `${relPath(root, w.file)}:${w.line}:${w.column}: SyntaxError: ${message}
+  ${shown}
+  ${" ".repeat(caretAt)}^`;
+}
+var FRAME = /(?:\(|\s)((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
+function topFrame(err, root) {
+  if (!(err instanceof Error) || typeof err.stack !== "string") return void 0;
+  for (const line of err.stack.split("\n").slice(1)) {
+    const m = FRAME.exec(line);
+    if (!m) continue;
+    const rel = relPath(root, m[1]);
+    if (rel === m[1] || isAbsolute(rel)) continue;
+    return `${rel}:${m[2]}:${m[3]}`;
+  }
+  return void 0;
+}
+
 // src/activate.ts
 var ActivationError = class extends Error {
   name = "ActivationError";
 };
+var Diagnostic = class extends Error {
+  name = "Diagnostic";
+};
+function diagnosticOf(err) {
+  return err instanceof Diagnostic ? err.message : describeError(err);
+}
 var failed2 = (diagnostic) => ({ status: "failed", diagnostic });
 async function activateEntry(d, tier, params) {
   const start = Date.now();
@@ -5109,12 +5288,12 @@ async function activateEntry(d, tier, params) {
   owner.fault = void 0;
   owner.history = [];
   if (!existing) d.owners.set(ref.owner_token, owner);
-  owner.entryDirs.push(dirname(entry.path));
+  owner.entryDirs.push(dirname2(entry.path));
   let timer;
   const deadline = new Promise((r) => {
     timer = setTimeout(() => r("timeout"), d.activateDeadlineMs);
   });
-  const work = load(d, owner, entry, params.config ?? {}).then(() => null, (err) => describeError(err));
+  const work = load(d, owner, entry, params.config ?? {}).then(() => null, diagnosticOf);
   const stopped = new Promise((r) => {
     owner.stopped = () => r("stopped");
   });
@@ -5156,23 +5335,89 @@ async function load(d, owner, entry, config) {
   try {
     mod = await ownerContext.run(owner, () => import(pathToFileURL(entry.path).href));
   } catch (err) {
+    const where = describeSyntax(err, entry.path);
+    if (where !== void 0) throw new Diagnostic(where);
     throw explainImportError(err);
   }
   const plugin = pickPlugin(mod);
-  const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n));
+  const refused = configIssues(plugin, config);
+  if (refused.length > 0) throw new Diagnostic(`config refused: ${refused.join("; ")}`);
+  const builtin = owner.ref.plugin_id.startsWith("host:");
+  const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
   if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
   const fiber = ownerContext.run(owner, () => loadPlugin(ctx, plugin, config));
   owner.entries.push({ path: entry.path, fiber });
-  await fiber;
+  try {
+    await fiber;
+  } catch (err) {
+    const at = topFrame(err, pluginRoot(entry.path));
+    throw at === void 0 ? err : new Diagnostic(`apply threw: ${describeError(err)} (at ${at})`);
+  }
   if (failed(fiber)) throw new ActivationError("the plugin failed while loading");
   const pending = pendingChildren(d.root, owner);
   if (pending) throw new ActivationError(pending);
   const regs = [...owner.registrations].filter((r) => r.entry === entry.path);
   await Promise.all(regs.map((r) => r.admitted));
-  const refused = regs.flatMap((r) => r.refused ? [r.refused] : []);
-  if (refused.length > 0) throw new ActivationError(refused.join("; "));
+  const refusals = regs.flatMap((r) => r.refused ? [r.refused] : []);
+  if (refusals.length > 0) throw new ActivationError(refusals.join("; "));
   if (owner.fault) throw new ActivationError(`fault during activation: ${owner.fault}`);
+}
+var SCHEMA = /* @__PURE__ */ Symbol.for("schemastery");
+var VALIDATION = /* @__PURE__ */ Symbol.for("ValidationError");
+function configIssues(plugin, config) {
+  const schema = plugin.Config ?? plugin.schema;
+  if (typeof schema !== "function" || !schema[SCHEMA]) return [];
+  const s = schema;
+  const check = (fn, value, key) => {
+    try {
+      fn(value);
+      return void 0;
+    } catch (err) {
+      if (!err?.[VALIDATION]) return `${key || "config"}: ${describeError(err)}`;
+      const msg = errorMessage(err).replace(/^\$\.?(\S*) /, (_m, p) => p ? `${key ? key + "." : ""}${p}: ` : `${key}: `);
+      return msg.includes(": ") ? msg : `${key || "config"}: ${msg}`;
+    }
+  };
+  if (s.type !== "object" || !isPlainObject(s.dict) || !isPlainObject(config)) {
+    const one = check(s, config, "");
+    return one === void 0 ? [] : [one];
+  }
+  const dict = s.dict;
+  const issues = [];
+  for (const key of Object.keys(dict)) {
+    const one = check(dict[key], config[key], key);
+    if (one !== void 0) issues.push(one);
+  }
+  const known = Object.keys(dict);
+  for (const key of Object.keys(config).sort()) {
+    if (Object.hasOwn(dict, key)) continue;
+    const near = nearest(key, known);
+    issues.push(`unknown key \`${key}\`${near ? ` (did you mean \`${near}\`?)` : ""}`);
+  }
+  return issues;
+}
+function nearest(name, known) {
+  let best;
+  let bestD = Math.max(1, Math.floor(name.length / 3)) + 1;
+  for (const k of known) {
+    const d = distance(name.toLowerCase(), k.toLowerCase());
+    if (d < bestD) [best, bestD] = [k, d];
+  }
+  return best;
+}
+function distance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2][j - 2] + 1);
+      d[i][j] = v;
+    }
+  }
+  return d[a.length][b.length];
 }
 function pickPlugin(mod) {
   const candidate = isPlainObject(mod) ? mod.default ?? mod : mod;
@@ -5348,11 +5593,44 @@ async function callTool(registrar, params, signal, rpc) {
     value = await runOwned2(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "execute", [input, exec])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
-    throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR2));
+    throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR2));
   }
+  const bad = hasRender(def) ? void 0 : notJson(value);
+  if (bad !== void 0) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad}; return a string, or a value JSON can carry`);
   const result = { content: render(def, input, value), is_error: false };
   if (value !== void 0 && typeof value !== "string" && isPlainJson(value, 0)) result.structured = value;
   return result;
+}
+function atFrame(err, reg) {
+  const at = topFrame(err, pluginRoot(reg.entry));
+  return at === void 0 ? "" : ` (at ${at})`;
+}
+function hasRender(def) {
+  const output = def.output;
+  return typeof output === "object" && output !== null && "render" in output && typeof output.render === "function";
+}
+function notJson(v) {
+  if (typeof v === "function") return "a function";
+  if (typeof v === "symbol") return "a symbol";
+  const path = bigintAt(v, "", 0);
+  return path === void 0 ? void 0 : `a BigInt${path === "" ? "" : ` at \`${path}\``}, which JSON cannot carry (convert it to a string or a number)`;
+}
+function bigintAt(v, path, depth) {
+  if (typeof v === "bigint") return path;
+  if (depth > 64 || typeof v !== "object" || v === null) return void 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = bigintAt(v[i], `${path}[${i}]`, depth + 1);
+      if (p !== void 0) return p;
+    }
+    return void 0;
+  }
+  if (!isPlainObject(v)) return void 0;
+  for (const [k, x] of Object.entries(v)) {
+    const p = bigintAt(x, path === "" ? k : `${path}.${k}`, depth + 1);
+    if (p !== void 0) return p;
+  }
+  return void 0;
 }
 function render(def, args, value) {
   const output = def.output;
@@ -5398,8 +5676,7 @@ async function runCommand(registrar, params, signal, rpc) {
     value = await runOwned2(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "handler", [invocation])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
-    const text = err instanceof Error ? err.message || err.name : String(err);
-    return { kind: "error", text: cut(text || "command failed", MAX_ERROR2) };
+    return { kind: "error", text: cut(`handler threw: ${describeError(err)}${atFrame(err, reg)}`, MAX_ERROR2) };
   }
   return commandResult(value);
 }
@@ -5463,7 +5740,8 @@ var ExtensionHost = class {
     "ext/deactivate": (p) => this.deactivate(p),
     "tool/call": (p, signal) => callTool(this.registrar, p, signal, this.rpc),
     "command/run": (p, signal) => runCommand(this.registrar, p, signal, this.rpc),
-    "hook/evaluate": (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log("warn", msg, owner))
+    "hook/evaluate": (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log("warn", msg, owner)),
+    "harness/run": (p, signal) => serveHarness(this.owners, p, signal)
   };
   constructor(o) {
     this.o = o;
@@ -5478,7 +5756,7 @@ var ExtensionHost = class {
       }
     });
     this.registrar = new Registrar(this.rpc);
-    this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner));
+    this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner), o.tier);
     attributeConsole((level, msg, owner) => this.log(level, msg, owner));
   }
   log(level, msg, owner) {
@@ -5791,7 +6069,7 @@ async function main() {
 }
 function selfDigest() {
   try {
-    return createHash2("sha256").update(readFileSync(fileURLToPath(import.meta.url))).digest("hex");
+    return createHash2("sha256").update(readFileSync2(fileURLToPath2(import.meta.url))).digest("hex");
   } catch {
     return "unknown";
   }
