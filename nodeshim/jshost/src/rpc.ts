@@ -3,7 +3,7 @@
 // inbound `$/cancel` aborts it), numbers outbound requests from 1, bounds them to MAX_INFLIGHT
 // and sends `$/cancel` when a caller's signal aborts. A violation in either direction is fatal.
 import { ErrorCode, MAX_FRAME, MAX_INFLIGHT, type RPCError, type Tier } from './protocol.generated.ts';
-import { encodeFrame } from './frame.ts';
+import { encodeFrame, encodeJSONFrame } from './frame.ts';
 import type {
   CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
 } from './messages.ts';
@@ -168,10 +168,9 @@ export class RpcPeer {
     // “Framing”). Anything else too large throws from encodeFrame to its sender.
     let failure: string;
     try {
-      const text = JSON.stringify(msg);
-      const n = Buffer.byteLength(text, 'utf8'); // measured before a buffer is allocated
-      if (n <= MAX_FRAME) return this.o.write(encodeFrame(Buffer.from(text, 'utf8')));
-      failure = tooLarge(n);
+      const frame = encodeJSONFrame(msg, MAX_FRAME); // measured before a buffer is allocated
+      if (typeof frame !== 'number') return this.o.write(frame);
+      failure = tooLarge(frame);
     } catch (err) {
       failure = `result could not be encoded: ${describeError(err)}`; // the runtime ran out of memory
     }

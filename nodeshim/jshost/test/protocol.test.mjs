@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { FakeCore, frame, plugin, sleep, test, withCore } from './harness.mjs';
 import { RpcPeer, RpcError, cut } from '../src/rpc.ts';
-import { FrameDecoder, encodeFrame } from '../src/frame.ts';
+import { BIG_TEXT, FrameDecoder, encodeFrame, encodeJSONFrame, plainText } from '../src/frame.ts';
 import { parseStrict } from '../src/strictjson.ts';
 import { validateMessage } from '../src/validate.ts';
 
@@ -105,6 +105,38 @@ test('frame codec round trip, split input, errors', () => {
   assert.equal(d.midFrame(), false);
   assert.throws(() => new FrameDecoder().push(Buffer.from('CWX2\u0000\u0000\u0000\u0000')), /bad frame magic/);
   assert.throws(() => encodeFrame(Buffer.alloc(33554433)), /exceeds/);
+});
+
+test('a result frame is JSON.stringify framed, big plain texts copied in as they are', () => {
+  const big = (c) => c.repeat(Math.ceil((BIG_TEXT + 1) / c.length));
+  const answer = (...texts) => ({ jsonrpc: '2.0', id: 9, result: { content: texts.map((text) => ({ type: 'text', text })), is_error: false } });
+  class Block { constructor(text) { this.type = 'text'; this.text = text; } toJSON() { return { type: 'text', text: 'replaced' }; } }
+  const spelled = JSON.stringify('\u0001cwx-text-0\u0001'); // a marker's JSON form, as a plugin's string
+  const cases = [
+    ['small text', answer('hi'), false],
+    ['big ASCII', answer(big('x')), true],
+    ['big non-ASCII', answer(big('é€')), true],
+    ['big with a quote', answer(big('a"b')), false],
+    ['big with a backslash', answer(big('a\\b')), false],
+    ['big with a control character', answer(big('a\nb')), false],
+    ['big with a pair', answer(big('😀')), false],
+    ['big with a lone surrogate', answer(big('a') + '\ud800'), false],
+    ['two big and a small', answer(big('x'), 'small', big('y')), true],
+    ['a plugin string spelling the marker', answer(spelled.slice(1, -1), '"' + '\u0001cwx-text-0\u0001', big('x')), true],
+    ['a block with toJSON', { jsonrpc: '2.0', id: 3, result: { content: [new Block(big('x'))], is_error: false } }, true],
+    ['structured next to the text', { ...answer(big('x')), result: { ...answer(big('x')).result, structured: { a: [1, 'two'] } } }, true],
+    ['an error answer', { jsonrpc: '2.0', id: 4, error: { code: -32603, message: big('x') } }, false],
+  ];
+  for (const [name, msg, plain] of cases) { // plain: a big text needs no escaping
+    const want = encodeFrame(Buffer.from(JSON.stringify(msg), 'utf8'));
+    const got = encodeJSONFrame(msg, 32 << 20);
+    assert.ok(Buffer.isBuffer(got), name);
+    assert.ok(got.equals(want), `${name}: the frame differs from JSON.stringify's`);
+    const texts = (msg.result?.content ?? []).map((b) => b.text).filter((t) => t.length >= BIG_TEXT);
+    assert.equal(texts.some(plainText), plain, `${name}: plainText`);
+  }
+  const n = Buffer.byteLength(JSON.stringify(answer(big('x'))));
+  assert.equal(encodeJSONFrame(answer(big('x')), n - 1), n, 'over the limit: the length, no frame');
 });
 
 test('strict JSON: UTF-8, duplicate keys, depth', () => {
