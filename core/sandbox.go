@@ -58,11 +58,18 @@ func (m *Manager) SandboxStatus() SandboxStatus {
 	return st
 }
 
+// RequiredRefusedNote is what the surfaces say under sandbox = "required" when the sandbox
+// does not work: the plugin tier does not run at all, so it is not "unsandboxed".
+const RequiredRefusedNote = `refused: sandbox = "required" and the OS sandbox does not work, so the plugin tier does not start`
+
 // decideSandbox applies the mode to what resolution and the probe found.
 func decideSandbox(eh config.ExtensionHost, runtimePath string) SandboxStatus {
 	st := SandboxStatus{Mode: eh.Sandbox, Note: runtime.Unsandboxed}
 	if eh.Sandbox == config.SandboxOff {
 		return st
+	}
+	if eh.Sandbox == config.SandboxRequired {
+		st.Note = RequiredRefusedNote
 	}
 	wd, _ := os.Getwd()
 	bw, err := runtime.ResolveBwrap(eh.Bwrap, os.Getenv("PATH"), wd)

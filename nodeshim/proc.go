@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -20,6 +21,7 @@ const DefaultMemoryLimit = 1 << 30
 type proc struct {
 	pid, pgid int // the runtime's own, also inside the sandbox
 	limit     uint64
+	heapMiB   int      // V8's --max-old-space-size from the argv, 0 when none (memoryReason)
 	sandbox   bool     // bubblewrap runs the runtime; its exit status is bubblewrap's
 	chanW     *os.File // write end of the runtime's fd 3 (the channel in)
 	chanR     *os.File // read end of the runtime's fd 4 (the channel out)
@@ -31,6 +33,9 @@ type proc struct {
 
 	mu     sync.Mutex
 	reason string // why the shim ended it, first reason wins
+
+	peakData atomic.Uint64 // the largest data segment sampled (watchData)
+	dataDone chan struct{} // closed when watchData returns; nil when it never started
 }
 
 // The runtime's descriptors (ARCHITECTURE.md, “Processes”): fd 0 is /dev/null, fd 1 and
@@ -63,7 +68,7 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 		return nil, fmt.Errorf("exec helper: %w", err)
 	}
 	env = withJITReservation(env, lim)
-	p := &proc{limit: lim, sandbox: sandbox, waited: make(chan struct{}), stderrDone: make(chan struct{})}
+	p := &proc{limit: lim, heapMiB: heapCapMiB(argv), sandbox: sandbox, waited: make(chan struct{}), stderrDone: make(chan struct{})}
 	var child [4]*os.File // the runtime's ends: fd 3, fd 4, fd 1 and 2, bubblewrap's fd 5
 	var info *os.File     // our end of bubblewrap's info pipe
 	if p.chanW, child[0], err = pipe(true); err == nil {
@@ -116,6 +121,8 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 			return nil, err
 		}
 	}
+	p.dataDone = make(chan struct{})
+	go p.watchData() // ends when the runtime is reaped; exitReport joins it
 	return p, nil
 }
 

@@ -126,7 +126,12 @@ func (s *server) exitReport(p *proc) *shimv1.Exit {
 	case <-t.C:
 	}
 	code, sig := p.status()
-	return &shimv1.Exit{Code: int32(code), Signal: int32(sig), Reason: p.killReason(), StderrTail: s.stderr.Bytes()}
+	tail := s.stderr.Bytes()
+	reason := p.killReason()
+	if reason == "" { // it ended on its own: name the memory limit when that is what ended it
+		reason = memoryReason(code, sig, tail, p.limit, p.heapMiB, p.dataPeak())
+	}
+	return &shimv1.Exit{Code: int32(code), Signal: int32(sig), Reason: reason, StderrTail: tail}
 }
 
 // inbound writes the core's payloads to the runtime's stdin as CWX1 frames. The core closing
