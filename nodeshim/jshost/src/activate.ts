@@ -17,7 +17,7 @@ import {
 } from './cordis-adapter.ts';
 import { ErrorCode, type ActivateParams, type EntryRef, type Tier } from './protocol.generated.ts';
 import { RpcError, describeError, errorMessage } from './rpc.ts';
-import { PROVIDED_SERVICES } from './root.ts';
+import { BUILTIN_SERVICES, PROVIDED_SERVICES } from './root.ts';
 import { explainImportError } from './dsh/resolve.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 import { isPlainObject } from './validate.ts';
@@ -119,7 +119,8 @@ async function load(d: ActivateDeps, owner: OwnerRecord, entry: EntryRef, config
     throw explainImportError(err);
   }
   const plugin = pickPlugin(mod);
-  const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n));
+  const builtin = owner.ref.plugin_id.startsWith('host:'); // activateEntry refused a host: owner on the plugin tier
+  const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
   if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
   const fiber = ownerContext.run(owner, () => loadPlugin(ctx, plugin, config));

@@ -1,5 +1,5 @@
 // The extension host proper: it serves the core's requests (initialize, ping, shutdown, activate,
-// deactivate, tool/call, command/run, hook/evaluate) on top of the Cordis root, and turns faults into
+// deactivate, tool/call, command/run, hook/evaluate, harness/run) on top of the Cordis root, and turns faults into
 // ext/faulted for the owner that caused them.
 import {
   ErrorCode, PROTOCOL_VERSION, type DeactivateParams, type DeactivateResult, type Empty, type InitializeParams, type LogParams, type Tier,
@@ -11,6 +11,7 @@ import { Registrar } from './shims/registrar.ts';
 import { activateEntry, disposeOwner, leakedOf, type ActivateDeps } from './activate.ts';
 import { callTool, runCommand } from './calls.ts';
 import { evaluateHook } from './hooks.ts';
+import { serveHarness } from './shims/shellhooks.ts';
 import { attributeConsole } from './console.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 
@@ -47,6 +48,7 @@ export class ExtensionHost {
     'tool/call': (p, signal) => callTool(this.registrar, p, signal, this.rpc),
     'command/run': (p, signal) => runCommand(this.registrar, p, signal, this.rpc),
     'hook/evaluate': (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log('warn', msg, owner)),
+    'harness/run': (p, signal) => serveHarness(this.owners, p, signal),
   };
 
   constructor(o: HostOptions) {
@@ -62,7 +64,7 @@ export class ExtensionHost {
       },
     });
     this.registrar = new Registrar(this.rpc);
-    this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner));
+    this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner), o.tier);
     attributeConsole((level, msg, owner) => this.log(level, msg, owner));
   }
 

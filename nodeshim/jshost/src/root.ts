@@ -10,6 +10,8 @@ import { defineServices } from './shims/services.ts';
 import { definePrompt } from './shims/prompt.ts';
 import { defineStorage } from './shims/storage.ts';
 import { defineQuestions } from './shims/questions.ts';
+import { defineShellHooks } from './shims/shellhooks.ts';
+import type { Tier } from './protocol.generated.ts';
 import type { Registrar } from './shims/registrar.ts';
 
 /** CORE_SERVICES may never be provided by a plugin (ARCHITECTURE.md, “Trust model”, plus the host's own shims). */
@@ -21,6 +23,9 @@ export const CORE_SERVICES: ReadonlySet<string> = new Set([
 
 /** PROVIDED_SERVICES are the names a plugin may inject. */
 export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(['tools', 'commands', 'timer', 'prompt', 'systemPrompt', 'storage', 'userQuestions', 'logger', 'events', 'reflect', 'registry']);
+
+/** BUILTIN_SERVICES are the further names a builtin module (owner `host:<id>`) may inject, on the builtin tier only. */
+export const BUILTIN_SERVICES: ReadonlySet<string> = new Set(['shellHooks']);
 
 /** NEVER_EMITTED events: a listener for one of them would never run, so it is refused. */
 const NEVER_EMITTED = new Set([
@@ -43,7 +48,7 @@ export interface Root {
   ctx: Context;
 }
 
-export function createRoot(registrar: Registrar, log: LogSink): Root {
+export function createRoot(registrar: Registrar, log: LogSink, tier: Tier = 'plugin'): Root {
   const ctx = new Context();
   const { Tools, Commands, Timer } = defineServices(registrar);
   const { Prompt, SystemPrompt } = definePrompt(registrar);
@@ -53,6 +58,8 @@ export function createRoot(registrar: Registrar, log: LogSink): Root {
     ['tools', Tools], ['commands', Commands], ['timer', Timer], ['prompt', Prompt], ['systemPrompt', SystemPrompt], ['storage', Storage],
     ['userQuestions', UserQuestions],
   ]);
+  const ShellHooks = tier === 'builtin' ? defineShellHooks() : undefined;
+  if (ShellHooks) allowed.set('shellHooks', ShellHooks);
   const provided = new Set<string>();
   guardProvide(ctx, (name, value) => {
     if (!CORE_SERVICES.has(name)) return;
@@ -68,6 +75,7 @@ export function createRoot(registrar: Registrar, log: LogSink): Root {
   new SystemPrompt(ctx);
   new Storage(ctx);
   new UserQuestions(ctx);
+  if (ShellHooks) new ShellHooks(ctx);
   mixinTimer(ctx);
 
   takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
