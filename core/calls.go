@@ -12,6 +12,7 @@ import (
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/supervisor"
 )
@@ -94,21 +95,35 @@ func (r ToolResult) Text() string {
 	return b.String()
 }
 
-// Tools lists the native tools and the live extension tools, sorted by name.
+// Tools lists the native tools and the live extension tools, and the cached tools of the
+// plugins the catalog stands in for (Cached; lazy.go), sorted by name.
 func (m *Manager) Tools() []ToolInfo {
 	out := m.nat.infos()
+	taken := map[string]bool{}
+	for _, t := range out {
+		taken[registry.Fold(t.Name)] = true
+	}
 	for _, t := range m.reg.Tools() {
 		out = append(out, ToolInfo{Name: t.Name, PluginID: t.PluginID, Origin: t.Origin, Description: t.Description, InputSchema: t.InputSchema})
+		taken[registry.Fold(t.Name)] = true
 	}
+	out = append(out, m.cachedTools(taken)...)
 	slices.SortFunc(out, func(a, b ToolInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-// Commands lists the live commands, sorted by name.
+// Commands lists the live commands, and the cached commands of the plugins the catalog
+// stands in for (Cached; lazy.go), sorted by name.
 func (m *Manager) Commands() []CommandInfo {
 	var out []CommandInfo
+	taken := map[string]bool{}
 	for _, c := range m.reg.Commands() {
 		out = append(out, CommandInfo{Name: c.Name, PluginID: c.PluginID, Origin: c.Origin, Description: c.Description, ArgumentHint: c.ArgumentHint})
+		taken["command:"+registry.Fold(c.Name)] = true
+	}
+	if cached := m.cachedCommands(taken); len(cached) > 0 {
+		out = append(out, cached...)
+		slices.SortFunc(out, func(a, b CommandInfo) int { return strings.Compare(a.Name, b.Name) })
 	}
 	return out
 }
@@ -124,6 +139,9 @@ func (m *Manager) Commands() []CommandInfo {
 func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessage, opts CallOptions) (ToolResult, error) {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
+	}
+	if err := m.demand(ctx, protocol.KindTool, name); err != nil { // lazy.go
+		return ToolResult{}, err
 	}
 	if tool, spec, ok := m.nat.set.Lookup(name); ok {
 		return m.callNative(ctx, tool, spec, input, opts)

@@ -81,7 +81,7 @@ func (m *Manager) claim(t protocol.Tier, h host) (stale, todo []*owner, suspects
 		}
 	}
 	for id, d := range m.desired {
-		if tierOf(id) != t {
+		if tierOf(id) != t || m.lazy.isDeferred(id) {
 			continue
 		}
 		if o := m.owners[id]; o != nil && (m.stateOf(o).Live() || o.sameIdentity(d)) {
@@ -180,6 +180,7 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 	}
 	o.activatedIn.Store(int64(time.Since(start)))
 	m.persistClaims(o)
+	m.persistCatalog(o)
 	m.log.Info("plugin active", "plugin", o.id, "generation", o.ref.Generation, "host_generation", o.gen)
 }
 

@@ -66,6 +66,13 @@ type Options struct {
 	Tier func(*supervisor.Options)
 	// Now is the clock of log rate limiting; nil means time.Now.
 	Now func() time.Time
+	// Lazy makes Reconcile leave inactive every plugin whose catalog entry (its last
+	// successful activation with the same bytes, config and host bundle) holds no
+	// pre-execute hook: Tools and Commands list those from the catalog (Cached), and the
+	// first call to one of their names activates the plugin. The zero value, eager,
+	// activates every desired plugin in Reconcile, as a long-lived embedder, `cwx repl` and
+	// `cwx serve --mcp` want; the one-shot CLI commands are lazy (ARCHITECTURE.md, “Catalog”).
+	Lazy bool
 }
 
 // Approver answers approval cards (gate.Approver).
@@ -138,6 +145,8 @@ type Manager struct {
 
 	// hookDeadline bounds a batch of pre-execute hooks; 0 is hooks.BatchDeadline (prehook.go).
 	hookDeadline time.Duration
+
+	lazy lazyState // the plugin catalog and the plugins it stands in for (lazy.go)
 
 	builtin builtinState // the builtin modules' last work and reported notes (builtin.go)
 }
@@ -224,7 +233,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	if anyEnabled(st) {
+	if anyEnabled(st) && !o.Lazy { // a lazy Manager checks at its first tier start (lazy.go)
 		if err := checkShim(ctx, o.ShimPath); err != nil {
 			return nil, err
 		}
@@ -248,6 +257,10 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		changes: feed,
 	}
 	m.newTier = m.supervisedTier
+	if o.Lazy {
+		m.newTier = m.shimCheckedTier
+	}
+	m.lazy.open(home, o.Bundle, log)
 	m.diags = newDiagWriter(store, log)
 	m.wg.Add(1)
 	go func() { defer m.wg.Done(); m.diags.run(bg) }()

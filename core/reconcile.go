@@ -21,6 +21,11 @@ import (
 // change or Reload is called. After the first Reconcile the Manager polls the state
 // generation every plugins.PollInterval and reconciles by itself when another process changes it.
 func (m *Manager) Reconcile(ctx context.Context) error {
+	return m.reconcile(ctx, m.mode())
+}
+
+// reconcile is Reconcile; mode says which desired plugins it activates (lazy.go).
+func (m *Manager) reconcile(ctx context.Context, mode reconcileMode) error {
 	m.reconcileMu.Lock()
 	defer m.reconcileMu.Unlock()
 	m.startWatcher()
@@ -79,10 +84,15 @@ func (m *Manager) Reconcile(ctx context.Context) error {
 		}
 	}
 	m.reg.SetClaims(claimsOf(want)) // known before any host starts
+	entries := m.lookupEntries(mode, want)
 	m.mu.Lock()
 	m.desired = want
+	m.planLocked(mode, entries)
 	tiers := map[protocol.Tier]bool{}
 	for id := range want {
+		if m.lazy.isDeferred(id) {
+			continue // the catalog stands in for it until a call needs it
+		}
 		if o := m.owners[id]; o == nil || m.stateOf(o).Live() {
 			tiers[tierOf(id)] = true
 		}

@@ -24,6 +24,8 @@ type benchFlags struct {
 	runtime string
 	asJSON  bool
 	quick   bool
+	plugins int
+	only    string
 }
 
 func benchCmd() *cobra.Command {
@@ -44,12 +46,20 @@ func benchCmd() *cobra.Command {
 	fl.StringVar(&f.runtime, "runtime", "", "node or bun (default: [extension_host] runtime of your config)")
 	fl.BoolVar(&f.asJSON, "json", false, "print a JSON object")
 	fl.BoolVar(&f.quick, "quick", false, "fewer iterations")
+	fl.IntVar(&f.plugins, "plugins", 1, "enabled fixture plugins (1 to 8): copies of the fixture, each with a tool of its own, that a one-shot call does not use")
+	fl.StringVar(&f.only, "only", "", "run only this step: ready, oneshot, live or direct (oneshot still warms the plugin catalog with one activation first)")
 	return cmd
 }
 
 func runBench(cmd *cobra.Command, f benchFlags) error {
 	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer cancel()
+	if f.plugins < 1 || f.plugins > maxBenchPlugins {
+		return exitf(ExitUsage, "--plugins %d: use 1 to %d", f.plugins, maxBenchPlugins)
+	}
+	if f.only != "" && !validBenchStep(f.only) {
+		return exitf(ExitUsage, "--only %q: use ready, oneshot, live or direct", f.only)
+	}
 	rt, err := benchRuntime(ctx, f.runtime)
 	if err != nil {
 		return err
@@ -64,7 +74,8 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 	stderr := cmd.ErrOrStderr()
-	r := &benchRun{rt: rt, exe: exe, tmp: tmp, n: benchCounts(f.quick), progress: progressLine(stderr), log: coreLogger(stderr)}
+	r := &benchRun{rt: rt, exe: exe, tmp: tmp, n: benchCounts(f.quick), progress: progressLine(stderr), log: coreLogger(stderr),
+		plugins: f.plugins, only: f.only}
 	rep, err := r.run(ctx)
 	r.progress("")
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,23 @@ type benchRun struct {
 	progress func(string)
 	log      hclog.Logger
 	rep      bench.Report
+	plugins  int    // enabled fixture plugins (--plugins): the fixture and plugins-1 copies
+	only     string // run only this step (--only); "" runs every step
+}
+
+// maxBenchPlugins bounds --plugins.
+const maxBenchPlugins = 8
+
+// benchSteps names the steps --only selects.
+var benchSteps = []string{"ready", "oneshot", "live", "direct"}
+
+func validBenchStep(s string) bool {
+	for _, b := range benchSteps {
+		if b == s {
+			return true
+		}
+	}
+	return false
 }
 
 // benchCrashLimit is the bench's crash budget: room for the kill rounds (each SIGKILL is a
@@ -53,7 +71,16 @@ func (r *benchRun) run(ctx context.Context) (bench.Report, error) {
 		return r.rep, err
 	}
 	steps := []func(context.Context) error{r.readyCold, r.oneshot, r.live, r.direct}
-	for _, step := range steps {
+	for i, step := range steps {
+		if r.only != "" && r.only != benchSteps[i] {
+			continue
+		}
+		if r.only == "oneshot" {
+			// what a one-shot call meets on a machine in use: the plugins activated once before
+			if err := r.warm(ctx); err != nil {
+				return r.rep, err
+			}
+		}
 		if err := step(ctx); err != nil {
 			return r.rep, err
 		}
@@ -86,18 +113,61 @@ func (r *benchRun) setup() error {
 	if err != nil {
 		return err
 	}
-	res, err := store.Install(r.fx.Plugin)
-	if err != nil {
-		return fmt.Errorf("install the bench fixture: %w", err)
+	dirs := []string{r.fx.Plugin}
+	for i := 2; i <= r.plugins; i++ {
+		dir, err := benchCopy(r.fx.Plugin, filepath.Join(r.tmp, "extra"), i)
+		if err != nil {
+			return err
+		}
+		dirs = append(dirs, dir)
 	}
-	rev, err := store.Review(res.ID)
+	for _, dir := range dirs {
+		res, err := store.Install(dir)
+		if err != nil {
+			return fmt.Errorf("install the bench fixture: %w", err)
+		}
+		rev, err := store.Review(res.ID)
+		if err != nil {
+			return err
+		}
+		if err := store.Trust(res.ID, rev.Token); err != nil {
+			return err
+		}
+		if err := store.Enable(res.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// benchCopy writes copy i of the fixture plugin under parent: the same code under the
+// name cwx-bench-tool-<i>, with its tool renamed bench_text_<i>.
+func benchCopy(fixture, parent string, i int) (string, error) {
+	dir := filepath.Join(parent, fmt.Sprintf("bench-tool-%d", i))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, name := range []string{"plugin.json", "index.mjs"} {
+		data, err := os.ReadFile(filepath.Join(fixture, name))
+		if err != nil {
+			return "", err
+		}
+		text := strings.ReplaceAll(string(data), "cwx-bench-tool", fmt.Sprintf("cwx-bench-tool-%d", i))
+		text = strings.ReplaceAll(text, "'"+bench.FixtureTool+"'", fmt.Sprintf("'%s_%d'", bench.FixtureTool, i))
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// warm activates every fixture plugin once on a Manager of the bench home and closes it.
+func (r *benchRun) warm(ctx context.Context) error {
+	m, err := r.openManager(ctx)
 	if err != nil {
 		return err
 	}
-	if err := store.Trust(res.ID, rev.Token); err != nil {
-		return err
-	}
-	return store.Enable(res.ID)
+	return errors.Join(reconcileBounded(ctx, m), r.needLive(m), closeManager(m))
 }
 
 func (r *benchRun) step(name string, i, n int) {

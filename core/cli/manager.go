@@ -71,12 +71,22 @@ func coreLogger(stderr io.Writer) hclog.Logger {
 
 // openForCommand opens the Manager for one command; the caller closes it with closeCore.
 func openForCommand(ctx context.Context, stderr io.Writer, approval string) (liveCore, error) {
+	return openWith(ctx, stderr, approval, false)
+}
+
+// openLazy opens the Manager of a one-shot listing or call: lazy, so that the plugin
+// catalog stands in for the plugins the command does not need (ARCHITECTURE.md, “Catalog”).
+func openLazy(ctx context.Context, stderr io.Writer, approval string) (liveCore, error) {
+	return openWith(ctx, stderr, approval, true)
+}
+
+func openWith(ctx context.Context, stderr io.Writer, approval string, lazy bool) (liveCore, error) {
 	if approval != "" {
 		if _, err := gate.ParsePosture(approval); err != nil {
 			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("--approve: %w", err)}
 		}
 	}
-	m, err := openCore(ctx, core.Options{Logger: coreLogger(stderr), Approval: approval})
+	m, err := openCore(ctx, core.Options{Logger: coreLogger(stderr), Approval: approval, Lazy: lazy})
 	if err != nil {
 		return nil, callErr(err)
 	}
@@ -93,8 +103,9 @@ func closeCore(m liveCore) error {
 	return nil
 }
 
-// liveListCmd is `cwx tool list` and `cwx command list`: activate every enabled plugin and
-// wait for all of them, then print the live items of one kind as a table or a JSON array.
+// liveListCmd is `cwx tool list` and `cwx command list`: activate every enabled plugin the
+// catalog has no entry for and wait for all of them, then print the live and cached items of
+// one kind as a table or a JSON array. With every enabled plugin cached no host starts.
 func liveListCmd[T any](short string, items func(liveCore) []T, table func(io.Writer, []T)) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -102,12 +113,12 @@ func liveListCmd[T any](short string, items func(liveCore) []T, table func(io.Wr
 		Short: short,
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
-			m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), "")
+			m, err := openLazy(cmd.Context(), cmd.ErrOrStderr(), "")
 			if err != nil {
 				return err
 			}
 			defer func() { err = firstErr(err, closeCore(m)) }()
-			if err := reconcileAll(cmd.Context(), m); err != nil {
+			if err := reconcileAll(cmd.Context(), advertising(m)); err != nil {
 				return err
 			}
 			return writeReport(cmd.OutOrStdout(), asJSON, items(m), table)
@@ -123,7 +134,7 @@ func liveListCmd[T any](short string, items func(liveCore) []T, table func(io.Wr
 func runOneShot(cmd *cobra.Command, approval string, kind liveKind, name string, call func(context.Context, liveCore) error) (err error) {
 	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer cancel()
-	m, err := openForCommand(ctx, cmd.ErrOrStderr(), approval)
+	m, err := openLazy(ctx, cmd.ErrOrStderr(), approval)
 	if err != nil {
 		return err
 	}
@@ -135,6 +146,26 @@ func runOneShot(cmd *cobra.Command, approval string, kind liveKind, name string,
 	defer stop()
 	return call(ctx, m)
 }
+
+// advertiser is a core that can reconcile for a listing (core.Manager.Advertise).
+type advertiser interface {
+	Advertise(ctx context.Context) error
+}
+
+// advertising returns m with Reconcile replaced by Advertise, when m has it.
+func advertising(m liveCore) liveCore {
+	if a, ok := m.(advertiser); ok {
+		return advertisingCore{m, a}
+	}
+	return m
+}
+
+type advertisingCore struct {
+	liveCore
+	a advertiser
+}
+
+func (c advertisingCore) Reconcile(ctx context.Context) error { return c.a.Advertise(ctx) }
 
 // liveKind says what waitLive waits for.
 type liveKind int
