@@ -226,9 +226,10 @@ func (m *Manager) cachedEntries() []cachedEntry {
 }
 
 // demand makes a call's plugins live before the call is looked up: the deferred plugin
-// whose entry lists name (when name is not live), and every plugin whose entry holds a
-// pre-execute hook, and every builtin module that holds hooks or is not cached, so that the
-// hooks see the call. It waits until each of them is settled (active, failed or faulted).
+// whose entry lists name (when name is not live), every plugin (builtin modules included)
+// whose entry holds a pre-execute hook, and every plugin with no entry, which may hold one,
+// so that the hooks see the call. It waits until each of them is settled (active, failed or
+// faulted).
 // When the plugin activated for name does not register it, its entry is replaced by the
 // activation and name is resolved again: another deferred entry that lists it is activated
 // in turn (the name moved); when none does, the call fails saying the name vanished.
@@ -270,8 +271,8 @@ func (m *Manager) demand(ctx context.Context, kind protocol.RegisterKind, name s
 // undefer takes out of the deferred set the plugin whose entry lists name (unless name is
 // live or that plugin was tried already) and every deferred plugin whose entry holds a
 // hook. It returns that plugin (target, or ""), the plugins taken out (start) and every
-// plugin the call waits for (watch: start, the desired hook holders, the builtin modules
-// that hold hooks or are not cached).
+// plugin the call waits for (watch: start, the desired hook holders, the desired plugins
+// with no entry).
 func (m *Manager) undefer(kind protocol.RegisterKind, name string, tried []string) (target string, start, watch []string) {
 	live := name == "" || m.isLive(kind, name)
 	m.mu.Lock()
@@ -290,8 +291,7 @@ func (m *Manager) undefer(kind protocol.RegisterKind, name string, tried []strin
 	}
 	for id := range m.desired {
 		e, cached := l.entries[id]
-		hooked := cached && e.HasHooks()
-		if id == target || hooked || (tierOf(id) == protocol.TierBuiltin && !cached) {
+		if id == target || !cached || e.HasHooks() {
 			watch = append(watch, id)
 			if l.deferred[id] {
 				delete(l.deferred, id)

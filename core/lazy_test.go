@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/catalog"
@@ -331,14 +332,25 @@ func TestLazyHookHolderDenies(t *testing.T) {
 	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
 		e := newEnv(t, rt)
 		e.install("tool", "hooks")
-		warm := e.open(nil)
-		reconcile(t, warm)
-		if err := warm.Close(context.Background()); err != nil {
+		// cold, as `cwx tool call` runs: Reconcile in the background, the call as soon as
+		// its tool is live; nothing is cached, so the call waits for every plugin that may
+		// hold a hook
+		cold := e.open(lazy)
+		done := make(chan error, 1)
+		go func() { done <- cold.Reconcile(context.Background()) }()
+		eventually(t, 30*time.Second, "echo_text live", func() bool { return hasTool(cold, "echo_text") })
+		_, err := cold.CallTool(context.Background(), "echo_text", input(`{"text":"deny"}`), CallOptions{})
+		if !errors.Is(err, ErrDenied) {
+			t.Fatalf("cold: %v, want the hook's deny", err)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if err := cold.Close(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		for _, listFirst := range []bool{false, true} {
 			m := e.open(lazy)
-			var err error
 			if listFirst {
 				err = m.Advertise(context.Background())
 			} else {
