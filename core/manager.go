@@ -149,6 +149,8 @@ type Manager struct {
 	lazy lazyState // the plugin catalog and the plugins it stands in for (lazy.go)
 
 	builtin builtinState // the builtin modules' last work and reported notes (builtin.go)
+
+	cmdHooks cmdHookState // the command hooks of the current configuration (builtin_hooks.go)
 }
 
 // tierState is what the Manager keeps about one tier, in one place (guarded by

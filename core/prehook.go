@@ -66,10 +66,6 @@ func (m *Manager) preExecute(ctx context.Context, c preCall, req *gate.Request) 
 	return input, nil
 }
 
-// builtinHookAnswers is the seam for the builtin tier's command hooks, folded before the
-// plugin hooks and under their own timeouts. There are none yet.
-func (m *Manager) builtinHookAnswers(context.Context, preCall) []hooks.Answer { return nil }
-
 // hookAsker sends hook/evaluate to a hook's owner, through the same admission as a call: an
 // owner that ended (revoked, faulted, its host gone) answers nothing, and its end cancels
 // the request; either way the hook counts as a deny.

@@ -25,6 +25,17 @@ func ToolName(tool string) string {
 	return tool
 }
 
+// NativeName returns the cwx name of a tool named the way hooks see it: shell for Bash, and
+// so on; any other name is returned as it is.
+func NativeName(shown string) string {
+	for native, cc := range claudeNames {
+		if cc == shown {
+			return native
+		}
+	}
+	return shown
+}
+
 // matcher is a compiled matcher: every tool, a set of exact names, or a regular expression.
 type matcher struct {
 	all   bool

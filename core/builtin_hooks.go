@@ -1,0 +1,288 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/cwx-dev/cwx/core/cmdhooks"
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/hooks"
+	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/rpc"
+)
+
+// HooksModule is the builtin module that runs command hooks (owner host:hooks).
+const HooksModule = "hooks"
+
+// cmdHookEnv is the allow-list of the core's environment a command hook sees (README.md,
+// “Command hooks”); the module adds CWX_PROJECT_DIR and CLAUDE_PROJECT_DIR, the workspace.
+var cmdHookEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"}
+
+func init() { registerBuiltin(HooksModule, hooksWork) }
+
+// cmdHookState is the command hooks of the Manager's current configuration, loaded at each
+// Reconcile (hooksWork) or, before the first, from the config Open read.
+type cmdHookState struct {
+	mu     sync.Mutex
+	loaded bool          // +checklocks:mu
+	set    *cmdhooks.Set // +checklocks:mu
+	err    error         // +checklocks:mu
+}
+
+// hooksModuleConfig is what the module's apply receives (src/builtin/hooks.ts).
+type hooksModuleConfig struct {
+	Hooks          []hooksModuleHook `json:"hooks"`
+	Env            map[string]string `json:"env"`
+	MaxOutputBytes int               `json:"max_output_bytes"`
+	MaxStdinBytes  int               `json:"max_stdin_bytes"`
+}
+
+type hooksModuleHook struct {
+	ID        string `json:"id"`
+	Command   string `json:"command"`
+	TimeoutMS int64  `json:"timeout_ms"`
+}
+
+// hooksWork loads the command hooks of cfg; the module is needed when any is configured. A
+// configuration that does not load starts no module, and every call the hooks could have
+// matched is denied with the reason (the fold fails closed).
+func hooksWork(m *Manager, cfg *config.Config, _ map[string]plugins.Desired) (BuiltinWork, error) {
+	set, err := cmdhooks.Load(cfg.Hooks)
+	m.cmdHooks.mu.Lock()
+	m.cmdHooks.loaded, m.cmdHooks.set, m.cmdHooks.err = true, set, err
+	m.cmdHooks.mu.Unlock()
+	if err != nil {
+		return BuiltinWork{}, err
+	}
+	if set.Empty() {
+		return BuiltinWork{Notes: set.Notes}, nil
+	}
+	mc := hooksModuleConfig{Env: map[string]string{}, MaxOutputBytes: cmdhooks.MaxOutput, MaxStdinBytes: cmdhooks.MaxStdin}
+	for _, k := range cmdHookEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			mc.Env[k] = v
+		}
+	}
+	for _, h := range set.Hooks {
+		mc.Hooks = append(mc.Hooks, hooksModuleHook{ID: h.ID, Command: h.Command, TimeoutMS: h.Timeout.Milliseconds()})
+	}
+	raw, err := json.Marshal(mc)
+	if err != nil {
+		return BuiltinWork{}, err
+	}
+	return BuiltinWork{Needed: true, Config: raw, Notes: set.Notes}, nil
+}
+
+// commandHooks returns the current command hooks, loading them from the config Open read
+// when no Reconcile has yet.
+func (m *Manager) commandHooks() (*cmdhooks.Set, error) {
+	m.cmdHooks.mu.Lock()
+	if m.cmdHooks.loaded {
+		defer m.cmdHooks.mu.Unlock()
+		return m.cmdHooks.set, m.cmdHooks.err
+	}
+	m.cmdHooks.mu.Unlock()
+	m.mu.Lock()
+	hc := m.cfg.Hooks
+	m.mu.Unlock()
+	set, err := cmdhooks.Load(hc) // reads the hooks file: no lock held
+	m.cmdHooks.mu.Lock()
+	defer m.cmdHooks.mu.Unlock()
+	if !m.cmdHooks.loaded {
+		m.cmdHooks.loaded, m.cmdHooks.set, m.cmdHooks.err = true, set, err
+	}
+	return m.cmdHooks.set, m.cmdHooks.err
+}
+
+// CommandHooks returns the configured command hooks (`cwx hooks list`), or why they do not
+// load.
+func (m *Manager) CommandHooks() (*cmdhooks.Set, error) { return m.commandHooks() }
+
+// builtinHookAnswers runs the PreToolUse command hooks that match c (ARCHITECTURE.md,
+// “Command hooks”), under their own timeouts, and returns what the fold takes from them,
+// first. Hooks that do not load deny every call.
+func (m *Manager) builtinHookAnswers(ctx context.Context, c preCall) []hooks.Answer {
+	set, err := m.commandHooks()
+	if err != nil {
+		return []hooks.Answer{{Hook: hooks.Hook{PluginID: cmdhooks.Owner},
+			Verdict: protocol.HookVerdict{Kind: protocol.HookDeny, Reason: hookReasonLine(fmt.Sprintf("the command hooks do not load: %v", err))}}}
+	}
+	ds := set.PreToolUse(ctx, harnessRunner{m}, cmdhooks.Session{Cwd: c.workspace}, c.name, c.callID, c.input)
+	var out []hooks.Answer
+	for _, d := range ds {
+		m.logHook(d, c.name)
+		out = append(out, d.Answers()...)
+	}
+	return out
+}
+
+func hookReasonLine(s string) string {
+	if len(s) > hooks.MaxText {
+		s = s[:hooks.MaxText-3] + "..."
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c < 0x20 || c == 0x7f {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+func (m *Manager) logHook(d cmdhooks.Decision, tool string) {
+	if d.Failed != "" {
+		m.log.Warn("command hook", d.LogArgs(tool)...)
+		return
+	}
+	m.log.Info("command hook", d.LogArgs(tool)...)
+}
+
+// PostToolUse runs the PostToolUse command hooks that match the tool, after the call
+// returned res, and returns the context they added for the caller: additionalContext, and
+// the reason of a hook that "blocked" (the call has already run: nothing a hook answers
+// undoes it), each line naming its hook, within cmdhooks.MaxContextTotal.
+func (m *Manager) PostToolUse(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) []string {
+	set, err := m.commandHooks()
+	if err != nil || set.Empty() {
+		return nil
+	}
+	resp := cmdhooks.ToolResponse{Content: res.Text(), IsError: res.IsError, Structured: res.Structured}
+	ds := set.PostToolUse(ctx, harnessRunner{m}, cmdhooks.Session{ID: opts.SessionID, Cwd: opts.Workspace}, tool, callID, input, resp)
+	for _, d := range ds {
+		m.logHook(d, tool)
+	}
+	return cmdhooks.Contexts(ds)
+}
+
+// SubmittedPrompt is a prompt after its UserPromptSubmit hooks.
+type SubmittedPrompt struct {
+	// Prompt is the prompt as submitted; "" when a hook blocked it.
+	Prompt string `json:"prompt"`
+	// Blocked says a hook refused the prompt, Reason why (naming the hook).
+	Blocked bool   `json:"blocked"`
+	Reason  string `json:"reason,omitempty"`
+	// Context is what the hooks added for the model, in order and bounded.
+	Context []string `json:"context,omitempty"`
+}
+
+// SubmitPrompt runs the UserPromptSubmit command hooks with text and returns the prompt, or
+// its refusal, with the context they added. Hooks that do not load, or that cannot run,
+// block the prompt (fail closed).
+func (m *Manager) SubmitPrompt(ctx context.Context, text string, opts CallOptions) (SubmittedPrompt, error) {
+	set, err := m.commandHooks()
+	if err != nil {
+		return SubmittedPrompt{Blocked: true, Reason: fmt.Sprintf("the command hooks do not load: %v", err)}, nil
+	}
+	ds := set.UserPromptSubmit(ctx, harnessRunner{m}, cmdhooks.Session{ID: opts.SessionID, Cwd: opts.Workspace}, text)
+	for _, d := range ds {
+		m.logHook(d, "")
+	}
+	p := cmdhooks.FoldPrompt(ds)
+	if ctx.Err() != nil && p.Blocked {
+		return SubmittedPrompt{}, fmt.Errorf("prompt: %w: %w", ErrCancelled, context.Cause(ctx))
+	}
+	out := SubmittedPrompt{Blocked: p.Blocked, Reason: p.Reason, Context: p.Context}
+	if !p.Blocked {
+		out.Prompt = text
+	}
+	return out, nil
+}
+
+// HookTest is one run of `cwx hooks test`: what each matching hook decided.
+type HookTest struct {
+	Decisions []cmdhooks.Decision
+}
+
+// TestHooks runs the command hooks of event on input (Claude Code's event JSON: tool_name
+// and tool_input, or prompt; tool_response for PostToolUse) as the core would, and returns
+// their decisions. tool_name is a cwx name or Claude Code's.
+func (m *Manager) TestHooks(ctx context.Context, event string, input json.RawMessage, opts CallOptions) ([]cmdhooks.Decision, error) {
+	set, err := m.commandHooks()
+	if err != nil {
+		return nil, err
+	}
+	var in struct {
+		ToolName     string                 `json:"tool_name"`
+		ToolInput    json.RawMessage        `json:"tool_input"`
+		ToolUseID    string                 `json:"tool_use_id"`
+		ToolResponse *cmdhooks.ToolResponse `json:"tool_response"`
+		Prompt       string                 `json:"prompt"`
+		SessionID    string                 `json:"session_id"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return nil, fmt.Errorf("%w: the input is not a JSON object with Claude Code's fields: %v", ErrInvalidInput, err)
+	}
+	if len(in.ToolInput) == 0 {
+		in.ToolInput = json.RawMessage("{}")
+	}
+	if in.ToolUseID == "" {
+		in.ToolUseID = "hooks-test"
+	}
+	sess := cmdhooks.Session{ID: in.SessionID, Cwd: opts.Workspace}
+	if opts.SessionID != "" {
+		sess.ID = opts.SessionID
+	}
+	tool := cmdhooks.NativeName(in.ToolName)
+	var ds []cmdhooks.Decision
+	switch event {
+	case config.EventPreToolUse:
+		ds = set.PreToolUse(ctx, harnessRunner{m}, sess, tool, in.ToolUseID, in.ToolInput)
+	case config.EventPostToolUse:
+		resp := cmdhooks.ToolResponse{}
+		if in.ToolResponse != nil {
+			resp = *in.ToolResponse
+		}
+		ds = set.PostToolUse(ctx, harnessRunner{m}, sess, tool, in.ToolUseID, in.ToolInput, resp)
+	case config.EventUserPromptSubmit:
+		ds = set.UserPromptSubmit(ctx, harnessRunner{m}, sess, in.Prompt)
+	default:
+		return nil, fmt.Errorf("%w: %q is not an event cwx runs hooks for", ErrInvalidInput, event)
+	}
+	for _, d := range ds {
+		m.logHook(d, tool)
+	}
+	return ds, nil
+}
+
+// harnessRunner runs a hook in the builtin hooks module with harness/run, through the same
+// admission as a call: an owner that is not live runs nothing (the hook then counts as not
+// run), and the owner's end cancels the request.
+type harnessRunner struct{ m *Manager }
+
+func (r harnessRunner) Run(ctx context.Context, h cmdhooks.Hook, stdin []byte, s cmdhooks.Session) (cmdhooks.Result, error) {
+	r.m.mu.Lock()
+	o := r.m.owners[cmdhooks.Owner]
+	r.m.mu.Unlock()
+	if o == nil || !o.enter() {
+		return cmdhooks.Result{}, fmt.Errorf("%w: the builtin hooks module (%s) is not running", ErrNotAvailable, cmdhooks.Owner)
+	}
+	defer o.leave()
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
+	defer stop()
+	query, err := json.Marshal(string(stdin)) // the exact bytes the hook reads
+	if err != nil {
+		return cmdhooks.Result{}, err
+	}
+	p := protocol.HarnessRunParams{Owner: o.ref, ExecutionID: h.ID, Ticket: "", DeadlineMS: uint64(h.Timeout.Milliseconds()),
+		Hook: &protocol.HookDispatch{Event: h.Event, Dialect: "claude-code", Point: h.ID, Matcher: h.Matcher, Query: query}}
+	msg, err := o.h.Call(callCtx, protocol.MethodHarnessRun, p, rpc.CallOpts{})
+	var re *rpc.RemoteError
+	switch {
+	case err == nil:
+	case errors.As(err, &re):
+		return cmdhooks.Result{}, errors.New(re.Message)
+	default:
+		return cmdhooks.Result{}, err
+	}
+	if msg == nil {
+		return cmdhooks.Result{}, errors.New("the hooks module answered nothing")
+	}
+	return cmdhooks.DecodeResult(msg.Result)
+}

@@ -1,0 +1,214 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/shared/testenv"
+)
+
+// claudeSettings is a Claude Code settings file of the real world's shape: other keys beside
+// hooks, and the guard script in the project's .claude/hooks, found through
+// $CLAUDE_PROJECT_DIR.
+const claudeSettings = `{
+  "permissions": {"allow": ["Bash(npm test:*)"]},
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/block-rm-rf.sh", "timeout": 10}]}
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]
+  }
+}`
+
+// hooksConfig adds hooks of config.toml to the Claude Code file: an allow for every Bash call
+// (which must not approve it), an ask for Grep, a PostToolUse context for Read and a
+// UserPromptSubmit guard.
+const hooksConfig = `
+[[hooks.PreToolUse]]
+matcher = "Bash"
+command = "printf '{\"hookSpecificOutput\":{\"permissionDecision\":\"allow\",\"permissionDecisionReason\":\"looks fine\"}}'"
+
+[[hooks.PreToolUse]]
+matcher = "Grep|Glob"
+command = "printf '{\"hookSpecificOutput\":{\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"searching the tree\"}}'"
+timeout_s = 30
+
+[[hooks.PostToolUse]]
+matcher = "Read"
+command = "input=$(cat); case \"$input\" in *alpha*) printf '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"the read hook saw alpha\"}}';; esac"
+
+[[hooks.UserPromptSubmit]]
+command = "input=$(cat); case \"$input\" in *secret*) echo 'no secrets in prompts' >&2; exit 2;; esac; echo \"project: $CWX_PROJECT_DIR\""
+`
+
+// writeHooksConfig writes config.toml with hooks_file (a top-level key, so before the tables)
+// and extra after the env's [extension_host] table.
+func writeHooksConfig(t *testing.T, e *env, file, extra string) {
+	t.Helper()
+	text := fmt.Sprintf("hooks_file = %q\n\n[extension_host]\nruntime = %q\n%s = %q\n\n%s", file, e.rt.Name, e.rt.Name, e.rt.Path, extra)
+	if err := os.WriteFile(filepath.Join(e.home, "config.toml"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type cmdHooksEnv struct {
+	m  *Manager
+	a  *cardApprover
+	ws string
+}
+
+func newCmdHooksEnv(t *testing.T, rt testenv.Runtime, deny *bool) cmdHooksEnv {
+	t.Helper()
+	e := newEnv(t, rt)
+	settings := filepath.Join(e.home, "claude-settings.json")
+	if err := os.WriteFile(settings, []byte(claudeSettings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeHooksConfig(t, e, "claude-settings.json", hooksConfig)
+	ws := t.TempDir()
+	script, err := os.ReadFile(filepath.Join("cmdhooks", "testdata", "block-rm-rf.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, ".claude", "hooks"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".claude", "hooks", "block-rm-rf.sh"), script, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("alpha\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := &cardApprover{answer: func(context.Context, gate.Card) (gate.Decision, error) {
+		if *deny {
+			return gate.DenyDecision, nil
+		}
+		return gate.AllowOnce, nil
+	}}
+	m := e.open(func(o *Options) { o.Approval = "ask"; o.Approver = a })
+	reconcile(t, m)
+	return cmdHooksEnv{m: m, a: a, ws: ws}
+}
+
+func (c cmdHooksEnv) cards() []gate.Card {
+	c.a.mu.Lock()
+	defer c.a.mu.Unlock()
+	return append([]gate.Card(nil), c.a.cards...)
+}
+
+// TestCommandHooks runs a Claude Code hooks file unmodified against the native shell tool
+// through the builtin hooks module: exit 2 denies before any card, the module's "allow"
+// leaves the card to the person, an ask forces a card on an auto-eligible native,
+// PostToolUse context reaches the caller and UserPromptSubmit blocks or adds context.
+func TestCommandHooks(t *testing.T) {
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		deny := false
+		c := newCmdHooksEnv(t, rt, &deny)
+		ctx := callCtx(t)
+		var live bool
+		for _, b := range c.m.BuiltinModules() {
+			if b.ID == HooksModule {
+				live = b.Needed && b.State == "active"
+				if n := strings.Join(b.Notes, "\n"); !strings.Contains(n, "Stop hooks are not run by cwx") {
+					t.Errorf("notes %q", n)
+				}
+			}
+		}
+		if !live {
+			t.Fatalf("the hooks module is not active: %+v", c.m.BuiltinModules())
+		}
+		victim := filepath.Join(c.ws, "victim")
+		if err := os.Mkdir(victim, 0o700); err != nil {
+			t.Fatal(err)
+		}
+
+		_, err := c.m.CallTool(ctx, "shell", input(`{"command":"rm -rf victim"}`), CallOptions{Workspace: c.ws})
+		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "pre-execute hook of plugin `host:hooks` denied the call: Blocked by block-rm-rf.sh: recursive forced removal is not allowed (rm -rf victim) (command hook PreToolUse[2]") {
+			t.Fatalf("rm -rf: %v", err)
+		}
+		if len(c.cards()) != 0 {
+			t.Fatalf("a card was shown for a denied call: %+v", c.cards())
+		}
+		if _, err := os.Stat(victim); err != nil {
+			t.Fatalf("the denied command ran: %v", err)
+		}
+
+		// allow does not approve: the forced card is still shown, and the person's no stands
+		deny = true
+		_, err = c.m.CallTool(ctx, "shell", input(`{"command":"echo hi"}`), CallOptions{Workspace: c.ws})
+		if !errors.Is(err, ErrDenied) || len(c.cards()) != 1 {
+			t.Fatalf("allow + the person's no: %v, %d cards", err, len(c.cards()))
+		}
+		deny = false
+		res, err := c.m.CallTool(ctx, "shell", input(`{"command":"echo hi"}`), CallOptions{Workspace: c.ws})
+		if err != nil || !strings.Contains(res.Text(), "hi") || len(c.cards()) != 2 {
+			t.Fatalf("allowed shell: %q %v, %d cards", res.Text(), err, len(c.cards()))
+		}
+
+		// an ask forces a card on grep_files, which otherwise runs without one
+		res, err = c.m.CallTool(ctx, "grep_files", input(`{"pattern":"alpha"}`), CallOptions{Workspace: c.ws})
+		cards := c.cards()
+		if err != nil || len(cards) != 3 || !cards[2].Forced || !strings.Contains(strings.Join(cards[2].Notes, "|"), "searching the tree (command hook PreToolUse[1]") {
+			t.Fatalf("grep ask: %q %v, cards %d %+v", res.Text(), err, len(cards), cards[len(cards)-1].Notes)
+		}
+		// read_file matches no PreToolUse hook: no card
+		res, err = c.m.CallTool(ctx, "read_file", input(`{"file_path":"a.txt"}`), CallOptions{Workspace: c.ws})
+		if err != nil || len(c.cards()) != 3 {
+			t.Fatalf("read_file: %v, %d cards", err, len(c.cards()))
+		}
+		post := c.m.PostToolUse(ctx, "read_file", "c1", input(`{"file_path":"a.txt"}`), res, CallOptions{Workspace: c.ws})
+		if len(post) != 1 || post[0] != "the read hook saw alpha" {
+			t.Fatalf("PostToolUse context %q", post)
+		}
+
+		p, err := c.m.SubmitPrompt(ctx, "fix the build", CallOptions{Workspace: c.ws})
+		if err != nil || p.Blocked || p.Prompt != "fix the build" || len(p.Context) != 1 || p.Context[0] != "project: "+c.ws {
+			t.Fatalf("prompt: %+v %v", p, err)
+		}
+		p, err = c.m.SubmitPrompt(ctx, "here is my secret", CallOptions{Workspace: c.ws})
+		if err != nil || !p.Blocked || p.Prompt != "" || !strings.HasPrefix(p.Reason, "no secrets in prompts (command hook UserPromptSubmit[0], exit 2)") {
+			t.Fatalf("blocked prompt: %+v %v", p, err)
+		}
+
+		ds, err := c.m.TestHooks(ctx, "PreToolUse", json.RawMessage(`{"tool_name":"Bash","tool_input":{"command":"rm -fr /"}}`), CallOptions{Workspace: c.ws})
+		if err != nil || len(ds) != 2 || ds[1].Kind.String() != "block" || ds[0].Said != "exit 0, permissionDecision allow (does not approve: the gate decides)" {
+			t.Fatalf("test hooks: %+v %v", ds, err)
+		}
+	})
+}
+
+// TestCommandHooksFailClosed: hooks that do not load, or a module that is not running, deny
+// the calls they would have judged, with the reason.
+func TestCommandHooksFailClosed(t *testing.T) {
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		e := newEnv(t, rt)
+		writeHooksConfig(t, e, "missing.json", "")
+		m := e.open(nil)
+		reconcile(t, m)
+		ws := t.TempDir()
+		_, err := m.CallTool(callCtx(t), "read_file", input(`{"file_path":"x"}`), CallOptions{Workspace: ws})
+		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "the command hooks do not load: hooks file:") {
+			t.Fatalf("missing hooks file: %v", err)
+		}
+		p, err := m.SubmitPrompt(callCtx(t), "hi", CallOptions{})
+		if err != nil || !p.Blocked {
+			t.Fatalf("prompt: %+v %v", p, err)
+		}
+
+		// configured, but the module never ran (no Reconcile): the hook cannot run, the call is denied
+		e2 := newEnv(t, rt)
+		e2.writeConfig("[[hooks.PreToolUse]]\ncommand = \"true\"\n")
+		m2 := e2.open(nil)
+		_, err = m2.CallTool(callCtx(t), "list_dir", input(`{"path":"."}`), CallOptions{Workspace: ws})
+		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "the hook could not run") || !strings.Contains(err.Error(), "host:hooks") {
+			t.Fatalf("module not running: %v", err)
+		}
+	})
+}
