@@ -32,6 +32,7 @@ func (a *terminalAsker) Ask(ctx context.Context, q core.Question) (core.Answer, 
 	if !a.terminal {
 		return core.Answer{}, core.ErrNoProvider
 	}
+	defer pauseProgress(a.out)() // the progress line stays off while the person answers
 	printf(a.out, "\nplugin `%s` asks (while its %s `%s` runs):\n", q.PluginID, q.Kind, q.Name)
 	for _, line := range strings.Split(q.Text, "\n") {
 		printf(a.out, "  %s\n", line)

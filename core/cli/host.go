@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/protocol"
 )
 
 // HostStatus is the --json output of `cwx host status`: one entry per tier, in the order
@@ -13,9 +14,12 @@ import (
 // generation, shim_pid, runtime_pid, runtime_pgid, runtime, runtime_version,
 // runtime_path, uptime_ms, last_failure, stderr_tail) plus the Manager's crash count
 // (crashes) and number of active owners (owners). A tier no enabled plugin needs stays
-// "idle" and has no process.
+// "idle" and has no process. Modules lists every pinned builtin module of the builtin tier
+// (core.BuiltinModuleInfo: id, owner host:<id>, pinned sha256, whether it had work, its
+// owner's state, live tools, why it has no owner, and what was refused or ignored).
 type HostStatus struct {
-	Tiers []core.TierStatus `json:"tiers"`
+	Tiers   []core.TierStatus        `json:"tiers"`
+	Modules []core.BuiltinModuleInfo `json:"builtin_modules"`
 }
 
 func init() {
@@ -47,11 +51,14 @@ func hostStatusCmd() *cobra.Command {
 				return err
 			}
 			rerr := reconcileAll(ctx, m)
-			st := HostStatus{Tiers: m.Status()}
+			st := HostStatus{Tiers: m.Status(), Modules: m.BuiltinModules()}
 			if cerr := closeCore(m); cerr != nil && rerr == nil {
 				rerr = cerr
 			}
-			if err := writeReport(cmd.OutOrStdout(), asJSON, st, func(w io.Writer, st HostStatus) { writeHostStatus(w, st.Tiers) }); err != nil {
+			if err := writeReport(cmd.OutOrStdout(), asJSON, st, func(w io.Writer, st HostStatus) {
+				writeHostStatus(w, st.Tiers)
+				writeBuiltinModules(w, st.Modules)
+			}); err != nil {
 				return err
 			}
 			return rerr
@@ -59,4 +66,31 @@ func hostStatusCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (HostStatus)")
 	return cmd
+}
+
+// writeBuiltinModules prints one line per builtin module of the builtin tier, then the
+// reason of a module that has work and no owner, then the notes of each.
+func writeBuiltinModules(w io.Writer, mods []core.BuiltinModuleInfo) {
+	if len(mods) == 0 {
+		return
+	}
+	printf(w, "\n")
+	tw := newTable(w)
+	printf(tw, "MODULE\tOWNER\tTIER\tSTATE\tTOOLS\tSHA256\n")
+	for _, b := range mods {
+		state := b.State
+		if !b.Needed {
+			state = "idle (no work)"
+		}
+		printf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", b.ID, b.Owner, protocol.TierBuiltin, state, b.Tools, b.SHA256[:12])
+	}
+	_ = tw.Flush()
+	for _, b := range mods {
+		if b.Problem != "" {
+			printf(w, "%s: not started: %s\n", b.Owner, oneLine(b.Problem))
+		}
+		for _, n := range b.Notes {
+			printf(w, "%s: %s\n", b.Owner, oneLine(n))
+		}
+	}
 }

@@ -118,7 +118,10 @@ func liveListCmd[T any](short string, items func(liveCore) []T, table func(io.Wr
 				return err
 			}
 			defer func() { err = firstErr(err, closeCore(m)) }()
-			if err := reconcileAll(cmd.Context(), advertising(m)); err != nil {
+			stopProgress := startProgress(cmd.ErrOrStderr(), "starting the enabled plugins")
+			err = reconcileAll(cmd.Context(), advertising(m))
+			stopProgress()
+			if err != nil {
 				return err
 			}
 			return writeReport(cmd.OutOrStdout(), asJSON, items(m), table)
@@ -139,12 +142,14 @@ func runOneShot(cmd *cobra.Command, approval string, kind liveKind, name string,
 		return err
 	}
 	defer func() { err = firstErr(err, closeCore(m)) }()
+	stopProgress := startProgress(cmd.ErrOrStderr(), fmt.Sprintf("starting the plugin of %s %s", kind, name))
 	stop, err := startAndWait(ctx, m, kind, name)
+	stopProgress()
 	if err != nil {
 		return err
 	}
 	defer stop()
-	return call(ctx, m)
+	return call(ctx, progressCore{m, cmd.ErrOrStderr()})
 }
 
 // advertiser is a core that can reconcile for a listing (core.Manager.Advertise).
@@ -375,7 +380,10 @@ func jsonFailure(w io.Writer, err error) error {
 }
 
 // terminalPrompter asks on stdin/stderr when both are terminals, and fails closed
-// otherwise (gate.ErrNoTerminal says how to approve instead).
+// otherwise (gate.ErrNoTerminal says how to approve instead). The card's title and the
+// choices' letters are bold where colour is on; the progress line on out is paused while
+// the card waits.
 func terminalPrompter(in io.Reader, out io.Writer) core.Approver {
-	return &gate.TerminalPrompter{In: in, Out: out, IsTerminal: isTerminal(in) && isTerminal(out)}
+	return &gate.TerminalPrompter{In: in, Out: out, IsTerminal: isTerminal(in) && isTerminal(out), Color: colorOn(out),
+		Pause: func() func() { return pauseProgress(out) }}
 }

@@ -110,7 +110,9 @@ func pluginInstallCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			stopProgress := startProgress(cmd.ErrOrStderr(), "installing "+args[0])
 			res, err := s.Install(args[0])
+			stopProgress()
 			if err != nil {
 				return pluginErr(err)
 			}
@@ -219,6 +221,7 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 
 func pluginTrustCmd() *cobra.Command {
 	var token string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "trust ID --token TOKEN",
 		Short: "Trust a reviewed plugin (the token binds trust to the reviewed bytes)",
@@ -238,19 +241,29 @@ func pluginTrustCmd() *cobra.Command {
 			if err != nil {
 				return pluginErr(err)
 			}
-			printf(cmd.OutOrStdout(), "trusted %s %s (closure sha256:%s)\n", r.ID, r.Version, r.Closure)
+			out := stateChange("trust", s, r)
 			if !r.Enabled {
-				printf(cmd.OutOrStdout(), "next: cwx plugin enable %s\n", shellQuote(r.ID))
+				out.Next = "cwx plugin enable " + shellQuote(r.ID)
 			}
-			return nil
+			return writeReport(cmd.OutOrStdout(), asJSON, out, func(w io.Writer, c PluginStateChange) {
+				writeStatus(w, "trusted")
+				printf(w, " %s %s (closure sha256:%s)\n", c.ID, c.Version, c.Closure)
+				if c.Next != "" {
+					printf(w, "next: %s\n", c.Next)
+				}
+			})
 		},
 	}
-	cmd.Flags().StringVar(&token, "token", "", "the token printed by `cwx plugin review ID`")
+	// The usage names no command in backquotes: pflag would show the quoted text as the
+	// flag's type ("--token cwx plugin review ID").
+	cmd.Flags().StringVar(&token, "token", "", "the token printed by cwx plugin review ID (required)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
 	return cmd
 }
 
 func pluginToggleCmd(verb, short string, op func(*plugins.Store, string) error) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   verb + " ID",
 		Short: short,
 		Args:  exactArgs(1),
@@ -266,14 +279,19 @@ func pluginToggleCmd(verb, short string, op func(*plugins.Store, string) error) 
 			if err != nil {
 				return pluginErr(err)
 			}
-			printf(cmd.OutOrStdout(), "%s: %s\n", r.ID, s.Status(r))
-			return nil
+			return writeReport(cmd.OutOrStdout(), asJSON, stateChange(verb, s, r), func(w io.Writer, c PluginStateChange) {
+				printf(w, "%s: ", c.ID)
+				writeStatus(w, c.Status)
+				printf(w, "\n")
+			})
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	return cmd
 }
 
 func pluginRemoveCmd() *cobra.Command {
-	var purge bool
+	var purge, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "remove ID",
 		Short: "Remove a plugin's staged copies and record (its data directory is kept)",
@@ -284,19 +302,29 @@ func pluginRemoveCmd() *cobra.Command {
 				return err
 			}
 			data := s.Layout().DataDir(args[0])
+			out := PluginStateChange{ID: args[0], Action: "remove", Status: "removed"}
+			if r, err := s.Get(args[0]); err == nil {
+				out.Version, out.Closure = r.Version, r.Closure
+			}
 			if err := s.Remove(args[0], purge); err != nil {
 				return pluginErr(err)
 			}
-			printf(cmd.OutOrStdout(), "removed %s\n", args[0])
 			if !purge {
 				if _, err := os.Stat(data); err == nil {
-					printf(cmd.OutOrStdout(), "kept its data directory %s (--purge-data deletes it)\n", data)
+					out.KeptDataDir = data
 				}
 			}
-			return nil
+			return writeReport(cmd.OutOrStdout(), asJSON, out, func(w io.Writer, c PluginStateChange) {
+				writeStatus(w, "removed")
+				printf(w, " %s\n", c.ID)
+				if c.KeptDataDir != "" {
+					printf(w, "kept its data directory %s (--purge-data deletes it)\n", c.KeptDataDir)
+				}
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&purge, "purge-data", false, "also delete the plugin's data directory")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
 	return cmd
 }
 

@@ -45,14 +45,17 @@ func pluginListCmd() *cobra.Command {
 			}
 			if len(items) == 0 {
 				printf(cmd.OutOrStdout(), "no plugins installed (cwx plugin install PATH|TARBALL)\n")
-				return nil
+				return writeBuiltinPins(cmd.OutOrStdout())
 			}
 			tw := newTable(cmd.OutOrStdout())
 			printf(tw, "ID\tVERSION\tSTATUS\tCLOSURE\n")
 			for _, it := range items {
 				printf(tw, "%s\t%s\t%s\t%s\n", it.ID, oneLine(it.Version), it.Status, it.Closure[:12])
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			return writeBuiltinPins(cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")

@@ -63,7 +63,7 @@ func mustCLI(t *testing.T, args ...string) string {
 
 // normalize replaces machine-dependent paths in output with stable names.
 func normalize(s string, repl ...string) string {
-	return strings.NewReplacer(repl...).Replace(s)
+	return strings.NewReplacer(append(repl, pinnedDigests()...)...).Replace(s)
 }
 
 // basicFixture copies testdata/manifests/valid-plugin-basic to a folder named "hello".

@@ -5,18 +5,17 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core/bundle"
 )
 
 // VersionInfo is the --json output of `cwx version`.
 type VersionInfo struct {
-	Module    string `json:"module"`     // module path
-	Version   string `json:"version"`    // module version, "(devel)" for a local build
-	GoVersion string `json:"go_version"` // toolchain that built the binary
-	Bundle    string `json:"bundle_sha256,omitempty"`
+	Module    string `json:"module"`        // module path
+	Version   string `json:"version"`       // module version, "(devel)" for a local build
+	GoVersion string `json:"go_version"`    // toolchain that built the binary
+	Bundle    string `json:"bundle_sha256"` // the embedded extension-host bundle, as host/hello reports it
 }
-
-// BundleDigest, when set by the JS host package wiring, reports the embedded bundle digest.
-var BundleDigest func() string
 
 func versionInfo() VersionInfo {
 	v := VersionInfo{Module: "github.com/cwx-dev/cwx", Version: "(devel)", GoVersion: runtime.Version()}
@@ -26,9 +25,7 @@ func versionInfo() VersionInfo {
 			v.Version = bi.Main.Version
 		}
 	}
-	if BundleDigest != nil {
-		v.Bundle = BundleDigest()
-	}
+	v.Bundle = bundle.EmbeddedSHA256()
 	return v
 }
 
@@ -47,9 +44,7 @@ func init() {
 				out := cmd.OutOrStdout()
 				printf(out, "cwx %s (%s)\n", v.Version, v.Module)
 				printf(out, "go  %s\n", v.GoVersion)
-				if v.Bundle != "" {
-					printf(out, "extension host bundle sha256:%s\n", v.Bundle)
-				}
+				printf(out, "extension host bundle sha256:%s\n", v.Bundle)
 				return nil
 			},
 		}

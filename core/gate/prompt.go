@@ -16,6 +16,12 @@ type TerminalPrompter struct {
 	In         io.Reader
 	Out        io.Writer
 	IsTerminal bool
+	// Color marks the card's title and the choices' letters in bold (the caller decides:
+	// a terminal, NO_COLOR unset). The text says the same without it.
+	Color bool
+	// Pause, when set, is called before the card is shown, and the function it returns
+	// once the answer is read (the CLI takes its progress line off the terminal).
+	Pause func() (resume func())
 }
 
 // maxAttempts is how many unreadable answers are tolerated before denying.
@@ -29,14 +35,26 @@ func (p *TerminalPrompter) Approve(ctx context.Context, card Card) (Decision, er
 	if !p.IsTerminal || p.In == nil || p.Out == nil {
 		return DenyDecision, fmt.Errorf("%w: extension tool `%s` from plugin `%s` needs approval; run in a terminal to be asked, or approve extension tools with --approve auto or [extension_host] approval = \"auto\"", ErrNoTerminal, card.Tool, card.PluginID)
 	}
-	fmt.Fprintf(p.Out, "\n%s", sanitize(card.Text()))
+	if p.Pause != nil {
+		defer p.Pause()()
+	}
+	text := sanitize(card.Text())
+	if p.Color {
+		title, rest, _ := strings.Cut(text, "\n")
+		text = bold(title) + "\n" + rest
+	}
+	fmt.Fprintf(p.Out, "\n%s", text)
 	choices := promptChoices(card)
 	if card.Forced {
 		fmt.Fprintln(p.Out, "(this call is always asked; no session grant applies)")
 	}
 	var letters []string
 	for _, c := range choices {
-		fmt.Fprintf(p.Out, "  [%s] %s\n", c.letter, sanitize(c.name))
+		letter := c.letter
+		if p.Color {
+			letter = bold(letter)
+		}
+		fmt.Fprintf(p.Out, "  [%s] %s\n", letter, sanitize(c.name))
 		letters = append(letters, c.letter)
 	}
 	list := strings.Join(letters[:len(letters)-1], ", ") + " or " + letters[len(letters)-1]
@@ -81,6 +99,9 @@ func promptChoices(card Card) []choice {
 	}
 	return append(cs, choice{"d", "deny", "deny", DenyDecision})
 }
+
+// bold wraps s, already sanitized, in the terminal's bold attribute.
+func bold(s string) string { return "\x1b[1m" + s + "\x1b[0m" }
 
 // readLine reads up to a newline, one byte at a time.
 func readLine(r io.Reader) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -127,5 +128,35 @@ func TestTerminalPrompterHonoursContext(t *testing.T) {
 	p := &TerminalPrompter{In: strings.NewReader("o\n"), Out: io.Discard, IsTerminal: true}
 	if d, err := p.Approve(ctx, card()); d != DenyDecision || !errors.Is(err, context.Canceled) {
 		t.Fatalf("%s, %v", d, err)
+	}
+}
+
+// TestTerminalPrompterColorAndPause: colour is only added when asked for, around the core's
+// own text (the plugin's input is never made bold), and Pause brackets the whole prompt.
+func TestTerminalPrompterColorAndPause(t *testing.T) {
+	for _, color := range []bool{false, true} {
+		var out strings.Builder
+		var events []string
+		p := &TerminalPrompter{In: strings.NewReader("o\n"), Out: &out, IsTerminal: true, Color: color,
+			Pause: func() func() {
+				events = append(events, "pause at "+strconv.Itoa(out.Len()))
+				return func() { events = append(events, "resume") }
+			}}
+		if d, err := p.Approve(context.Background(), card()); err != nil || d != AllowOnce {
+			t.Fatalf("%s, %v", d, err)
+		}
+		text := out.String()
+		if got := strings.Contains(text, "\x1b["); got != color {
+			t.Errorf("color %v: escapes in the prompt: %v\n%q", color, got, text)
+		}
+		if color && (!strings.Contains(text, "\x1b[1mExtension tool `greet` from plugin `hello`") || !strings.Contains(text, "[\x1b[1mt\x1b[0m] allow `greet`")) {
+			t.Errorf("the title or a letter is not bold:\n%q", text)
+		}
+		if strings.Contains(text, "\x1b[1minput") {
+			t.Errorf("the input line is styled:\n%q", text)
+		}
+		if len(events) != 2 || events[0] != "pause at 0" || events[1] != "resume" {
+			t.Errorf("pause events %v", events)
+		}
 	}
 }

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// TestPluginStateJSON: trust, enable, disable, untrust and remove print a JSON object with
+// --json (goldens), and the text goldens of TestPluginLifecycleGoldens stay as they were.
+func TestPluginStateJSON(t *testing.T) {
+	home := pluginHome(t)
+	src := basicFixture(t)
+	norm := func(s string) []byte { return []byte(normalize(s, home, "$CWX_HOME", src, "$SRC")) }
+	mustCLI(t, "plugin", "install", src)
+	steps := []struct {
+		golden string
+		args   []string
+		action string
+		status string
+	}{
+		{"plugin-trust-json.golden", []string{"plugin", "trust", "hello", "--token", reviewToken(t, "hello"), "--json"}, "trust", "trusted, disabled"},
+		{"plugin-enable-json.golden", []string{"plugin", "enable", "hello", "--json"}, "enable", "enabled"},
+		{"plugin-disable-json.golden", []string{"plugin", "disable", "hello", "--json"}, "disable", "trusted, disabled"},
+		{"plugin-untrust-json.golden", []string{"plugin", "untrust", "hello", "--json"}, "untrust", "not trusted"},
+		{"plugin-remove-json.golden", []string{"plugin", "remove", "hello", "--json"}, "remove", "removed"},
+	}
+	for _, s := range steps {
+		out := mustCLI(t, s.args...)
+		var c PluginStateChange
+		if err := json.Unmarshal([]byte(out), &c); err != nil {
+			t.Fatalf("%s: %v\n%s", s.golden, err, out)
+		}
+		if c.ID != "hello" || c.Action != s.action || c.Status != s.status {
+			t.Errorf("%s: %+v", s.golden, c)
+		}
+		checkGolden(t, s.golden, norm(out))
+	}
+}
+
+// TestPluginStateColour: the status word is coloured on a terminal only, and not under
+// NO_COLOR; nothing else on the line is.
+func TestPluginStateColour(t *testing.T) {
+	pluginHome(t)
+	mustCLI(t, "plugin", "install", basicFixture(t))
+	mustCLI(t, "plugin", "trust", "hello", "--token", reviewToken(t, "hello"))
+	if out := mustCLI(t, "plugin", "enable", "hello"); out != "hello: enabled\n" {
+		t.Fatalf("not a terminal: %q", out)
+	}
+	withTerminal(t)
+	if out := mustCLI(t, "plugin", "disable", "hello"); out != "hello: \x1b[33mtrusted, disabled\x1b[0m\n" {
+		t.Fatalf("terminal: %q", out)
+	}
+	t.Setenv("NO_COLOR", "1")
+	if out := mustCLI(t, "plugin", "enable", "hello"); out != "hello: enabled\n" {
+		t.Fatalf("NO_COLOR: %q", out)
+	}
+	t.Setenv("NO_COLOR", "")
+	if out := mustCLI(t, "plugin", "disable", "hello"); strings.Contains(out, "\x1b") {
+		t.Fatalf("NO_COLOR set but empty: %q", out)
+	}
+}
+
+// TestPluginTrustHelp: the --token flag's usage renders as a string flag; a command in
+// backquotes would have become its type.
+func TestPluginTrustHelp(t *testing.T) {
+	out := mustCLI(t, "plugin", "trust", "--help")
+	if strings.Contains(out, "--token cwx") || !strings.Contains(out, "--token string") {
+		t.Fatalf("help:\n%s", out)
+	}
+	checkGolden(t, "plugin-trust-help.golden", []byte(out))
+}
+
+// TestFlagUsagesNameTheirTypes: no flag of any command has a backquoted word in its usage
+// (pflag takes it for the type's name), so every --help renders.
+func TestFlagUsagesNameTheirTypes(t *testing.T) {
+	root := NewRootCommand(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	stack := root.Commands()
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = append(stack[:len(stack)-1], c.Commands()...)
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if strings.Contains(f.Usage, "`") {
+				t.Errorf("cwx %s --%s: usage %q has a backquote", c.CommandPath(), f.Name, f.Usage)
+			}
+		})
+	}
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/shared/testenv"
+)
+
+// fakeClock replaces the progress line's timers: the 500 ms wait fires when the test says,
+// and every tick is one the test sends (an unbuffered send returns once the line took it).
+type fakeClock struct {
+	mu     sync.Mutex
+	waited []time.Duration
+	fire   chan time.Time
+	tick   chan time.Time
+}
+
+func useFakeClock(t *testing.T) *fakeClock {
+	t.Helper()
+	c := &fakeClock{fire: make(chan time.Time), tick: make(chan time.Time)}
+	old := progressEnv
+	progressEnv.after = func(d time.Duration) <-chan time.Time {
+		c.mu.Lock()
+		c.waited = append(c.waited, d)
+		c.mu.Unlock()
+		return c.fire
+	}
+	progressEnv.ticker = func(time.Duration) (<-chan time.Time, func()) { return c.tick, func() {} }
+	start := time.Unix(0, 0)
+	progressEnv.now = func() time.Time { start = start.Add(300 * time.Millisecond); return start }
+	t.Cleanup(func() { progressEnv = old })
+	return c
+}
+
+func TestProgressLineOnATerminal(t *testing.T) {
+	withTerminal(t)
+	t.Setenv("NO_COLOR", "1")
+	c := useFakeClock(t)
+	var w testenv.Buffer
+	stop := startProgress(&w, "starting the enabled plugins")
+	if inner := startProgress(&w, "inner"); inner == nil {
+		t.Fatal("nil stop")
+	} else {
+		inner() // an inner operation keeps the outer line
+	}
+	c.fire <- time.Time{} // 500 ms passed
+	c.tick <- time.Time{}
+	resume := pauseProgress(&w) // a prompt takes the terminal: the line is erased
+	afterPause := w.String()
+	c.tick <- time.Time{} // no frame while paused
+	if w.String() != afterPause {
+		t.Fatalf("drawn while paused: %q", w.String())
+	}
+	resume()
+	c.tick <- time.Time{}
+	stop()
+	stop() // twice is fine
+	got := w.String()
+	if !strings.HasPrefix(afterPause, "\r\x1b[K⠋ starting the enabled plugins (") || !strings.HasSuffix(afterPause, "s)\r\x1b[K") {
+		t.Errorf("first frame, then the pause's erase: %q", afterPause)
+	}
+	if !strings.Contains(got[len(afterPause):], "⠹ starting the enabled plugins (") || !strings.HasSuffix(got, "\r\x1b[K") {
+		t.Errorf("after resume: %q", got)
+	}
+	if strings.Contains(got, "inner") || strings.Contains(got, "\x1b[36m") {
+		t.Errorf("the inner line or colour under NO_COLOR: %q", got)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.waited) != 1 || c.waited[0] != progressAfter || progressAfter != 500*time.Millisecond {
+		t.Errorf("waited %v before the first frame, want 500ms once", c.waited)
+	}
+}
+
+func TestProgressLineQuickOperationDrawsNothing(t *testing.T) {
+	withTerminal(t)
+	useFakeClock(t)
+	var w testenv.Buffer
+	startProgress(&w, "quick")() // ends before the 500 ms wait fired
+	if w.String() != "" {
+		t.Fatalf("a quick operation drew %q", w.String())
+	}
+}
+
+func TestProgressLineColour(t *testing.T) {
+	withTerminal(t)
+	c := useFakeClock(t)
+	var w testenv.Buffer
+	stop := startProgress(&w, "x")
+	c.fire <- time.Time{}
+	stop()
+	if !strings.Contains(w.String(), "\x1b[36m⠋\x1b[0m x (") {
+		t.Fatalf("no coloured spinner on a terminal: %q", w.String())
+	}
+}
+
+func TestProgressLineNeverWithoutATerminal(t *testing.T) {
+	c := useFakeClock(t)
+	var w bytes.Buffer
+	stop := startProgress(&w, "starting")
+	resume := pauseProgress(&w)
+	resume()
+	stop()
+	if w.Len() != 0 || len(c.waited) != 0 {
+		t.Fatalf("drew %q (waited %v) on a stream that is not a terminal", w.String(), c.waited)
+	}
+}
+
+// TestToolCallProgressOnTerminalOnly: a slow call shows the progress line on stderr, and it
+// is erased before the result is printed; without a terminal stderr stays empty.
+func TestToolCallProgressOnTerminalOnly(t *testing.T) {
+	for _, terminal := range []bool{false, true} {
+		f := newFakeCore()
+		f.tools = demoTools()
+		c := useFakeClock(t)
+		if terminal {
+			withTerminal(t)
+			t.Setenv("NO_COLOR", "1")
+		}
+		f.call = func(context.Context, string, json.RawMessage, core.CallOptions) (core.ToolResult, error) {
+			if terminal {
+				c.fire <- time.Time{} // the call outlived 500 ms
+				c.tick <- time.Time{}
+			}
+			return core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: "done"}}}, nil
+		}
+		useFake(t, f)
+		r := runPluginCLI(t, "tool", "call", "hello_greet")
+		if r.code != 0 || r.stdout != "done\n" {
+			t.Fatalf("terminal %v: exit %d, stdout %q", terminal, r.code, r.stdout)
+		}
+		if terminal && (!strings.Contains(r.stderr, "\r\x1b[K⠋ running tool hello_greet (") || !strings.HasSuffix(r.stderr, "\r\x1b[K")) || !terminal && r.stderr != "" {
+			t.Errorf("terminal %v: stderr %q", terminal, r.stderr)
+		}
+	}
+}
