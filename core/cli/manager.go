@@ -31,6 +31,7 @@ type liveCore interface {
 	CallTool(ctx context.Context, name string, input json.RawMessage, o core.CallOptions) (core.ToolResult, error)
 	RunCommand(ctx context.Context, name, rawInput string, o core.CallOptions) (core.CommandResult, error)
 	Status() []core.TierStatus
+	BuiltinModules() []core.BuiltinModuleInfo
 	Host(t protocol.Tier) core.HostInfo
 	KillRuntime(t protocol.Tier) error
 	Retry(t protocol.Tier)
