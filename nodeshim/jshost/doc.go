@@ -5,7 +5,7 @@
 // Bun: a Cordis 4 root with the tools, commands, logger and timer services, speaking CWX1
 // JSON-RPC on its stdio. This package only embeds dist/ and exposes the bundle's bytes and
 // sha256 digest, its third-party licence notices, the built-in module table the host reports
-// in host/hello (empty in v1), and the module specifiers the host resolves itself (which the
+// in host/hello with the module files (dist/builtin/<id>.mjs), and the module specifiers the host resolves itself (which the
 // plugin installer needs to decide what a package must bundle). It has no behaviour of its own
 // and imports nothing of the core; core/bundle materializes the bytes on disk.
 //

@@ -1,6 +1,6 @@
-// Host version and the built-in module table reported in host/hello. The table is empty in v1;
-// the build computes it from dist/builtin (the same digests as dist/builtin-modules.json), and
-// the core pins the same table.
+// Host version and the built-in module table reported in host/hello. The build computes the
+// table from the modules it bundles into dist/builtin (the digests of dist/builtin-modules.json),
+// and the core pins the same table (ARCHITECTURE.md, “Builtin modules”).
 import type { ModuleDigest } from './protocol.generated.ts';
 
 export const HOST_VERSION = '0.1.0';
