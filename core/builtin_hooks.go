@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/cwx-dev/cwx/core/catalog"
 	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/hooks"
@@ -286,3 +287,9 @@ func (r harnessRunner) Run(ctx context.Context, h cmdhooks.Hook, stdin []byte, s
 	}
 	return cmdhooks.DecodeResult(msg.Result)
 }
+
+// holdsHooks says whether the plugin or module id, with catalog entry e, may judge a call: a
+// plugin whose entry lists a pre-execute hook, and the hooks module, whose hooks are
+// configured rather than registered. A lazy Manager never leaves one of them inactive
+// (lazy.go).
+func holdsHooks(id string, e catalog.Entry) bool { return e.HasHooks() || id == cmdhooks.Owner }

@@ -141,7 +141,7 @@ func (m *Manager) planLocked(mode reconcileMode, entries map[string]catalog.Entr
 		if !ok || l.demanded[id] || m.owners[id] != nil {
 			continue
 		}
-		if mode == modeAdvertise || !e.HasHooks() {
+		if mode == modeAdvertise || !holdsHooks(id, e) {
 			l.deferred[id] = true
 		}
 	}
@@ -291,7 +291,7 @@ func (m *Manager) undefer(kind protocol.RegisterKind, name string, tried []strin
 	}
 	for id := range m.desired {
 		e, cached := l.entries[id]
-		if id == target || !cached || e.HasHooks() {
+		if id == target || !cached || holdsHooks(id, e) {
 			watch = append(watch, id)
 			if l.deferred[id] {
 				delete(l.deferred, id)
