@@ -37,7 +37,7 @@
 //     rings) and says which plugins are desired: enabled ∧ trusted ∧ receipt valid.
 //   - core/runtime finds Node or Bun; core/bundle materializes the embedded JS host bundle.
 //     Both happen only when a tier is first needed: a Manager with nothing desired spawns
-//     nothing and writes nothing.
+//     nothing (but the shim check, when a plugin is enabled) and writes nothing.
 //   - core/supervisor runs one TierRuntime per trust tier (plugin, builtin): the shim and
 //     runtime processes, the handshake, heartbeat, crash budget, restarts, bounded
 //     shutdown. The Manager is its owner layer: told when an incarnation is ready (it then
