@@ -20,7 +20,8 @@
 //     error.
 //   - Approval: when the gate asks and the client declared elicitation, the core's approval
 //     card is sent as a form elicitation offering the terminal prompter's choices (allow
-//     once, allow this exact call for the session, deny), in the SDK's multi round-trip
+//     once, allow this exact call for the session, allow this tool of this plugin build for
+//     the session, deny; a forced card offers once and deny), in the SDK's multi round-trip
 //     form with the answer bound to the card's approval key by a MAC (approval.go);
 //     otherwise Options.Fallback answers (the CLI's refuses and says which --approve flags
 //     approve instead). The posture itself is the Manager's.
