@@ -1,10 +1,12 @@
 package core
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -255,4 +257,48 @@ func (m *Manager) BuiltinModules() []BuiltinModuleInfo {
 		out = append(out, info)
 	}
 	return out
+}
+
+// resettleBuiltin runs after a Reconcile's activations. A plugin activated in it may have
+// registered, first, a name a module's work had given the module (a script named like the
+// plugin's new tool); that module's owner then failed with the clash. For every builtin owner
+// that is not live, the work is computed again, now seeing the plugin's names, and a module
+// whose work changed is activated again with it, in the same Reconcile.
+func (m *Manager) resettleBuiltin(ctx context.Context, cfg *config.Config) []error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	m.mu.Lock()
+	want := maps.Clone(m.desired)
+	stuck := false
+	for id := range want {
+		if o := m.owners[id]; tierOf(id) == protocol.TierBuiltin && o != nil && !m.stateOf(o).Live() {
+			stuck = true
+		}
+	}
+	m.mu.Unlock()
+	if !stuck {
+		return nil
+	}
+	var redo []plugins.Desired
+	for _, d := range m.builtinDesired(cfg, want) {
+		if old, ok := want[d.ID]; ok && old.Config.Digest == d.Config.Digest {
+			continue
+		}
+		redo = append(redo, d)
+	}
+	if len(redo) == 0 {
+		return nil
+	}
+	m.mu.Lock()
+	for _, d := range redo {
+		m.desired[d.ID] = d
+	}
+	m.mu.Unlock()
+	h, err := m.ensureTier(ctx, protocol.TierBuiltin)
+	if err != nil {
+		return []error{fmt.Errorf("start the builtin tier: %w", err)}
+	}
+	m.activateMissing(ctx, protocol.TierBuiltin, h)
+	return nil
 }

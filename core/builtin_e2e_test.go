@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/supervisor"
@@ -70,6 +72,8 @@ func TestScriptTools(t *testing.T) {
 		e.writeScript("hang.sh", frontmatter("script_hang", "# timeout: 1\n")+
 			"sleep 300 &\necho $! > "+pidFile+"\necho $$ >> "+pidFile+"\nwait\n")
 		e.writeScript("flood.sh", frontmatter("script_flood", "")+"yes 0123456789abcdef\n")
+		e.writeScript("wait.sh", frontmatter("script_wait", "# timeout: 120\n")+
+			"sleep 300 &\necho $! > "+pidFile+"\necho $$ >> "+pidFile+"\nwait\n")
 		t.Setenv("SECRET_TOKEN", "leaked")
 		reconcile(t, m)
 
@@ -136,6 +140,35 @@ func TestScriptTools(t *testing.T) {
 		_, err = m.CallTool(callCtx(t), "script_flood", input(`{}`), CallOptions{Workspace: ws})
 		if err == nil || !strings.Contains(err.Error(), "its output passed 65536 bytes") {
 			t.Fatalf("flood: %v", err)
+		}
+
+		// a cancelled call kills the script's whole group as well
+		if err := os.Remove(pidFile); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(callCtx(t))
+		done := make(chan error, 1)
+		go func() { _, err := m.CallTool(ctx, "script_wait", input(`{}`), CallOptions{Workspace: ws}); done <- err }()
+		eventually(t, 30*time.Second, "script_wait started its child", func() bool {
+			raw, _ := os.ReadFile(pidFile)
+			return len(strings.Fields(string(raw))) == 2
+		})
+		cancel()
+		if err := <-done; !errors.Is(err, ErrCancelled) {
+			t.Fatalf("cancelled call: %v", err)
+		}
+		raw, _ = os.ReadFile(pidFile)
+		for _, p := range strings.Fields(string(raw)) {
+			pid, _ := strconv.Atoi(p)
+			eventually(t, 10*time.Second, "process "+p+" gone after the cancel", func() bool { return gone(pid) })
+		}
+
+		// the module's data lives in the builtin tier's folder, never in the plugin tier's
+		if fi, err := os.Stat(filepath.Join(e.home, "extension-host", "data-builtin", "modules", "script-tools")); err != nil || !fi.IsDir() {
+			t.Errorf("the module's data directory: %v", err)
+		}
+		if entries, _ := os.ReadDir(filepath.Join(e.home, "extension-host", "data", "plugins")); len(entries) != 1 {
+			t.Errorf("plugin data directories: %v, want only fixture-tool's", entries)
 		}
 	})
 }
@@ -257,4 +290,43 @@ func TestTiersAreIndependent(t *testing.T) {
 			return err == nil && r.Text() == "done\n"
 		})
 	})
+}
+
+// TestScriptNameTakenInTheSameReconcile: a plugin that first registers a script's name in the
+// same Reconcile wins it; the script-tools owner, which failed with the clash, is activated
+// again in that Reconcile without that script and serves the others.
+func TestScriptNameTakenInTheSameReconcile(t *testing.T) {
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		e := newEnv(t, rt)
+		e.install("tool") // echo_text, never activated before
+		e.writeScript("clash.sh", frontmatter("echo_text", "")+"echo script\n")
+		e.writeScript("ok.sh", frontmatter("script_ok", "")+"echo ok\n")
+		m := e.open(nil)
+		reconcile(t, m)
+		if !hasTool(m, "echo_text") {
+			t.Fatal("the plugin lost echo_text")
+		}
+		for _, ti := range m.Tools() {
+			if ti.Name == "echo_text" && ti.PluginID != "fixture-tool" {
+				t.Fatalf("echo_text is %s's", ti.PluginID)
+			}
+		}
+		if !hasTool(m, "script_ok") {
+			t.Fatalf("script_ok not live: %+v", m.BuiltinModules())
+		}
+		if !strings.Contains(builtinNotes(m), "script clash.sh: refused: tool name `echo_text` would shadow the tool of plugin `fixture-tool`") {
+			t.Errorf("notes: %s", builtinNotes(m))
+		}
+	})
+}
+
+func TestBuiltinNotesAreReportedOnce(t *testing.T) {
+	var buf testenv.Buffer
+	m := &Manager{log: hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Warn})}
+	m.noteBuiltin("host:script-tools", "script a.sh: refused")
+	m.noteBuiltin("host:script-tools", "script a.sh: refused")
+	m.noteBuiltin("host:script-tools", "script b.sh: refused")
+	if got := strings.Count(buf.String(), "refused"); got != 2 {
+		t.Errorf("%d notes logged, want 2:\n%s", got, buf.String())
+	}
 }

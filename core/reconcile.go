@@ -111,6 +111,7 @@ func (m *Manager) reconcile(ctx context.Context, mode reconcileMode) error {
 		}
 		m.activateMissing(ctx, t, h)
 	}
+	errs = append(errs, m.resettleBuiltin(ctx, cfg)...) // names the plugins just took (builtin.go)
 	return errors.Join(errs...)
 }
 
