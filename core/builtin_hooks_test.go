@@ -44,6 +44,10 @@ timeout_s = 30
 matcher = "Read"
 command = "input=$(cat); case \"$input\" in *alpha*) printf '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"the read hook saw alpha\"}}';; esac"
 
+[[hooks.PostToolUse]]
+matcher = "echo_text"
+command = "input=$(cat); case \"$input\" in *'\"tool_name\":\"echo_text\"'*) printf 'the echo hook ran';; esac; printf ' %s' \"$(printf '%s' \"$input\" | grep -c '\"tool_input\":{\"text\":\"hello\"},\"tool_use_id\":\"tool-[0-9]*\",\"tool_response\":{\"content\":')\" >&2; exit 2"
+
 [[hooks.UserPromptSubmit]]
 command = "input=$(cat); case \"$input\" in *secret*) echo 'no secrets in prompts' >&2; exit 2;; esac; echo \"project: $CWX_PROJECT_DIR\""
 `
@@ -92,6 +96,7 @@ func newCmdHooksEnv(t *testing.T, rt testenv.Runtime, deny *bool) cmdHooksEnv {
 		}
 		return gate.AllowOnce, nil
 	}}
+	e.install("tool") // echo_text
 	m := e.open(func(o *Options) { o.Approval = "ask"; o.Approver = a })
 	reconcile(t, m)
 	return cmdHooksEnv{m: m, a: a, ws: ws}
@@ -163,9 +168,18 @@ func TestCommandHooks(t *testing.T) {
 		if err != nil || len(c.cards()) != 3 {
 			t.Fatalf("read_file: %v, %d cards", err, len(c.cards()))
 		}
+		if len(res.HookContext) != 1 || res.HookContext[0] != "the read hook saw alpha" {
+			t.Fatalf("PostToolUse context of the call %q", res.HookContext)
+		}
 		post := c.m.PostToolUse(ctx, "read_file", "c1", input(`{"file_path":"a.txt"}`), res, CallOptions{Workspace: c.ws})
 		if len(post) != 1 || post[0] != "the read hook saw alpha" {
 			t.Fatalf("PostToolUse context %q", post)
+		}
+
+		// an extension tool: PostToolUse sees its result; exit 2 after the call is feedback
+		res, err = c.m.CallTool(ctx, "echo_text", input(`{"text":"hello"}`), CallOptions{Workspace: c.ws})
+		if err != nil || len(res.HookContext) != 1 || res.HookContext[0] != "PostToolUse hook PostToolUse[1] blocked: 1" {
+			t.Fatalf("echo_text: %v, context %q", err, res.HookContext)
 		}
 
 		p, err := c.m.SubmitPrompt(ctx, "fix the build", CallOptions{Workspace: c.ws})

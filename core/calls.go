@@ -69,6 +69,9 @@ type ToolResult struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 	// CoreCalls are the receipts of the core/call requests the tool made while it ran.
 	CoreCalls []CoreCallReceipt `json:"core_calls,omitempty"`
+	// HookContext is what the PostToolUse command hooks added for the caller, each line
+	// naming its hook, within cmdhooks.MaxContextTotal (builtin_hooks.go).
+	HookContext []string `json:"hook_context,omitempty"`
 }
 
 // Text joins the result's text blocks. A result of one block (the usual case) is
@@ -181,7 +184,9 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	if !ok {
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
 	}
-	return ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}, nil
+	out := ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}
+	out.HookContext = m.PostToolUse(ctx, name, callID, input, out, opts)
+	return out, nil
 }
 
 // callError turns a peer error into the Manager's typed errors.

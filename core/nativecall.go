@@ -59,7 +59,8 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 		return ToolResult{}, err
 	}
 	req := gate.Request{Tool: name, Input: input, Requirement: requirementOf(spec), Native: true}
-	input, err := m.preExecute(ctx, preCall{name: name, callID: m.nextCallID(toolCall), input: input, mode: hooks.ModeAgent,
+	callID := m.nextCallID(toolCall)
+	input, err := m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, validate: m.nat.schemas[name].Validate}, &req)
 	if err != nil {
 		return ToolResult{}, err
@@ -73,7 +74,9 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 	res, err := tool.Run(ctx, natives.Call{Workspace: opts.Workspace, Input: input})
 	switch {
 	case err == nil:
-		return ToolResult{Content: []ContentBlock{{Type: protocol.ContentText, Text: res.Text}}, IsError: res.IsError, Structured: res.Structured}, nil
+		out := ToolResult{Content: []ContentBlock{{Type: protocol.ContentText, Text: res.Text}}, IsError: res.IsError, Structured: res.Structured}
+		out.HookContext = m.PostToolUse(ctx, name, callID, input, out, opts)
+		return out, nil
 	case errors.Is(err, ErrDenied):
 		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
 	case ctx.Err() != nil:
