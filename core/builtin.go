@@ -233,26 +233,23 @@ func (m *Manager) noteBuiltin(owner, text string) {
 }
 
 // BuiltinModules lists every pinned builtin module: its digest, whether it had work at this
-// Manager's last Reconcile, its owner's state and live tools, and what was refused.
+// Manager's last Reconcile, its owner's state and live tools, why it has no live owner (its
+// file differs from the pin, or the owner's failure, fault or revocation), and what was refused.
 func (m *Manager) BuiltinModules() []BuiltinModuleInfo {
 	m.builtin.mu.Lock()
 	last := m.builtin.last
 	m.builtin.mu.Unlock()
-	tools := map[string]int{}
-	for _, t := range m.reg.Tools() {
-		tools[t.PluginID]++
-	}
 	var out []BuiltinModuleInfo
 	for _, pin := range bundle.Pinned() {
 		owner := registry.HostIDPrefix + pin.ID
 		row := last[pin.ID]
 		info := BuiltinModuleInfo{ID: pin.ID, Owner: owner, SHA256: pin.SHA256, Needed: row.needed, State: "idle",
-			Tools: tools[owner], Problem: row.failed, Notes: slices.Clone(row.notes)}
-		m.mu.Lock()
-		o := m.owners[owner]
-		m.mu.Unlock()
-		if o != nil {
-			info.State = m.stateOf(o).String()
+			Problem: row.failed, Notes: slices.Clone(row.notes)}
+		if o, ok := m.reg.Owner(owner); ok && row.needed {
+			info.State, info.Tools = o.State.String(), o.Tools
+			if !o.State.Live() && info.Problem == "" {
+				info.Problem = o.Reason
+			}
 		}
 		out = append(out, info)
 	}

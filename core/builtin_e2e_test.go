@@ -95,6 +95,14 @@ func TestScriptTools(t *testing.T) {
 		if b := m.Host(protocol.TierBuiltin); b.State != supervisor.StateReady {
 			t.Errorf("builtin tier %+v, want ready", b)
 		}
+		for _, b := range m.BuiltinModules() {
+			if b.ID == ScriptToolsModule && (!b.Needed || b.State != "active" || b.Tools != 4 || b.Problem != "") {
+				t.Errorf("script-tools: %+v", b)
+			}
+			if b.ID != ScriptToolsModule && (b.Needed || b.State != "idle") {
+				t.Errorf("%s without work: %+v", b.ID, b)
+			}
+		}
 		notes := builtinNotes(m)
 		for _, want := range []string{
 			"script echo.sh: `approval: auto` ignored: a script tool always needs approval",
