@@ -2,6 +2,8 @@
 // the parent watchdog, process.exit/abort refused for plugins.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   BUNDLE, FakeCore, IS_BUN, RUNTIME, frame, methods, plugin, runtimeArgs, runtimeEnv, sha256File, sleep, test, withCore,
 } from './harness.mjs';
@@ -34,7 +36,10 @@ test('hello reports digest, runtime and tier; no --tier means plugin', async () 
     assert.equal(p.bundle_sha256, sha256File(BUNDLE));
     assert.equal(p.tier, 'plugin');
     assert.deepEqual(p.protocol, { min: 1, max: 1 });
-    assert.deepEqual(p.builtin_modules, []);
+    // the table the build wrote beside the module files, the one core/bundle pins
+    const table = JSON.parse(readFileSync(join(dirname(BUNDLE), 'builtin-modules.json'), 'utf8'));
+    assert.deepEqual(p.builtin_modules, table);
+    for (const m of table) assert.equal(sha256File(join(dirname(BUNDLE), 'builtin', `${m.id}.mjs`)), m.sha256);
     assert.deepEqual(p.runtime, IS_BUN ? { name: 'bun', version: Bun.version } : { name: 'node', version: process.versions.node });
     assert.equal(core.messages[0].method, 'host/hello', 'hello is the first frame');
     assert.deepEqual(methods(core).slice(0, 3), ['host/hello', 'result', 'host/ready']);
