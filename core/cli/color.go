@@ -8,8 +8,8 @@ import (
 )
 
 // Colour (ARCHITECTURE.md, “CLI conventions”): only on a terminal, never when NO_COLOR is
-// set to anything (https://no-color.org asks for a non-empty value; an empty one is taken
-// as set too, the safe reading) or TERM is "dumb", and never in --json output. Colour marks
+// set to a non-empty value (https://no-color.org) or TERM is "dumb", and never in --json
+// output. Colour marks
 // what the text already says (a status, an error, a prompt's choices); nothing is
 // said by colour alone.
 
@@ -24,7 +24,7 @@ const (
 
 // colorOn reports whether text written to w may be coloured.
 func colorOn(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	if os.Getenv("TERM") == "dumb" {
@@ -51,4 +51,9 @@ func statusStyle(status string) string {
 		return styleYellow
 	}
 	return styleRed // a changed closure or policy, a missing staged copy
+}
+
+// writeStyled prints s, the CLI's own text, on w in the style when colour is on there.
+func writeStyled(w io.Writer, style, s string) {
+	_, _ = io.WriteString(w, paint(colorOn(w), style, stripEscapes(s)))
 }

@@ -28,6 +28,4 @@ func stateChange(action string, s *plugins.Store, r *plugins.Record) PluginState
 
 // writeStatus prints a status word on w, coloured when colour is on there (colorOn): the
 // word is stripped first, so the colour's escapes are the only ones printed.
-func writeStatus(w io.Writer, status string) {
-	_, _ = io.WriteString(w, paint(colorOn(w), statusStyle(status), stripEscapes(status)))
-}
+func writeStatus(w io.Writer, status string) { writeStyled(w, statusStyle(status), status) }

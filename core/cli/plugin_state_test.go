@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -43,6 +44,7 @@ func TestPluginStateJSON(t *testing.T) {
 // TestPluginStateColour: the status word is coloured on a terminal only, and not under
 // NO_COLOR; nothing else on the line is.
 func TestPluginStateColour(t *testing.T) {
+	colourEnv(t)
 	pluginHome(t)
 	mustCLI(t, "plugin", "install", basicFixture(t))
 	mustCLI(t, "plugin", "trust", "hello", "--token", reviewToken(t, "hello"))
@@ -58,8 +60,8 @@ func TestPluginStateColour(t *testing.T) {
 		t.Fatalf("NO_COLOR: %q", out)
 	}
 	t.Setenv("NO_COLOR", "")
-	if out := mustCLI(t, "plugin", "disable", "hello"); strings.Contains(out, "\x1b") {
-		t.Fatalf("NO_COLOR set but empty: %q", out)
+	if out := mustCLI(t, "plugin", "disable", "hello"); !strings.Contains(out, "\x1b[33m") {
+		t.Fatalf("NO_COLOR empty means colour (no-color.org): %q", out)
 	}
 }
 
@@ -87,4 +89,35 @@ func TestFlagUsagesNameTheirTypes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestErrorPrefixColour: the "cwx:" of an error is red on a terminal only, and the message
+// keeps no escape of its own.
+func TestErrorPrefixColour(t *testing.T) {
+	colourEnv(t)
+	r := runPluginCLI(t, "no-such-command")
+	if r.code != ExitUsage || !strings.HasPrefix(r.stderr, "cwx: unknown command") {
+		t.Fatalf("not a terminal: %d %q", r.code, r.stderr)
+	}
+	withTerminal(t)
+	if r := runPluginCLI(t, "no-such-command"); !strings.HasPrefix(r.stderr, "\x1b[31mcwx:\x1b[0m unknown command") {
+		t.Fatalf("terminal: %q", r.stderr)
+	}
+	t.Setenv("NO_COLOR", "1")
+	if r := runPluginCLI(t, "no-such-command"); strings.Contains(r.stderr, "\x1b") {
+		t.Fatalf("NO_COLOR: %q", r.stderr)
+	}
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "dumb")
+	if r := runPluginCLI(t, "no-such-command"); strings.Contains(r.stderr, "\x1b") {
+		t.Fatalf("TERM=dumb: %q", r.stderr)
+	}
+}
+
+// colourEnv clears what turns colour off, whatever the test run's environment says.
+func colourEnv(t *testing.T) {
+	t.Helper()
+	t.Setenv("NO_COLOR", "")
+	os.Unsetenv("NO_COLOR")
+	t.Setenv("TERM", "xterm-256color")
 }

@@ -90,6 +90,7 @@ func TestProgressLineQuickOperationDrawsNothing(t *testing.T) {
 }
 
 func TestProgressLineColour(t *testing.T) {
+	colourEnv(t)
 	withTerminal(t)
 	c := useFakeClock(t)
 	var w testenv.Buffer
@@ -139,5 +140,47 @@ func TestToolCallProgressOnTerminalOnly(t *testing.T) {
 		if terminal && (!strings.Contains(r.stderr, "\r\x1b[K⠋ running tool hello_greet (") || !strings.HasSuffix(r.stderr, "\r\x1b[K")) || !terminal && r.stderr != "" {
 			t.Errorf("terminal %v: stderr %q", terminal, r.stderr)
 		}
+	}
+}
+
+// TestPromptsPauseTheProgressLine: the approval card and a plugin's question take the
+// progress line off the terminal before they print, and it comes back after the answer.
+func TestPromptsPauseTheProgressLine(t *testing.T) {
+	withTerminal(t)
+	t.Setenv("NO_COLOR", "1")
+	prompts := []struct {
+		name string
+		ask  func(in *strings.Reader, out *testenv.Buffer) error
+		head string
+	}{
+		{"approval", func(in *strings.Reader, out *testenv.Buffer) error {
+			_, err := terminalPrompter(in, out).Approve(context.Background(), core.ApprovalCard{Title: "Extension tool `t` from plugin `p`", Input: "{}"})
+			return err
+		}, "\nExtension tool `t` from plugin `p`"},
+		{"question", func(in *strings.Reader, out *testenv.Buffer) error {
+			_, err := newTerminalAsker(in, out).Ask(context.Background(), core.Question{PluginID: "p", Kind: "tool", Name: "t", Text: "Which?"})
+			return err
+		}, "\nplugin `p` asks"},
+	}
+	for _, p := range prompts {
+		t.Run(p.name, func(t *testing.T) {
+			c := useFakeClock(t)
+			var out testenv.Buffer
+			stop := startProgress(&out, "running tool t")
+			c.fire <- time.Time{} // the first frame
+			if err := p.ask(strings.NewReader("o\n"), &out); err != nil {
+				t.Fatal(err)
+			}
+			c.tick <- time.Time{} // drawn again after the answer
+			stop()
+			got := out.String()
+			frame := "\r\x1b[K⠋ running tool t (0.3s)"
+			if !strings.HasPrefix(got, frame+"\r\x1b[K"+p.head) {
+				t.Fatalf("the line was not erased before the prompt:\n%q", got)
+			}
+			if !strings.HasSuffix(got, "⠙ running tool t (0.6s)\r\x1b[K") {
+				t.Fatalf("the line did not come back after the answer:\n%q", got)
+			}
+		})
 	}
 }

@@ -18,7 +18,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
-		printf(stderr, "cwx: %s\n", advise(err))
+		writeStyled(stderr, styleRed, "cwx:")
+		printf(stderr, " %s\n", advise(err))
 	}
 	return exitCode(err)
 }
