@@ -117,8 +117,8 @@ func TestActivationPersistsClaims(t *testing.T) {
 	ft.tools["fixture-tool"] = nil
 	ft.mu.Unlock()
 	e.writeConfig("[plugins.\"fixture-tool\".config]\nround = 2\n") // a new config: activated again
-	if err := m.Reconcile(context.Background()); err != nil {
-		t.Fatal(err)
+	if failed, err := PluginErrors(m.Reconcile(context.Background())); err != nil || len(failed) != 1 || failed[0].Plugin != "fixture-tool" {
+		t.Fatalf("reconcile: %v, failed %+v", err, failed)
 	}
 	_, err = m.CallTool(context.Background(), "alpha", nil, CallOptions{})
 	if nl, ok := errors.AsType[*NotLiveError](err); !ok || nl.Plugin != "fixture-tool" || !strings.HasPrefix(nl.Why, "whose activation failed: ") ||

@@ -18,7 +18,9 @@ import (
 // again under a new generation, missing owners are activated in parallel. A tier is started
 // only when a desired plugin needs it; with nothing desired nothing is spawned or
 // materialized. A plugin that failed or faulted is not retried until its bytes or config
-// change or Reload is called. After the first Reconcile the Manager polls the state
+// change or Reload is called. The error joins, besides a tier that could not start, one
+// *PluginError per desired plugin that is failed or faulted afterwards (PluginErrors splits
+// them off; Owners lists every owner). After the first Reconcile the Manager polls the state
 // generation every plugins.PollInterval and reconciles by itself when another process changes it.
 func (m *Manager) Reconcile(ctx context.Context) error {
 	return m.reconcile(ctx, m.mode())
@@ -76,9 +78,11 @@ func (m *Manager) reconcile(ctx context.Context, mode reconcileMode) error {
 	}
 	m.mu.Unlock()
 	// bytes are re-hashed before a plugin's first activation in this process
+	unverified := map[string]string{}
 	for _, d := range fresh {
 		if err := m.verifyDesired(d); err != nil {
 			delete(want, d.ID)
+			unverified[d.ID] = err.Error()
 			m.diags.add(d.ID, diagReceipt, err.Error())
 			m.log.Warn("plugin not activated", "plugin", d.ID, "error", err)
 		}
@@ -112,6 +116,10 @@ func (m *Manager) reconcile(ctx context.Context, mode reconcileMode) error {
 		m.activateMissing(ctx, t, h)
 	}
 	errs = append(errs, m.resettleBuiltin(ctx, cfg)...) // names the plugins just took (builtin.go)
+	// a cancelled reconcile reports the cancellation, not half-done owners
+	if ctx.Err() == nil {
+		errs = append(errs, m.pluginFailures(unverified)...)
+	}
 	return errors.Join(errs...)
 }
 
@@ -187,7 +195,7 @@ func (m *Manager) startWatcher() {
 			case <-m.bg.Done():
 				return
 			case <-w.Changed():
-				if err := m.Reconcile(m.bg); err != nil && m.bg.Err() == nil {
+				if _, err := PluginErrors(m.Reconcile(m.bg)); err != nil && m.bg.Err() == nil {
 					m.log.Warn("reconcile after a state change", "error", err)
 				}
 			}

@@ -19,6 +19,8 @@ type CommandListItem struct {
 	Origin       string `json:"origin"` // "extension:<plugin>"
 	Description  string `json:"description"`
 	ArgumentHint string `json:"argument_hint,omitempty"`
+	// Source is "live" or "cached", as for `cwx tool list`.
+	Source string `json:"source"`
 }
 
 // CommandRunOutput is the --json output of a `cwx command run` that reached the plugin.
@@ -48,32 +50,42 @@ func init() {
 }
 
 func commandListCmd() *cobra.Command {
-	return liveListCmd("Activate the enabled plugins and list their live commands",
-		func(m liveCore) []CommandListItem { return commandItems(m.Commands()) }, writeCommandTable)
+	return failingListCmd("Activate the enabled plugins and list their live commands",
+		func(m liveCore) []CommandListItem { return commandItems(m.Commands()) }, writeCommandList)
 }
 
 func commandItems(cmds []core.CommandInfo) []CommandListItem {
 	items := make([]CommandListItem, 0, len(cmds))
 	for _, c := range cmds {
-		items = append(items, CommandListItem{Name: c.Name, Plugin: c.PluginID, Origin: c.Origin, Description: c.Description, ArgumentHint: c.ArgumentHint})
+		items = append(items, CommandListItem{Name: c.Name, Plugin: c.PluginID, Origin: c.Origin, Description: c.Description, ArgumentHint: c.ArgumentHint,
+			Source: sourceOf(c.Cached)})
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
 	return items
 }
 
-func writeCommandTable(w io.Writer, items []CommandListItem) {
-	if len(items) == 0 {
+// writeCommandTable prints the table alone (the repl's listing).
+func writeCommandTable(w io.Writer, items []CommandListItem) { writeCommandList(w, items, nil) }
+
+// writeCommandList prints the table, then the plugins that are not active.
+func writeCommandList(w io.Writer, items []CommandListItem, failures []PluginFailure) {
+	defer writeFailures(w, failures)
+	switch {
+	case len(items) == 0 && len(failures) == 0:
 		printf(w, "no live commands (enable and trust a plugin: cwx plugin list)\n")
+		return
+	case len(items) == 0:
+		printf(w, "no live commands\n")
 		return
 	}
 	tw := newTable(w)
-	printf(tw, "COMMAND\tPLUGIN\tDESCRIPTION\n")
+	printf(tw, "COMMAND\tPLUGIN\tSOURCE\tDESCRIPTION\n")
 	for _, it := range items {
 		usage := "/" + it.Name
 		if it.ArgumentHint != "" {
 			usage += " " + oneLine(stripEscapes(it.ArgumentHint))
 		}
-		printf(tw, "%s\t%s\t%s\n", usage, oneLine(it.Plugin), cutCell(oneLine(stripEscapes(it.Description)), 72))
+		printf(tw, "%s\t%s\t%s\t%s\n", usage, oneLine(it.Plugin), it.Source, cutCell(oneLine(stripEscapes(it.Description)), 72))
 	}
 	_ = tw.Flush()
 }

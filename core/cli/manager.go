@@ -262,8 +262,8 @@ func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done 
 			if hasLive(m, kind, name) {
 				return nil
 			}
-			if err != nil {
-				return callErr(err)
+			if _, rest := core.PluginErrors(err); rest != nil {
+				return callErr(rest)
 			}
 			return notLive(m, kind, name)
 		case <-tick.C:
@@ -289,7 +289,8 @@ func notLive(m liveCore, kind liveKind, name string) error {
 
 // reconcileAll activates every desired plugin and waits for all of them.
 func reconcileAll(ctx context.Context, m liveCore) error {
-	if err := m.Reconcile(ctx); err != nil {
+	// a plugin's own failure is its listing's to show (`cwx tool list`), not every command's
+	if _, err := core.PluginErrors(m.Reconcile(ctx)); err != nil {
 		return callErr(err)
 	}
 	return nil

@@ -19,6 +19,12 @@ type PluginListItem struct {
 	Enabled bool   `json:"enabled"`
 	Trusted bool   `json:"trusted"` // a receipt exists (it may no longer hold; see status)
 	Closure string `json:"closure_sha256"`
+	// State is, for an enabled plugin that could run, its owner once activated by this
+	// command: active, failed, faulted or not activated; Reason says why it is not active.
+	State  string `json:"state,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// ActivationMS is how long its activation took here (it differs between runs).
+	ActivationMS int64 `json:"activation_ms,omitempty"`
 }
 
 func pluginListCmd() *cobra.Command {
@@ -26,7 +32,11 @@ func pluginListCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List installed plugins and their state",
-		Args:  exactArgs(0),
+		Long: "list prints what is stored about each plugin. When a plugin is enabled and trusted it\n" +
+			"also activates the enabled plugins in this process (starting the extension host they\n" +
+			"need, shut down before list exits) and shows a failed one as failed, with its reason.\n" +
+			"It ends with the builtin modules cwx itself runs and the sha256 each is pinned to.",
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, _, err := openPlugins()
 			if err != nil {
@@ -40,6 +50,10 @@ func pluginListCmd() *cobra.Command {
 			for _, r := range recs {
 				items = append(items, PluginListItem{ID: r.ID, Version: r.Version, Status: s.Status(r), Enabled: r.Enabled, Trusted: r.Trust != nil, Closure: r.Closure})
 			}
+			failures, lerr := listLive(cmd.Context(), cmd.ErrOrStderr(), items)
+			if lerr != nil { // the stored state is still worth printing
+				printf(cmd.ErrOrStderr(), "cwx: the enabled plugins were not activated: %s\n", oneLine(lerr.Error()))
+			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), items)
 			}
@@ -50,11 +64,16 @@ func pluginListCmd() *cobra.Command {
 			tw := newTable(cmd.OutOrStdout())
 			printf(tw, "ID\tVERSION\tSTATUS\tCLOSURE\n")
 			for _, it := range items {
-				printf(tw, "%s\t%s\t%s\t%s\n", it.ID, oneLine(it.Version), it.Status, it.Closure[:12])
+				status := it.Status
+				if it.State != "" && it.State != ownerActive {
+					status = it.State
+				}
+				printf(tw, "%s\t%s\t%s\t%s\n", it.ID, oneLine(it.Version), status, it.Closure[:12])
 			}
 			if err := tw.Flush(); err != nil {
 				return err
 			}
+			writeFailures(cmd.OutOrStdout(), failures)
 			return writeBuiltinPins(cmd.OutOrStdout())
 		},
 	}

@@ -21,6 +21,9 @@ type ToolListItem struct {
 	Origin      string          `json:"origin"` // "extension:<plugin>" or "native"
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// Source is "live" (a live owner registered it) or "cached" (the plugin's catalog entry
+	// answered: the plugin is not activated in this process yet).
+	Source string `json:"source"`
 }
 
 // ToolCallOutput is the --json output of a `cwx tool call` that reached the plugin.
@@ -53,8 +56,8 @@ func init() {
 }
 
 func toolListCmd() *cobra.Command {
-	return liveListCmd("Activate the enabled plugins and list the native tools and their live tools",
-		func(m liveCore) []ToolListItem { return toolItems(m.Tools()) }, writeToolTable)
+	return failingListCmd("Activate the enabled plugins and list the native tools and their live tools",
+		func(m liveCore) []ToolListItem { return toolItems(m.Tools()) }, writeToolList)
 }
 
 func toolItems(tools []core.ToolInfo) []ToolListItem {
@@ -64,23 +67,40 @@ func toolItems(tools []core.ToolInfo) []ToolListItem {
 		if len(schema) == 0 {
 			schema = json.RawMessage(`{}`)
 		}
-		items = append(items, ToolListItem{Name: t.Name, Plugin: t.PluginID, Origin: t.Origin, Description: t.Description, InputSchema: schema})
+		items = append(items, ToolListItem{Name: t.Name, Plugin: t.PluginID, Origin: t.Origin, Description: t.Description, InputSchema: schema,
+			Source: sourceOf(t.Cached)})
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
 	return items
 }
 
-func writeToolTable(w io.Writer, items []ToolListItem) {
-	if len(items) == 0 {
+// writeToolTable prints the table alone (the repl's listing).
+func writeToolTable(w io.Writer, items []ToolListItem) { writeToolList(w, items, nil) }
+
+// writeToolList prints the table, then the plugins that are not active.
+func writeToolList(w io.Writer, items []ToolListItem, failures []PluginFailure) {
+	switch {
+	case len(items) == 0 && len(failures) == 0:
 		printf(w, "no live tools (enable and trust a plugin: cwx plugin list)\n")
-		return
+	case len(items) == 0:
+		printf(w, "no live tools\n")
+	default:
+		tw := newTable(w)
+		printf(tw, "TOOL\tORIGIN\tSOURCE\tDESCRIPTION\n")
+		for _, it := range items {
+			printf(tw, "%s\t%s\t%s\t%s\n", it.Name, oneLine(it.Origin), it.Source, cutCell(oneLine(stripEscapes(it.Description)), 72))
+		}
+		_ = tw.Flush()
 	}
-	tw := newTable(w)
-	printf(tw, "TOOL\tORIGIN\tDESCRIPTION\n")
-	for _, it := range items {
-		printf(tw, "%s\t%s\t%s\n", it.Name, oneLine(it.Origin), cutCell(oneLine(stripEscapes(it.Description)), 72))
+	writeFailures(w, failures)
+}
+
+// sourceOf names where a listed entry comes from: its plugin's catalog entry or a live owner.
+func sourceOf(cached bool) string {
+	if cached {
+		return "cached"
 	}
-	_ = tw.Flush()
+	return "live"
 }
 
 // cutCell shortens a table cell to n characters.

@@ -5214,9 +5214,14 @@ function syntaxWhere(err, entryPath) {
   return void 0;
 }
 function decorated(stack) {
-  const m = /^(.+):(\d+)\n(.*)\n( *)\^/.exec(stack);
+  const lines = stack.split("\n");
+  const m = /^(.+):(\d+)$/.exec(lines[0] ?? "");
   if (!m) return void 0;
-  return { file: m[1], line: Number(m[2]), column: m[4].length + 1, lineText: m[3] };
+  for (let i = 2; i < Math.min(lines.length, 6); i++) {
+    const caret = /^( *)\^+\s*$/.exec(lines[i]);
+    if (caret) return { file: m[1], line: Number(m[2]), column: caret[1].length + 1, lineText: lines[i - 1] };
+  }
+  return void 0;
 }
 function blankModuleSyntax(src) {
   const blank = (s) => s.replace(/[^\n]/g, " ");

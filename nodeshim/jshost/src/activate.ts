@@ -22,6 +22,7 @@ import { explainImportError } from './dsh/resolve.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 import { isPlainObject } from './validate.ts';
 import type { Registrar } from './shims/registrar.ts';
+import { describeSyntax, pluginRoot, topFrame } from './where.ts';
 
 export interface ActivateDeps {
   root: Context;
@@ -35,6 +36,16 @@ type Answer = { status: 'ok'; tools: string[]; commands: string[] } | { status: 
 
 class ActivationError extends Error {
   override name = 'ActivationError';
+}
+
+/** Diagnostic is an activation failure whose message is already the whole diagnostic. */
+class Diagnostic extends Error {
+  override name = 'Diagnostic';
+}
+
+/** diagnosticOf is the text of an activation failure: said where, on one first line. */
+function diagnosticOf(err: unknown): string {
+  return err instanceof Diagnostic ? err.message : describeError(err);
 }
 
 const failed = (diagnostic: string): Answer => ({ status: 'failed', diagnostic });
@@ -72,7 +83,7 @@ export async function activateEntry(d: ActivateDeps, tier: Tier, params: Activat
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), d.activateDeadlineMs); });
-  const work = load(d, owner, entry, params.config ?? {}).then(() => null, (err: unknown) => describeError(err));
+  const work = load(d, owner, entry, params.config ?? {}).then(() => null, diagnosticOf);
   const stopped = new Promise<'stopped'>((r) => { owner.stopped = () => r('stopped'); });
   const outcome = await Promise.race([work, deadline, stopped]);
   clearTimeout(timer);
@@ -116,24 +127,102 @@ async function load(d: ActivateDeps, owner: OwnerRecord, entry: EntryRef, config
   try {
     mod = await ownerContext.run(owner, () => import(pathToFileURL(entry.path).href));
   } catch (err) {
+    const where = describeSyntax(err, entry.path);
+    if (where !== undefined) throw new Diagnostic(where);
     throw explainImportError(err);
   }
   const plugin = pickPlugin(mod);
+  const refused = configIssues(plugin, config);
+  if (refused.length > 0) throw new Diagnostic(`config refused: ${refused.join('; ')}`);
   const builtin = owner.ref.plugin_id.startsWith('host:'); // activateEntry refused a host: owner on the plugin tier
   const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
   if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
   const fiber = ownerContext.run(owner, () => loadPlugin(ctx, plugin, config));
   owner.entries.push({ path: entry.path, fiber });
-  await fiber;
+  try {
+    await fiber;
+  } catch (err) {
+    const at = topFrame(err, pluginRoot(entry.path));
+    throw at === undefined ? err : new Diagnostic(`apply threw: ${describeError(err)} (at ${at})`);
+  }
   if (fiberFailed(fiber)) throw new ActivationError('the plugin failed while loading');
   const pending = pendingChildren(d.root, owner);
   if (pending) throw new ActivationError(pending);
   const regs = [...owner.registrations].filter((r) => r.entry === entry.path);
   await Promise.all(regs.map((r) => r.admitted));
-  const refused = regs.flatMap((r) => (r.refused ? [r.refused] : []));
-  if (refused.length > 0) throw new ActivationError(refused.join('; '));
+  const refusals = regs.flatMap((r) => (r.refused ? [r.refused] : []));
+  if (refusals.length > 0) throw new ActivationError(refusals.join('; '));
   if (owner.fault) throw new ActivationError(`fault during activation: ${owner.fault}`);
+}
+
+const SCHEMA = Symbol.for('schemastery');
+const VALIDATION = Symbol.for('ValidationError');
+
+type SchemaFn = ((value: unknown) => unknown) & { type?: unknown; dict?: unknown };
+
+/**
+ * configIssues checks config against the plugin's schemastery `Config` before `apply` runs,
+ * and reports every problem, not the first: each key of an object schema on its own, and
+ * every key the schema does not know, with the nearest known one.
+ */
+function configIssues(plugin: Plugin, config: unknown): string[] {
+  const schema = (plugin as { Config?: unknown; schema?: unknown }).Config ?? (plugin as { schema?: unknown }).schema;
+  if (typeof schema !== 'function' || !(schema as unknown as Record<symbol, unknown>)[SCHEMA]) return [];
+  const s = schema as SchemaFn;
+  const check = (fn: SchemaFn, value: unknown, key: string): string | undefined => {
+    try {
+      fn(value);
+      return undefined;
+    } catch (err) {
+      if (!(err as Record<symbol, unknown> | null)?.[VALIDATION]) return `${key || 'config'}: ${describeError(err)}`;
+      const msg = errorMessage(err).replace(/^\$\.?(\S*) /, (_m, p: string) => (p ? `${key ? key + '.' : ''}${p}: ` : `${key}: `));
+      return msg.includes(': ') ? msg : `${key || 'config'}: ${msg}`;
+    }
+  };
+  if (s.type !== 'object' || !isPlainObject(s.dict) || !isPlainObject(config)) {
+    const one = check(s, config, '');
+    return one === undefined ? [] : [one];
+  }
+  const dict = s.dict as Record<string, SchemaFn>;
+  const issues: string[] = [];
+  for (const key of Object.keys(dict)) {
+    const one = check(dict[key]!, config[key], key);
+    if (one !== undefined) issues.push(one);
+  }
+  const known = Object.keys(dict);
+  for (const key of Object.keys(config).sort()) {
+    if (Object.hasOwn(dict, key)) continue;
+    const near = nearest(key, known);
+    issues.push(`unknown key \`${key}\`${near ? ` (did you mean \`${near}\`?)` : ''}`);
+  }
+  return issues;
+}
+
+/** nearest is the known name closest to name within a third of its length, or undefined. */
+function nearest(name: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Math.max(1, Math.floor(name.length / 3)) + 1;
+  for (const k of known) {
+    const d = distance(name.toLowerCase(), k.toLowerCase());
+    if (d < bestD) [best, bestD] = [k, d];
+  }
+  return best;
+}
+
+/** distance is the Levenshtein distance of a and b (adjacent transpositions count once). */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 function pickPlugin(mod: unknown): Plugin {

@@ -8,6 +8,7 @@ import { withQuestions } from './shims/questions.ts';
 import { ownerContext, type Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
+import { pluginRoot, topFrame } from './where.ts';
 
 const MAX_ERROR = 4096;
 
@@ -93,12 +94,55 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
     value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, 'execute', [input, exec])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
-    throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err), MAX_ERROR));
+    throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR));
   }
+  const bad = hasRender(def) ? undefined : notJson(value);
+  if (bad !== undefined) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad}; return a string, or a value JSON can carry`);
   const result: ToolResult = { content: render(def, input, value), is_error: false };
   // a string is its own text: sent once, in content (ARCHITECTURE.md, “Methods”)
   if (value !== undefined && typeof value !== 'string' && isPlainJson(value, 0)) result.structured = value;
   return result;
+}
+
+/** atFrame is " (at file:line:col)", the plugin's top frame of a throw, or "". */
+function atFrame(err: unknown, reg: Registration): string {
+  const at = topFrame(err, pluginRoot(reg.entry));
+  return at === undefined ? '' : ` (at ${at})`;
+}
+
+function hasRender(def: Registration['def']): boolean {
+  const output = def.output;
+  return typeof output === 'object' && output !== null && 'render' in output && typeof output.render === 'function';
+}
+
+/**
+ * notJson names what in a tool's return value JSON cannot carry: a function or a symbol in
+ * place of the value, or a BigInt anywhere in its plain data. Other values keep their
+ * rendering (JSON.stringify, or String for what it skips).
+ */
+function notJson(v: unknown): string | undefined {
+  if (typeof v === 'function') return 'a function';
+  if (typeof v === 'symbol') return 'a symbol';
+  const path = bigintAt(v, '', 0);
+  return path === undefined ? undefined : `a BigInt${path === '' ? '' : ` at \`${path}\``}, which JSON cannot carry (convert it to a string or a number)`;
+}
+
+function bigintAt(v: unknown, path: string, depth: number): string | undefined {
+  if (typeof v === 'bigint') return path;
+  if (depth > 64 || typeof v !== 'object' || v === null) return undefined;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = bigintAt(v[i], `${path}[${i}]`, depth + 1);
+      if (p !== undefined) return p;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(v)) return undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const p = bigintAt(x, path === '' ? k : `${path}.${k}`, depth + 1);
+    if (p !== undefined) return p;
+  }
+  return undefined;
 }
 
 function render(def: Registration['def'], args: unknown, value: unknown): ContentBlock[] {
@@ -150,8 +194,8 @@ export async function runCommand(registrar: Registrar, params: CommandRunParams,
     value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, 'handler', [invocation])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
-    const text = err instanceof Error ? err.message || err.name : String(err);
-    return { kind: 'error', text: cut(text || 'command failed', MAX_ERROR) };
+    // a throw is not an answer: said as such, apart from a deliberate { kind: 'error' }
+    return { kind: 'error', text: cut(`handler threw: ${describeError(err)}${atFrame(err, reg)}`, MAX_ERROR) };
   }
   return commandResult(value);
 }

@@ -54,8 +54,7 @@ test('config reaches apply; the Config schema fills defaults and names a bad fie
     const r = await core.callTool(core.handleOf('config_echo'), {});
     assert.equal(r.result.structured.text, 'Hello, world');
     const b = await core.activate(plugin('config', 'index.mjs'), { config: { greeting: 42 } });
-    failedWith(b, /target|greeting/);
-    assert.match(b.result.diagnostic, /ValidationError|invalid config/);
+    assert.equal(b.result.diagnostic, 'config refused: greeting: expected string but got 42; target: missing required value');
   });
 });
 

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/plugins"
+)
+
+// PluginFailure is an enabled, trusted plugin that is not active in this process: its
+// activation failed (a syntax error, a bad export, a refused schema or config), it faulted,
+// or its bytes no longer match its receipt. `cwx tool list` and `cwx command list` print
+// one line per failure after their table (on stderr with --json) and exit 6.
+type PluginFailure struct {
+	Plugin string `json:"plugin"`
+	State  string `json:"state"`  // failed, faulted, not activated
+	Reason string `json:"reason"` // one line, escapes stripped
+}
+
+// ownersLister is implemented by core.Manager: every owner of this process.
+type ownersLister interface {
+	Owners() []core.OwnerInfo
+}
+
+// splitFailures separates the per-plugin failures of a Reconcile error from the rest.
+func splitFailures(err error) ([]PluginFailure, error) {
+	pes, rest := core.PluginErrors(err)
+	out := make([]PluginFailure, 0, len(pes))
+	for _, pe := range pes {
+		out = append(out, PluginFailure{Plugin: stripEscapes(pe.Plugin), State: pe.State, Reason: failureLine(pe.Reason)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Plugin < out[j].Plugin })
+	return out, rest
+}
+
+// failureLine is a reason cut to its first line, escapes stripped.
+func failureLine(reason string) string {
+	return cutCell(oneLine(stripEscapes(adviseText(firstLine(reason)))), 200)
+}
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// writeFailures prints one line per failed plugin.
+func writeFailures(w io.Writer, fs []PluginFailure) {
+	if len(fs) == 0 {
+		return
+	}
+	printf(w, "%s not active:\n", plural(len(fs), "enabled plugin"))
+	for _, f := range fs {
+		printf(w, "  %s  %s: %s (see `cwx plugin show %s`)\n", f.Plugin, f.State, f.Reason, f.Plugin)
+	}
+}
+
+// failingListCmd is `cwx tool list` and `cwx command list`: activate every enabled plugin
+// and wait for all of them, print the live items of one kind as a table or a JSON array,
+// then the plugins that failed; exit 6 when one did.
+func failingListCmd[T any](short string, items func(liveCore) []T, table func(io.Writer, []T, []PluginFailure)) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: short,
+		Long: "An enabled, trusted plugin that is not active (its activation failed, it faulted, or its\n" +
+			"bytes changed) is listed after the table with its reason, and the command exits 6.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
+			m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), "")
+			if err != nil {
+				return err
+			}
+			defer func() { err = firstErr(err, closeCore(m)) }()
+			failures, rest := splitFailures(m.Reconcile(cmd.Context()))
+			if rest != nil {
+				return callErr(rest)
+			}
+			if asJSON {
+				if err := writeJSON(cmd.OutOrStdout(), items(m)); err != nil {
+					return err
+				}
+				writeFailures(cmd.ErrOrStderr(), failures)
+			} else {
+				table(cmd.OutOrStdout(), items(m), failures)
+			}
+			if len(failures) > 0 {
+				return &ExitError{Code: ExitPlugin}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (failed plugins go to stderr)")
+	return cmd
+}
+
+// listLive activates the runnable plugins of `cwx plugin list` in this process and sets
+// their State and Reason; tests replace it.
+var listLive = activateForList
+
+// activateForList opens the core when an item is runnable, reconciles and reads every
+// owner's state. An error that keeps every plugin from running (no usable runtime, a
+// refused config.toml) is returned, and the items keep their stored status.
+func activateForList(ctx context.Context, stderr io.Writer, items []PluginListItem) (failures []PluginFailure, err error) {
+	runnable := false
+	for _, it := range items {
+		runnable = runnable || plugins.Runnable(it.Status)
+	}
+	if !runnable {
+		return nil, nil
+	}
+	m, err := openForCommand(ctx, stderr, "")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { err = firstErr(err, closeCore(m)) }()
+	failures, rest := splitFailures(m.Reconcile(ctx))
+	if rest != nil {
+		return failures, callErr(rest)
+	}
+	byID := map[string]PluginFailure{}
+	for _, f := range failures {
+		byID[f.Plugin] = f
+	}
+	states := map[string]core.OwnerInfo{}
+	if ol, ok := m.(ownersLister); ok {
+		for _, o := range ol.Owners() {
+			states[o.PluginID] = o
+		}
+	}
+	for i := range items {
+		if !plugins.Runnable(items[i].Status) {
+			continue
+		}
+		if f, ok := byID[items[i].ID]; ok {
+			items[i].State, items[i].Reason = f.State, f.Reason
+			continue
+		}
+		if o, ok := states[items[i].ID]; ok {
+			items[i].State = o.State
+			items[i].ActivationMS = o.Activation.Milliseconds()
+		}
+	}
+	return failures, nil
+}
