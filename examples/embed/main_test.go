@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +100,22 @@ func TestEmbedCallsWithItsOwnApprover(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestEmbedImportsOnlyCore: an embedder needs core (and nodeshim and shared for its main's
+// shim dispatch), nothing below core: the decisions, ApproverFunc and the store and tier
+// types are named in core.
+func TestEmbedImportsOnlyCore(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := map[string]bool{"github.com/cwx-dev/cwx/core": true, "github.com/cwx-dev/cwx/nodeshim": true, "github.com/cwx-dev/cwx/shared": true}
+	for _, imp := range f.Imports {
+		p := strings.Trim(imp.Path.Value, `"`)
+		if strings.HasPrefix(p, "github.com/cwx-dev/cwx/") && !allowed[p] {
+			t.Errorf("main.go imports %s", p)
+		}
 	}
 }
