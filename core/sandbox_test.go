@@ -135,10 +135,7 @@ func testNetwork(t *testing.T, m *Manager) {
 	if p := callProbe(t, m, "net_probe", map[string]int{"port": ln.Addr().(*net.TCPAddr).Port}); p.OK {
 		t.Error("loopback TCP connect succeeded")
 	}
-	dirs := []string{os.TempDir()}
-	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
-		dirs = append(dirs, x)
-	}
+	dirs := []string{os.TempDir(), runtimeDir(t)}
 	for _, dir := range dirs {
 		path := filepath.Join(dir, fmt.Sprintf("cwx-s-%d.sock", time.Now().UnixNano()))
 		ul, err := net.Listen("unix", path)
@@ -150,6 +147,28 @@ func testNetwork(t *testing.T, m *Manager) {
 		}
 		ul.Close()
 	}
+}
+
+// runtimeDir is $XDG_RUNTIME_DIR, else /run/user/<uid>, else a fresh folder under /run (the
+// test runs as root in CI), so the unix-socket check always covers a runtime folder.
+func runtimeDir(t *testing.T) string {
+	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
+		return x
+	}
+	if d := fmt.Sprintf("/run/user/%d", os.Getuid()); isDir(d) {
+		return d
+	}
+	d, err := os.MkdirTemp("/run", "cwx-xdg-")
+	if err != nil {
+		t.Fatalf("no XDG_RUNTIME_DIR, no /run/user/%d and /run is not writable: %v", os.Getuid(), err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 func testPIDs(t *testing.T, m *Manager) {

@@ -131,8 +131,10 @@ func parentPID(pid int) (int, bool) {
 }
 
 // firstChild returns a child of pid (0 when it has none yet), from the thread's children
-// file when the kernel has it, else from a scan of /proc.
-func firstChild(pid int) int {
+// file when the kernel has it, else from the pids just above pid (the kernel hands them
+// out in order, so a child forked soon after its parent is almost always among them), and
+// with scan from a scan of all of /proc, which on a busy machine costs milliseconds.
+func firstChild(pid int, scan bool) int {
 	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)); err == nil {
 		if f := strings.Fields(string(b)); len(f) > 0 {
 			c, _ := strconv.Atoi(f[0])
@@ -140,8 +142,19 @@ func firstChild(pid int) int {
 		}
 		return 0
 	}
+	for c := pid + 1; c <= pid+childWindow; c++ {
+		if ppid, ok := parentPID(c); ok && ppid == pid {
+			return c
+		}
+	}
+	if !scan {
+		return 0
+	}
 	if kids := processTree()[pid]; len(kids) > 0 {
 		return kids[0]
 	}
 	return 0
 }
+
+// childWindow is how many pids above its parent firstChild looks at before a scan.
+const childWindow = 32

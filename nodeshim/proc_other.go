@@ -35,4 +35,4 @@ const sweepBound = time.Second
 func sweepDescendants(int) {}
 
 // firstChild is unknown outside Linux, where the sandbox does not run.
-func firstChild(int) int { return 0 }
+func firstChild(int, bool) int { return 0 }

@@ -20,6 +20,7 @@ const (
 	sandboxInfoFD = 5
 	// sandboxFindBound bounds the wait for bubblewrap's init to fork the runtime.
 	sandboxFindBound = 5 * time.Second
+	sandboxScanEvery = 20
 )
 
 // sandboxed reports whether env (the plan's) asks for the sandbox.
@@ -62,12 +63,13 @@ func readSandboxInit(r io.Reader) (int, error) {
 }
 
 // sandboxRuntime finds the runtime's real pid: the one child of bubblewrap's init, which
-// forks it once the mounts are made. It gives up when the sandbox ended first (waited
+// forks it once the mounts are made. It polls each millisecond, with a full scan of /proc
+// only every sandboxScanEvery polls, and gives up when the sandbox ended first (waited
 // closes) or after sandboxFindBound.
 func sandboxRuntime(initPID int, waited <-chan struct{}) (int, error) {
 	deadline := time.Now().Add(sandboxFindBound)
-	for {
-		if pid := firstChild(initPID); pid > 0 {
+	for n := 1; ; n++ {
+		if pid := firstChild(initPID, n%sandboxScanEvery == 0); pid > 0 {
 			return pid, nil
 		}
 		select {

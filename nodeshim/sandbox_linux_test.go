@@ -1,0 +1,38 @@
+package nodeshim
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+)
+
+// TestFirstChild: a child is found from the pids just above its parent without a scan of
+// /proc, and with one when the window does not reach it.
+func TestFirstChild(t *testing.T) {
+	sh := exec.Command("/bin/sh", "-c", "sleep 30 & wait")
+	sh.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = syscall.Kill(-sh.Process.Pid, syscall.SIGKILL); _ = sh.Wait() }()
+	var got int
+	for range 2000 {
+		if got = firstChild(sh.Process.Pid, false); got > 0 {
+			break
+		}
+		if c := firstChild(sh.Process.Pid, true); c > 0 {
+			got = c
+			break
+		}
+	}
+	if got == 0 {
+		t.Fatal("the shell's child was never found")
+	}
+	if ppid, ok := parentPID(got); !ok || ppid != sh.Process.Pid {
+		t.Fatalf("firstChild = %d, whose parent is %d, want %d", got, ppid, sh.Process.Pid)
+	}
+	if c := firstChild(os.Getpid()+1<<20, true); c != 0 {
+		t.Fatalf("a pid that does not exist has child %d", c)
+	}
+}
