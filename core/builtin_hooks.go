@@ -267,6 +267,7 @@ func (r harnessRunner) Run(ctx context.Context, h cmdhooks.Hook, stdin []byte, s
 	defer cancel(nil)
 	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
 	defer stop()
+	r.m.log.Debug("command hook event", "hook", h.ID, "stdin", string(stdin))
 	query, err := json.Marshal(string(stdin)) // the exact bytes the hook reads
 	if err != nil {
 		return cmdhooks.Result{}, err

@@ -2,7 +2,7 @@
 //
 // The home is $CWX_HOME, or ~/.cwx when that is unset; [Home] creates it with mode 0700.
 // config.toml is decoded strictly: a key cwx does not know is an error that names the key,
-// so a typo never silently falls back to a default. Two tables exist:
+// so a typo never silently falls back to a default. The tables and keys:
 //
 //	[extension_host]             # how plugin hosts run (ARCHITECTURE.md, “Runtimes”)
 //	runtime = "node"             # "node" (default), "bun" or "auto"
@@ -13,6 +13,12 @@
 //
 //	[plugins."<plugin id>".config] # passed to the plugin's apply(ctx, config)
 //	key = "value"
+//
+//	hooks_file = "settings.json"   # top-level: a Claude Code settings file's hooks (hooks.go)
+//	[[hooks.PreToolUse]]           # also PostToolUse and UserPromptSubmit
+//	matcher = "Bash"
+//	command = "./guard.sh"
+//	timeout_s = 60                 # 1 to 120
 //
 // memory_limit_mib below the chosen runtime's minimum ([MinMemoryLimitMiB]: Node's, or Bun's
 // for "bun" and "auto") is a load error naming that minimum: under it the host cannot serve.
