@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,8 +40,17 @@ func pluginTypesCmd() *cobra.Command {
 // folder name and yields a tool and command name.
 var scaffoldName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,47}$`)
 
+// PluginNewResult is the --json output of `cwx plugin new`.
+type PluginNewResult struct {
+	ID    string   `json:"id"`
+	Dir   string   `json:"dir"`
+	Files []string `json:"files"` // slash-separated, relative to Dir
+	Next  string   `json:"next"`  // the command that runs the scaffold's own test
+}
+
 func pluginNewCmd() *cobra.Command {
 	var dir string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "new NAME [--dir DIR]",
 		Short: "Write a new TypeScript plugin: plugin.json, src/index.ts, types, tsconfig and a test",
@@ -61,16 +71,21 @@ func pluginNewCmd() *cobra.Command {
 			if err := writeScaffold(dir, files); err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			printf(w, "wrote %s (%d files) for plugin %s\n", dir, len(files), name)
+			out := PluginNewResult{ID: name, Dir: dir, Files: []string{}, Next: fmt.Sprintf("cd %s && node --test", shellQuote(dir))}
 			for _, f := range files {
-				printf(w, "  %s\n", f.path)
+				out.Files = append(out.Files, f.path)
 			}
-			printf(w, "next: cd %s && node --test   (or: cwx plugin dev %s)\n", shellQuote(dir), shellQuote(dir))
-			return nil
+			return writeReport(cmd.OutOrStdout(), asJSON, out, func(w io.Writer, r PluginNewResult) {
+				printf(w, "wrote %s (%d files) for plugin %s\n", r.Dir, len(r.Files), r.ID)
+				for _, f := range r.Files {
+					printf(w, "  %s\n", f)
+				}
+				printf(w, "next: %s   (or: cwx plugin dev %s)\n", r.Next, shellQuote(r.Dir))
+			})
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the folder to create (default: NAME)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
 	return cmd
 }
 

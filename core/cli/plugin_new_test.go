@@ -39,6 +39,12 @@ func TestPluginNew(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	checkGolden(t, "plugin-new.golden", []byte(strings.ReplaceAll(r.stdout, dir, "$DIR")))
+	dirJSON := filepath.Join(t.TempDir(), "my-greeter")
+	r = runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dirJSON, "--json")
+	if r.code != ExitOK {
+		t.Fatalf("--json: exit %d: %s", r.code, r.stderr)
+	}
+	checkGolden(t, "plugin-new-json.golden", []byte(strings.ReplaceAll(r.stdout, dirJSON, "$DIR")))
 	m, err := plugins.ReadManifest(dir)
 	if err != nil || m.ID != "my-greeter" || len(m.Entries) != 1 || m.Entries[0] != "src/index.ts" {
 		t.Fatalf("manifest %+v, %v", m, err)
