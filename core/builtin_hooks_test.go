@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/shared/testenv"
@@ -224,5 +226,68 @@ func TestCommandHooksFailClosed(t *testing.T) {
 		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "the hook could not run") || !strings.Contains(err.Error(), "host:hooks") {
 			t.Fatalf("module not running: %v", err)
 		}
+	})
+}
+
+// TestCommandHookTimeoutAndCancel: through the core, a hook past its timeout has its whole
+// process tree killed and counts as a non-blocking error (the call goes on, as in Claude Code);
+// a caller that gives up cancels the run, which kills the tree too.
+func TestCommandHookTimeoutAndCancel(t *testing.T) {
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		e := newEnv(t, rt)
+		pids := t.TempDir()
+		e.writeConfig(fmt.Sprintf(`
+[[hooks.PreToolUse]]
+matcher = "LS"
+command = "sleep 300 & echo $! > %[1]s/slow; sleep 300"
+timeout_s = 1
+
+[[hooks.PreToolUse]]
+matcher = "Read"
+command = "sleep 300 & echo $! > %[1]s/cancel; sleep 300"
+`, pids))
+		m := e.open(nil)
+		reconcile(t, m)
+		ws := t.TempDir()
+		pidOf := func(name string) int {
+			var pid int
+			eventually(t, 10*time.Second, "the hook wrote its pid", func() bool {
+				b, err := os.ReadFile(filepath.Join(pids, name))
+				if err != nil || !strings.HasSuffix(string(b), "\n") {
+					return false
+				}
+				pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+				return err == nil
+			})
+			return pid
+		}
+		gone := func(pid int) bool {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil {
+				return true
+			}
+			s := string(b)
+			return strings.HasPrefix(s[strings.LastIndexByte(s, ')')+2:], "Z")
+		}
+
+		res, err := m.CallTool(callCtx(t), "list_dir", input(`{"path":"."}`), CallOptions{Workspace: ws})
+		if err != nil || res.IsError {
+			t.Fatalf("a timed-out hook blocked the call: %v %q", err, res.Text())
+		}
+		slow := pidOf("slow")
+		eventually(t, 10*time.Second, "the timed-out hook's tree is gone", func() bool { return gone(slow) })
+
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := m.CallTool(ctx, "read_file", input(`{"file_path":"x"}`), CallOptions{Workspace: ws})
+			done <- err
+		}()
+		victim := pidOf("cancel")
+		cancel()
+		if err := <-done; !errors.Is(err, ErrCancelled) {
+			t.Fatalf("cancelled during a hook: %v", err)
+		}
+		eventually(t, 10*time.Second, "the cancelled hook's tree is gone", func() bool { return gone(victim) })
 	})
 }
