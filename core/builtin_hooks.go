@@ -113,7 +113,7 @@ func (m *Manager) builtinHookAnswers(ctx context.Context, c preCall) []hooks.Ans
 		return []hooks.Answer{{Hook: hooks.Hook{PluginID: cmdhooks.Owner},
 			Verdict: protocol.HookVerdict{Kind: protocol.HookDeny, Reason: hookReasonLine(fmt.Sprintf("the command hooks do not load: %v", err))}}}
 	}
-	ds := set.PreToolUse(ctx, harnessRunner{m}, cmdhooks.Session{Cwd: c.workspace}, c.name, c.callID, c.input)
+	ds := set.PreToolUse(ctx, harnessRunner{m}, cmdhooks.Session{ID: c.session, Cwd: c.workspace}, c.name, c.callID, c.input)
 	var out []hooks.Answer
 	for _, d := range ds {
 		m.logHook(d, c.name)

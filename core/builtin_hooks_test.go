@@ -50,6 +50,10 @@ command = "input=$(cat); case \"$input\" in *alpha*) printf '{\"hookSpecificOutp
 matcher = "echo_text"
 command = "input=$(cat); case \"$input\" in *'\"tool_name\":\"echo_text\"'*) printf 'the echo hook ran';; esac; printf ' %s' \"$(printf '%s' \"$input\" | grep -c '\"tool_input\":{\"text\":\"hello\"},\"tool_use_id\":\"tool-[0-9]*\",\"tool_response\":{\"content\":')\" >&2; exit 2"
 
+[[hooks.PreToolUse]]
+matcher = "Glob"
+command = "input=$(cat); case \"$input\" in *'\"session_id\":\"sess-7\"'*) echo 'saw the session' >&2; exit 2;; esac"
+
 [[hooks.UserPromptSubmit]]
 command = "input=$(cat); case \"$input\" in *secret*) echo 'no secrets in prompts' >&2; exit 2;; esac; echo \"project: $CWX_PROJECT_DIR\""
 `
@@ -137,7 +141,7 @@ func TestCommandHooks(t *testing.T) {
 		}
 
 		_, err := c.m.CallTool(ctx, "shell", input(`{"command":"rm -rf victim"}`), CallOptions{Workspace: c.ws})
-		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "pre-execute hook of plugin `host:hooks` denied the call: Blocked by block-rm-rf.sh: recursive forced removal is not allowed (rm -rf victim) (command hook PreToolUse[2]") {
+		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "pre-execute hook of plugin `host:hooks` denied the call: Blocked by block-rm-rf.sh: recursive forced removal is not allowed (rm -rf victim) (command hook PreToolUse[3]") {
 			t.Fatalf("rm -rf: %v", err)
 		}
 		if len(c.cards()) != 0 {
@@ -164,6 +168,11 @@ func TestCommandHooks(t *testing.T) {
 		cards := c.cards()
 		if err != nil || len(cards) != 3 || !cards[2].Forced || !strings.Contains(strings.Join(cards[2].Notes, "|"), "searching the tree (command hook PreToolUse[1]") {
 			t.Fatalf("grep ask: %q %v, cards %d %+v", res.Text(), err, len(cards), cards[len(cards)-1].Notes)
+		}
+		// the session label reaches the hook's stdin
+		_, err = c.m.CallTool(ctx, "file_search", input(`{"pattern":"*.txt"}`), CallOptions{Workspace: c.ws, SessionID: "sess-7"})
+		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "saw the session (command hook PreToolUse[2]") {
+			t.Fatalf("session: %v", err)
 		}
 		// read_file matches no PreToolUse hook: no card
 		res, err = c.m.CallTool(ctx, "read_file", input(`{"file_path":"a.txt"}`), CallOptions{Workspace: c.ws})

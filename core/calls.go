@@ -163,7 +163,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		OtherPlugins: tg.Others, Requirement: builtinRequirement(tg.Owner.PluginID, name)}
 	callID := m.nextCallID(toolCall)
 	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
-		workspace: opts.Workspace, validate: tg.ValidateInput}, &req)
+		workspace: opts.Workspace, session: opts.SessionID, validate: tg.ValidateInput}, &req)
 	if err != nil {
 		return ToolResult{}, err
 	}

@@ -21,6 +21,7 @@ type preCall struct {
 	input     json.RawMessage
 	mode      string // hooks.ModeAgent or hooks.ModeCoreCall
 	workspace string
+	session   string // CallOptions.SessionID: the session_id command hooks are told
 	// validate checks a revised input against the tool's schema.
 	validate func(json.RawMessage) error
 }
