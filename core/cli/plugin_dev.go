@@ -207,7 +207,7 @@ func (d *devSession) restage(ctx context.Context, changed time.Time) {
 // activate reconciles and waits until the owner of a generation after prevGen settled, then
 // prints its state, what it has live and how long it took since start.
 func (d *devSession) activate(ctx context.Context, start time.Time, prevGen uint64) {
-	if err := d.m.Reconcile(ctx); err != nil {
+	if _, err := core.PluginErrors(d.m.Reconcile(ctx)); err != nil { // the plugin's own failure is printed below, once
 		d.printf("%s: %s\n", d.id, oneLine(stripEscapes(advise(err))))
 	}
 	wctx, cancel := context.WithTimeout(ctx, devActivateWait)

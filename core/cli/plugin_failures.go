@@ -39,7 +39,7 @@ func splitFailures(err error) ([]PluginFailure, error) {
 
 // failureLine is a reason cut to its first line, escapes stripped.
 func failureLine(reason string) string {
-	return cutCell(oneLine(stripEscapes(adviseText(firstLine(reason)))), 200)
+	return cutCell(oneLine(stripEscapes(adviseText(shortDiag(firstLine(reason))))), 200)
 }
 
 // firstLine returns s up to its first newline.

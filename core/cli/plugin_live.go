@@ -105,6 +105,7 @@ func livePlugin(ctx context.Context, stderr io.Writer, s *plugins.Store, r *plug
 	if !joined {
 		rerr = <-done
 	}
+	_, rerr = core.PluginErrors(rerr) // a plugin's failure is its owner's reason, printed once
 	if rerr != nil && !errors.Is(rerr, context.Canceled) {
 		live.Error = stripEscapes(advise(rerr))
 	}
@@ -206,6 +207,11 @@ func ownerOf(m liveCore, id string) (core.OwnerInfo, bool) {
 
 // writeLive prints the live part of `cwx plugin show`.
 func writeLive(w io.Writer, id string, live PluginLive) {
+	writeLiveOnce(w, id, live, newDiagSet(false))
+}
+
+// writeLiveOnce is writeLive leaving out what the diagnostics above already said.
+func writeLiveOnce(w io.Writer, id string, live PluginLive, ds *diagSet) {
 	switch {
 	case !live.Started:
 		printf(w, "live     not started: %s%s\n", oneLine(live.Reason), nextStep(id, live.Reason))
@@ -215,8 +221,10 @@ func writeLive(w io.Writer, id string, live PluginLive) {
 		printf(w, "live     active in this process: %s, %s\n", plural(len(live.Tools), "tool"), plural(len(live.Commands), "command"))
 	case live.State == ownerActivating:
 		printf(w, "live     still activating after %s; show stopped waiting (see CWX_LOG=debug)\n", liveWait)
+	case live.Reason != "" && !ds.fresh(live.Reason):
+		printf(w, "live     %s in this process, nothing registered (the reason is above)\n", live.State)
 	case live.Reason != "":
-		printf(w, "live     %s in this process, nothing registered: %s\n", live.State, oneLine(live.Reason))
+		printf(w, "live     %s in this process, nothing registered: %s\n", live.State, diagText(ds.text(live.Reason), "    "))
 	default:
 		printf(w, "live     %s in this process, nothing registered\n", live.State)
 	}
@@ -231,7 +239,9 @@ func writeLive(w io.Writer, id string, live PluginLive) {
 		printf(w, "  command  %s: %s\n", usage, cutCell(oneLine(c.Description), 72))
 	}
 	for _, p := range live.Problems {
-		printf(w, "  %s: %s\n", p.Kind, oneLine(p.Message))
+		if ds.fresh(p.Message) {
+			printf(w, "  %s: %s\n", p.Kind, diagText(ds.text(p.Message), "    "))
+		}
 	}
 }
 

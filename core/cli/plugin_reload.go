@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -99,6 +100,7 @@ func reloadPlugins(ctx context.Context, stderr io.Writer) (res PluginReloadResul
 		rerr = m.Reconcile(rctx)
 	}
 	cancel()
+	_, rerr = core.PluginErrors(rerr) // each plugin's failure is in its row
 	if rerr != nil {
 		res.Error, res.err = stripEscapes(advise(rerr)), rerr
 	}

@@ -118,7 +118,7 @@ type PluginConfigInfo struct {
 }
 
 func pluginShowCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, verbose bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show a plugin's state, hash, configured keys, recent diagnostics and what it has live",
@@ -152,12 +152,14 @@ func pluginShowCmd() *cobra.Command {
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), sh)
 			}
-			writeShow(cmd, sh)
-			writeLive(cmd.OutOrStdout(), sh.ID, sh.Live)
+			ds := newDiagSet(verbose)
+			writeShow(cmd, sh, ds)
+			writeLiveOnce(cmd.OutOrStdout(), sh.ID, sh.Live, ds)
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	cmd.Flags().BoolVar(&verbose, "verbose", false, "print diagnostics in full (a schema refusal with the metaschema path it failed)")
 	return cmd
 }
 
@@ -192,7 +194,7 @@ func showPlugin(s *plugins.Store, cfg *config.Config, r *plugins.Record) PluginS
 	return sh
 }
 
-func writeShow(cmd *cobra.Command, sh PluginShow) {
+func writeShow(cmd *cobra.Command, sh PluginShow, ds *diagSet) {
 	w := cmd.OutOrStdout()
 	printf(w, "plugin   %s %s\n", sh.ID, oneLine(sh.Version))
 	printf(w, "status   %s\n", sh.Status)
@@ -221,6 +223,8 @@ func writeShow(cmd *cobra.Command, sh PluginShow) {
 	}
 	printf(w, "diagnostics (last %d of %d):\n", len(sh.Diagnostics), sh.DiagnosticsTotal)
 	for _, d := range sh.Diagnostics {
-		printf(w, "  %s %s: %s\n", d.Time.UTC().Format("2006-01-02T15:04:05Z"), d.Kind, oneLine(d.Message))
+		if ds.fresh(d.Message) {
+			printf(w, "  %s %s: %s\n", d.Time.UTC().Format("2006-01-02T15:04:05Z"), d.Kind, diagText(ds.text(d.Message), "    "))
+		}
 	}
 }

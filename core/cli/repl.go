@@ -240,7 +240,7 @@ func (s *replSession) awaitLive(ctx context.Context, kind liveKind, name string)
 	if hasLive(s.m, kind, name) {
 		return nil
 	}
-	if err := s.m.Reconcile(ctx); err != nil {
+	if _, err := core.PluginErrors(s.m.Reconcile(ctx)); err != nil { // another plugin's failure is not this call's
 		return err
 	}
 	deadline := time.Now().Add(s.settle)
