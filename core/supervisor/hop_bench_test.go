@@ -146,7 +146,7 @@ func directEcho(b *testing.B, argv []string) (trip func([]byte) ([]byte, error),
 
 // rawShim starts the real shim with the raw echo runtime and opens its Channel, with
 // go-plugin's AutoMTLS when autoMTLS is set.
-func rawShim(b *testing.B, argv []string, autoMTLS bool) (ch *shared.Channel, shimPID, rtPID int, stop func()) {
+func rawShim(b testing.TB, argv []string, autoMTLS bool) (ch *shared.Channel, shimPID, rtPID int, stop func()) {
 	o := &Options{Tier: protocol.TierPlugin, ShimPath: shimBin, autoMTLS: autoMTLS}
 	inc := &incarnation{opts: o}
 	o.Logger = testLogger(b).Named("hop")
