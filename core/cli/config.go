@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
@@ -33,23 +36,35 @@ type ConfigCheckPlugin struct {
 	Bytes     int      `json:"bytes"`
 	Digest    string   `json:"digest"`
 	Error     string   `json:"error,omitempty"` // why the table is refused
+	// SchemaProblems are every problem the plugin's own Config schema found in the table
+	// (wrong types, missing required keys, unknown keys with the nearest known one), when
+	// the plugin is enabled and trusted and was activated by the check.
+	SchemaProblems []string `json:"schema_problems,omitempty"`
 }
 
 func init() {
 	register(func() *cobra.Command {
 		cmd := &cobra.Command{Use: "config", Short: "Inspect config.toml", Args: cobra.NoArgs}
-		var asJSON bool
+		var asJSON, offline bool
 		check := &cobra.Command{
 			Use:   "check",
 			Short: "Validate $CWX_HOME/config.toml and explain what it sets",
 			Long: "check decodes config.toml strictly (an unknown key is an error naming it), applies the\n" +
 				"defaults, and checks every [plugins.\"<id>\".config] table: plain TOML values only, at\n" +
-				"most 16 KiB as JSON and 16 levels deep, no date-times. It exits 3 when anything is refused.",
+				"most 16 KiB as JSON and 16 levels deep, no date-times. Then, unless --offline, it activates\n" +
+				"the enabled, trusted plugins in this process (their extension host is shut down before check\n" +
+				"exits) so that each plugin's Config schema checks its table: every wrong type, missing\n" +
+				"required key and unknown key is reported. It exits 3 when anything is refused.",
 			Args: exactArgs(0),
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				rep, err := runConfigCheck()
 				if err != nil {
 					return err
+				}
+				if rep.ExtensionHost != nil && !offline {
+					if err := schemaCheck(cmd.Context(), cmd.ErrOrStderr(), &rep); err != nil {
+						return err
+					}
 				}
 				if err := writeReport(cmd.OutOrStdout(), asJSON, rep, writeConfigCheck); err != nil {
 					return err
@@ -61,6 +76,7 @@ func init() {
 			},
 		}
 		check.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+		check.Flags().BoolVar(&offline, "offline", false, "check config.toml alone: do not activate the enabled plugins to check their Config schemas")
 		cmd.AddCommand(check)
 		return cmd
 	})
@@ -136,6 +152,18 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 			printf(w, "  refused: %s\n", p.Error)
 			continue
 		}
+		if len(p.SchemaProblems) > 0 {
+			printf(w, "  refused by the plugin's Config schema:\n")
+			for _, pr := range p.SchemaProblems {
+				printf(w, "    %s\n", oneLine(pr))
+			}
+			if p.Digest == "" {
+				continue
+			}
+		}
+		if p.Digest == "" { // an enabled plugin without a table: its schema was checked against {}
+			continue
+		}
 		keys := strings.Join(p.Keys, ", ")
 		if keys == "" {
 			keys = "(empty)"
@@ -145,4 +173,72 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 	if rep.Valid {
 		printf(w, "ok\n")
 	}
+}
+
+// configProblems activates the enabled, trusted plugins in this process and returns, per
+// plugin, the problems its Config schema found in its table; tests replace it.
+var configProblems = activateForConfigCheck
+
+// configRefused starts the diagnostic of an activation the host refused for its config.
+const configRefused = "config refused: "
+
+func activateForConfigCheck(ctx context.Context, stderr io.Writer) (problems map[string][]string, err error) {
+	s, _, err := openPlugins()
+	if err != nil {
+		return nil, err
+	}
+	recs, err := s.List()
+	if err != nil {
+		return nil, pluginErr(err)
+	}
+	runnable := false
+	for _, r := range recs {
+		runnable = runnable || plugins.Runnable(s.Status(r))
+	}
+	if !runnable {
+		return nil, nil
+	}
+	m, err := openForCommand(ctx, stderr, "")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { err = firstErr(err, closeCore(m)) }()
+	failed, rest := core.PluginErrors(m.Reconcile(ctx))
+	if rest != nil {
+		return nil, callErr(rest)
+	}
+	problems = map[string][]string{}
+	for _, f := range failed {
+		if r, ok := strings.CutPrefix(f.Reason, configRefused); ok {
+			problems[f.Plugin] = strings.Split(r, "; ")
+		}
+	}
+	return problems, nil
+}
+
+// schemaCheck adds to rep what each enabled plugin's Config schema refuses, including the
+// required keys of a plugin that has no table.
+func schemaCheck(ctx context.Context, stderr io.Writer, rep *ConfigCheck) error {
+	problems, err := configProblems(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(problems))
+	for id := range problems {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		found := false
+		for i := range rep.Plugins {
+			if rep.Plugins[i].ID == id {
+				rep.Plugins[i].SchemaProblems, found = problems[id], true
+			}
+		}
+		if !found {
+			rep.Plugins = append(rep.Plugins, ConfigCheckPlugin{ID: id, Installed: true, Keys: []string{}, SchemaProblems: problems[id]})
+		}
+		rep.Valid = false
+	}
+	return nil
 }
