@@ -72,6 +72,8 @@ func TestScriptTools(t *testing.T) {
 		e.writeScript("hang.sh", frontmatter("script_hang", "# timeout: 1\n")+
 			"sleep 300 &\necho $! > "+pidFile+"\necho $$ >> "+pidFile+"\nwait\n")
 		e.writeScript("flood.sh", frontmatter("script_flood", "")+"yes 0123456789abcdef\n")
+		e.writeScript("leave.sh", frontmatter("script_leave", "# timeout: 120\n")+
+			"sleep 300 &\necho $! > "+pidFile+"\necho bye\n")
 		e.writeScript("wait.sh", frontmatter("script_wait", "# timeout: 120\n")+
 			"sleep 300 &\necho $! > "+pidFile+"\necho $$ >> "+pidFile+"\nwait\n")
 		t.Setenv("SECRET_TOKEN", "leaked")
@@ -96,7 +98,7 @@ func TestScriptTools(t *testing.T) {
 			t.Errorf("builtin tier %+v, want ready", b)
 		}
 		for _, b := range m.BuiltinModules() {
-			if b.ID == ScriptToolsModule && (!b.Needed || b.State != "active" || b.Tools != 4 || b.Problem != "") {
+			if b.ID == ScriptToolsModule && (!b.Needed || b.State != "active" || b.Tools != 5 || b.Problem != "") {
 				t.Errorf("script-tools: %+v", b)
 			}
 			if b.ID != ScriptToolsModule && (b.Needed || b.State != "idle") {
@@ -148,6 +150,21 @@ func TestScriptTools(t *testing.T) {
 		_, err = m.CallTool(callCtx(t), "script_flood", input(`{}`), CallOptions{Workspace: ws})
 		if err == nil || !strings.Contains(err.Error(), "its output passed 65536 bytes") {
 			t.Fatalf("flood: %v", err)
+		}
+
+		// a script that exits is done, although a child it left behind holds its stdout open;
+		// the child goes with its group
+		if err := os.Remove(pidFile); err != nil {
+			t.Fatal(err)
+		}
+		res, err = m.CallTool(callCtx(t), "script_leave", input(`{}`), CallOptions{Workspace: ws})
+		if err != nil || res.Text() != "bye\n" {
+			t.Fatalf("leave: %q, %v", res.Text(), err)
+		}
+		raw, _ = os.ReadFile(pidFile)
+		for _, p := range strings.Fields(string(raw)) {
+			pid, _ := strconv.Atoi(p)
+			eventually(t, 10*time.Second, "left-behind process "+p+" gone", func() bool { return gone(pid) })
 		}
 
 		// a cancelled call kills the script's whole group as well

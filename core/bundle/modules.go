@@ -44,7 +44,7 @@ type BuiltinModule struct {
 // until it does and prints the rows to paste (ARCHITECTURE.md, “Builtin modules”).
 var pinnedBuiltinModules = []BuiltinModule{
 	{ID: "hooks", SHA256: "e184c6dd4dec3c4aeffd376ac7fff314fe288f457b530ede281d9fc04672c409"},
-	{ID: "script-tools", SHA256: "45a843c0390574c676b707f3398807f33e737767d7e1e18434e6b5b49b660379"},
+	{ID: "script-tools", SHA256: "6524d674b97b195f40a4eada512c7f536c69793298ff0040f3f4407a9faf891d"},
 }
 
 // Pinned returns a copy of the pinned table, sorted by id.

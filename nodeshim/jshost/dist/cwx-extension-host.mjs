@@ -6,7 +6,7 @@ var __export = (target, all) => {
 };
 
 // <define:__CWX_BUILTIN_MODULES__>
-var define_CWX_BUILTIN_MODULES_default = [{ id: "hooks", sha256: "e184c6dd4dec3c4aeffd376ac7fff314fe288f457b530ede281d9fc04672c409" }, { id: "script-tools", sha256: "45a843c0390574c676b707f3398807f33e737767d7e1e18434e6b5b49b660379" }];
+var define_CWX_BUILTIN_MODULES_default = [{ id: "hooks", sha256: "e184c6dd4dec3c4aeffd376ac7fff314fe288f457b530ede281d9fc04672c409" }, { id: "script-tools", sha256: "6524d674b97b195f40a4eada512c7f536c69793298ff0040f3f4407a9faf891d" }];
 
 // src/main.ts
 import { createHash as createHash2 } from "node:crypto";

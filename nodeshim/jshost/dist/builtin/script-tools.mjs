@@ -55,6 +55,7 @@ async function run(tool, config, args, exec) {
     child.once("error", reject);
     child.once("close", (code, signal) => resolve({ code, signal }));
   });
+  child.once("exit", () => killTree(""));
   child.stdin.end(JSON.stringify(args ?? {}));
   let status;
   try {

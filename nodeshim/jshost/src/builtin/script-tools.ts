@@ -96,6 +96,9 @@ async function run(tool: ScriptTool, config: Config, args: unknown, exec: Execut
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code, signal }));
   });
+  // the script is done when it exits: what it left running in its group (holding its pipes
+  // open, so that 'close' would wait) goes with it
+  child.once('exit', () => killTree(''));
   child.stdin.end(JSON.stringify(args ?? {}));
   let status: { code: number | null; signal: NodeJS.Signals | null };
   try {
