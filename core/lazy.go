@@ -448,10 +448,18 @@ func (m *Manager) persistCatalog(o *owner) {
 
 // shimCheckedTier is the tier factory of a lazy Manager: the shim check Open makes for an
 // eager one (embed.go) runs here, before the first tier starts, so that a command the
-// catalog answers runs no program at all.
+// catalog answers runs no program at all. The check runs while the tier is prepared (the
+// runtime resolved and probed, the bundle materialized, the sandbox decided), and the tier
+// is returned, not yet started, only once the check passed.
 func (m *Manager) shimCheckedTier(t protocol.Tier) (tier, error) {
-	if err := checkShim(m.bg, m.o.ShimPath); err != nil {
-		return nil, err
+	checked := make(chan error, 1)
+	go func() { checked <- checkShim(m.bg, m.o.ShimPath) }()
+	tr, err := m.supervisedTier(t)
+	if cerr := <-checked; cerr != nil {
+		if err == nil {
+			tr.Stop()
+		}
+		return nil, cerr
 	}
-	return m.supervisedTier(t)
+	return tr, err
 }

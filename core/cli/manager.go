@@ -104,9 +104,9 @@ func closeCore(m liveCore) error {
 	return nil
 }
 
-// liveListCmd is `cwx tool list` and `cwx command list`: activate every enabled plugin the
-// catalog has no entry for and wait for all of them, then print the live and cached items of
-// one kind as a table or a JSON array. With every enabled plugin cached no host starts.
+// liveListCmd is `cwx prompt show`: activate every enabled plugin and wait for all of them,
+// then print the live items as a table or a JSON array. It stays eager: the sections of a
+// plugin the catalog stands in for are not live.
 func liveListCmd[T any](short string, items func(liveCore) []T, table func(io.Writer, []T)) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -114,13 +114,13 @@ func liveListCmd[T any](short string, items func(liveCore) []T, table func(io.Wr
 		Short: short,
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
-			m, err := openLazy(cmd.Context(), cmd.ErrOrStderr(), "")
+			m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), "")
 			if err != nil {
 				return err
 			}
 			defer func() { err = firstErr(err, closeCore(m)) }()
 			stopProgress := startProgress(cmd.ErrOrStderr(), "starting the enabled plugins")
-			err = reconcileAll(cmd.Context(), advertising(m))
+			err = reconcileAll(cmd.Context(), m)
 			stopProgress()
 			if err != nil {
 				return err

@@ -75,12 +75,13 @@ func failingListCmd[T any](short string, items func(liveCore) []T, table func(io
 			"bytes changed) is listed after the table with its reason, and the command exits 6.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
-			m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), "")
+			// lazy: the catalog answers for the cached plugins, and no host starts for them
+			m, err := openLazy(cmd.Context(), cmd.ErrOrStderr(), "")
 			if err != nil {
 				return err
 			}
 			defer func() { err = firstErr(err, closeCore(m)) }()
-			failures, rest := splitFailures(m.Reconcile(cmd.Context()))
+			failures, rest := splitFailures(advertising(m).Reconcile(cmd.Context()))
 			if rest != nil {
 				return callErr(rest)
 			}
