@@ -95,10 +95,18 @@ func TestSandboxRequired(t *testing.T) {
 			t.Fatal(err)
 		}
 		self, _ := os.Executable()
-		for _, path := range []string{
+		denied := []string{
 			filepath.Join(data, "secrets", "key"), later, "/etc/shadow", "/root/.bashrc",
 			filepath.Join(e.home, "config.toml"), filepath.Join(e.home, "state.json"), self,
-		} {
+			homeSecret(t),
+		}
+		if home, err := os.UserHomeDir(); err == nil {
+			for _, c := range []string{".ssh/id_ed25519", ".aws/credentials", ".gnupg", ".config/gcloud", ".kube/config",
+				".docker/config.json", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".codex", ".claude", ".dsh", ".codewhale"} {
+				denied = append(denied, filepath.Join(home, c))
+			}
+		}
+		for _, path := range denied {
 			if p := callProbe(t, m, "probe_read", map[string]string{"path": path}); p.OK {
 				t.Errorf("read %s: succeeded", path)
 			}
@@ -147,6 +155,23 @@ func testNetwork(t *testing.T, m *Manager) {
 		}
 		ul.Close()
 	}
+}
+
+// homeSecret is a file the test writes in the user's home folder (removed afterwards), so the
+// check that $HOME is not mounted covers a file that exists.
+func homeSecret(t *testing.T) string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.CreateTemp(home, ".cwx-sandbox-secret-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString("secret")
+	f.Close()
+	t.Cleanup(func() { os.Remove(f.Name()) })
+	return f.Name()
 }
 
 // runtimeDir is $XDG_RUNTIME_DIR, else /run/user/<uid>, else a fresh folder under /run (the

@@ -61,6 +61,14 @@ func execRuntime(args []string) error {
 			env = append(env, kv)
 		}
 	}
+	if sandboxed(env) {
+		// bubblewrap runs without --new-session (see core/runtime's Profile), so the
+		// sandbox must not keep the terminal: without it, /dev/tty inside cannot be opened
+		// and no TIOCSTI can reach the person's terminal.
+		if err := detachTerminal(); err != nil {
+			return fmt.Errorf("detach from the controlling terminal: %w", err)
+		}
+	}
 	// The environment is built before the limit is lowered, so the exec is the only thing
 	// left to run under it.
 	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: limit, Max: limit}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -42,11 +43,23 @@ func memoryReason(code, sig int, tail []byte, limit uint64, heapMiB int, peak ui
 			MemoryLimitPhrase, heapMiB, data)
 	case containsAny(tail, heapMarkers) || containsAny(tail, oomMarkers):
 		return fmt.Sprintf("%s of %d MiB (%s)", MemoryLimitPhrase, limit>>20, data)
-	case reached:
+	case reached && !sentFromOutside(sig):
 		return fmt.Sprintf("%s of %d MiB (%s): its data segment had reached %d MiB",
 			MemoryLimitPhrase, limit>>20, data, peak>>20)
 	}
 	return ""
+}
+
+// sentFromOutside reports whether sig is one a runtime does not raise on itself at the data
+// limit (there it aborts, traps or faults, or exits): SIGKILL from a person or the kernel's
+// OOM killer, and the termination signals. Such an end is not put down to the limit by the
+// sampled size alone.
+func sentFromOutside(sig int) bool {
+	switch syscall.Signal(sig) {
+	case syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT:
+		return true
+	}
+	return false
 }
 
 func containsAny(b []byte, subs [][]byte) bool {

@@ -27,6 +27,7 @@ func TestMemoryReason(t *testing.T) {
 		{"clean exit below the limit", 0, 0, "", 0, 300 << 20, ""},
 		{"clean exit at the limit", 0, 0, "", 0, 511 << 20, "its data segment had reached 511 MiB"},
 		{"other crash", -1, 11, "Segmentation fault", 0, 300 << 20, ""},
+		{"killed from outside at the limit", -1, 9, "", 0, 511 << 20, ""},
 		{"silent crash at the limit", -1, 11, "panic(main thread): Segmentation fault at address 0xBBADBEEF", 0, 511 << 20,
 			"the runtime exceeded its memory limit of 512 MiB (RLIMIT_DATA 512 MiB, [extension_host] memory_limit_mib): its data segment had reached 511 MiB"},
 	}

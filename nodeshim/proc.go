@@ -19,7 +19,7 @@ const DefaultMemoryLimit = 1 << 30
 // proc is the spawned runtime. Its pipes belong to the shim: Wait never closes them, so the
 // relay drains the channel completely after the runtime exits.
 type proc struct {
-	pid, pgid int // the runtime's own, also inside the sandbox
+	pid, pgid int // the runtime's pid and group; sandboxed, the group is bubblewrap's, which the runtime shares
 	limit     uint64
 	heapMiB   int      // V8's --max-old-space-size from the argv, 0 when none (memoryReason)
 	sandbox   bool     // bubblewrap runs the runtime; its exit status is bubblewrap's
@@ -145,9 +145,10 @@ func checkBinaries(argv []string, sandbox bool) error {
 	return nil
 }
 
-// findSandboxed replaces bubblewrap's pid with the runtime's real pid and group (the runtime
-// leads a new session: --new-session), so Stats, kills and the reports name the runtime.
-// On failure it kills the sandbox and returns what bubblewrap printed.
+// findSandboxed replaces bubblewrap's pid with the runtime's real pid, so Stats, signals and
+// the reports name the runtime; the group stays bubblewrap's, which bubblewrap's init and the
+// runtime share (the profile starts no new session). On failure it kills the sandbox and
+// returns what bubblewrap printed.
 func (p *proc) findSandboxed(info *os.File) error {
 	initPID, err := readSandboxInit(info)
 	_ = info.Close()
@@ -156,7 +157,7 @@ func (p *proc) findSandboxed(info *os.File) error {
 		pid, err = sandboxRuntime(initPID, p.waited)
 	}
 	if err == nil {
-		p.pid, p.pgid = pid, pid
+		p.pid = pid
 		return nil
 	}
 	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
@@ -203,6 +204,9 @@ func dataLimit(limit uint64) (uint64, error) {
 }
 
 // kill sends sig to the runtime's group, recording reason if it is the first one.
+// Sandboxed, any signal but SIGKILL goes to the runtime alone: bubblewrap, in the same group,
+// would die of it at once and take the namespace down (--die-with-parent) before the runtime
+// could shut down; SIGKILL ends the whole group, and with bubblewrap everything inside.
 func (p *proc) kill(sig syscall.Signal, reason string) {
 	if reason != "" {
 		p.mu.Lock()
@@ -210,6 +214,10 @@ func (p *proc) kill(sig syscall.Signal, reason string) {
 			p.reason = reason
 		}
 		p.mu.Unlock()
+	}
+	if p.sandbox && sig != syscall.SIGKILL {
+		_ = syscall.Kill(p.pid, sig)
+		return
 	}
 	_ = syscall.Kill(-p.pgid, sig)
 }

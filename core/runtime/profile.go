@@ -44,9 +44,14 @@ var systemSecrets = []string{
 func (p Profile) Args() []string { return p.args(true) }
 
 func (p Profile) args(infoFD bool) []string {
+	// No --new-session: the exec helper drops the controlling terminal instead (the same
+	// protection against TIOCSTI and /dev/tty), because a new session is a new scheduler
+	// autogroup, and handing the CPU between the shim's group and the runtime's on every
+	// round trip cost 20–40 µs per call and ~30 ms at start on a loaded machine
+	// (BENCHMARKS.md, “The plugin tier's sandbox”).
 	a := []string{p.Bwrap,
 		"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-		"--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--die-with-parent", "--cap-drop", "ALL",
 		"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
 	}
 	for _, t := range systemTrees {

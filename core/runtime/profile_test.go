@@ -21,7 +21,7 @@ func TestProfileArgs(t *testing.T) {
 		DenyRead: []string{secret, filepath.Join(data, "later", "x")}}
 	got := strings.Join(p.Args(), " ")
 	for _, want := range []string{
-		"--cap-drop ALL", "--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session", "--tmpfs /tmp",
+		"--cap-drop ALL", "--unshare-net", "--unshare-pid", "--die-with-parent", "--tmpfs /tmp",
 		"--ro-bind /usr/bin/true /usr/bin/true", "--bind " + data + " " + data,
 		"--tmpfs " + secret + " --remount-ro " + secret, "--tmpfs " + data + " --remount-ro " + data,
 		"--chdir " + data, "--info-fd 5 --",
@@ -29,6 +29,9 @@ func TestProfileArgs(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("profile lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "--new-session") { // a new session is a new scheduler autogroup: the exec helper drops the terminal instead
+		t.Errorf("profile starts a new session:\n%s", got)
 	}
 	if strings.Index(got, "--bind "+data) > strings.Index(got, "--tmpfs "+secret) {
 		t.Errorf("a mask comes before the tree it hides in:\n%s", got)
