@@ -9,8 +9,9 @@ import (
 
 // SandboxEnv marks a launch plan whose argv starts with bubblewrap: the shim reads the
 // runtime's real pid from bubblewrap's info descriptor and gives the runtime no parent pid to
-// watch (in its PID namespace the shim is invisible), and the JS host sees that it is
-// contained (ARCHITECTURE.md, “Sandbox”).
+// watch (in its PID namespace the shim is invisible), and the exec helper drops the
+// controlling terminal (ARCHITECTURE.md, “Sandbox”). The runtime inherits the variable but
+// the JS host does not read it.
 const SandboxEnv = "CWX_HOST_SANDBOX"
 
 // SandboxInfoFD is the descriptor on which bubblewrap reports its child's pid (--info-fd);
