@@ -168,6 +168,9 @@ func printCommandResult(w io.Writer, name, plugin string, res core.CommandResult
 		if err := writePluginText(w, res.Text); err != nil {
 			return err
 		}
+		if strings.HasPrefix(res.Text, handlerThrew) {
+			return &ExitError{Code: ExitPlugin, Err: fmt.Errorf("/%s failed: its handler threw", name)}
+		}
 		return &ExitError{Code: ExitPlugin, Err: fmt.Errorf("/%s answered an error", name)}
 	case "submit":
 		if res.Text != "" {
@@ -180,6 +183,10 @@ func printCommandResult(w io.Writer, name, plugin string, res core.CommandResult
 	}
 	return writePluginText(w, res.Text)
 }
+
+// handlerThrew starts the text of a command whose handler threw instead of answering (the JS
+// host says so, apart from a deliberate { kind: 'error' } answer).
+const handlerThrew = "handler threw: "
 
 // indent prefixes every line of s with two spaces.
 func indent(s string) string {

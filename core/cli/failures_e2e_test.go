@@ -72,11 +72,12 @@ func TestFailuresVisibleEndToEnd(t *testing.T) {
 				}
 			}
 			threw := cwx("command", "run", "odd-throw")
-			if threw.code != ExitPlugin || !strings.Contains(threw.stdout, "handler threw: Error: the handler exploded (at lib/helper.mjs:3:") {
+			if threw.code != ExitPlugin || !strings.Contains(threw.stdout, "handler threw: Error: the handler exploded (at lib/helper.mjs:3:") ||
+				!strings.Contains(threw.stderr, "/odd-throw failed: its handler threw") {
 				t.Fatalf("command run odd-throw: exit %d\n%s%s", threw.code, threw.stdout, threw.stderr)
 			}
 			refused := cwx("command", "run", "odd-error")
-			if refused.code != ExitPlugin || !strings.Contains(refused.stdout, "deliberately refused") || strings.Contains(refused.stdout, "threw") {
+			if refused.code != ExitPlugin || !strings.Contains(refused.stdout, "deliberately refused") || !strings.Contains(refused.stderr, "/odd-error answered an error") {
 				t.Fatalf("command run odd-error: exit %d\n%s%s", refused.code, refused.stdout, refused.stderr)
 			}
 		})

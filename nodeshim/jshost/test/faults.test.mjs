@@ -45,7 +45,9 @@ test('ctx.setInterval runs under the owner and is cleared at dispose', async () 
 
 test('logger output becomes log notifications attributed to the plugin', async () => {
   await withCore({}, async (core) => {
-    const a = await core.activate(plugin('config', 'index.mjs'), { config: {} });
+    // Cordis logs the failure of an apply that throws through the plugin's logger (a config its
+    // schema refuses never reaches Cordis: the host refuses it first, without a stack trace)
+    const a = await core.activate(plugin('apply-throws', 'index.mjs'));
     assert.equal(a.result.status, 'failed');
     const log = await core.waitFor((m) => m.method === 'log' && m.params.plugin_id === a.owner.plugin_id, 5000, 'an attributed log line');
     assert.equal(log.params.level, 'error');
