@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,6 +71,39 @@ func TestSandboxUnavailableSurfacesEndToEnd(t *testing.T) {
 						}
 					}
 				})
+			}
+		})
+	}
+}
+
+// TestSandboxActiveEndToEnd: with bubblewrap present, the real binary's one-shot call runs
+// the plugin inside the sandbox (it sees itself as pid 2 of its namespace), and `host status`
+// says so.
+func TestSandboxActiveEndToEnd(t *testing.T) {
+	if _, err := jsruntime.ResolveBwrap("", os.Getenv("PATH"), ""); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("bubblewrap is missing under CI: %v", err)
+		}
+		t.Skipf("bubblewrap is not installed: %v", err)
+	}
+	bin := buildCWX(t)
+	probe, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "pid-probe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			home := e2eHome(t, want.Get(t), "sandbox = \"required\"\n")
+			e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, probe))
+			call := e2eMust(t, bin, home, "tool", "call", "pid_probe", "--input", `{"pid":1}`, "--approve", "auto")
+			var out struct {
+				Self int `json:"self"`
+			}
+			if err := json.Unmarshal([]byte(call.stdout), &out); err != nil || out.Self != 2 {
+				t.Errorf("the plugin is pid %d (%v), want 2 inside its namespace: %s", out.Self, err, call.stdout)
+			}
+			if status := e2eMust(t, bin, home, "host", "status").stdout; !strings.Contains(status, "plugin tier: sandboxed: bubblewrap") {
+				t.Errorf("host status does not say sandboxed:\n%s", status)
 			}
 		})
 	}
