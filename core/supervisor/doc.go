@@ -29,9 +29,10 @@
 // until a pong restores Ready for that generation); [DefaultHangKill] kills both process
 // groups from a timer goroutine that never waits on the writer. An unexpected exit, a
 // violation, a heartbeat kill or a failed start is a crash: below the budget
-// ([DefaultCrashLimit] in [DefaultCrashWindow]) the next generation starts after
-// [DefaultRestartBackoff]; the budget's last crash leaves the tier Failed (reason and stderr
-// tail) until Retry. Pending calls of an ended incarnation fail NotAvailable ("extension host
+// ([DefaultCrashLimit] in [DefaultCrashWindow]) the next generation starts at once after
+// the window's first crash, and after that no sooner than [DefaultRestartBackoff] from the
+// start of the generation that ended; the budget's last crash leaves the tier Failed (reason
+// and stderr tail) until Retry. Pending calls of an ended incarnation fail NotAvailable ("extension host
 // exited: <reason>") and are never replayed. The [Owners] layer is told when each generation
 // is ready (it activates through the [Host] it gets) and when it ended, with the sole owner
 // whose ext/activate ([Host.Activate]) the death interrupted. An ext/activate unanswered at

@@ -75,11 +75,13 @@ type TierRuntime struct {
 	// restart is the pending backoff timer.
 	restart interface{ Stop() bool } // +checklocks:mu
 	// failure is the last failure.
-	failure  *FailureError // +checklocks:mu
-	readyAt  time.Time     // +checklocks:mu
-	crashes  window        // +checklocks:mu
-	dirty    window        // +checklocks:mu
-	planning bool          // +checklocks:mu
+	failure *FailureError // +checklocks:mu
+	readyAt time.Time     // +checklocks:mu
+	// startedAt is when the current (or last) generation's start began.
+	startedAt time.Time // +checklocks:mu
+	crashes   window    // +checklocks:mu
+	dirty     window    // +checklocks:mu
+	planning  bool      // +checklocks:mu
 
 	wg sync.WaitGroup // start, watch, heartbeat and planned-restart goroutines
 }
@@ -162,6 +164,7 @@ func (t *TierRuntime) unresponsive(inc *incarnation) bool {
 // +checklocks:t.mu
 func (t *TierRuntime) beginStartLocked() {
 	t.gen++
+	t.startedAt = t.o.Clock.Now()
 	t.setStateLocked(StateStarting)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.startStop = cancel
@@ -257,7 +260,7 @@ func (t *TierRuntime) watch(inc *incarnation) {
 
 // crashed handles an unplanned end (an unexpected exit, a violation, a heartbeat kill, a
 // blocked activation or a failed start), counting it as a crash when counted says so:
-// within the budget the next generation starts after the backoff; the last crash of the
+// within the budget the next generation starts after restartDelay; the last crash of the
 // budget leaves the tier Failed until Retry.
 func (t *TierRuntime) crashed(fe *FailureError, counted bool) {
 	t.mu.Lock()
@@ -266,20 +269,36 @@ func (t *TierRuntime) crashed(fe *FailureError, counted bool) {
 		return
 	}
 	t.cur, t.failure = nil, fe
-	if counted && t.crashes.add(t.o.Clock.Now()) {
+	now := t.o.Clock.Now()
+	if counted && t.crashes.add(now) {
 		t.failure = &FailureError{Tier: fe.Tier, Generation: fe.Generation,
 			Reason: "crash budget exhausted: " + fe.Reason, StderrTail: fe.StderrTail, Err: fe.Err}
 		t.setStateLocked(StateFailed)
 		return
 	}
 	t.setStateLocked(StateRestarting)
-	t.restart = t.o.Clock.AfterFunc(t.o.RestartBackoff, func() {
+	d := restartDelay(t.o.RestartBackoff, t.crashes.count(now), now.Sub(t.startedAt))
+	t.restart = t.o.Clock.AfterFunc(d, func() {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		if t.state == StateRestarting {
 			t.beginStartLocked()
 		}
 	})
+}
+
+// restartDelay is how long a tier waits before the generation after a crash. The first
+// crash in the window (recent ≤ 1: the ended generation's own, when it was counted)
+// restarts at once. After that, starts are spaced at least backoff apart, counted from the
+// start of the generation that ended (lived ago): a generation that crashes while it starts
+// waits out the rest of the backoff, so a crash loop starts at most one generation per
+// backoff until the crash budget leaves the tier Failed, while a host that ran longer than
+// the backoff restarts at once.
+func restartDelay(backoff time.Duration, recent int, lived time.Duration) time.Duration {
+	if recent <= 1 || lived >= backoff {
+		return 0
+	}
+	return backoff - max(lived, 0)
 }
 
 // ReportDirtyTeardown records a deactivation that did not dispose cleanly. The DirtyLimit-th
