@@ -151,7 +151,7 @@ func TestPluginHeartbeatFailureSparesTheBuiltinTier(t *testing.T) {
 		e.holdHook(g)
 		e.holdScript(g)
 		e.install("hang-tool", "tool") // hang_probe, echo_text
-		a := &approver{d: AllowOnce} // shell always needs a person's yes; the hook does not give it
+		a := &approver{d: AllowOnce}   // shell always needs a person's yes; the hook does not give it
 		m := e.open(func(o *Options) { o.Tier = quickHeartbeat(protocol.TierPlugin); o.Approver = a })
 		reconcile(t, m)
 		plugin0, builtin0 := readyTiers(t, m)
