@@ -81,7 +81,9 @@ func failingListCmd[T any](short string, items func(liveCore) []T, table func(io
 				return err
 			}
 			defer func() { err = firstErr(err, closeCore(m)) }()
+			stopProgress := startProgress(cmd.ErrOrStderr(), "starting the enabled plugins")
 			failures, rest := splitFailures(advertising(m).Reconcile(cmd.Context()))
+			stopProgress()
 			if rest != nil {
 				return callErr(rest)
 			}
@@ -123,7 +125,9 @@ func activateForList(ctx context.Context, stderr io.Writer, items []PluginListIt
 		return nil, err
 	}
 	defer func() { err = firstErr(err, closeCore(m)) }()
+	stopProgress := startProgress(stderr, "starting the enabled plugins")
 	failures, rest := splitFailures(m.Reconcile(ctx))
+	stopProgress()
 	if rest != nil {
 		return failures, callErr(rest)
 	}

@@ -184,3 +184,37 @@ func TestPromptsPauseTheProgressLine(t *testing.T) {
 		})
 	}
 }
+
+// TestToolListProgressOnTerminalOnly: starting the plugins of `cwx tool list` and
+// `cwx command list` shows the progress line on a terminal's stderr, erased before the table.
+func TestToolListProgressOnTerminalOnly(t *testing.T) {
+	for _, args := range [][]string{{"tool", "list"}, {"command", "list"}} {
+		for _, terminal := range []bool{false, true} {
+			f := newFakeCore()
+			f.tools, f.commands = demoTools(), demoCommands()
+			c := useFakeClock(t)
+			if terminal {
+				withTerminal(t)
+				t.Setenv("NO_COLOR", "1")
+			}
+			f.reconcile = func(context.Context, *fakeCore) error {
+				if terminal {
+					c.fire <- time.Time{} // the start outlived 500 ms
+				}
+				return nil
+			}
+			useFake(t, f)
+			r := runPluginCLI(t, args...)
+			if r.code != 0 || !strings.Contains(r.stdout, "hello") {
+				t.Fatalf("%v terminal %v: exit %d, stdout %q", args, terminal, r.code, r.stdout)
+			}
+			want := ""
+			if terminal {
+				want = "\r\x1b[K⠋ starting the enabled plugins (0.3s)\r\x1b[K"
+			}
+			if r.stderr != want {
+				t.Errorf("%v terminal %v: stderr %q, want %q", args, terminal, r.stderr, want)
+			}
+		}
+	}
+}
