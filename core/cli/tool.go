@@ -39,6 +39,8 @@ type ToolCallOutput struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 	// CoreCalls are the receipts of what the tool asked the core to run (core/call).
 	CoreCalls []core.CoreCallReceipt `json:"core_calls,omitempty"`
+	// HookContext is what the PostToolUse command hooks added (README, “Command hooks”).
+	HookContext []string `json:"hook_context,omitempty"`
 }
 
 func init() {
@@ -177,6 +179,11 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		if err != nil {
 			return callErr(err)
 		}
+		if !f.asJSON {
+			for _, c := range res.HookContext {
+				printf(cmd.ErrOrStderr(), "hook context: %s\n", c)
+			}
+		}
 		return printToolResult(out, name, pluginOf(m, name), res, f)
 	})
 }
@@ -197,7 +204,8 @@ func printToolResult(w io.Writer, name, plugin string, res core.ToolResult, f to
 		failed = &ExitError{Code: ExitPlugin}
 	}
 	if f.asJSON {
-		o := ToolCallOutput{Tool: name, Plugin: plugin, IsError: res.IsError, Content: res.Content, Structured: res.Structured, CoreCalls: res.CoreCalls}
+		o := ToolCallOutput{Tool: name, Plugin: plugin, IsError: res.IsError, Content: res.Content, Structured: res.Structured, CoreCalls: res.CoreCalls,
+			HookContext: res.HookContext}
 		if o.Content == nil {
 			o.Content = []core.ContentBlock{}
 		}
