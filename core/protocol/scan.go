@@ -289,7 +289,7 @@ func (s *scanner) object(v *jvalue, depth int) error {
 		s.skipSpace()
 		if v.expanded {
 			if v.members == nil {
-				v.members = make([]jmember, 0, 8) // most objects fit: one allocation
+				v.members = make([]jmember, 0, 4) // most objects fit: one allocation
 			}
 			v.members = append(v.members, jmember{key: key})
 			err = s.value(&v.members[len(v.members)-1].val, depth+1)
