@@ -5232,7 +5232,7 @@ function describeSyntax(err, entryPath) {
   if (!w) return void 0;
   const root = pluginRoot(entryPath);
   const first = Array.isArray(err?.errors) ? err.errors[0] : err;
-  const message = String(first?.message ?? err).split("\n")[0];
+  const message = String(first?.message ?? err).split("\n")[0].replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
   const text = w.lineText.replace(/\t/g, " ");
   const lead = text.length - text.trimStart().length;
   const shown = text.trim().slice(0, 160);

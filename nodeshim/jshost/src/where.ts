@@ -104,7 +104,9 @@ export function describeSyntax(err: unknown, entryPath: string): string | undefi
   if (!w) return undefined;
   const root = pluginRoot(entryPath);
   const first = Array.isArray((err as { errors?: unknown })?.errors) ? (err as { errors: unknown[] }).errors[0] : err;
-  const message = String((first as { message?: unknown })?.message ?? err).split('\n')[0]!;
+  // Bun says "Unexpected ;" where Node says "Unexpected token ';'": one wording for both
+  const message = String((first as { message?: unknown })?.message ?? err).split('\n')[0]!
+    .replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
   const text = w.lineText.replace(/\t/g, ' ');
   const lead = text.length - text.trimStart().length;
   const shown = text.trim().slice(0, 160);

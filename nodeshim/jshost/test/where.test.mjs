@@ -16,7 +16,7 @@ test('a syntax error in a module entry: file:line:column, the line and a caret',
   await withCore({}, async (core) => {
     const d = diagnostic(await core.activate(plugin('syntax-error', 'index.mjs')));
     const lines = d.split('\n');
-    assert.match(lines[0], /^index\.mjs:7:13: SyntaxError: Unexpected (token ';'|;)$/);
+    assert.equal(lines[0], "index.mjs:7:13: SyntaxError: Unexpected token ';'"); // Bun's wording normalised
     assert.equal(lines[1], '  const x = ;');
     assert.equal(lines[2], '            ^');
     assert.equal(lines.length, 3);
