@@ -91,9 +91,11 @@ func TestParseSettings(t *testing.T) {
 			t.Errorf("%s: err %v, want %q", c.data, err, c.err)
 		}
 	}
-	e, _, err := ParseSettings([]byte(`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "x", "timeout": 0.5}]}]}}`))
-	if err != nil || len(e) != 1 || e[0].TimeoutS != 1 {
-		t.Fatalf("a fraction of a second: %+v %v", e, err)
+	for in, want := range map[string]int{"0.5": 1, "1.5": 2, "119.2": 120, "1e300": 120, "-1e300": 1, "0": 1} {
+		e, _, err := ParseSettings([]byte(`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "x", "timeout": ` + in + `}]}]}}`))
+		if err != nil || len(e) != 1 || e[0].TimeoutS != want {
+			t.Errorf("timeout %s: %+v %v, want %ds", in, e, err, want)
+		}
 	}
 }
 

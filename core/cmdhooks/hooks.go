@@ -172,8 +172,8 @@ func ParseSettings(data []byte) ([]config.HookEntry, []string, error) {
 				}
 				t := config.DefaultHookTimeoutS
 				if h.Timeout != nil {
-					t = int(*h.Timeout)
-					if float64(t) < *h.Timeout {
+					t = int(min(max(*h.Timeout, -1), config.MaxHookTimeoutS+1)) // no overflow
+					if float64(t) < *h.Timeout && t <= config.MaxHookTimeoutS {
 						t++ // a fraction of a second rounds up
 					}
 					switch {
