@@ -71,7 +71,8 @@ type Options struct {
 	// pre-execute hook: Tools and Commands list those from the catalog (Cached), and the
 	// first call to one of their names activates the plugin. The zero value, eager,
 	// activates every desired plugin in Reconcile, as a long-lived embedder, `cwx repl` and
-	// `cwx serve --mcp` want; the one-shot CLI commands are lazy (ARCHITECTURE.md, “Catalog”).
+	// `cwx serve --mcp` want; `cwx tool list|call` and `cwx command list|run` are lazy
+	// (ARCHITECTURE.md, “Catalog”).
 	Lazy bool
 }
 
