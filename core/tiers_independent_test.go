@@ -228,26 +228,44 @@ func TestBuiltinHangSparesThePluginTier(t *testing.T) {
 	})
 }
 
-// TestDirtyTeardownStaysInItsTier: a dirty teardown at the limit restarts only its own tier,
-// with the other tier's call in flight and its generation kept. The limit is 1 on both tiers,
-// so a shared count would restart the other tier as well. The plugin tier's is a real one
-// (a disposer that never settles); the builtin modules have none, so the builtin tier's is
-// reported the way the Manager reports one (lifecycle.go, deactivate).
+// TestDirtyTeardownStaysInItsTier: each tier counts its own dirty teardowns, and the one at
+// the limit (DefaultDirtyLimit, 2) restarts only its own tier, with the other tier's call in
+// flight and its generation kept. The teardowns alternate: plugin, builtin, plugin, builtin;
+// a shared count would restart the builtin tier at its first one and leave the plugin tier
+// short of its limit at its second. The plugin tier's are real (a disposer that never
+// settles); the builtin modules have none, so the builtin tier's are reported the way the
+// Manager reports one (lifecycle.go, deactivate).
 func TestDirtyTeardownStaysInItsTier(t *testing.T) {
 	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
 		e := newEnv(t, rt)
 		g := newGate(t)
 		e.holdScript(g)
+		e.writeScript("echo.sh", frontmatter("script_echo", "")+"cat >/dev/null\necho hi\n")
 		e.install("dirty-dispose", "gate-tool", "tool")
-		m := e.open(func(o *Options) {
-			o.Tier = func(so *supervisor.Options) { so.HandshakeTimeout = 20 * time.Second; so.DirtyLimit = 1 }
-		})
+		m := e.open(nil)
 		reconcile(t, m)
 		plugin0, builtin0 := readyTiers(t, m)
+		dirtyPlugin := func() {
+			t.Helper()
+			if err := e.store.Enable("fixture-dirty-dispose"); err != nil {
+				t.Fatal(err)
+			}
+			reconcile(t, m)
+			if err := e.store.Disable("fixture-dirty-dispose"); err != nil {
+				t.Fatal(err)
+			}
+			reconcile(t, m)
+		}
+		dirtyBuiltin := func() { m.tier(protocol.TierBuiltin).ReportDirtyTeardown() }
+		ws := t.TempDir()
+		scriptEcho := func() {
+			t.Helper()
+			if r, err := m.CallTool(callCtx(t), "script_echo", input(`{}`), CallOptions{Workspace: ws}); err != nil || r.Text() != "hi\n" {
+				t.Fatalf("script_echo: %q, %v", r.Text(), err)
+			}
+		}
 
-		// the plugin tier's dirty teardown under a builtin call
-		script := goCall(t, m, "script_hold", `{}`, CallOptions{Workspace: t.TempDir()})
-		g.started(t, "script", 1)
+		// one below the limit on each tier: nothing restarts
 		if err := e.store.Disable("fixture-dirty-dispose"); err != nil {
 			t.Fatal(err)
 		}
@@ -255,6 +273,17 @@ func TestDirtyTeardownStaysInItsTier(t *testing.T) {
 		if d := strings.Join(diagnostics(t, e, m, "fixture-dirty-dispose"), "\n"); !strings.Contains(d, diagDirty) {
 			t.Fatalf("no dirty teardown recorded: %s", d)
 		}
+		echoWorks(t, m)
+		untouched(t, m, plugin0)
+		dirtyBuiltin()
+		scriptEcho() // a restart planned now would have drained the host: this call is refused
+		untouched(t, m, builtin0)
+		untouched(t, m, plugin0)
+
+		// the plugin tier's second, under a builtin call
+		script := goCall(t, m, "script_hold", `{}`, CallOptions{Workspace: ws})
+		g.started(t, "script", 1)
+		dirtyPlugin()
 		eventually(t, 30*time.Second, "the plugin tier's planned restart", func() bool {
 			p := m.Host(protocol.TierPlugin)
 			return p.State == supervisor.StateReady && p.Generation > plugin0.Generation
@@ -269,11 +298,11 @@ func TestDirtyTeardownStaysInItsTier(t *testing.T) {
 		untouched(t, m, builtin0)
 		echoWorks(t, m)
 
-		// the builtin tier's dirty teardown under a plugin call
+		// the builtin tier's second, under a plugin call
 		plugin1 := m.Host(protocol.TierPlugin)
 		held := goCall(t, m, "gate_wait", `{}`, CallOptions{})
 		eventually(t, 30*time.Second, "gate_wait in flight", func() bool { return inflight(m, "fixture-gate-tool") == 1 })
-		m.tier(protocol.TierBuiltin).ReportDirtyTeardown()
+		dirtyBuiltin()
 		eventually(t, 30*time.Second, "the builtin tier's planned restart", func() bool {
 			b := m.Host(protocol.TierBuiltin)
 			return b.State == supervisor.StateReady && b.Generation > builtin0.Generation
@@ -289,9 +318,9 @@ func TestDirtyTeardownStaysInItsTier(t *testing.T) {
 		}
 		wantText(t, "gate_wait", <-held, `{"opened":true}`)
 		untouched(t, m, plugin1)
-		eventually(t, 30*time.Second, "script_hold on the new builtin host", func() bool {
-			r, err := m.CallTool(callCtx(t), "script_hold", input(`{}`), CallOptions{Workspace: t.TempDir()})
-			return err == nil && r.Text() == "done\n" // the gate stays open
+		eventually(t, 30*time.Second, "script_echo on the new builtin host", func() bool {
+			r, err := m.CallTool(callCtx(t), "script_echo", input(`{}`), CallOptions{Workspace: ws})
+			return err == nil && r.Text() == "hi\n"
 		})
 	})
 }
