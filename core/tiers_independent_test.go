@@ -402,11 +402,13 @@ func killPastBudget(t *testing.T, m *Manager, tr protocol.Tier, other HostInfo) 
 // crashes one short of its budget; then the plugin tier crashes past its own and is Failed
 // while the builtin tier is still Ready and serves (a shared budget would have failed both at
 // the plugin tier's first crash). After a Retry of the plugin tier, the builtin tier's last
-// crash fails it alone, and the plugin tier serves.
+// crash fails it alone, and the plugin tier serves: its tools that no command hook matches
+// keep working while the hooks module is down.
 func TestCrashBudgetsAreSeparate(t *testing.T) {
 	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
 		e := newEnv(t, rt)
 		e.writeScript("echo.sh", frontmatter("script_echo", "")+"cat >/dev/null\necho hi\n")
+		e.writeConfig("[[hooks.PreToolUse]]\nmatcher = \"Bash\"\ncommand = \"exit 0\"\n")
 		e.install("tool")
 		m := e.open(nil)
 		reconcile(t, m)
@@ -454,5 +456,11 @@ func TestCrashBudgetsAreSeparate(t *testing.T) {
 		untouched(t, m, plugin2)
 		echoWorks(t, m)
 		untouched(t, m, plugin2)
+		// the hooks module is down with its tier: the shell call its hook judges is denied
+		// (fail closed), while echo_text, which no hook matches, was served above
+		_, err := m.CallTool(callCtx(t), "shell", input(`{"command":"echo no"}`), CallOptions{Workspace: ws})
+		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "the builtin hooks module (host:hooks) is not running") {
+			t.Errorf("shell with its hook's tier Failed: %v", err)
+		}
 	})
 }
