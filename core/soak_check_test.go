@@ -82,7 +82,7 @@ type staleProcs struct {
 // checkProcesses finds every marked process that is not the ready incarnation's shim,
 // runtime, a member of the runtime's process group or a descendant of the shim. One that
 // stays so for soakStaleBound is a survivor of an earlier incarnation: a finding.
-func (r *soakRun) checkProcesses(st supervisor.TierStatus, now time.Time) {
+func (r *soakRun) checkProcesses(st TierStatus, now time.Time) {
 	ready := st.State == supervisor.StateReady && st.ShimPID > 0
 	r.stale.mu.Lock()
 	defer r.stale.mu.Unlock()
@@ -162,7 +162,7 @@ func (r *soakRun) finalChecks(heap *heapSamples) {
 	incarnations := 0
 	r.gens.Range(func(k, v any) bool {
 		incarnations++
-		st := v.(supervisor.TierStatus)
+		st := v.(TierStatus)
 		if k.(uint64) == cur {
 			return true
 		}
@@ -210,14 +210,14 @@ func TestSoakFindsSurvivor(t *testing.T) {
 	self := os.Getpid() // the sleep descends from this process
 	tests := []struct {
 		name     string
-		st       supervisor.TierStatus
+		st       TierStatus
 		after    time.Duration
 		findings int
 	}{
-		{"restarting, within the bound", supervisor.TierStatus{State: supervisor.StateStarting}, soakStaleBound / 2, 0},
-		{"restarting, past the bound", supervisor.TierStatus{State: supervisor.StateStarting}, soakStaleBound + time.Second, 1},
-		{"failed, past the bound", supervisor.TierStatus{State: supervisor.StateFailed}, soakStaleBound + time.Second, 1},
-		{"descendant of the ready shim", supervisor.TierStatus{State: supervisor.StateReady, ShimPID: self}, soakStaleBound + time.Second, 0},
+		{"restarting, within the bound", TierStatus{State: supervisor.StateStarting}, soakStaleBound / 2, 0},
+		{"restarting, past the bound", TierStatus{State: supervisor.StateStarting}, soakStaleBound + time.Second, 1},
+		{"failed, past the bound", TierStatus{State: supervisor.StateFailed}, soakStaleBound + time.Second, 1},
+		{"descendant of the ready shim", TierStatus{State: supervisor.StateReady, ShimPID: self}, soakStaleBound + time.Second, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -240,7 +240,7 @@ type soakRun struct {
 	m      *Manager
 	counts *soakCounts
 	stop   chan struct{}
-	gens   sync.Map // host generation -> supervisor.TierStatus of that incarnation
+	gens   sync.Map // host generation -> TierStatus of that incarnation
 	stale  staleProcs
 }
 
@@ -386,9 +386,9 @@ func (r *soakRun) chaos(d time.Duration, heap *heapSamples) {
 func (r *soakRun) fault(rng *rand.Rand) {
 	switch n := rng.IntN(20); {
 	case n < 4:
-		r.kill("kill_runtime", func(st supervisor.TierStatus) int { return st.RuntimePID })
+		r.kill("kill_runtime", func(st TierStatus) int { return st.RuntimePID })
 	case n < 6:
-		r.kill("kill_shim", func(st supervisor.TierStatus) int { return st.ShimPID })
+		r.kill("kill_shim", func(st TierStatus) int { return st.ShimPID })
 	case n < 8:
 		r.toggle(rng)
 	case n < 10:
@@ -399,13 +399,13 @@ func (r *soakRun) fault(rng *rand.Rand) {
 }
 
 // tierStatus is the plugin tier's supervisor status.
-func (r *soakRun) tierStatus() supervisor.TierStatus {
+func (r *soakRun) tierStatus() TierStatus {
 	for _, s := range r.m.Status() {
 		if s.Tier == protocol.TierPlugin {
-			return s.TierStatus
+			return s
 		}
 	}
-	return supervisor.TierStatus{}
+	return TierStatus{}
 }
 
 // observe records the current incarnation, so that its processes are checked after it ends.
@@ -421,7 +421,7 @@ func (r *soakRun) observe() {
 }
 
 // kill sends SIGKILL to one process of the ready incarnation while the budget has room.
-func (r *soakRun) kill(kind string, pid func(supervisor.TierStatus) int) {
+func (r *soakRun) kill(kind string, pid func(TierStatus) int) {
 	st := r.tierStatus()
 	if st.State != supervisor.StateReady || st.Crashes > soakCrashLimit-3 || pid(st) <= 0 {
 		return

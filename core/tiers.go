@@ -200,15 +200,34 @@ func (m *Manager) KillRuntime(t protocol.Tier) error {
 	return nil
 }
 
-// TierStatus is one tier's state (supervisor.TierStatus) plus what the Manager counts:
+// TierStatus is one tier's state as the supervisor sees it, plus what the Manager counts:
 // crashes and live owners. Its JSON form is `cwx host status --json`.
 type TierStatus struct {
-	supervisor.TierStatus
-	Crashes int `json:"crashes"`
-	Owners  int `json:"owners"` // active owners on the tier
+	Tier           Tier      `json:"tier"`
+	State          TierState `json:"state"`
+	Generation     uint64    `json:"generation"`
+	ShimPID        int       `json:"shim_pid,omitempty"`
+	RuntimePID     int       `json:"runtime_pid,omitempty"`
+	RuntimePGID    int       `json:"runtime_pgid,omitempty"`
+	Runtime        string    `json:"runtime"`         // node or bun
+	RuntimeVersion string    `json:"runtime_version"` // as probed
+	RuntimePath    string    `json:"runtime_path"`
+	UptimeMS       int64     `json:"uptime_ms"` // since the current incarnation was ready
+	LastFailure    string    `json:"last_failure,omitempty"`
+	StderrTail     string    `json:"stderr_tail,omitempty"` // of the last failure
+	Crashes        int       `json:"crashes"`               // within the crash window, as the Manager counts them
+	Owners         int       `json:"owners"`                // active owners on the tier
 	// Sandbox is one line on the tier's containment: SandboxStatus.Note for the plugin
 	// tier, BuiltinSandboxNote for the builtin tier (ARCHITECTURE.md, “Sandbox”).
 	Sandbox string `json:"sandbox,omitempty"`
+}
+
+// tierStatusOf copies the supervisor's view of a tier into the core's type.
+func tierStatusOf(st supervisor.TierStatus) TierStatus {
+	return TierStatus{Tier: st.Tier, State: st.State, Generation: st.Generation, ShimPID: st.ShimPID,
+		RuntimePID: st.RuntimePID, RuntimePGID: st.RuntimePGID, Runtime: st.Runtime,
+		RuntimeVersion: st.RuntimeVersion, RuntimePath: st.RuntimePath, UptimeMS: st.UptimeMS,
+		LastFailure: st.LastFailure, StderrTail: st.StderrTail}
 }
 
 // Status reports both tiers; a tier never started is "idle".
@@ -226,7 +245,9 @@ func (m *Manager) Status() []TierStatus {
 		if t == protocol.TierPlugin {
 			note = m.SandboxStatus().Note
 		}
-		out = append(out, TierStatus{TierStatus: st, Crashes: crashes, Owners: m.reg.ActiveOwners(t), Sandbox: note})
+		ts := tierStatusOf(st)
+		ts.Crashes, ts.Owners, ts.Sandbox = crashes, m.reg.ActiveOwners(t), note
+		out = append(out, ts)
 	}
 	return out
 }
