@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -398,12 +399,23 @@ func killPastBudget(t *testing.T, m *Manager, tr protocol.Tier, other HostInfo) 
 	eventually(t, 30*time.Second, fmt.Sprintf("the %s tier failed", tr), func() bool { return m.Host(tr).State == supervisor.StateFailed })
 }
 
+// reconcileFailed runs a Reconcile with tier failed Failed: its only error is that tier's.
+func reconcileFailed(t *testing.T, m *Manager, failed protocol.Tier) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := PluginErrors(m.Reconcile(ctx)); err != nil && !strings.Contains(err.Error(), fmt.Sprintf("start the %s tier", failed)) {
+		t.Errorf("reconcile with the %s tier Failed: %v", failed, err)
+	}
+}
+
 // TestCrashBudgetsAreSeparate: each tier spends only its own crash budget. The builtin tier
 // crashes one short of its budget; then the plugin tier crashes past its own and is Failed
 // while the builtin tier is still Ready and serves (a shared budget would have failed both at
 // the plugin tier's first crash). After a Retry of the plugin tier, the builtin tier's last
 // crash fails it alone, and the plugin tier serves: its tools that no command hook matches
-// keep working while the hooks module is down.
+// keep working while the hooks module is down. A Reconcile with either tier Failed activates
+// the other tier's new work.
 func TestCrashBudgetsAreSeparate(t *testing.T) {
 	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
 		e := newEnv(t, rt)
@@ -435,6 +447,13 @@ func TestCrashBudgetsAreSeparate(t *testing.T) {
 		}
 		scriptWorks()
 		untouched(t, m, builtin1)
+		// a Reconcile with the plugin tier Failed still activates the builtin tier's new work
+		e.writeScript("new.sh", frontmatter("script_new", "")+"cat >/dev/null\necho new\n")
+		reconcileFailed(t, m, protocol.TierPlugin)
+		if r, err := m.CallTool(callCtx(t), "script_new", input(`{}`), CallOptions{Workspace: ws}); err != nil || r.Text() != "new\n" {
+			t.Errorf("script_new: %q, %v", r.Text(), err)
+		}
+		untouched(t, m, builtin1)
 
 		m.Retry(protocol.TierPlugin)
 		reconcile(t, m)
@@ -455,6 +474,13 @@ func TestCrashBudgetsAreSeparate(t *testing.T) {
 		}
 		untouched(t, m, plugin2)
 		echoWorks(t, m)
+		untouched(t, m, plugin2)
+		// a Reconcile with the builtin tier Failed still activates the plugin tier's new work
+		e.install("slow-tool")
+		reconcileFailed(t, m, protocol.TierBuiltin)
+		if r, err := m.CallTool(callCtx(t), "slow_wait", input(`{"ms":1}`), CallOptions{}); err != nil || r.Text() != `{"waited":1}` {
+			t.Errorf("slow_wait: %q, %v", r.Text(), err)
+		}
 		untouched(t, m, plugin2)
 		// the hooks module is down with its tier: the shell call its hook judges is denied
 		// (fail closed), while echo_text, which no hook matches, was served above
