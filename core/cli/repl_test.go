@@ -133,8 +133,9 @@ func TestReplCallWaitsForReplay(t *testing.T) {
 		for !f.logged("reconcile") {
 			_ = sleepCtx(context.Background(), livePoll)
 		}
-		f.setTier(protocol.TierPlugin, func(s *core.TierStatus) { s.State = supervisor.StateReady })
+		// the tools first: a repl that saw Ready before them would rightly say "no live tool"
 		f.setTools(demoTools()...)
+		f.setTier(protocol.TierPlugin, func(s *core.TierStatus) { s.State = supervisor.StateReady })
 	}()
 	r := runRepl(t, "/call hello_greet {}\n")
 	<-done
