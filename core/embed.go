@@ -9,8 +9,13 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/cwx-dev/cwx/core/probecache"
+	"github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/shared"
 )
 
@@ -44,9 +49,17 @@ type shimCheck struct {
 	err  error
 }
 
+// probeCache is the probe cache of home (ARCHITECTURE.md, “Probe cache”): the shim check,
+// the runtime's --version and flag probes and the sandbox probe reuse an earlier process's
+// success while the binaries and settings they probed are unchanged.
+func probeCache(home string, log hclog.Logger) *probecache.Cache {
+	return probecache.Open(home, probecache.Options{Logger: log})
+}
+
 // checkShim reports whether path, run as the shim, reaches nodeshim.Main. ctx bounds the
-// wait; a probe cut short by ctx is not cached.
-func checkShim(ctx context.Context, path string) error {
+// wait; a probe cut short by ctx is not cached. A success is also kept in cache under the
+// identity of path's file, so a later process running the same program skips the probe.
+func checkShim(ctx context.Context, path string, cache runtime.ProbeCache) error {
 	if os.Getenv(shimProbeEnv) != "" {
 		return fmt.Errorf("%w: this process was started as the shim (`%s`) and ran the program's own main; %s", ErrNoShim, shared.Subcommand, shimAdvice)
 	}
@@ -59,7 +72,7 @@ func checkShim(ctx context.Context, path string) error {
 	}
 	v, _ := shimChecks.LoadOrStore(path, &shimCheck{})
 	c := v.(*shimCheck)
-	c.once.Do(func() { c.err = probeShim(ctx, path) })
+	c.once.Do(func() { c.err = probeShimCached(ctx, path, cache) })
 	if c.err != nil && ctx.Err() != nil {
 		shimChecks.CompareAndDelete(path, c)
 	}
@@ -69,7 +82,28 @@ func checkShim(ctx context.Context, path string) error {
 // shimAdvice says what an embedder does about ErrNoShim.
 const shimAdvice = "call nodeshim.Main first in main when shared.Invoked(os.Args) (see examples/embed), or set core.Options.ShimPath to an installed cwx binary"
 
+func probeShimCached(ctx context.Context, path string, cache runtime.ProbeCache) error {
+	if cache == nil {
+		return probeShim(ctx, path)
+	}
+	key, ok := probecache.Keyed("shim", []string{path}, shared.Subcommand, shimProbeTier, shimProbeReply)
+	if ok {
+		if _, hit := cache.Get(key); hit {
+			return nil
+		}
+	}
+	err := probeShim(ctx, path)
+	if ok && err == nil {
+		cache.Put(key, "shim")
+	}
+	return err
+}
+
+// shimProbes counts shim probes actually run; tests read it to check the cache.
+var shimProbes atomic.Int64
+
 func probeShim(ctx context.Context, path string) error {
+	shimProbes.Add(1)
 	ctx, cancel := context.WithTimeout(ctx, shimProbeDeadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, shared.Subcommand, "--tier="+shimProbeTier)

@@ -453,7 +453,7 @@ func (m *Manager) persistCatalog(o *owner) {
 // is returned, not yet started, only once the check passed.
 func (m *Manager) shimCheckedTier(t protocol.Tier) (tier, error) {
 	checked := make(chan error, 1)
-	go func() { checked <- checkShim(m.bg, m.o.ShimPath) }()
+	go func() { checked <- checkShim(m.bg, m.o.ShimPath, probeCache(m.home, m.log)) }()
 	tr, err := m.supervisedTier(t)
 	if cerr := <-checked; cerr != nil {
 		if err == nil {

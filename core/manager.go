@@ -237,7 +237,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		return nil, err
 	}
 	if anyEnabled(st) && !o.Lazy { // a lazy Manager checks at its first tier start (lazy.go)
-		if err := checkShim(ctx, o.ShimPath); err != nil {
+		if err := checkShim(ctx, o.ShimPath, probeCache(home, log)); err != nil {
 			return nil, err
 		}
 	}

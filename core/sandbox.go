@@ -53,7 +53,7 @@ func (m *Manager) SandboxStatus() SandboxStatus {
 		}
 		rt = &r
 	}
-	st = decideSandbox(cfg.ExtensionHost, rt.Path)
+	st = decideSandbox(cfg.ExtensionHost, rt.Path, probeCache(m.home, m.log))
 	m.sandbox.st, m.sandbox.done = st, true
 	return st
 }
@@ -62,8 +62,11 @@ func (m *Manager) SandboxStatus() SandboxStatus {
 // does not work: the plugin tier does not run at all, so it is not "unsandboxed".
 const RequiredRefusedNote = `refused: sandbox = "required" and the OS sandbox does not work, so the plugin tier does not start`
 
-// decideSandbox applies the mode to what resolution and the probe found.
-func decideSandbox(eh config.ExtensionHost, runtimePath string) SandboxStatus {
+// decideSandbox applies the mode to what resolution and the probe found. The probe's
+// success may come from cache (an earlier process, the same binaries and kernel settings);
+// the plugin tier is launched under bubblewrap all the same, so a sandbox that stopped
+// working fails the launch.
+func decideSandbox(eh config.ExtensionHost, runtimePath string, cache runtime.ProbeCache) SandboxStatus {
 	st := SandboxStatus{Mode: eh.Sandbox, Note: runtime.Unsandboxed}
 	if eh.Sandbox == config.SandboxOff {
 		return st
@@ -78,7 +81,7 @@ func decideSandbox(eh config.ExtensionHost, runtimePath string) SandboxStatus {
 		return st
 	}
 	st.Bwrap = bw
-	if why := runtime.ProbeSandbox(context.Background(), bw, runtimePath, runtime.DefaultSandboxProbeTimeout); why != "" {
+	if why := runtime.ProbeSandboxCached(context.Background(), cache, bw, runtimePath, runtime.DefaultSandboxProbeTimeout); why != "" {
 		st.Problem = why + "; " + runtime.SandboxFix(why)
 		return st
 	}
@@ -121,5 +124,5 @@ func SandboxFor(home string) SandboxStatus {
 	if err != nil {
 		return SandboxStatus{Mode: cfg.ExtensionHost.Sandbox, Note: runtime.Unsandboxed, Problem: err.Error()}
 	}
-	return decideSandbox(cfg.ExtensionHost, rt.Path)
+	return decideSandbox(cfg.ExtensionHost, rt.Path, probeCache(home, nil))
 }

@@ -148,6 +148,7 @@ func resolveRuntime(cfg *config.Config, home string) (runtime.Runtime, error) {
 	res, err := runtime.Resolve(context.Background(), runtime.Options{
 		Kind: runtime.Kind(cfg.ExtensionHost.Runtime), NodePath: cfg.ExtensionHost.Node, BunPath: cfg.ExtensionHost.Bun,
 		PathEnv: os.Getenv("PATH"), WorkDir: wd, HomeDir: userHome, ConfigFile: config.Path(home),
+		Cache: probeCache(home, nil),
 	})
 	if err != nil {
 		return runtime.Runtime{}, fmt.Errorf("%w: %w", ErrNotAvailable, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/probecache"
 	jsruntime "github.com/cwx-dev/cwx/core/runtime"
 )
 
@@ -42,6 +43,10 @@ type DoctorReport struct {
 	SandboxMode string       `json:"sandbox_mode"`
 	PluginTier  string       `json:"plugin_tier"`
 	Bundle      DoctorBundle `json:"bundle"`
+	// ProbeCache is where other commands keep probe successes across processes
+	// ($CWX_HOME/cache/probes.json); doctor runs every probe afresh and neither reads nor
+	// writes it.
+	ProbeCache string `json:"probe_cache"`
 }
 
 // pluginTierContainment is doctor's one line on the plugin tier.
@@ -160,6 +165,7 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 	rep.SandboxMode = host.Sandbox
 	rep.PluginTier = pluginTierContainment(host.Sandbox, rep.Sandbox.Works)
 	rep.Bundle = doctorBundle(home)
+	rep.ProbeCache = probecache.Path(home)
 	return rep, noRuntime, nil
 }
 
@@ -229,6 +235,9 @@ func printDoctor(w io.Writer, r DoctorReport) {
 		row("bundle", "sha256:%s (%s; the next start rewrites it)", bd.SHA256, bd.Problem)
 	default:
 		row("bundle", "sha256:%s (not materialized yet; the first tier start writes %s)", bd.SHA256, bd.Dir)
+	}
+	if r.ProbeCache != "" {
+		row("probes", "all run afresh (the probe cache %s is not used by doctor)", r.ProbeCache)
 	}
 	if r.Fix != "" {
 		row("fix", "%s", r.Fix)

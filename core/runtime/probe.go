@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/cwx-dev/cwx/core/probecache"
 )
 
 // DefaultProbeTimeout bounds each --version and flag probe when Options.ProbeTimeout is 0.
@@ -126,8 +129,11 @@ func keyOf(path string) (binaryKey, error) {
 }
 
 // acceptedNodeFlags returns which optional flags the Node binary at path accepts
-// (`node <flag> --version` exits 0), probing once per binary.
-func acceptedNodeFlags(ctx context.Context, timeout time.Duration, path string) []string {
+// (`node <flag> --version` exits 0), probing once per binary in this process and, through
+// cache, once per binary identity across processes. A flag's refusal (a normal non-zero
+// exit) is the binary's answer and is cached with the rest; a probe that timed out, could
+// not start or was cut short by ctx is not an answer, and then nothing is cached.
+func acceptedNodeFlags(ctx context.Context, cache ProbeCache, timeout time.Duration, path string) []string {
 	key, err := keyOf(path)
 	if err == nil {
 		flagCache.Lock()
@@ -137,13 +143,34 @@ func acceptedNodeFlags(ctx context.Context, timeout time.Duration, path string) 
 			return append([]string(nil), flags...)
 		}
 	}
+	ckey, cacheable := "", false
+	if cache != nil {
+		ckey, cacheable = probecache.Keyed("node-flags", []string{path}, optionalNodeFlags...)
+	}
+	if cacheable {
+		if v, ok := cache.Get(ckey); ok {
+			flags := []string{}
+			if v != "" {
+				flags = strings.Split(v, " ")
+			}
+			if known(flags) {
+				return flags
+			}
+		}
+	}
 	flags := []string{}
+	answered := true
 	for _, f := range optionalNodeFlags {
 		flagProbes.Lock()
 		flagProbes.n++
 		flagProbes.Unlock()
-		if r := runProbe(ctx, timeout, path, f, "--version"); r.err == nil {
+		r := runProbe(ctx, timeout, path, f, "--version")
+		var exit *exec.ExitError
+		switch {
+		case r.err == nil:
 			flags = append(flags, f)
+		case r.timedOut || !errors.As(r.err, &exit) || exit.ExitCode() < 0:
+			answered = false
 		}
 	}
 	if err == nil && ctx.Err() == nil {
@@ -151,5 +178,19 @@ func acceptedNodeFlags(ctx context.Context, timeout time.Duration, path string) 
 		flagCache.m[key] = flags
 		flagCache.Unlock()
 	}
+	if cacheable && answered && ctx.Err() == nil {
+		cache.Put(ckey, strings.Join(flags, " "))
+	}
 	return append([]string(nil), flags...)
+}
+
+// known reports whether every flag is one of optionalNodeFlags: a cached value naming any
+// other is not used.
+func known(flags []string) bool {
+	for _, f := range flags {
+		if !slices.Contains(optionalNodeFlags, f) {
+			return false
+		}
+	}
+	return true
 }

@@ -7,8 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/cwx-dev/cwx/core/probecache"
 )
+
+// versionProbes counts --version probes actually run; tests read it to check the cache.
+var versionProbes atomic.Int64
 
 // Options says what to resolve and where to look.
 type Options struct {
@@ -20,6 +26,15 @@ type Options struct {
 	HomeDir      string        // the user's home; when inside WorkDir the WorkDir rule is not applied
 	ProbeTimeout time.Duration // per probe; 0 means DefaultProbeTimeout
 	ConfigFile   string        // where the fix should point (e.g. $CWX_HOME/config.toml)
+	// Cache keeps successful --version and flag probes across processes (core/probecache,
+	// keyed by each binary's identity); nil probes every time, as `cwx doctor` does.
+	Cache ProbeCache
+}
+
+// ProbeCache is where probe successes outlive the process: core/probecache's Cache.
+type ProbeCache interface {
+	Get(key string) (string, bool)
+	Put(key, value string)
 }
 
 // Runtime is a resolved, usable runtime.
@@ -127,7 +142,7 @@ func Resolve(ctx context.Context, o Options) (Resolution, error) {
 		rt, ok := r.find(ctx, kind)
 		if ok {
 			if rt.Kind == KindNode {
-				rt.NodeFlags = acceptedNodeFlags(ctx, o.ProbeTimeout, rt.Path)
+				rt.NodeFlags = acceptedNodeFlags(ctx, o.Cache, o.ProbeTimeout, rt.Path)
 			}
 			res.Chosen, res.Rejected = rt, r.rejected
 			return res, nil
@@ -279,14 +294,27 @@ func (r *resolver) workDir() string {
 	return wd
 }
 
-// try probes a candidate's --version and checks its floor.
+// try probes a candidate's --version and checks its floor. What an accepted candidate
+// printed is kept in the probe cache under the binary's identity, taken before the probe.
 func (r *resolver) try(ctx context.Context, c Candidate) (Runtime, bool) {
-	res := runProbe(ctx, r.o.ProbeTimeout, c.Path, "--version")
-	if res.err != nil {
-		r.reject(c, res.describe("`--version`", r.o.ProbeTimeout))
-		return Runtime{}, false
+	key, cacheable := "", false
+	if r.o.Cache != nil {
+		key, cacheable = probecache.Keyed("runtime-version", []string{c.Path})
 	}
-	v, raw, err := parseVersion(res.stdout)
+	stdout, hit := "", false
+	if cacheable {
+		stdout, hit = r.o.Cache.Get(key)
+	}
+	if !hit {
+		versionProbes.Add(1)
+		res := runProbe(ctx, r.o.ProbeTimeout, c.Path, "--version")
+		if res.err != nil {
+			r.reject(c, res.describe("`--version`", r.o.ProbeTimeout))
+			return Runtime{}, false
+		}
+		stdout = res.stdout
+	}
+	v, raw, err := parseVersion(stdout)
 	if err != nil {
 		r.reject(c, err.Error())
 		return Runtime{}, false
@@ -295,6 +323,9 @@ func (r *resolver) try(ctx context.Context, c Candidate) (Runtime, bool) {
 	if reason := checkFloor(c.Kind, v, raw); reason != "" {
 		r.reject(c, reason)
 		return Runtime{}, false
+	}
+	if cacheable && !hit {
+		r.o.Cache.Put(key, stdout)
 	}
 	return Runtime{Kind: c.Kind, Path: c.Path, Version: raw, Source: c.Source}, true
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cwx-dev/cwx/core/probecache"
 )
 
 // SandboxReport says whether bubblewrap is present and can run a command.
@@ -156,6 +159,52 @@ func ProbeSandbox(ctx context.Context, bwrap, runtimePath string, timeout time.D
 		sandboxProbes.m[key] = why
 	}
 	return why
+}
+
+// ProbeSandboxCached is ProbeSandbox that first looks in cache for an earlier process's
+// success under the same key: the identities of bubblewrap and the runtime, the probe's
+// bubblewrap arguments (the profile) and the kernel settings that decide whether user
+// namespaces work ([sandboxKernelSettings]). A success is stored; a failure never is, so
+// it is probed again next time. A nil cache is ProbeSandbox. A cached success decides only
+// that the plugin tier is launched under bubblewrap: a sandbox that stopped working fails
+// that launch.
+func ProbeSandboxCached(ctx context.Context, cache ProbeCache, bwrap, runtimePath string, timeout time.Duration) string {
+	if cache == nil {
+		return ProbeSandbox(ctx, bwrap, runtimePath, timeout)
+	}
+	args := Profile{Bwrap: bwrap, Runtime: runtimePath}.args(false)
+	key, ok := probecache.Keyed("sandbox", []string{bwrap, runtimePath}, strings.Join(args, "\x00"), sandboxKernelSettings())
+	if ok {
+		if _, hit := cache.Get(key); hit {
+			return ""
+		}
+	}
+	why := ProbeSandbox(ctx, bwrap, runtimePath, timeout)
+	if ok && why == "" && ctx.Err() == nil {
+		cache.Put(key, "works")
+	}
+	return why
+}
+
+// sandboxSettings are the kernel settings that decide whether an unprivileged user may
+// create the namespaces bubblewrap needs (SandboxFix names them).
+var sandboxSettings = []string{
+	"/proc/sys/kernel/unprivileged_userns_clone",
+	"/proc/sys/user/max_user_namespaces",
+	"/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+}
+
+// sandboxKernelSettings is the current value of each of sandboxSettings ("-" when absent).
+func sandboxKernelSettings() string {
+	var b strings.Builder
+	for _, p := range sandboxSettings {
+		v := "-"
+		if raw, err := os.ReadFile(p); err == nil {
+			v = strings.TrimSpace(string(raw))
+		}
+		fmt.Fprintf(&b, "%s=%s;", p, v)
+	}
+	return b.String()
 }
 
 // SandboxFix is the exact fix for a bubblewrap failure, judged by what it printed.
