@@ -59,7 +59,7 @@ func TestOneShotReusesProbes(t *testing.T) {
 					t.Fatalf("tool call: %q", r.stdout)
 				}
 			}
-			probes()                                                 // what installing and enabling ran
+			probes()                                                                        // what installing and enabling ran
 			if err := os.Remove(probecache.Path(home)); err != nil && !os.IsNotExist(err) { // they warmed it: start cold
 				t.Fatal(err)
 			}
