@@ -126,8 +126,16 @@ func toolResult(res core.ToolResult) *mcp.CallToolResult {
 	if len(res.Structured) > 0 {
 		out.StructuredContent = res.Structured
 	}
+	// what the PostToolUse command hooks added reaches the client's model after the result,
+	// marked as theirs (README, “Command hooks”)
+	for _, c := range res.HookContext {
+		out.Content = append(out.Content, &mcp.TextContent{Text: hookContextPrefix + c})
+	}
 	return out
 }
+
+// hookContextPrefix marks a PostToolUse hook's additional context in a tool's MCP content.
+const hookContextPrefix = "PostToolUse hook context: "
 
 // callFailure maps a refused or failed call. The client's own cancellation is returned as
 // the context's error (the SDK answers nothing to a cancelled request); a tool that is not
