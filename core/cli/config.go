@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
@@ -26,6 +27,11 @@ type ConfigCheck struct {
 	// file does not load.
 	ExtensionHost *config.ExtensionHost `json:"extension_host"`
 	Plugins       []ConfigCheckPlugin   `json:"plugins"`
+	// Hooks is how many command hooks load (config.toml's tables and the hooks file);
+	// HooksError is why they do not (a hooks file unreadable or not Claude Code's shape, a
+	// matcher that does not compile), naming the hook.
+	Hooks      int    `json:"hooks"`
+	HooksError string `json:"hooks_error,omitempty"`
 }
 
 // ConfigCheckPlugin is one [plugins."<id>"] table as `cwx config check` reports it.
@@ -99,6 +105,11 @@ func runConfigCheck() (ConfigCheck, error) {
 		return rep, nil
 	}
 	rep.Valid = true
+	if set, err := cmdhooks.Load(cfg.Hooks); err != nil {
+		rep.HooksError, rep.Valid = err.Error(), false
+	} else {
+		rep.Hooks = len(set.Hooks)
+	}
 	host := cfg.ExtensionHost
 	rep.ExtensionHost = &host
 	installed := map[string]bool{}
@@ -169,6 +180,12 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 			keys = "(empty)"
 		}
 		printf(w, "  keys: %s (%d bytes as JSON, digest %s)\n", keys, p.Bytes, p.Digest[:12])
+	}
+	switch {
+	case rep.HooksError != "":
+		printf(w, "[hooks]\n  refused: %s\n", oneLine(rep.HooksError))
+	case rep.Hooks > 0:
+		printf(w, "[hooks]\n  command hooks that load: %d (cwx hooks list shows them)\n", rep.Hooks)
 	}
 	if rep.Valid {
 		printf(w, "ok\n")

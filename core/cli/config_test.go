@@ -18,6 +18,9 @@ func TestConfigCheckGoldens(t *testing.T) {
 		{"config-check-memory-low", "[extension_host]\nruntime = \"node\"\nmemory_limit_mib = 64\n", ExitInvalid},
 		{"config-check-unknown-key", "[extension_host]\nruntime = \"node\"\nmemory = 5\n", ExitInvalid},
 		{"config-check-syntax", "[extension_host\nruntime = 1\n", ExitInvalid},
+		{"config-check-hooks", "[[hooks.PreToolUse]]\nmatcher = \"Bash|Write\"\ncommand = \"./guard.sh\"\n", ExitOK},
+		{"config-check-hooks-bad-matcher", "[[hooks.PreToolUse]]\nmatcher = \"Bash(\"\ncommand = \"./guard.sh\"\n", ExitInvalid},
+		{"config-check-hooks-missing-file", "hooks_file = \"/nonexistent/settings.json\"\n", ExitInvalid},
 		{"config-check-refused", "[plugins.big.config]\nblob = \"" + big + "\"\n[plugins.when.config]\nat = 2026-01-01T00:00:00Z\n[plugins.ok.config]\nx = 1\n", ExitInvalid},
 	}
 	for _, tc := range tests {
