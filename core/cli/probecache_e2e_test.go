@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/probecache"
+	jsruntime "github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
@@ -106,6 +107,78 @@ func TestOneShotReusesProbes(t *testing.T) {
 			if !strings.Contains(r.stdout, "all run afresh") {
 				t.Errorf("doctor does not say it probes afresh:\n%s", r.stdout)
 			}
+		})
+	}
+}
+
+// TestCachedSandboxStillLaunchesUnderBubblewrap: under sandbox = "required" a sandbox probe
+// cached by an earlier process is not a pass to run unsandboxed. bubblewrap here is a
+// wrapper that logs every start and, once a flag file exists, fails like a kernel that lost
+// user namespaces (its file, and so the cache key, unchanged). The next one-shot call skips
+// the probe, still starts the runtime through bubblewrap, and fails with the launch's error.
+func TestCachedSandboxStillLaunchesUnderBubblewrap(t *testing.T) {
+	bin := buildCWX(t)
+	realBwrap, err := jsruntime.ResolveBwrap("", os.Getenv("PATH")+":/usr/bin", "")
+	if err != nil {
+		if testenv.InCI() {
+			t.Fatal("bubblewrap is not installed")
+		}
+		t.Skip("bubblewrap is not installed")
+	}
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			dir := t.TempDir()
+			log, broken := filepath.Join(dir, "bwrap-starts.log"), filepath.Join(dir, "broken")
+			bw := filepath.Join(dir, "bwrap")
+			script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\n[ -e %q ] && { echo 'bwrap: No permissions to create new namespace' >&2; exit 1; }\nexec %q \"$@\"\n", log, broken, realBwrap)
+			if err := os.WriteFile(bw, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			home := e2eHome(t, rt, fmt.Sprintf("sandbox = \"required\"\nbwrap = %q\n", bw))
+			src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "tool"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, src))
+			starts := func() (probes, launches int) {
+				t.Helper()
+				b, err := os.ReadFile(log)
+				if err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				_ = os.Remove(log)
+				for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					switch {
+					case strings.HasSuffix(l, " --version"):
+						probes++
+					case l != "":
+						launches++
+					}
+				}
+				return probes, launches
+			}
+			args := []string{"tool", "call", "echo_text", "--input", `{"text":"hi"}`, "--approve", "auto"}
+			e2eMust(t, bin, home, args...) // the sandbox works: probed (or cached by enable) and launched
+			if _, launches := starts(); launches == 0 {
+				t.Fatal("the sandboxed call did not start bubblewrap: the wrapper is not in use")
+			}
+
+			if err := os.WriteFile(broken, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r := e2eCWX(t, bin, home, "", args...)
+			probes, launches := starts()
+			if probes != 0 {
+				t.Errorf("the sandbox probe ran again (%d): the cached success was not used, so this proves nothing", probes)
+			}
+			if launches == 0 {
+				t.Error("with a cached sandbox success the runtime was not started through bubblewrap")
+			}
+			if r.code == ExitOK || strings.Contains(r.stdout, "hi") {
+				t.Errorf("the call succeeded although bubblewrap fails: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			t.Logf("the failed launch, as reported: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
 		})
 	}
 }
