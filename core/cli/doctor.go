@@ -44,8 +44,8 @@ type DoctorReport struct {
 	PluginTier  string       `json:"plugin_tier"`
 	Bundle      DoctorBundle `json:"bundle"`
 	// ProbeCache is where other commands keep probe successes across processes
-	// ($CWX_HOME/cache/probes.json); doctor runs every probe afresh and neither reads nor
-	// writes it.
+	// ($CWX_HOME/cache/probes.json); doctor runs every probe afresh and never reads it. A
+	// sandbox probe that fails here removes the cached sandbox successes.
 	ProbeCache string `json:"probe_cache"`
 }
 
@@ -162,6 +162,10 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 		rtPath = rep.Runtime.Path
 	}
 	rep.Sandbox = doctorChecks.sandbox(ctx, pathEnv, host, rtPath)
+	if rep.Sandbox.Present && !rep.Sandbox.Works {
+		// an earlier success must not outlive this failure: the next command probes again
+		probecache.Open(home, probecache.Options{}).Forget(jsruntime.SandboxProbeKind)
+	}
 	rep.SandboxMode = host.Sandbox
 	rep.PluginTier = pluginTierContainment(host.Sandbox, rep.Sandbox.Works)
 	rep.Bundle = doctorBundle(home)
@@ -237,7 +241,7 @@ func printDoctor(w io.Writer, r DoctorReport) {
 		row("bundle", "sha256:%s (not materialized yet; the first tier start writes %s)", bd.SHA256, bd.Dir)
 	}
 	if r.ProbeCache != "" {
-		row("probes", "all run afresh (the probe cache %s is not used by doctor)", r.ProbeCache)
+		row("probes", "all run afresh (the probe cache %s is not read by doctor)", r.ProbeCache)
 	}
 	if r.Fix != "" {
 		row("fix", "%s", r.Fix)

@@ -179,6 +179,23 @@ func TestCachedSandboxStillLaunchesUnderBubblewrap(t *testing.T) {
 				t.Errorf("the call succeeded although bubblewrap fails: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
 			t.Logf("the failed launch, as reported: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
+
+			// doctor probes afresh, sees the failure and drops the cached success: the next
+			// call probes again and refuses the tier before launching anything.
+			if d := e2eCWX(t, bin, home, "", "doctor"); !strings.Contains(d.stdout, "does not work") {
+				t.Errorf("doctor does not report the failing sandbox:\n%s", d.stdout)
+			}
+			if b, _ := os.ReadFile(probecache.Path(home)); strings.Contains(string(b), `"`+jsruntime.SandboxProbeKind+`:`) {
+				t.Errorf("a sandbox success is still cached after doctor's probe failed:\n%s", b)
+			}
+			starts()
+			r = e2eCWX(t, bin, home, "", args...)
+			if probes, launches := starts(); probes != 1 || launches != 0 {
+				t.Errorf("after doctor: %d probes and %d launches, want 1 and 0", probes, launches)
+			}
+			if r.code == ExitOK || !strings.Contains(r.stderr, "requires a verified OS sandbox") {
+				t.Errorf("after doctor the call is not refused for the sandbox: exit %d\n%s", r.code, r.stderr)
+			}
 		})
 	}
 }

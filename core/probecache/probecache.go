@@ -116,6 +116,27 @@ func (c *Cache) Put(key, value string) {
 	}
 }
 
+// Forget removes every entry of kind (the kind given to [Key] or [Keyed]): for a probe that
+// failed afresh, so that no later process trusts an earlier success of it.
+func (c *Cache) Forget(kind string) {
+	if c == nil || c.path == "" {
+		return
+	}
+	f := c.load()
+	n := len(f.Entries)
+	for k := range f.Entries {
+		if strings.HasPrefix(k, kind+":") {
+			delete(f.Entries, k)
+		}
+	}
+	if len(f.Entries) == n {
+		return
+	}
+	if err := c.write(f); err != nil {
+		c.log.Debug("probe cache not written", "path", c.path, "error", err)
+	}
+}
+
 // load reads the file; anything unreadable or malformed is logged and treated as empty.
 func (c *Cache) load() file {
 	empty := file{Version: fileVersion, Entries: map[string]entry{}}

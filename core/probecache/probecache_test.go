@@ -282,3 +282,19 @@ func TestKeyed(t *testing.T) {
 		t.Error("Keyed over a missing binary is cacheable")
 	}
 }
+
+func TestForget(t *testing.T) {
+	c, _, home := newCache(t)
+	c.Put(Key("sandbox", "a"), "works")
+	c.Put(Key("sandbox", "b"), "works")
+	c.Put(Key("shim", "a"), "shim")
+	c.Forget("sandbox")
+	for _, k := range []string{Key("sandbox", "a"), Key("sandbox", "b")} {
+		if _, ok := c.Get(k); ok {
+			t.Errorf("%s survived Forget(sandbox)", k)
+		}
+	}
+	if _, ok := Open(home, Options{Now: c.now}).Get(Key("shim", "a")); !ok {
+		t.Error("Forget(sandbox) removed the shim entry")
+	}
+}

@@ -173,7 +173,7 @@ func ProbeSandboxCached(ctx context.Context, cache ProbeCache, bwrap, runtimePat
 		return ProbeSandbox(ctx, bwrap, runtimePath, timeout)
 	}
 	args := Profile{Bwrap: bwrap, Runtime: runtimePath}.args(false)
-	key, ok := probecache.Keyed("sandbox", []string{bwrap, runtimePath}, strings.Join(args, "\x00"), sandboxKernelSettings())
+	key, ok := probecache.Keyed(SandboxProbeKind, []string{bwrap, runtimePath}, strings.Join(args, "\x00"), sandboxKernelSettings())
 	if ok {
 		if _, hit := cache.Get(key); hit {
 			return ""
@@ -185,6 +185,9 @@ func ProbeSandboxCached(ctx context.Context, cache ProbeCache, bwrap, runtimePat
 	}
 	return why
 }
+
+// SandboxProbeKind is the probe cache's kind for ProbeSandboxCached's entries.
+const SandboxProbeKind = "sandbox"
 
 // sandboxSettings are the kernel settings that decide whether an unprivileged user may
 // create the namespaces bubblewrap needs (SandboxFix names them).
