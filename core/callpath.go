@@ -62,20 +62,26 @@ func (m *Manager) lookup(k *callKind, name string) (target, error) {
 // meantime is the host's to answer. Tools and commands are invocations that measure their
 // own deadline (pauseDeadline), so opts sets no Timeout for them.
 func (m *Manager) sendWith(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(tg.o.ctx, func() { cancel(context.Cause(tg.o.ctx)) })
+	defer stop()
+	return m.sendIn(callCtx, tg, params, opts)
+}
+
+// sendIn is sendWith for a caller whose ctx already ends with the owner's context, with
+// its cause (invoke arranges that for its own context), so no second layer is needed.
+func (m *Manager) sendIn(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
 	o := tg.o
 	if !o.enter() {
 		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, tg.kind.name, tg.Name)
 	}
 	defer o.leave()
-	callCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
-	defer stop()
-	msg, err := o.h.Call(callCtx, tg.kind.method, params, opts)
+	msg, err := o.h.Call(ctx, tg.kind.method, params, opts)
 	if err == nil {
 		return msg, nil
 	}
-	return nil, m.callError(tg.kind.name, tg.Name, err, callCtx)
+	return nil, m.callError(tg.kind.name, tg.Name, err, ctx)
 }
 
 // nextCallID returns a fresh call id for the host ("tool-7", "command-8").

@@ -163,16 +163,21 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 		return nil, nil, &ExecutionError{Name: tg.Name, Message: err.Error()}
 	}
 	defer table.Revoke(tk)
-	stopOwner := context.AfterFunc(tg.o.ctx, func() { table.RevokeOwner(tg.Owner) })
-	defer stopOwner()
 
+	// One context for the host call and the invocation's core/calls: it ends with ctx, the
+	// deadline, the owner's end (with its cause, which callError reads) and the return.
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	stopOwner := context.AfterFunc(tg.o.ctx, func() {
+		table.RevokeOwner(tg.Owner)
+		cancel(context.Cause(tg.o.ctx))
+	})
+	defer stopOwner()
 	timeout := m.cc.timeout
 	if timeout <= 0 {
 		timeout = tg.kind.deadline
 	}
-	errDeadline := fmt.Errorf("%w: %s after %s", ErrTimeout, tg.kind.method, timeout)
+	errDeadline := &deadlineError{method: tg.kind.method, after: timeout}
 	dl := startDeadline(m.cc.clock, timeout, func() { cancel(errDeadline) })
 	defer dl.stop()
 	approver := opts.Approver
@@ -184,7 +189,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 
 	p.Ticket = tk.Reveal()
 	p.DeadlineMS = uint64(timeout.Milliseconds())
-	msg, err := m.sendWith(callCtx, tg, p, rpc.CallOpts{})
+	msg, err := m.sendIn(callCtx, tg, p, rpc.CallOpts{})
 	if err != nil && errors.Is(context.Cause(callCtx), errDeadline) {
 		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
 	}
@@ -196,6 +201,11 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 func (m *Manager) endInvocation(inv *invocation, cancel context.CancelCauseFunc) []CoreCallReceipt {
 	idle := inv.end()
 	cancel(errInvocationEnded)
+	select {
+	case <-idle: // no core/call was being served: the common case needs no timer
+		return inv.takeReceipts()
+	default:
+	}
 	t := time.NewTimer(rpc.CancelGrace)
 	defer t.Stop()
 	select {
@@ -207,3 +217,16 @@ func (m *Manager) endInvocation(inv *invocation, cancel context.CancelCauseFunc)
 
 // errInvocationEnded is why a core/call still pending when its tool/call ended was cancelled.
 var errInvocationEnded = errors.New("the tool call that asked has ended")
+
+// deadlineError is why an invocation's deadline cancelled it: ErrTimeout, naming the method
+// and the deadline. Its text is built only when it is read, not on every call.
+type deadlineError struct {
+	method string
+	after  time.Duration
+}
+
+func (e *deadlineError) Error() string {
+	return fmt.Sprintf("%s: %s after %s", ErrTimeout, e.method, e.after)
+}
+
+func (e *deadlineError) Unwrap() error { return ErrTimeout }

@@ -1,0 +1,62 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/protocol"
+)
+
+// The deadline's error is built lazily; its text and its match must stay those of the
+// fmt.Errorf it replaces.
+func TestDeadlineErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		method string
+		after  time.Duration
+	}{
+		{protocol.MethodToolCall, ToolCallDeadline},
+		{protocol.MethodCommandRun, CommandRunDeadline},
+		{protocol.MethodToolCall, 1500 * time.Millisecond},
+	} {
+		err := error(&deadlineError{method: tc.method, after: tc.after})
+		want := fmt.Errorf("%w: %s after %s", ErrTimeout, tc.method, tc.after)
+		if err.Error() != want.Error() {
+			t.Errorf("text %q; want %q", err, want)
+		}
+		if !errors.Is(err, ErrTimeout) || !errors.Is(fmt.Errorf("tool %q: %w", "x", err), err) {
+			t.Errorf("%v does not match ErrTimeout and itself", err)
+		}
+	}
+}
+
+// endInvocation returns the receipts at once when no core/call is being served, and waits
+// for one that is until it leaves.
+func TestEndInvocationWaitsForServedCoreCalls(t *testing.T) {
+	m := &Manager{}
+	cancelled := make(chan error, 2)
+	cancel := func(err error) { cancelled <- err }
+
+	quiet := &invocation{idle: make(chan struct{})}
+	quiet.record(CoreCallReceipt{Name: "a", Status: "ok"})
+	if got := m.endInvocation(quiet, cancel); len(got) != 1 || got[0].Name != "a" {
+		t.Fatalf("receipts %+v; want the one recorded", got)
+	}
+	if err := <-cancelled; !errors.Is(err, errInvocationEnded) {
+		t.Fatalf("cancelled with %v; want errInvocationEnded", err)
+	}
+
+	busy := &invocation{idle: make(chan struct{})}
+	if !busy.enter() {
+		t.Fatal("enter refused before the end")
+	}
+	done := make(chan []CoreCallReceipt)
+	go func() { done <- m.endInvocation(busy, cancel) }()
+	<-cancelled // ended and cancelled, still waiting for the core/call being served
+	busy.record(CoreCallReceipt{Name: "b", Status: "cancelled"})
+	busy.leave()
+	if got := <-done; len(got) != 1 || got[0].Name != "b" {
+		t.Fatalf("receipts %+v; want the served call's", got)
+	}
+}
