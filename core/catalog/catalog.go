@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"syscall"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -289,8 +289,8 @@ func syncDir(dir string) {
 
 // The name grammars of core/registry (ARCHITECTURE.md, “Registry rules”).
 var (
-	toolNameRE    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
-	commandNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+	toolNameRE    = lazyre.New(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+	commandNameRE = lazyre.New(`^[a-z][a-z0-9_-]{0,63}$`)
 )
 
 // hookEvent is the one event a hook is registered for (registry.HookEvent).
@@ -308,7 +308,7 @@ func check(e Entry) error {
 		return errors.New("more registrations than one plugin may hold")
 	}
 	for _, t := range e.Tools {
-		if !toolNameRE.MatchString(t.Name) {
+		if !toolNameRE().MatchString(t.Name) {
 			return fmt.Errorf("tool name %q", t.Name)
 		}
 		if err := inert.Check(t.Description); err != nil {
@@ -320,7 +320,7 @@ func check(e Entry) error {
 		}
 	}
 	for _, c := range e.Commands {
-		if !commandNameRE.MatchString(c.Name) {
+		if !commandNameRE().MatchString(c.Name) {
 			return fmt.Errorf("command name %q", c.Name)
 		}
 		if err := errors.Join(inert.Check(c.Description), inert.Check(c.ArgumentHint)); err != nil {
@@ -336,7 +336,7 @@ func check(e Entry) error {
 		}
 	}
 	for _, s := range e.Sections {
-		if !commandNameRE.MatchString(s.ID) {
+		if !commandNameRE().MatchString(s.ID) {
 			return fmt.Errorf("prompt section id %q", s.ID)
 		}
 		if err := inert.Check(s.Text); err != nil {

@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
@@ -38,7 +38,7 @@ func pluginTypesCmd() *cobra.Command {
 
 // scaffoldName is what `cwx plugin new` accepts: a lower-case manifest name that is also a
 // folder name and yields a tool and command name.
-var scaffoldName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,47}$`)
+var scaffoldName = lazyre.New(`^[a-z][a-z0-9-]{0,47}$`)
 
 // PluginNewResult is the --json output of `cwx plugin new`.
 type PluginNewResult struct {
@@ -61,7 +61,7 @@ func pluginNewCmd() *cobra.Command {
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			if !scaffoldName.MatchString(name) {
+			if !scaffoldName().MatchString(name) {
 				return exitf(ExitUsage, "plugin name %q: use a lower-case letter, then lower-case letters, digits or '-' (48 at most)", name)
 			}
 			if dir == "" {

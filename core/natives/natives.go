@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Errors, matched with errors.Is. Both are cases of errdefs.ErrDenied: the call is not
@@ -81,7 +81,7 @@ type entry struct {
 	spec Spec
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
+var nameRE = lazyre.New(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
 
 // NewSet returns a Set of tools. Names must be unique, compared case-insensitively, and a
 // Spec may not be both AutoEligible and Forced (ErrBadSpec).
@@ -126,8 +126,8 @@ func (s *Set) With(tools ...Tool) (*Set, error) {
 
 func checkSpec(sp Spec) error {
 	switch {
-	case !nameRE.MatchString(sp.Name):
-		return fmt.Errorf("%w: native tool name %q must match %s", ErrBadSpec, sp.Name, nameRE)
+	case !nameRE().MatchString(sp.Name):
+		return fmt.Errorf("%w: native tool name %q must match %s", ErrBadSpec, sp.Name, nameRE())
 	case sp.AutoEligible && sp.Forced:
 		return fmt.Errorf("%w: native tool `%s` is both auto-eligible and forced", ErrBadSpec, sp.Name)
 	case len(sp.InputSchema) == 0:

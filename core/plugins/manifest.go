@@ -9,11 +9,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Manifest kinds.
@@ -30,8 +30,8 @@ const MaxEntries = 64
 var InstallScripts = []string{"preinstall", "install", "postinstall", "prepare"}
 
 var (
-	pluginNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
-	npmNameRE    = regexp.MustCompile(`^(?:@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`)
+	pluginNameRE = lazyre.New(`^[a-z][a-z0-9-]{0,63}$`)
+	npmNameRE    = lazyre.New(`^(?:@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`)
 )
 
 // Manifest is what cwx reads from a plugin's plugin.json or package.json.
@@ -172,7 +172,7 @@ func parsePluginJSON(file string, data []byte) (*Manifest, error) {
 	if m.ID, err = stringField(file, obj, "name", true); err != nil {
 		return nil, err
 	}
-	if !pluginNameRE.MatchString(m.ID) {
+	if !pluginNameRE().MatchString(m.ID) {
 		return nil, &ManifestError{File: file, Field: "name", Reason: fmt.Sprintf("%q must match ^[a-z][a-z0-9-]{0,63}$ (lowercase letters, digits and '-', starting with a letter)", m.ID)}
 	}
 	if m.Version, err = stringField(file, obj, "version", true); err != nil {

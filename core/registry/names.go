@@ -1,14 +1,15 @@
 package registry
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 var (
-	toolNameRE    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
-	commandNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
-	moduleRE      = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
+	toolNameRE    = lazyre.New(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+	commandNameRE = lazyre.New(`^[a-z][a-z0-9_-]{0,63}$`)
+	moduleRE      = lazyre.New(`^[a-z][a-z0-9-]{0,63}$`)
 )
 
 // ReservedToolPrefixes may not start an extension tool's name (compared folded).
@@ -115,7 +116,7 @@ func checkOwnerID(pluginID string, builtin bool) string {
 	switch {
 	case builtin && !strings.HasPrefix(pluginID, HostIDPrefix):
 		return "builtin owner `" + pluginID + "` must be host:<module>"
-	case builtin && !moduleRE.MatchString(strings.TrimPrefix(pluginID, HostIDPrefix)):
+	case builtin && !moduleRE().MatchString(strings.TrimPrefix(pluginID, HostIDPrefix)):
 		return "builtin owner `" + pluginID + "`: the module must match ^[a-z][a-z0-9-]{0,63}$"
 	case !builtin && strings.HasPrefix(pluginID, HostIDPrefix):
 		return "plugin id `" + pluginID + "` may not start with host: (reserved for the builtin tier)"

@@ -11,12 +11,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Bounds of one script and of the directory.
@@ -34,7 +35,7 @@ const (
 	frontmatterMark = "---"
 )
 
-var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+var nameRE = lazyre.New(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
 
 // Script is one script tool as its frontmatter describes it.
 type Script struct {
@@ -201,8 +202,8 @@ func Parse(b []byte) (Script, error) {
 	for key, value := range fields {
 		switch key {
 		case "name":
-			if !nameRE.MatchString(value) {
-				return Script{}, fmt.Errorf("name %q must match %s", value, nameRE)
+			if !nameRE().MatchString(value) {
+				return Script{}, fmt.Errorf("name %q must match %s", value, nameRE())
 			}
 			s.Name = value
 		case "description":
