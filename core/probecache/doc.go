@@ -15,8 +15,9 @@
 // The entries live in one file, $CWX_HOME/cache/probes.json (mode 0600, the folder 0700),
 // replaced atomically (a temporary file, fsynced, renamed over it). A file that cannot be
 // read or does not parse is logged at debug, ignored and rewritten by the next store; it
-// is never trusted. Two processes storing at once may lose one entry, which only means one
-// more probe later.
+// is never trusted. Every store reads, changes and replaces the file under an exclusive
+// flock(2) of $CWX_HOME/cache/probes.lock, so writers at once (the shim check and the
+// runtime's resolution run side by side) keep each other's entries.
 //
 // The cache is not a security decision: a cached sandbox probe only means bubblewrap is
 // expected to work, and the plugin tier is still launched under it, so a sandbox that

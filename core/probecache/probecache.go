@@ -95,6 +95,12 @@ func (c *Cache) Put(key, value string) {
 	if c == nil || c.path == "" {
 		return
 	}
+	unlock, err := c.lock()
+	if err != nil {
+		c.log.Debug("probe cache not written", "path", c.path, "error", err)
+		return
+	}
+	defer unlock()
 	f := c.load()
 	for k, e := range f.Entries {
 		if !c.fresh(e) {
@@ -122,6 +128,12 @@ func (c *Cache) Forget(kind string) {
 	if c == nil || c.path == "" {
 		return
 	}
+	unlock, err := c.lock()
+	if err != nil {
+		c.log.Debug("probe cache not written", "path", c.path, "error", err)
+		return
+	}
+	defer unlock()
 	f := c.load()
 	n := len(f.Entries)
 	for k := range f.Entries {
@@ -134,6 +146,40 @@ func (c *Cache) Forget(kind string) {
 	}
 	if err := c.write(f); err != nil {
 		c.log.Debug("probe cache not written", "path", c.path, "error", err)
+	}
+}
+
+// lockWait bounds how long Put and Forget wait for another writer.
+const lockWait = 2 * time.Second
+
+// lock takes the exclusive flock(2) of the cache's lock file, which every read-modify-write
+// of probes.json holds, in this process (each call opens its own descriptor) and in others:
+// otherwise two writers at once, such as the shim check and the runtime's resolution
+// running side by side, each drop the other's entry. It gives up after lockWait.
+func (c *Cache) lock() (unlock func(), err error) {
+	dir := filepath.Dir(c.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "probes.lock"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(lockWait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil // closing the descriptor releases the lock
+		}
+		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: another writer held it for %s", f.Name(), lockWait)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

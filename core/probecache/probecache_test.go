@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -296,5 +298,27 @@ func TestForget(t *testing.T) {
 	}
 	if _, ok := Open(home, Options{Now: c.now}).Get(Key("shim", "a")); !ok {
 		t.Error("Forget(sandbox) removed the shim entry")
+	}
+}
+
+// TestConcurrentPutsKeepEveryEntry: writers at once (here goroutines, each with its own
+// Cache and so its own lock descriptor, as separate processes have) lose no entry.
+func TestConcurrentPutsKeepEveryEntry(t *testing.T) {
+	_, clk, home := newCache(t)
+	const writers = 16
+	var wg sync.WaitGroup
+	for i := 0; i < writers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Open(home, Options{Now: clk.now, TTL: time.Hour}).Put(Key("w", strconv.Itoa(i)), "v")
+		}()
+	}
+	wg.Wait()
+	c := Open(home, Options{Now: clk.now, TTL: time.Hour})
+	for i := 0; i < writers; i++ {
+		if _, ok := c.Get(Key("w", strconv.Itoa(i))); !ok {
+			t.Errorf("writer %d's entry was lost", i)
+		}
 	}
 }
