@@ -83,7 +83,22 @@ func (m *Manager) ensureTier(ctx context.Context, t protocol.Tier) (host, error)
 			created.Stop() // another caller created the tier first; this one never started
 		}
 	}
-	return tr.Ensure(ctx)
+	h, err := tr.Ensure(ctx)
+	if err != nil && t == protocol.TierPlugin && ctx.Err() == nil {
+		m.forgetSandboxSuccess()
+	}
+	return h, err
+}
+
+// forgetSandboxSuccess drops the cached successes of the sandbox probe after the sandboxed
+// plugin tier failed to start: bubblewrap may have stopped working for a reason the cache's
+// key does not cover (an AppArmor profile, a seccomp filter), so the next process probes
+// again and `prefer` can fall back instead of failing on a stale success.
+func (m *Manager) forgetSandboxSuccess() {
+	if !m.SandboxStatus().Active {
+		return
+	}
+	probeCache(m.home, m.log).Forget(runtime.SandboxProbeKind)
 }
 
 func (m *Manager) tier(t protocol.Tier) tier {

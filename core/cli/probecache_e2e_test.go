@@ -179,6 +179,10 @@ func TestCachedSandboxStillLaunchesUnderBubblewrap(t *testing.T) {
 				t.Errorf("the call succeeded although bubblewrap fails: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
 			t.Logf("the failed launch, as reported: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
+			// the failed start itself drops the cached success, so the next process probes again
+			if b, _ := os.ReadFile(probecache.Path(home)); strings.Contains(string(b), `"`+jsruntime.SandboxProbeKind+`:`) {
+				t.Errorf("a sandbox success is still cached after the sandboxed tier failed to start:\n%s", b)
+			}
 
 			// doctor probes afresh, sees the failure and drops the cached success: the next
 			// call probes again and refuses the tier before launching anything.
