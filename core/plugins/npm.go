@@ -22,7 +22,7 @@ func parsePackageJSON(file string, data []byte) (*Manifest, error) {
 	if m.ID, err = stringField(file, obj, "name", true); err != nil {
 		return nil, err
 	}
-	if len(m.ID) > MaxIDLength || !npmNameRE.MatchString(m.ID) {
+	if len(m.ID) > MaxIDLength || !npmNameRE().MatchString(m.ID) {
 		return nil, &ManifestError{File: file, Field: "name", Reason: fmt.Sprintf("%q is not a valid npm package name", m.ID)}
 	}
 	if m.Version, err = stringField(file, obj, "version", true); err != nil {

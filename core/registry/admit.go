@@ -59,7 +59,7 @@ func Result(handle uint64, err error) protocol.RegisterResult {
 func (r *Registry) checkTool(s protocol.RegisterSpec) (*reg, *Refusal) {
 	const kind = "tool"
 	name := s.Name
-	if !toolNameRE.MatchString(name) {
+	if !toolNameRE().MatchString(name) {
 		return nil, refuse(kind, name, ErrInvalidSpec, "tool name %q must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$ (a letter, then up to 63 letters, digits, _ or -)", name)
 	}
 	if why, cause := r.names.reservedTool(name); why != "" {
@@ -88,7 +88,7 @@ func (r *Registry) checkTool(s protocol.RegisterSpec) (*reg, *Refusal) {
 func (r *Registry) checkCommand(s protocol.RegisterSpec) (*reg, *Refusal) {
 	const kind = "command"
 	name := s.Name
-	if !commandNameRE.MatchString(name) {
+	if !commandNameRE().MatchString(name) {
 		return nil, refuse(kind, name, ErrInvalidSpec, "command name %q must match ^[a-z][a-z0-9_-]{0,63}$ (a lower-case letter, then up to 63 lower-case letters, digits, _ or -)", name)
 	}
 	if r.names.commands[Fold(name)] {

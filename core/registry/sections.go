@@ -32,7 +32,7 @@ type SectionInfo struct {
 func checkSection(s protocol.RegisterSpec) (*reg, *Refusal) {
 	const kind = "prompt_section"
 	id, text := s.Name, s.Description
-	if !commandNameRE.MatchString(id) {
+	if !commandNameRE().MatchString(id) {
 		return nil, refuse(kind, id, ErrInvalidSpec, "prompt section id %q must match ^[a-z][a-z0-9_-]{0,63}$ (a lower-case letter, then up to 63 lower-case letters, digits, _ or -)", id)
 	}
 	switch {
