@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp/syntax"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -140,6 +143,33 @@ func TestLoad(t *testing.T) {
 	} {
 		if _, err := Load(c.h); err == nil || !strings.Contains(err.Error(), c.err) || !errors.Is(err, errdefs.ErrRefused) {
 			t.Errorf("err %v, want %q", err, c.err)
+		}
+	}
+}
+
+// TestLoadKeepsCauses checks that a refused configuration still wraps what refused it (a
+// missing file, a matcher's syntax error, the file's JSON error), not only its text.
+func TestLoadKeepsCauses(t *testing.T) {
+	dir := t.TempDir()
+	notJSON := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(notJSON, []byte(`{"hooks": `), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var syn *syntax.Error
+	var js *json.SyntaxError
+	for _, c := range []struct {
+		name  string
+		h     config.Hooks
+		cause func(error) bool
+	}{
+		{"missing file", config.Hooks{File: filepath.Join(dir, "missing.json")}, func(err error) bool { return errors.Is(err, fs.ErrNotExist) }},
+		{"bad matcher", config.Hooks{Entries: []config.HookEntry{{Event: "PreToolUse", Matcher: "(?!x)", Command: "c", TimeoutS: 1}}},
+			func(err error) bool { return errors.As(err, &syn) }},
+		{"not JSON", config.Hooks{File: notJSON}, func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &js) }},
+	} {
+		_, err := Load(c.h)
+		if err == nil || !errors.Is(err, errdefs.ErrRefused) || !c.cause(err) {
+			t.Errorf("%s: err %v does not wrap its cause", c.name, err)
 		}
 	}
 }

@@ -68,12 +68,13 @@ func Load(c config.Hooks) (*Set, error) {
 	s := &Set{}
 	count := map[string]int{}
 	add := func(ev, matcher, command string, timeoutS int, source string) error {
+		id := fmt.Sprintf("%s[%d]", ev, count[ev])
 		m, err := compile(matcher)
 		if err != nil {
-			return errdefs.Newf(errdefs.ErrRefused, "%s hook %s in %s: %v", ev, fmt.Sprintf("%s[%d]", ev, count[ev]), source, err)
+			return errdefs.Newf(errdefs.ErrRefused, "%s hook %s in %s: %w", ev, id, source, err)
 		}
 		s.Hooks = append(s.Hooks, Hook{
-			ID: fmt.Sprintf("%s[%d]", ev, count[ev]), Event: ev, Matcher: matcher, Command: command,
+			ID: id, Event: ev, Matcher: matcher, Command: command,
 			Timeout: time.Duration(timeoutS) * time.Second, TimeoutS: timeoutS, Source: source, m: m,
 		})
 		count[ev]++
@@ -91,7 +92,7 @@ func Load(c config.Hooks) (*Set, error) {
 		}
 		entries, notes, err := ParseSettings(data)
 		if err != nil {
-			return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %v", c.File, err)
+			return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %w", c.File, err)
 		}
 		s.Notes = notes
 		for _, e := range entries {
@@ -109,12 +110,12 @@ func Load(c config.Hooks) (*Set, error) {
 func readBounded(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file: %v", err)
+		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file: %w", err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, config.MaxHookConfigBytes+1))
 	if err != nil {
-		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %v", path, err)
+		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %w", path, err)
 	}
 	if len(data) > config.MaxHookConfigBytes {
 		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s is over %d bytes", path, config.MaxHookConfigBytes)

@@ -61,7 +61,7 @@ func compile(s string) (matcher, error) {
 	}
 	re, err := regexp.Compile(s)
 	if err != nil {
-		return matcher{}, fmt.Errorf("matcher %q is not a regular expression cwx can use (RE2: no look-around or back-references): %v", s, err)
+		return matcher{}, fmt.Errorf("matcher %q is not a regular expression cwx can use (RE2: no look-around or back-references): %w", s, err)
 	}
 	return matcher{re: re}, nil
 }
