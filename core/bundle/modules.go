@@ -133,24 +133,3 @@ func CheckModules(want, got []ModuleDigest) error {
 	}
 	return nil
 }
-
-// TableRows renders digests as the Go rows of pinnedBuiltinModules, to paste after a change
-// of the JS host's modules (tools are kept from the current table by id).
-func TableRows(mods []ModuleDigest) string {
-	var b strings.Builder
-	for _, m := range mods {
-		fmt.Fprintf(&b, "\t{ID: %q, SHA256: %q", m.ID, m.SHA256)
-		if old, ok := PinnedModule(m.ID); ok && len(old.Tools) > 0 {
-			b.WriteString(", Tools: []ModuleTool{")
-			for i, t := range old.Tools {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "{Name: %q, Approval: %q}", t.Name, t.Approval)
-			}
-			b.WriteString("}")
-		}
-		b.WriteString("},\n")
-	}
-	return b.String()
-}

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"flag"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func TestPinnedTableMatchesTheHost(t *testing.T) {
 		got[i] = ModuleDigest{ID: m.ID, SHA256: m.SHA256}
 	}
 	if *printTable {
-		t.Logf("rows of pinnedBuiltinModules (core/bundle/modules.go):\n%s", TableRows(got))
+		t.Logf("rows of pinnedBuiltinModules (core/bundle/modules.go):\n%s", tableRows(got))
 	}
 	if err := CheckModules(BuiltinModules(), got); err != nil {
 		t.Errorf("%v\nthe JS host's dist/builtin-modules.json and core/bundle/modules.go disagree; print the rows with `make builtin-table`", err)
@@ -59,10 +60,10 @@ func TestToolApprovalComesFromTheTable(t *testing.T) {
 			t.Errorf("ToolApproval(%s, %s) = %s, want %s", tc.id, tc.tool, got, tc.want)
 		}
 	}
-	rows := TableRows([]ModuleDigest{{"m", "22"}, {"n", "33"}})
+	rows := tableRows([]ModuleDigest{{"m", "22"}, {"n", "33"}})
 	want := "\t{ID: \"m\", SHA256: \"22\", Tools: []ModuleTool{{Name: \"quick\", Approval: \"auto\"}, {Name: \"slow\", Approval: \"required\"}}},\n\t{ID: \"n\", SHA256: \"33\"},\n"
 	if rows != want {
-		t.Errorf("TableRows =\n%s\nwant\n%s", rows, want)
+		t.Errorf("tableRows =\n%s\nwant\n%s", rows, want)
 	}
 }
 
@@ -94,4 +95,25 @@ func TestCheckModules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tableRows renders digests as the Go rows of pinnedBuiltinModules, to paste after a change
+// of the JS host's modules (tools are kept from the current table by id).
+func tableRows(mods []ModuleDigest) string {
+	var b strings.Builder
+	for _, m := range mods {
+		fmt.Fprintf(&b, "\t{ID: %q, SHA256: %q", m.ID, m.SHA256)
+		if old, ok := PinnedModule(m.ID); ok && len(old.Tools) > 0 {
+			b.WriteString(", Tools: []ModuleTool{")
+			for i, t := range old.Tools {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "{Name: %q, Approval: %q}", t.Name, t.Approval)
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("},\n")
+	}
+	return b.String()
 }
