@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
@@ -18,6 +19,7 @@ import (
 	"github.com/cwx-dev/cwx/core/inert"
 	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/registry"
 )
 
 // Version is the format of an entry file; a file of another version is not used.
@@ -99,11 +101,11 @@ func (e Entry) Equal(o Entry) bool {
 // normal sorts the registrations so that their order does not matter.
 func (e Entry) normal() Entry {
 	e.Tools = slices.Clone(e.Tools)
-	slices.SortStableFunc(e.Tools, func(a, b Tool) int { return cmpStr(a.Name, b.Name) })
+	slices.SortStableFunc(e.Tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	e.Commands = slices.Clone(e.Commands)
-	slices.SortStableFunc(e.Commands, func(a, b Command) int { return cmpStr(a.Name, b.Name) })
+	slices.SortStableFunc(e.Commands, func(a, b Command) int { return strings.Compare(a.Name, b.Name) })
 	e.Sections = slices.Clone(e.Sections)
-	slices.SortStableFunc(e.Sections, func(a, b Section) int { return cmpStr(a.ID, b.ID) })
+	slices.SortStableFunc(e.Sections, func(a, b Section) int { return strings.Compare(a.ID, b.ID) })
 	if e.Tools == nil {
 		e.Tools = []Tool{}
 	}
@@ -117,16 +119,6 @@ func (e Entry) normal() Entry {
 		e.Sections = []Section{}
 	}
 	return e
-}
-
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // file is an entry file on disk.
@@ -293,9 +285,6 @@ var (
 	commandNameRE = lazyre.New(`^[a-z][a-z0-9_-]{0,63}$`)
 )
 
-// hookEvent is the one event a hook is registered for (registry.HookEvent).
-const hookEvent = "tools/pre-execute"
-
 // check refuses an entry that no admitted activation could have produced: a name off its
 // grammar, text that package inert refuses, a schema that is not a JSON object, more
 // registrations than one owner may hold.
@@ -328,7 +317,7 @@ func check(e Entry) error {
 		}
 	}
 	for _, h := range e.Hooks {
-		if h.Event != hookEvent {
+		if h.Event != registry.HookEvent {
 			return fmt.Errorf("hook event %q", h.Event)
 		}
 		if err := inert.Check(h.Description); err != nil {

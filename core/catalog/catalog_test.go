@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/cwx-dev/cwx/core/registry"
 )
 
 func sample() Entry {
@@ -16,7 +18,7 @@ func sample() Entry {
 		Key:      Key{PluginID: "fixture-tool", Closure: "c1", Config: "d1", Bundle: "b1"},
 		Tools:    []Tool{{Name: "echo_text", Description: "Echo it.", InputSchema: json.RawMessage(`{"type":"object"}`)}},
 		Commands: []Command{{Name: "greet", Description: "Say hello.", ArgumentHint: "[name]"}},
-		Hooks:    []Hook{{Event: hookEvent}},
+		Hooks:    []Hook{{Event: registry.HookEvent}},
 		Sections: []Section{{ID: "style", Text: "Be brief.\nAlways."}},
 	}
 }
