@@ -142,16 +142,21 @@ func firstChild(pid int, scan bool) int {
 		}
 		return 0
 	}
+	if c := childNear(pid); c > 0 || !scan {
+		return c
+	}
+	if kids := processTree()[pid]; len(kids) > 0 {
+		return kids[0]
+	}
+	return 0
+}
+
+// childNear returns a child of pid among the childWindow pids above it, 0 when none is.
+func childNear(pid int) int {
 	for c := pid + 1; c <= pid+childWindow; c++ {
 		if ppid, ok := parentPID(c); ok && ppid == pid {
 			return c
 		}
-	}
-	if !scan {
-		return 0
-	}
-	if kids := processTree()[pid]; len(kids) > 0 {
-		return kids[0]
 	}
 	return 0
 }
