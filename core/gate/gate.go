@@ -187,15 +187,15 @@ func ToolKey(pluginID, closureSHA256, tool string) string {
 	return "tool:ext:" + pluginID + "@" + closureSHA256 + ":" + tool
 }
 
-// CallerToolKey is the origin-scoped tool key of a core/call:
+// callerToolKey is the origin-scoped tool key of a core/call:
 // tool:extcall:ext:<plugin_id>@<closure sha256>:<tool>, so a grant of a tool for a model's
 // calls never covers an extension's, and the reverse.
-func CallerToolKey(c Caller, tool string) string {
+func callerToolKey(c Caller, tool string) string {
 	return "tool:extcall:ext:" + c.PluginID + "@" + c.ClosureSHA256 + ":" + tool
 }
 
-// NativeToolKey is the tool key of a model's call of a native tool: tool:native:<tool>.
-func NativeToolKey(tool string) string { return "tool:native:" + tool }
+// nativeToolKey is the tool key of a model's call of a native tool: tool:native:<tool>.
+func nativeToolKey(tool string) string { return "tool:native:" + tool }
 
 // toolKey is the tool key of req, or "" for a Forced call (no tool grant applies).
 func (r Request) toolKey() string {
@@ -203,9 +203,9 @@ func (r Request) toolKey() string {
 	case r.Requirement == Forced:
 		return ""
 	case r.Caller != nil:
-		return CallerToolKey(*r.Caller, r.Tool)
+		return callerToolKey(*r.Caller, r.Tool)
 	case r.Native:
-		return NativeToolKey(r.Tool)
+		return nativeToolKey(r.Tool)
 	}
 	return ToolKey(r.PluginID, r.ClosureSHA256, r.Tool)
 }

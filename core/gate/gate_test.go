@@ -301,8 +301,8 @@ func TestToolKeys(t *testing.T) {
 	c := Caller{PluginID: "hello", ClosureSHA256: closure, Tool: "greet"}
 	for got, want := range map[string]string{
 		ToolKey("hello", closure, "greet"): "tool:ext:hello@" + closure + ":greet",
-		CallerToolKey(c, "read_file"):      "tool:extcall:ext:hello@" + closure + ":read_file",
-		NativeToolKey("read_file"):         "tool:native:read_file",
+		callerToolKey(c, "read_file"):      "tool:extcall:ext:hello@" + closure + ":read_file",
+		nativeToolKey("read_file"):         "tool:native:read_file",
 	} {
 		if got != want {
 			t.Errorf("key %q, want %q", got, want)
