@@ -171,6 +171,7 @@ func Parse(b []byte) (Script, error) {
 	}
 	i++
 	fields := map[string]string{}
+	var keys []string // in file order, so the first bad field is the one reported
 	closed := false
 	for ; i < len(lines); i++ {
 		line := lines[i]
@@ -194,12 +195,14 @@ func Parse(b []byte) (Script, error) {
 			return Script{}, fmt.Errorf("frontmatter key %q given twice", key)
 		}
 		fields[key] = value
+		keys = append(keys, key)
 	}
 	if !closed {
 		return Script{}, fmt.Errorf("frontmatter is not closed with `# ---` within its first %d bytes", MaxFrontmatter)
 	}
 	s := Script{Timeout: DefaultTimeout, InputSchema: json.RawMessage(defaultSchema)}
-	for key, value := range fields {
+	for _, key := range keys {
+		value := fields[key]
 		switch key {
 		case "name":
 			if !nameRE().MatchString(value) {

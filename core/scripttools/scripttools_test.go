@@ -78,3 +78,14 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("missing dir: %v %v %v", s, p, err)
 	}
 }
+
+// TestParseReportsTheFirstBadField: with more than one bad field, the error is always about
+// the first in the file, so a listing does not change from one read to the next.
+func TestParseReportsTheFirstBadField(t *testing.T) {
+	src := []byte("# ---\n# name: 1a\n# description: b\n# timeout: 0\n# approval: never\n# color: red\n# ---\n")
+	for range 50 {
+		if _, err := Parse(src); err == nil || !strings.Contains(err.Error(), "must match") {
+			t.Fatalf("Parse: %v, want the name's error", err)
+		}
+	}
+}
