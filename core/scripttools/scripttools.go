@@ -219,8 +219,11 @@ func Parse(b []byte) (Script, error) {
 				return Script{}, fmt.Errorf("input_schema is longer than %d bytes", maxSchemaBytes)
 			}
 			var obj map[string]any
-			if err := json.Unmarshal([]byte(value), &obj); err != nil || obj == nil {
-				return Script{}, fmt.Errorf("input_schema is not one line of JSON holding an object: %v", err)
+			if err := json.Unmarshal([]byte(value), &obj); err != nil {
+				return Script{}, fmt.Errorf("input_schema is not one line of JSON holding an object: %w", err)
+			}
+			if obj == nil {
+				return Script{}, errors.New("input_schema is not one line of JSON holding an object: it is null")
 			}
 			compact := new(bytes.Buffer)
 			if err := json.Compact(compact, []byte(value)); err != nil {

@@ -31,6 +31,7 @@ func TestParse(t *testing.T) {
 		{"bad name", "# ---\n# name: 1a\n# description: b\n# ---\n", "must match"},
 		{"no description", "# ---\n# name: a\n# ---\n", "needs both"},
 		{"schema not an object", "# ---\n# name: a\n# description: b\n# input_schema: [1]\n# ---\n", "holding an object"},
+		{"schema null", "# ---\n# name: a\n# description: b\n# input_schema: null\n# ---\n", "holding an object: it is null"},
 		{"timeout too long", "# ---\n# name: a\n# description: b\n# timeout: 301\n# ---\n", "from 1 to 300"},
 		{"bad approval", "# ---\n# name: a\n# description: b\n# approval: never\n# ---\n", "is not auto or required"},
 	} {
