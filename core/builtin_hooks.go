@@ -263,9 +263,7 @@ func (r harnessRunner) Run(ctx context.Context, h cmdhooks.Hook, stdin []byte, s
 		return cmdhooks.Result{}, fmt.Errorf("%w: the builtin hooks module (%s) is not running", ErrNotAvailable, cmdhooks.Owner)
 	}
 	defer o.leave()
-	callCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
+	callCtx, stop := endsWith(ctx, o.ctx)
 	defer stop()
 	r.m.log.Debug("command hook event", "hook", h.ID, "stdin", string(stdin))
 	query, err := json.Marshal(string(stdin)) // the exact bytes the hook reads

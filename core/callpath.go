@@ -62,11 +62,18 @@ func (m *Manager) lookup(k *callKind, name string) (target, error) {
 // meantime is the host's to answer. Tools and commands are invocations that measure their
 // own deadline (pauseDeadline), so opts sets no Timeout for them.
 func (m *Manager) sendWith(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
-	callCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(tg.o.ctx, func() { cancel(context.Cause(tg.o.ctx)) })
+	callCtx, stop := endsWith(ctx, tg.o.ctx)
 	defer stop()
 	return m.sendIn(callCtx, tg, params, opts)
+}
+
+// endsWith returns a context that ends with ctx or with end, whichever ends first, carrying
+// that one's cause (an owner's or an invocation's end names why a call was cut short); stop
+// releases it.
+func endsWith(ctx, end context.Context) (context.Context, func()) {
+	c, cancel := context.WithCancelCause(ctx)
+	unhook := context.AfterFunc(end, func() { cancel(context.Cause(end)) })
+	return c, func() { unhook(); cancel(nil) }
 }
 
 // sendIn is sendWith for a caller whose ctx already ends with the owner's context, with

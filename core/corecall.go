@@ -57,9 +57,7 @@ func (m *Manager) serveCoreCall(ctx context.Context, t protocol.Tier, gen uint64
 		return nil, errTicketRefused
 	}
 	defer inv.leave()
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(inv.ctx, func() { cancel(context.Cause(inv.ctx)) })
+	ctx, stop := endsWith(ctx, inv.ctx)
 	defer stop()
 	res, rc, rerr := m.coreCall(ctx, inv, p.Name, p.Input)
 	rc.Name = p.Name

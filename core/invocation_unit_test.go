@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -58,5 +59,32 @@ func TestEndInvocationWaitsForServedCoreCalls(t *testing.T) {
 	busy.leave()
 	if got := <-done; len(got) != 1 || got[0].Name != "b" {
 		t.Fatalf("receipts %+v; want the served call's", got)
+	}
+}
+
+func TestEndsWith(t *testing.T) {
+	why := errors.New("the owner ended")
+	end, endCancel := context.WithCancelCause(context.Background())
+	ctx, stop := endsWith(context.Background(), end)
+	defer stop()
+	endCancel(why)
+	<-ctx.Done()
+	if got := context.Cause(ctx); got != why {
+		t.Fatalf("cause = %v; want the end's cause", got)
+	}
+
+	parent, parentCancel := context.WithCancel(context.Background())
+	ctx2, stop2 := endsWith(parent, context.Background())
+	parentCancel()
+	<-ctx2.Done()
+	stop2()
+	if !errors.Is(context.Cause(ctx2), context.Canceled) {
+		t.Fatalf("cause = %v; want the parent's", context.Cause(ctx2))
+	}
+
+	ctx3, stop3 := endsWith(context.Background(), context.Background())
+	stop3()
+	if ctx3.Err() == nil {
+		t.Fatal("stop did not release the context")
 	}
 }

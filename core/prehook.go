@@ -80,9 +80,7 @@ func (a hookAsker) Evaluate(ctx context.Context, h hooks.Hook, c hooks.Call, dea
 		return protocol.HookVerdict{}, fmt.Errorf("%w: its owner is no longer live", ErrNotAvailable)
 	}
 	defer o.leave()
-	callCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
+	callCtx, stop := endsWith(ctx, o.ctx)
 	defer stop()
 	p := protocol.HookEvaluateParams{Handle: h.Handle, Event: registry.HookEvent, Payload: c, DeadlineMS: uint64(deadline.Milliseconds())}
 	// the batch's context carries the deadline, so that it, not the call, names the cause

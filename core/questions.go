@@ -95,9 +95,7 @@ func (m *Manager) serveUserAsk(ctx context.Context, t protocol.Tier, gen uint64,
 	if why != "" {
 		return nil, &protocol.RPCError{Code: protocol.CodeInvalidParams, Message: "user/ask: " + why}
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(inv.ctx, func() { cancel(context.Cause(inv.ctx)) })
+	ctx, stop := endsWith(ctx, inv.ctx)
 	defer stop()
 	return m.ask(ctx, inv, q)
 }

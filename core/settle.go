@@ -88,9 +88,7 @@ func (m *Manager) activatingBeside(o *owner) bool {
 // probe pings o's incarnation; it returns nil once the host answers, and an error when the
 // host ends first (or ctx ends). The owner's end (which a host's end causes) ends the ping.
 func (m *Manager) probe(ctx context.Context, o *owner) error {
-	pctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(o.ctx, func() { cancel(context.Cause(o.ctx)) })
+	pctx, stop := endsWith(ctx, o.ctx)
 	defer stop()
 	_, err := o.h.Call(pctx, protocol.MethodHostPing, protocol.Empty{}, rpc.CallOpts{})
 	if err != nil && pctx.Err() != nil && ctx.Err() == nil {
