@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -57,7 +58,7 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	if f.plugins < 1 || f.plugins > maxBenchPlugins {
 		return exitf(ExitUsage, "--plugins %d: use 1 to %d", f.plugins, maxBenchPlugins)
 	}
-	if f.only != "" && !validBenchStep(f.only) {
+	if f.only != "" && !slices.Contains(benchSteps, f.only) {
 		return exitf(ExitUsage, "--only %q: use ready, oneshot, live or direct", f.only)
 	}
 	rt, err := benchRuntime(ctx, f.runtime)

@@ -45,15 +45,6 @@ const maxBenchPlugins = 8
 // benchSteps names the steps --only selects.
 var benchSteps = []string{"ready", "oneshot", "live", "direct"}
 
-func validBenchStep(s string) bool {
-	for _, b := range benchSteps {
-		if b == s {
-			return true
-		}
-	}
-	return false
-}
-
 // benchCrashLimit is the bench's crash budget: room for the kill rounds (each SIGKILL is a
 // crash), yet a start that keeps failing still ends the tier Failed with its reason.
 const benchCrashLimit = 64

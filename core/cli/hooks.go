@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -90,39 +91,19 @@ func writeHooksTable(w io.Writer, l HooksListJSON) {
 	if len(l.Hooks) == 0 {
 		printf(w, "no command hooks (add [[hooks.PreToolUse]] tables or hooks_file to config.toml)\n")
 	} else {
-		rows := [][]string{{"ID", "MATCHER", "TIMEOUT", "SOURCE", "COMMAND"}}
+		tw := newTable(w)
+		printf(tw, "ID\tMATCHER\tTIMEOUT\tSOURCE\tCOMMAND\n")
 		for _, h := range l.Hooks {
 			m := h.Matcher
 			if m == "" {
 				m = "*"
 			}
-			rows = append(rows, []string{h.ID, m, fmt.Sprintf("%ds", h.TimeoutS), h.Source, oneLineCommand(h.Command)})
+			printf(tw, "%s\t%s\t%ds\t%s\t%s\n", h.ID, m, h.TimeoutS, h.Source, oneLineCommand(h.Command))
 		}
-		writeColumns(w, rows)
+		_ = tw.Flush()
 	}
 	for _, n := range l.Notes {
 		printf(w, "note: %s\n", n)
-	}
-}
-
-// writeColumns prints rows as left-aligned columns two spaces apart (the last one unpadded).
-func writeColumns(w io.Writer, rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len(c))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i == len(r)-1 {
-				b.WriteString(c)
-				break
-			}
-			fmt.Fprintf(&b, "%-*s  ", widths[i], c)
-		}
-		printf(w, "%s\n", b.String())
 	}
 }
 
@@ -172,7 +153,7 @@ func newHooksTestCmd() *cobra.Command {
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			event := args[0]
-			if event != config.EventPreToolUse && event != config.EventPostToolUse && event != config.EventUserPromptSubmit {
+			if !slices.Contains(config.HookEvents, event) {
 				return exitf(ExitUsage, "%q is not an event cwx runs hooks for; use %s", event, strings.Join(config.HookEvents, ", "))
 			}
 			if !json.Valid([]byte(input)) || !strings.HasPrefix(strings.TrimSpace(input), "{") {

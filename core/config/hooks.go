@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -71,7 +72,7 @@ func resolveHooks(path string, file *string, tables map[string][]hookTOML) (Hook
 		out.File = filepath.Clean(f)
 	}
 	for ev := range tables {
-		if !knownHookEvent(ev) {
+		if !slices.Contains(HookEvents, ev) {
 			return out, &Error{Path: path, Key: "hooks." + ev, Reason: fmt.Sprintf("is not a hook event cwx runs; use %s", strings.Join(HookEvents, ", "))}
 		}
 	}
@@ -119,13 +120,4 @@ func resolveHook(path, key, ev string, t hookTOML) (HookEntry, error) {
 		e.TimeoutS = int(v)
 	}
 	return e, nil
-}
-
-func knownHookEvent(ev string) bool {
-	for _, k := range HookEvents {
-		if ev == k {
-			return true
-		}
-	}
-	return false
 }
