@@ -5600,7 +5600,7 @@ async function callTool(registrar, params, signal, rpc) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR2));
   }
-  const bad = hasRender(def) ? void 0 : notJson(value);
+  const bad = hasRender(def.output) ? void 0 : notJson(value);
   if (bad !== void 0) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad}; return a string, or a value JSON can carry`);
   const result = { content: render(def, input, value), is_error: false };
   if (value !== void 0 && typeof value !== "string" && isPlainJson(value, 0)) result.structured = value;
@@ -5610,8 +5610,7 @@ function atFrame(err, reg) {
   const at = topFrame(err, pluginRoot(reg.entry));
   return at === void 0 ? "" : ` (at ${at})`;
 }
-function hasRender(def) {
-  const output = def.output;
+function hasRender(output) {
   return typeof output === "object" && output !== null && "render" in output && typeof output.render === "function";
 }
 function notJson(v) {
@@ -5639,7 +5638,7 @@ function bigintAt(v, path, depth) {
 }
 function render(def, args, value) {
   const output = def.output;
-  if (typeof output === "object" && output !== null && "render" in output && typeof output.render === "function") {
+  if (hasRender(output)) {
     let blocks;
     try {
       blocks = Reflect.apply(output.render, output, [args, value]);

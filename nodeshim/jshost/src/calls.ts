@@ -96,7 +96,7 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR));
   }
-  const bad = hasRender(def) ? undefined : notJson(value);
+  const bad = hasRender(def.output) ? undefined : notJson(value);
   if (bad !== undefined) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad}; return a string, or a value JSON can carry`);
   const result: ToolResult = { content: render(def, input, value), is_error: false };
   // a string is its own text: sent once, in content (ARCHITECTURE.md, “Methods”)
@@ -110,8 +110,8 @@ function atFrame(err: unknown, reg: Registration): string {
   return at === undefined ? '' : ` (at ${at})`;
 }
 
-function hasRender(def: Registration['def']): boolean {
-  const output = def.output;
+/** hasRender reports whether a tool's output says how to render its value. */
+function hasRender(output: unknown): output is { render: (...args: unknown[]) => unknown } {
   return typeof output === 'object' && output !== null && 'render' in output && typeof output.render === 'function';
 }
 
@@ -147,7 +147,7 @@ function bigintAt(v: unknown, path: string, depth: number): string | undefined {
 
 function render(def: Registration['def'], args: unknown, value: unknown): ContentBlock[] {
   const output = def.output;
-  if (typeof output === 'object' && output !== null && 'render' in output && typeof output.render === 'function') {
+  if (hasRender(output)) {
     let blocks: unknown;
     try {
       blocks = Reflect.apply(output.render, output, [args, value]);
