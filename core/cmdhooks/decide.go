@@ -195,10 +195,10 @@ func (d Decision) fromJSON(o output) Decision {
 	return d
 }
 
-// Unrun is the decision for a hook that could not be run (the module unavailable, the
+// notRun is the decision for a hook that could not be run (the module unavailable, the
 // event over MaxStdin): PreToolUse and UserPromptSubmit fail closed with a block naming
 // why, PostToolUse records the failure.
-func Unrun(h Hook, err error) Decision { return Decision{Hook: h}.unrun(err.Error()) }
+func notRun(h Hook, err error) Decision { return Decision{Hook: h}.unrun(err.Error()) }
 
 func (d Decision) unrun(why string) Decision {
 	d.Said = "not run"

@@ -40,7 +40,7 @@ func Run(ctx context.Context, r Runner, hs []Hook, stdin []byte, s Session) []De
 			if c := context.Cause(hctx); c != nil {
 				err = c
 			}
-			out[i] = Unrun(h, err)
+			out[i] = notRun(h, err)
 		}()
 	}
 	wg.Wait()
@@ -82,7 +82,7 @@ func runOrRefuse(ctx context.Context, r Runner, hs []Hook, stdin []byte, err err
 	if err != nil {
 		out := make([]Decision, len(hs))
 		for i, h := range hs {
-			out[i] = Unrun(h, err)
+			out[i] = notRun(h, err)
 		}
 		return out
 	}
