@@ -9,7 +9,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"sync"
 
 	"github.com/cwx-dev/cwx/core/bundle"
@@ -85,39 +84,28 @@ const builtinVersionLen = 12
 // the bundle does not hash to its pinned digest, or that is not pinned at all, gets no owner:
 // its reason is recorded (BuiltinModules, the log) and no host starts for it.
 func (m *Manager) builtinDesired(cfg *config.Config, want map[string]plugins.Desired) []plugins.Desired {
-	ids := make([]string, 0, len(builtinSources))
-	for id := range builtinSources {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	var out []plugins.Desired
 	rows := map[string]builtinRow{}
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(builtinSources)) {
 		owner := registry.HostIDPrefix + id
 		work, err := builtinSources[id](m, cfg, want)
 		row := builtinRow{needed: work.Needed, notes: work.Notes}
 		for _, n := range work.Notes {
 			m.noteBuiltin(owner, n)
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			row.failed = err.Error()
 			m.noteBuiltin(owner, "not started: "+err.Error())
-			rows[id] = row
-			continue
-		}
-		if !work.Needed {
-			rows[id] = row
-			continue
-		}
-		d, err := m.builtinOwner(id, work)
-		if err != nil {
-			row.failed = err.Error()
-			m.noteBuiltin(owner, err.Error())
-			rows[id] = row
-			continue
+		case work.Needed:
+			if d, err := m.builtinOwner(id, work); err != nil {
+				row.failed = err.Error()
+				m.noteBuiltin(owner, err.Error())
+			} else {
+				out = append(out, d)
+			}
 		}
 		rows[id] = row
-		out = append(out, d)
 	}
 	m.builtin.mu.Lock()
 	m.builtin.last = rows
@@ -149,7 +137,7 @@ func (m *Manager) builtinOwner(id string, work BuiltinWork) (plugins.Desired, er
 	// the approval key's closure: the module's bytes and the work it was given (a changed
 	// script is another closure, so a session grant does not carry over to it)
 	closure := sha256.Sum256([]byte(pin.SHA256 + "\x00" + digest))
-	dir := filepath.Join(m.home, "extension-host", m.o.Bundle.SHA256())
+	dir := filepath.Join(m.home, "extension-host", m.lazy.bundle()) // the bundle digest, computed once (lazy.go)
 	path := bundle.ModulePath(dir, id)
 	return plugins.Desired{
 		ID: owner, Version: pin.SHA256[:builtinVersionLen], Closure: hex.EncodeToString(closure[:]),

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -281,7 +282,7 @@ func (m *Manager) undefer(kind protocol.RegisterKind, name string, tried []strin
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !live {
-		for _, id := range sortedKeys(l.deferred) {
+		for _, id := range slices.Sorted(maps.Keys(l.deferred)) {
 			e := l.entries[id]
 			if !slices.Contains(tried, id) && (kind == protocol.KindTool && e.HasTool(name) || kind == protocol.KindCommand && e.HasCommand(name)) {
 				target = id
@@ -303,15 +304,6 @@ func (m *Manager) undefer(kind protocol.RegisterKind, name string, tried []strin
 	slices.Sort(start)
 	slices.Sort(watch)
 	return target, start, watch
-}
-
-func sortedKeys(s map[string]bool) []string {
-	out := make([]string, 0, len(s))
-	for k := range s {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // settled reports whether every plugin of ids has an owner that is no longer activating.
