@@ -94,7 +94,7 @@ func writeHooksTable(w io.Writer, l HooksListJSON) {
 		tw := newTable(w)
 		printf(tw, "ID\tMATCHER\tTIMEOUT\tSOURCE\tCOMMAND\n")
 		for _, h := range l.Hooks {
-			m := h.Matcher
+			m := oneLine(h.Matcher)
 			if m == "" {
 				m = "*"
 			}
@@ -107,10 +107,12 @@ func writeHooksTable(w io.Writer, l HooksListJSON) {
 	}
 }
 
+// oneLineCommand is a hook's command on one line of at most 80 characters, cut between
+// characters.
 func oneLineCommand(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 80 {
-		s = s[:77] + "..."
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:77]) + "..."
 	}
 	return s
 }
