@@ -277,6 +277,10 @@ func TestDecideBounds(t *testing.T) {
 	if r, err := DecodeResult(json.RawMessage(`{"exit_code":2,"timed_out":false,"stdout":"","stderr":"x","stdout_truncated":false,"stderr_truncated":false}`)); err != nil || r.ExitCode != 2 {
 		t.Fatalf("%+v %v", r, err)
 	}
+	var typ *json.UnmarshalTypeError // the decoder's error stays reachable
+	if _, err := DecodeResult(json.RawMessage(`{"exit_code":"2"}`)); !errors.Is(err, errdefs.ErrViolation) || !errors.As(err, &typ) {
+		t.Errorf("a mistyped field: %v", err)
+	}
 }
 
 // TestAnswers holds the fold of command hooks: a block denies naming the hook, an allow

@@ -36,7 +36,7 @@ func DecodeResult(raw json.RawMessage) (Result, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return Result{}, errdefs.Newf(errdefs.ErrViolation, "the hooks module answered harness/run with something other than a hook result: %v", err)
+		return Result{}, errdefs.Newf(errdefs.ErrViolation, "the hooks module answered harness/run with something other than a hook result: %w", err)
 	}
 	if len(r.Stdout) > MaxOutput || len(r.Stderr) > MaxOutput {
 		return Result{}, errdefs.Newf(errdefs.ErrViolation, "the hooks module answered a hook output over %d bytes", MaxOutput)
