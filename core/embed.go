@@ -104,9 +104,9 @@ var shimProbes atomic.Int64
 
 func probeShim(ctx context.Context, path string) error {
 	shimProbes.Add(1)
-	ctx, cancel := context.WithTimeout(ctx, shimProbeDeadline)
+	pctx, cancel := context.WithTimeout(ctx, shimProbeDeadline)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, shared.Subcommand, "--tier="+shimProbeTier)
+	cmd := exec.CommandContext(pctx, path, shared.Subcommand, "--tier="+shimProbeTier)
 	cmd.Env = append(os.Environ(), shared.CookieKey+"="+shared.CookieValue, shimProbeEnv+"=1")
 	out := &capped{max: shimProbeOutput}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -116,10 +116,13 @@ func probeShim(ctx context.Context, path string) error {
 	if strings.Contains(said, shimProbeReply) {
 		return nil
 	}
+	if ctx.Err() != nil { // the caller gave up: nothing is known about the program
+		return fmt.Errorf("%w: the check that %s runs the extension-host shim was cut short: %w", ErrCancelled, path, context.Cause(ctx))
+	}
 	var what string
 	var exit *exec.ExitError
 	switch {
-	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(pctx.Err(), context.DeadlineExceeded):
 		what = fmt.Sprintf("did not end within %s", shimProbeDeadline)
 	case errors.As(err, &exit):
 		what = fmt.Sprintf("exited with status %d", exit.ExitCode())

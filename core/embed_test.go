@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
@@ -134,5 +135,29 @@ func TestDefaultLogger(t *testing.T) {
 	defer m.Close(context.Background())
 	if !m.log.IsWarn() || m.log.IsInfo() {
 		t.Fatal("a Manager without a Logger does not log warnings (only)")
+	}
+}
+
+// TestShimCheckCutShort: a check whose context ends first is the caller's cancellation, not
+// a program that is not the shim, and is not kept: the next check probes again.
+func TestShimCheckCutShort(t *testing.T) {
+	prog := script(t, "sleep 30")
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	cancelled, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	for name, ctx := range map[string]context.Context{"cancelled": cancelled, "deadline passed": expired} {
+		t.Run(name, func(t *testing.T) {
+			err := checkShim(ctx, prog, nil)
+			if !errors.Is(err, ErrCancelled) || errors.Is(err, ErrNoShim) || !errors.Is(err, ctx.Err()) {
+				t.Fatalf("checkShim = %v; want ErrCancelled with the context's cause, not ErrNoShim", err)
+			}
+			if !strings.Contains(err.Error(), "was cut short") {
+				t.Errorf("error %q does not say the check was cut short", err)
+			}
+			if _, kept := shimChecks.Load(prog); kept {
+				t.Error("a check cut short was kept for the process")
+			}
+		})
 	}
 }
