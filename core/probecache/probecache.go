@@ -1,6 +1,7 @@
 package probecache
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -92,39 +93,44 @@ func (c *Cache) fresh(e entry) bool {
 // Put stores value under key: call it only after the probe succeeded. A failure to write
 // is logged at debug and otherwise ignored (the probe simply runs again next time).
 func (c *Cache) Put(key, value string) {
-	if c == nil || c.path == "" {
-		return
-	}
-	unlock, err := c.lock()
-	if err != nil {
-		c.log.Debug("probe cache not written", "path", c.path, "error", err)
-		return
-	}
-	defer unlock()
-	f := c.load()
-	for k, e := range f.Entries {
-		if !c.fresh(e) {
-			delete(f.Entries, k)
-		}
-	}
-	f.Entries[key] = entry{Value: value, At: c.now().UTC()}
-	for len(f.Entries) > maxEntries {
-		oldest := ""
+	c.update(func(f file) bool {
 		for k, e := range f.Entries {
-			if oldest == "" || e.At.Before(f.Entries[oldest].At) {
-				oldest = k
+			if !c.fresh(e) {
+				delete(f.Entries, k)
 			}
 		}
-		delete(f.Entries, oldest)
-	}
-	if err := c.write(f); err != nil {
-		c.log.Debug("probe cache not written", "path", c.path, "error", err)
-	}
+		f.Entries[key] = entry{Value: value, At: c.now().UTC()}
+		for len(f.Entries) > maxEntries {
+			oldest := ""
+			for k, e := range f.Entries {
+				if oldest == "" || e.At.Before(f.Entries[oldest].At) {
+					oldest = k
+				}
+			}
+			delete(f.Entries, oldest)
+		}
+		return true
+	})
 }
 
 // Forget removes every entry of kind (the kind given to [Key] or [Keyed]): for a probe that
 // failed afresh, so that no later process trusts an earlier success of it.
 func (c *Cache) Forget(kind string) {
+	c.update(func(f file) bool {
+		n := len(f.Entries)
+		for k := range f.Entries {
+			if strings.HasPrefix(k, kind+":") {
+				delete(f.Entries, k)
+			}
+		}
+		return len(f.Entries) != n
+	})
+}
+
+// update is every read-modify-write of the file: under the lock, change edits the entries
+// of what load read and says whether there is anything to write. A failure is logged at
+// debug and otherwise ignored.
+func (c *Cache) update(change func(file) bool) {
 	if c == nil || c.path == "" {
 		return
 	}
@@ -134,18 +140,10 @@ func (c *Cache) Forget(kind string) {
 		return
 	}
 	defer unlock()
-	f := c.load()
-	n := len(f.Entries)
-	for k := range f.Entries {
-		if strings.HasPrefix(k, kind+":") {
-			delete(f.Entries, k)
+	if f := c.load(); change(f) {
+		if err := c.write(f); err != nil {
+			c.log.Debug("probe cache not written", "path", c.path, "error", err)
 		}
-	}
-	if len(f.Entries) == n {
-		return
-	}
-	if err := c.write(f); err != nil {
-		c.log.Debug("probe cache not written", "path", c.path, "error", err)
 	}
 }
 
@@ -203,7 +201,7 @@ func (c *Cache) load() file {
 		return empty
 	}
 	var f file
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil || dec.More() {
 		c.log.Debug("probe cache ignored: corrupt", "path", c.path, "error", err)
