@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -208,11 +209,7 @@ func activateForConfigCheck(ctx context.Context, stderr io.Writer) (problems map
 	if err != nil {
 		return nil, pluginErr(err)
 	}
-	runnable := false
-	for _, r := range recs {
-		runnable = runnable || plugins.Runnable(s.Status(r))
-	}
-	if !runnable {
+	if !slices.ContainsFunc(recs, func(r *plugins.Record) bool { return plugins.Runnable(s.Status(r)) }) {
 		return nil, nil
 	}
 	m, err := openForCommand(ctx, stderr, "")

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"io"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,17 +41,8 @@ func splitFailures(err error) ([]PluginFailure, error) {
 
 // failureLine is a reason cut to its first line, escapes stripped.
 func failureLine(reason string) string {
-	return cutCell(oneLine(stripEscapes(adviseText(shortDiag(firstLine(reason))))), 200)
-}
-
-// firstLine returns s up to its first newline.
-func firstLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
+	first, _, _ := strings.Cut(reason, "\n")
+	return cutCell(oneLine(stripEscapes(adviseText(shortDiag(first)))), 200)
 }
 
 // writeFailures prints one line per failed plugin.
@@ -113,11 +106,7 @@ var listLive = activateForList
 // owner's state. An error that keeps every plugin from running (no usable runtime, a
 // refused config.toml) is returned, and the items keep their stored status.
 func activateForList(ctx context.Context, stderr io.Writer, items []PluginListItem) (failures []PluginFailure, err error) {
-	runnable := false
-	for _, it := range items {
-		runnable = runnable || plugins.Runnable(it.Status)
-	}
-	if !runnable {
+	if !slices.ContainsFunc(items, func(it PluginListItem) bool { return plugins.Runnable(it.Status) }) {
 		return nil, nil
 	}
 	m, err := openForCommand(ctx, stderr, "")
