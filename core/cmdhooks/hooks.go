@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -173,10 +174,8 @@ func ParseSettings(data []byte) ([]config.HookEntry, []string, error) {
 				}
 				t := config.DefaultHookTimeoutS
 				if h.Timeout != nil {
-					t = int(min(max(*h.Timeout, -1), config.MaxHookTimeoutS+1)) // no overflow
-					if float64(t) < *h.Timeout && t <= config.MaxHookTimeoutS {
-						t++ // a fraction of a second rounds up
-					}
+					// a fraction of a second rounds up; clamped first, so the int cannot overflow
+					t = int(math.Ceil(min(max(*h.Timeout, -1), config.MaxHookTimeoutS+1)))
 					switch {
 					case t < config.MinHookTimeoutS:
 						notes = append(notes, fmt.Sprintf("%s: timeout %gs raised to %ds", where, *h.Timeout, config.MinHookTimeoutS))
