@@ -100,10 +100,6 @@ func (m *Manager) commandHooks() (*cmdhooks.Set, error) {
 	return m.cmdHooks.set, m.cmdHooks.err
 }
 
-// CommandHooks returns the configured command hooks (`cwx hooks list`), or why they do not
-// load.
-func (m *Manager) CommandHooks() (*cmdhooks.Set, error) { return m.commandHooks() }
-
 // builtinHookAnswers runs the PreToolUse command hooks that match c (ARCHITECTURE.md,
 // “Command hooks”), under their own timeouts, and returns what the fold takes from them,
 // first. Hooks that do not load deny every call.
