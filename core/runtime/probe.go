@@ -154,7 +154,12 @@ func acceptedNodeFlags(ctx context.Context, cache ProbeCache, timeout time.Durat
 				flags = strings.Split(v, " ")
 			}
 			if known(flags) {
-				return flags
+				if err == nil { // the next call in this process needs no file
+					flagCache.Lock()
+					flagCache.m[key] = flags
+					flagCache.Unlock()
+				}
+				return append([]string(nil), flags...)
 			}
 		}
 	}

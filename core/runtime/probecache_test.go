@@ -262,3 +262,40 @@ echo "bwrap: No permissions to create new namespace" >&2; exit 1`)
 		t.Errorf("a failing sandbox probe ran %d times in two processes, want 2 (failures are not cached)", n)
 	}
 }
+
+// countingCache is a ProbeCache in memory that counts its reads.
+type countingCache struct {
+	m    map[string]string
+	gets int
+}
+
+func (c *countingCache) Get(key string) (string, bool) { c.gets++; v, ok := c.m[key]; return v, ok }
+func (c *countingCache) Put(key, value string)         { c.m[key] = value }
+
+// TestNodeFlagsCacheHitKeptInProcess: the flags an earlier process cached answer the first
+// call, and the calls after it in this process are answered from memory, without reading
+// the cache again or starting a probe.
+func TestNodeFlagsCacheHitKeptInProcess(t *testing.T) {
+	newProcess(t)
+	t.Cleanup(func() { newProcess(t) })
+	root := t.TempDir()
+	log := filepath.Join(root, "execs")
+	bin := fakeBin(t, filepath.Join(root, "bin"), "node", `echo "$*" >> `+log+"\necho v22.20.0")
+	key, ok := probecache.Keyed("node-flags", []string{bin}, optionalNodeFlags...)
+	if !ok {
+		t.Fatal("no cache key for the fake node")
+	}
+	cache := &countingCache{m: map[string]string{key: "--no-experimental-sqlite"}}
+	for call := range 3 {
+		flags := acceptedNodeFlags(context.Background(), cache, 2*time.Second, bin)
+		if strings.Join(flags, " ") != "--no-experimental-sqlite" {
+			t.Fatalf("call %d: flags %q, want the cached --no-experimental-sqlite", call, flags)
+		}
+	}
+	if cache.gets != 1 {
+		t.Errorf("three calls read the cache %d times, want 1 (the process keeps the hit)", cache.gets)
+	}
+	if probes := execLog(t, log); len(probes) != 0 {
+		t.Errorf("a cached binary was probed: %q", probes)
+	}
+}
