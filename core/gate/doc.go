@@ -29,7 +29,8 @@
 //
 // Approver is the interface an embedder implements. TerminalPrompter is the CLI's
 // implementation: it shows the card with its choices named (o once, s this exact call for
-// the session, t this tool for the session, d deny) and reads one from a terminal, and fails closed with instructions when there is no terminal.
+// the session, t this tool for the session, d deny) and reads one from a terminal, and
+// fails closed with instructions when there is no terminal.
 //
 // Canonicalize implements RFC 8785 (JSON Canonicalization Scheme) for the key, in one
 // pass that writes straight into the result. Every call's input must have a canonical
