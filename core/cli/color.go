@@ -8,10 +8,9 @@ import (
 )
 
 // Colour (ARCHITECTURE.md, “CLI conventions”): only on a terminal, never when NO_COLOR is
-// set to a non-empty value (https://no-color.org) or TERM is "dumb", and never in --json
-// output. Colour marks
-// what the text already says (a status, an error, a prompt's choices); nothing is
-// said by colour alone.
+// set to a non-empty value or TERM is "dumb", and never in --json output. Colour marks what
+// the text already says (a status, an error, a prompt's choices); nothing is said by colour
+// alone.
 
 // SGR parameters of the styles the CLI uses.
 const (
