@@ -104,7 +104,7 @@ func resolveHook(path, key, ev string, t hookTOML) (HookEntry, error) {
 	}
 	e.Command = *t.Command
 	if strings.ContainsRune(e.Command, 0) {
-		return e, &Error{Path: path, Key: key + ".command", Reason: "holds a NUL byte"}
+		return e, &Error{Path: path, Key: key + ".command", Reason: "holds a NUL byte, which no shell command can carry; remove it"}
 	}
 	if t.Matcher != nil {
 		if ev == EventUserPromptSubmit && *t.Matcher != "" && *t.Matcher != "*" {

@@ -40,6 +40,7 @@ timeout_s = 120
 		{name: "unknown event", toml: "[[hooks.Stop]]\ncommand = \"x\"", err: "hooks.Stop: is not a hook event cwx runs"},
 		{name: "unknown key", toml: "[[hooks.PreToolUse]]\ncommand = \"x\"\ntimeout = 5", err: "hooks.PreToolUse.timeout: unknown key (a [[hooks.<event>]] table knows matcher, command, timeout_s)"},
 		{name: "no command", toml: "[[hooks.PreToolUse]]\nmatcher = \"Bash\"", err: "hooks.PreToolUse[0].command: is missing or empty"},
+		{name: "NUL in command", toml: "[[hooks.PreToolUse]]\ncommand = \"a\\u0000b\"", err: "hooks.PreToolUse[0].command: holds a NUL byte, which no shell command can carry; remove it"},
 		{name: "blank command", toml: "[[hooks.PreToolUse]]\ncommand = \"  \"", err: "hooks.PreToolUse[0].command: is missing"},
 		{name: "timeout zero", toml: "[[hooks.PreToolUse]]\ncommand = \"x\"\ntimeout_s = 0", err: "timeout_s: 0 is out of range; use 1 to 120"},
 		{name: "timeout over", toml: "[[hooks.PostToolUse]]\ncommand = \"x\"\ntimeout_s = 121", err: "hooks.PostToolUse[0].timeout_s: 121 is out of range"},
