@@ -2,8 +2,6 @@ package core
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,22 +32,7 @@ func TestToolGrantThroughTheManager(t *testing.T) {
 		t.Fatalf("another plugin's tool was covered: asked %d times", a.asked())
 	}
 
-	dir := t.TempDir()
-	for _, f := range []string{"plugin.json", "index.mjs"} {
-		b, err := os.ReadFile(filepath.Join(fixture(t, "tool"), f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f == "index.mjs" {
-			b = append(b, "\n// a new build\n"...)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := e.store.Install(dir); err != nil {
-		t.Fatal(err)
-	}
+	e.installNewBuild("tool")
 	rev, err := e.store.Review("fixture-tool")
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -234,22 +232,7 @@ func TestApprovalKeyFollowsClosure(t *testing.T) {
 	if a.asked() != 1 {
 		t.Fatalf("asked %d times, want 1", a.asked())
 	}
-	dir := t.TempDir()
-	for _, f := range []string{"plugin.json", "index.mjs"} {
-		b, err := os.ReadFile(filepath.Join(fixture(t, "tool"), f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f == "index.mjs" {
-			b = append(b, "\n// a new build\n"...)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := e.store.Install(dir); err != nil {
-		t.Fatal(err)
-	}
+	e.installNewBuild("tool")
 	reconcile(t, m) // the old receipt no longer holds: revoked
 	if hasTool(m, "alpha") {
 		t.Fatal("a plugin whose bytes changed stayed live")

@@ -136,6 +136,28 @@ func (e *env) install(names ...string) []string {
 	return ids
 }
 
+// installNewBuild installs, over the installed fixture plugin name, a copy whose index.mjs
+// has one more line: another build (another closure) that needs a new review and trust.
+func (e *env) installNewBuild(name string) {
+	e.t.Helper()
+	dir := e.t.TempDir()
+	for _, f := range []string{"plugin.json", "index.mjs"} {
+		b, err := os.ReadFile(filepath.Join(fixture(e.t, name), f))
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if f == "index.mjs" {
+			b = append(b, "\n// a new build\n"...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	if _, err := e.store.Install(dir); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // open opens a Manager on the env with auto approval, closed at the end of the test.
 func (e *env) open(mod func(*Options)) *Manager {
 	e.t.Helper()
