@@ -36,6 +36,20 @@ func e2eHome(t testing.TB, rt testenv.Runtime, pluginConf string) string {
 	return home
 }
 
+// loggedRuntime returns rt reached through a wrapper script that appends each start's
+// arguments, one line, to log (created on the first start).
+func loggedRuntime(t testing.TB, rt testenv.Runtime) (wrapped testenv.Runtime, log string) {
+	t.Helper()
+	dir := t.TempDir()
+	log = filepath.Join(dir, "runtime-starts.log")
+	wrapped = testenv.Runtime{Name: rt.Name, Path: filepath.Join(dir, rt.Name)}
+	script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\nexec %q \"$@\"\n", log, rt.Path)
+	if err := os.WriteFile(wrapped.Path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return wrapped, log
+}
+
 // e2eCWX runs the real cwx binary bin under CWX_HOME=home.
 func e2eCWX(t testing.TB, bin, home, stdin string, args ...string) cliResult {
 	t.Helper()

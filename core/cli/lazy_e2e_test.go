@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,15 +20,9 @@ func TestWarmListingSpawnsNothing(t *testing.T) {
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)
-			dir := t.TempDir()
-			log := filepath.Join(dir, "runtime-starts.log")
-			wrapper := filepath.Join(dir, rt.Name)
-			script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\nexec %q \"$@\"\n", log, rt.Path)
-			if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			wrapped, log := loggedRuntime(t, rt)
 			// unsandboxed: the wrapper and its log live outside what the sandbox mounts
-			home := e2eHome(t, testenv.Runtime{Name: rt.Name, Path: wrapper}, "sandbox = \"off\"\n")
+			home := e2eHome(t, wrapped, "sandbox = \"off\"\n")
 			for _, p := range []string{"tool", "command"} {
 				src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", p))
 				if err != nil {

@@ -24,15 +24,9 @@ func TestOneShotReusesProbes(t *testing.T) {
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)
-			dir := t.TempDir()
-			log := filepath.Join(dir, "runtime-starts.log")
-			wrapper := filepath.Join(dir, rt.Name)
-			script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\nexec %q \"$@\"\n", log, rt.Path)
-			if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			wrapped, log := loggedRuntime(t, rt)
 			// unsandboxed: the wrapper and its log live outside what the sandbox mounts
-			home := e2eHome(t, testenv.Runtime{Name: rt.Name, Path: wrapper}, "sandbox = \"off\"\n")
+			home := e2eHome(t, wrapped, "sandbox = \"off\"\n")
 			src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "tool"))
 			if err != nil {
 				t.Fatal(err)
@@ -92,7 +86,7 @@ func TestOneShotReusesProbes(t *testing.T) {
 			}
 
 			later := time.Now().Add(time.Minute)
-			if err := os.Chtimes(wrapper, later, later); err != nil {
+			if err := os.Chtimes(wrapped.Path, later, later); err != nil {
 				t.Fatal(err)
 			}
 			call()
