@@ -81,7 +81,7 @@ func TestSandboxUnavailableSurfacesEndToEnd(t *testing.T) {
 // says so.
 func TestSandboxActiveEndToEnd(t *testing.T) {
 	if _, err := jsruntime.ResolveBwrap("", os.Getenv("PATH"), ""); err != nil {
-		if os.Getenv("CI") == "true" {
+		if testenv.InCI() {
 			t.Fatalf("bubblewrap is missing under CI: %v", err)
 		}
 		t.Skipf("bubblewrap is not installed: %v", err)
