@@ -70,13 +70,20 @@ func checkShim(ctx context.Context, path string, cache runtime.ProbeCache) error
 		}
 		path = exe
 	}
-	v, _ := shimChecks.LoadOrStore(path, &shimCheck{})
-	c := v.(*shimCheck)
-	c.once.Do(func() { c.err = probeShimCached(ctx, path, cache) })
-	if c.err != nil && ctx.Err() != nil {
+	for {
+		v, _ := shimChecks.LoadOrStore(path, &shimCheck{})
+		c := v.(*shimCheck)
+		c.once.Do(func() { c.err = probeShimCached(ctx, path, cache) })
+		if !errors.Is(c.err, ErrCancelled) {
+			return c.err
+		}
+		// cut short by the context of whoever ran it: no answer to keep, and, while this
+		// caller's own context lives, no answer for it either: probe again
 		shimChecks.CompareAndDelete(path, c)
+		if ctx.Err() != nil {
+			return c.err
+		}
 	}
-	return c.err
 }
 
 // shimAdvice says what an embedder does about ErrNoShim.

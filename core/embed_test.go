@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -159,5 +160,21 @@ func TestShimCheckCutShort(t *testing.T) {
 				t.Error("a check cut short was kept for the process")
 			}
 		})
+	}
+}
+
+// TestShimCheckNotCutShortByAnother: a check that another caller's context cut short (that
+// caller's answer, still held for the process) is run again for a caller whose context
+// lives, instead of handing it the other caller's cancellation.
+func TestShimCheckNotCutShortByAnother(t *testing.T) {
+	prog := script(t, `echo "`+shimProbeReply+` (got cwx-probe)" >&2; exit 2`)
+	other := &shimCheck{}
+	other.once.Do(func() {
+		other.err = fmt.Errorf("%w: the check that %s runs the extension-host shim was cut short: %w", ErrCancelled, prog, context.Canceled)
+	})
+	shimChecks.Store(prog, other)
+	defer shimChecks.Delete(prog)
+	if err := checkShim(context.Background(), prog, nil); err != nil {
+		t.Fatalf("checkShim = %v; want the shim found", err)
 	}
 }
