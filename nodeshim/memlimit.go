@@ -7,11 +7,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
-)
 
-// MemoryLimitPhrase starts the exit reason the shim reports when the runtime died of
-// running out of memory; the core tests for it so it does not add its own hint twice.
-const MemoryLimitPhrase = "the runtime exceeded its memory limit"
+	"github.com/cwx-dev/cwx/shared"
+)
 
 // heapMarkers are what V8 prints when the JavaScript heap reached --max-old-space-size.
 var heapMarkers = [][]byte{[]byte("JavaScript heap out of memory"), []byte("near heap limit")}
@@ -40,12 +38,12 @@ func memoryReason(code, sig int, tail []byte, limit uint64, heapMiB int, peak ui
 	switch {
 	case heapMiB > 0 && containsAny(tail, heapMarkers):
 		return fmt.Sprintf("%s: the JavaScript heap reached its cap of %d MiB (--max-old-space-size; the data limit is %s)",
-			MemoryLimitPhrase, heapMiB, data)
+			shared.MemoryLimitPhrase, heapMiB, data)
 	case containsAny(tail, heapMarkers) || containsAny(tail, oomMarkers):
-		return fmt.Sprintf("%s of %d MiB (%s)", MemoryLimitPhrase, limit>>20, data)
+		return fmt.Sprintf("%s of %d MiB (%s)", shared.MemoryLimitPhrase, limit>>20, data)
 	case reached && !sentFromOutside(sig):
 		return fmt.Sprintf("%s of %d MiB (%s): its data segment had reached %d MiB",
-			MemoryLimitPhrase, limit>>20, data, peak>>20)
+			shared.MemoryLimitPhrase, limit>>20, data, peak>>20)
 	}
 	return ""
 }

@@ -39,6 +39,9 @@ const (
 	// sets LifelineEnv=3 when it passes one.
 	LifelineFD  = 3
 	LifelineEnv = "CWX_SHIM_LIFELINE"
+	// MemoryLimitPhrase starts the exit reason the shim reports when the runtime died of
+	// running out of memory; the supervisor tests for it so it does not add its own hint twice.
+	MemoryLimitPhrase = "the runtime exceeded its memory limit"
 )
 
 // Handshake is go-plugin's handshake for the shim.

@@ -351,17 +351,13 @@ func (t *TierRuntime) plannedRestart(inc *incarnation, idle <-chan struct{}) {
 	}
 }
 
-// shimNamedLimit is nodeshim.MemoryLimitPhrase (the shim's exit reason for a runtime that
-// ran out of memory), which the supervisor does not import.
-const shimNamedLimit = "the runtime exceeded its memory limit"
-
 var memoryHint = regexp.MustCompile(`(?i)out of memory|allocation failed|heap limit|cannot allocate memory|ENOMEM`)
 
 // withMemoryHint names the data limit when the runtime's end looks like memory exhaustion.
-// The shim names the limit itself when the runtime died of it (shimNamedLimit); then the
+// The shim names the limit itself when the runtime died of it (shared.MemoryLimitPhrase); then the
 // reason stands as it is.
 func (t *TierRuntime) withMemoryHint(inc *incarnation, reason, tail string) string {
-	if strings.Contains(reason, shimNamedLimit) || !memoryHint.MatchString(tail) && !memoryHint.MatchString(reason) {
+	if strings.Contains(reason, shared.MemoryLimitPhrase) || !memoryHint.MatchString(tail) && !memoryHint.MatchString(reason) {
 		return reason
 	}
 	limit := inc.rt.MemoryLimitBytes
