@@ -207,6 +207,20 @@ func TestSoakFindsSurvivor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	// Start returns once execve has begun; the kernel sets up the new image's environment
+	// (and so the marker /proc/<pid>/environ shows) a moment later, longer on a loaded
+	// machine. Wait until the sleep is seen as marked, or the cases below see nothing.
+	visible := func() bool {
+		for _, p := range markedProcs() {
+			if p.pid == cmd.Process.Pid {
+				return true
+			}
+		}
+		return false
+	}
+	if !eventuallyNoFatal(10*time.Second, visible) {
+		t.Fatalf("the sleep (pid %d) never showed the run's marker in /proc/%d/environ", cmd.Process.Pid, cmd.Process.Pid)
+	}
 	self := os.Getpid() // the sleep descends from this process
 	tests := []struct {
 		name     string
