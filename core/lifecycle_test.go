@@ -61,6 +61,8 @@ func TestHostExitReplay(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- m.Reconcile(context.Background()) }()
 	waitFor(t, "the other plugin is live", func() bool { return hasTool(m, "beta") })
+	// the two activations run side by side: the crash must come while fixture-tool's is on the host
+	waitFor(t, "fixture-tool activating", func() bool { return ft.activations("fixture-tool") == 1 })
 	a, b := ownerOf(t, m, "fixture-tool").Ref, ownerOf(t, m, "fixture-command").Ref
 	ft.kill(&a)
 	close(release)
@@ -262,6 +264,7 @@ func TestCancelledReconcileRetries(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- m.Reconcile(ctx) }()
 	waitFor(t, "the other plugin live", func() bool { return hasTool(m, "beta") })
+	waitFor(t, "fixture-tool activating", func() bool { return ft.activations("fixture-tool") == 1 })
 	cancel()
 	<-done
 	if o, ok := m.Owner("fixture-tool"); !ok || o.State != "revoked" {
