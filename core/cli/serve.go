@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -224,8 +223,10 @@ func serveStdio(ctx context.Context, srv *mcpserve.Server, in io.Reader, out io.
 	}
 }
 
+// serveEnd translates the end of a session: Run already counts a client that went away
+// as a clean end.
 func serveEnd(err error) error {
-	if err == nil || errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) {
+	if err == nil {
 		return nil
 	}
 	return exitf(ExitInternal, "MCP session: %w", err)

@@ -4,7 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
+	"io"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -126,15 +129,23 @@ func (s *Server) Watch(ctx context.Context) (stop func()) {
 }
 
 // Run serves one session on t (stdio: &mcp.StdioTransport{}) until the client closes it
-// (stdin EOF) or ctx ends.
+// (stdin EOF) or ctx ends. A client that goes away, even in the middle of a call whose
+// answer then cannot be written, ends the session cleanly: Run returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	stop := s.Watch(ctx)
 	defer stop()
 	err := s.mcp.Run(ctx, t)
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || clientGone(err) {
 		return nil
 	}
 	return err
+}
+
+// clientGone reports whether err only says that the client closed its end: the read saw
+// the end of the stream, or a write found a closed pipe.
+func clientGone(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE)
 }
 
 // Sync gives the SDK the Manager's live catalog: new and changed tools and prompts are
