@@ -24,19 +24,23 @@ func TestCheckMemoryCapOnRealRuntimes(t *testing.T) {
 }
 
 func TestCheckMemoryCapVerdicts(t *testing.T) {
+	// the runtimes that answer get a bound no loaded machine reaches; the one that hangs
+	// is given a short one, which it always runs out
+	const answers, hangs = time.Minute, 300 * time.Millisecond
 	tests := []struct {
 		name, body, detail string
 		enforced           bool
+		limit              time.Duration
 	}{
-		{"allocation never fails", `read x; echo '["ok","ok"]'`, "not enforced: a 1280 MiB allocation succeeded under a 1024 MiB cap", false},
-		{"control fails too", `read x; echo '["ok","fail: nope"]'`, "inconclusive: without a cap the runtime could not allocate 1280 MiB: fail: nope", false},
-		{"runtime garbles", `read x; echo hi`, `inconclusive: the control run without a cap failed: unexpected output "hi\n"`, false},
-		{"runtime hangs", `sleep 60`, "inconclusive: the control run without a cap failed: no answer within 300ms", false},
+		{"allocation never fails", `read x; echo '["ok","ok"]'`, "not enforced: a 1280 MiB allocation succeeded under a 1024 MiB cap", false, answers},
+		{"control fails too", `read x; echo '["ok","fail: nope"]'`, "inconclusive: without a cap the runtime could not allocate 1280 MiB: fail: nope", false, answers},
+		{"runtime garbles", `read x; echo hi`, `inconclusive: the control run without a cap failed: unexpected output "hi\n"`, false, answers},
+		{"runtime hangs", `sleep 60`, "inconclusive: the control run without a cap failed: no answer within 300ms", false, hangs},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := fakeBin(t, filepath.Join(t.TempDir(), "bin"), "node", tc.body)
-			rep := CheckMemoryCap(context.Background(), Runtime{Kind: KindNode, Path: p}, 1<<30, 300*time.Millisecond)
+			rep := CheckMemoryCap(context.Background(), Runtime{Kind: KindNode, Path: p}, 1<<30, tc.limit)
 			if rep.Enforced != tc.enforced || rep.Detail != tc.detail {
 				t.Errorf("report = %+v, want enforced=%v %q", rep, tc.enforced, tc.detail)
 			}
