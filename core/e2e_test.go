@@ -567,7 +567,7 @@ func TestCloseIsBounded(t *testing.T) {
 		if err := <-done; !errors.Is(err, ErrNotAvailable) {
 			t.Fatalf("call: %v", err)
 		}
-		eventually(t, 2*time.Second, "runtime gone after Close", func() bool { return processGone(pid) })
+		eventually(t, 10*time.Second, "runtime gone after Close", func() bool { return processGone(pid) })
 		if _, err := m.CallTool(context.Background(), "hang_probe", input(`{"ms":1}`), CallOptions{}); !errors.Is(err, ErrNotAvailable) {
 			t.Fatalf("call after Close: %v", err)
 		}
