@@ -47,10 +47,24 @@ func (t *TierRuntime) handshake(ctx context.Context, inc *incarnation) error {
 	default:
 		return fmt.Errorf("host/initialize failed: %w", err)
 	}
+	return t.awaitReady(ctx, inc)
+}
+
+// awaitReady waits for host/ready. The reader handles the host's notifications in frame
+// order, so a host/ready that came before the end of the incarnation has been noted by the
+// time the end is seen: then the handshake completed, and the end that followed it (a
+// violating request right after host/ready) is an exit after ready, not a failed start,
+// however the two were found.
+func (t *TierRuntime) awaitReady(ctx context.Context, inc *incarnation) error {
 	select {
 	case <-inc.readyNote:
 		return nil
 	case <-inc.peerDone:
+		select {
+		case <-inc.readyNote:
+			return nil
+		default:
+		}
 		return t.endedDuring(inc, "before host/ready")
 	case <-ctx.Done():
 		return t.abandoned(ctx, "no host/ready")
