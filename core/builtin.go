@@ -177,7 +177,12 @@ func (m *Manager) verifyDesired(d plugins.Desired) error {
 // under data-builtin/modules, never inside the plugin tier's.
 func (m *Manager) ensureDataDir(d plugins.Desired) (string, error) {
 	if !isBuiltinDesired(d) {
-		return m.store.Layout().EnsureDataDir(d.ID)
+		l := m.store.Layout()
+		dir, err := l.EnsureDataDir(d.ID)
+		if err != nil {
+			return "", err
+		}
+		return dir, m.pluginAccess(dir, l.PluginDir(d.ID))
 	}
 	if err := config.EnsureDir(d.DataDir); err != nil {
 		return "", err

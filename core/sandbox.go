@@ -15,11 +15,13 @@ import (
 // SandboxStatus says how the plugin tier is contained (ARCHITECTURE.md, “Sandbox”). Its
 // JSON form is part of `cwx host status --json`.
 type SandboxStatus struct {
-	Mode    string `json:"mode"`   // [extension_host] sandbox: required, prefer or off
-	Active  bool   `json:"active"` // the plugin tier runs inside bubblewrap
-	Bwrap   string `json:"bwrap,omitempty"`
-	Note    string `json:"note"`              // one line for every review, plugin show and host status
-	Problem string `json:"problem,omitempty"` // why the probe failed, with the fix
+	Mode   string `json:"mode"`   // [extension_host] sandbox: required, prefer or off
+	Active bool   `json:"active"` // the plugin tier runs inside bubblewrap
+	Bwrap  string `json:"bwrap,omitempty"`
+	// User is the identity the runtime drops to inside the sandbox when cwx runs as root.
+	User    *runtime.SandboxUser `json:"user,omitempty"`
+	Note    string               `json:"note"`              // one line for every review, plugin show and host status
+	Problem string               `json:"problem,omitempty"` // why the probe failed, with the fix
 }
 
 // BuiltinSandboxNote is what the builtin tier's status says: it is first-party code that
@@ -53,7 +55,7 @@ func (m *Manager) SandboxStatus() SandboxStatus {
 		}
 		rt = &r
 	}
-	st = decideSandbox(cfg.ExtensionHost, rt.Path, probeCache(m.home, m.log))
+	st = decideSandbox(cfg.ExtensionHost, rt.Path, m.o.ShimPath, probeCache(m.home, m.log))
 	m.sandbox.st, m.sandbox.done = st, true
 	return st
 }
@@ -66,7 +68,7 @@ const RequiredRefusedNote = `refused: sandbox = "required" and the OS sandbox do
 // success may come from cache (an earlier process, the same binaries and kernel settings);
 // the plugin tier is launched under bubblewrap all the same, so a sandbox that stopped
 // working fails the launch.
-func decideSandbox(eh config.ExtensionHost, runtimePath string, cache runtime.ProbeCache) SandboxStatus {
+func decideSandbox(eh config.ExtensionHost, runtimePath, shim string, cache runtime.ProbeCache) SandboxStatus {
 	st := SandboxStatus{Mode: eh.Sandbox, Note: runtime.Unsandboxed}
 	if eh.Sandbox == config.SandboxOff {
 		return st
@@ -81,13 +83,41 @@ func decideSandbox(eh config.ExtensionHost, runtimePath string, cache runtime.Pr
 		return st
 	}
 	st.Bwrap = bw
-	if why := runtime.ProbeSandboxCached(context.Background(), cache, bw, runtimePath, runtime.DefaultSandboxProbeTimeout); why != "" {
+	user, err := SandboxUserFor(eh, shim)
+	if err != nil {
+		st.Problem = err.Error()
+		return st
+	}
+	st.User = user
+	probe := runtime.Profile{Bwrap: bw, Runtime: runtimePath, User: user}
+	if why := runtime.ProbeSandboxCached(context.Background(), cache, probe, runtime.DefaultSandboxProbeTimeout); why != "" {
 		st.Problem = why + "; " + runtime.SandboxFix(why)
 		return st
 	}
 	st.Active = true
 	st.Note = "sandboxed: bubblewrap (no network, no other processes, writes only in the data folders)"
+	if user != nil {
+		st.Note = fmt.Sprintf("sandboxed: bubblewrap as uid %d (no network, no other processes, writes only in the data folders)", user.UID)
+	}
 	return st
+}
+
+// SandboxUserFor is the identity the plugin tier's runtime gets inside the sandbox: nil
+// when cwx does not run as root (the runtime keeps the caller's uid, which is not 0), else
+// [extension_host] sandbox_uid, dropped to by shim (this executable when "") inside the
+// sandbox.
+func SandboxUserFor(eh config.ExtensionHost, shim string) (*runtime.SandboxUser, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	if shim == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("find this executable to drop privileges inside the sandbox: %w", err)
+		}
+		shim = exe
+	}
+	return &runtime.SandboxUser{UID: eh.SandboxUID, GID: eh.SandboxUID, Shim: shim}, nil
 }
 
 // pluginSandbox is the profile the plugin tier runs in, nil when it runs unsandboxed, or
@@ -105,7 +135,10 @@ func (m *Manager) pluginSandbox(eh config.ExtensionHost, rt runtime.Runtime, mat
 	}
 	p := &runtime.Profile{
 		Bwrap: st.Bwrap, Runtime: rt.Path, Bundle: filepath.Dir(mat.Path),
-		Plugins: filepath.Join(m.home, "plugins"), Data: dataDir, DenyRead: eh.DenyRead,
+		Plugins: filepath.Join(m.home, "plugins"), Data: dataDir, DenyRead: eh.DenyRead, User: st.User,
+	}
+	if err := m.sandboxAccess(p); err != nil {
+		return nil, err
 	}
 	if eh.SandboxWorkspace == config.WorkspaceRead {
 		p.Workspace, _ = os.Getwd()
@@ -124,5 +157,5 @@ func SandboxFor(home string) SandboxStatus {
 	if err != nil {
 		return SandboxStatus{Mode: cfg.ExtensionHost.Sandbox, Note: runtime.Unsandboxed, Problem: err.Error()}
 	}
-	return decideSandbox(cfg.ExtensionHost, rt.Path, probeCache(home, nil))
+	return decideSandbox(cfg.ExtensionHost, rt.Path, "", probeCache(home, nil))
 }

@@ -46,6 +46,24 @@ func RunExecHelper(args []string) int {
 	return 126
 }
 
+// withoutCookie is env less go-plugin's cookie.
+func withoutCookie(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, shared.CookieKey+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// dropsPrivileges reports whether a sandboxed argv runs the privilege drop inside
+// bubblewrap (core/runtime's Profile with a SandboxUser).
+func dropsPrivileges(argv []string) bool {
+	inner, err := runtimeArgv(argv)
+	return err == nil && len(inner) > 2 && inner[1] == shared.Subcommand && inner[2] == shared.DropPrivilegesMode
+}
+
 func execRuntime(args []string) error {
 	if len(args) < 3 || args[1] != "--" {
 		return fmt.Errorf("usage: %s <limit bytes> -- <argv>", execHelperMode)
@@ -55,11 +73,11 @@ func execRuntime(args []string) error {
 		return fmt.Errorf("bad limit %q: %w", args[0], err)
 	}
 	argv := args[2:]
-	env := make([]string, 0, len(os.Environ()))
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, shared.CookieKey+"=") {
-			env = append(env, kv)
-		}
+	env := withoutCookie(os.Environ())
+	if sandboxed(env) && dropsPrivileges(argv) {
+		// The privilege drop inside the sandbox is this binary again, and the shim's
+		// dispatch requires the cookie; the drop removes it before the runtime starts.
+		env = os.Environ()
 	}
 	if sandboxed(env) {
 		// bubblewrap runs without --new-session (see core/runtime's Profile), so the

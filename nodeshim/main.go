@@ -27,6 +27,9 @@ func Main(args []string) int {
 	if len(args) > 0 && args[0] == execHelperMode {
 		return RunExecHelper(args[1:])
 	}
+	if len(args) > 0 && args[0] == shared.DropPrivilegesMode {
+		return RunDropPrivileges(args[1:])
+	}
 	fs := flag.NewFlagSet("cwx nodeshim", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
 	tier := fs.String("tier", "", "trust tier: plugin or builtin")

@@ -50,8 +50,9 @@ const (
 // then becomes the runtime, so the limit binds the runtime from its first instruction and
 // never the shim. The fork happens on a goroutine locked to its OS thread that stays alive
 // until the runtime has been reaped, so the death signal (which Linux ties to the forking
-// thread; see runtimeProcAttr) fires only when the shim itself dies.
-func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
+// thread; see runtimeProcAttr) fires only when the shim itself dies. A sandboxed plan's
+// seccomp filter is handed to bubblewrap on sandboxSeccompFD.
+func spawn(argv, env []string, dir string, limit uint64, filter []byte) (*proc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("launch plan has an empty argv")
 	}
@@ -69,7 +70,7 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	}
 	env = withJITReservation(env, lim)
 	p := &proc{limit: lim, heapMiB: heapCapMiB(argv), sandbox: sandbox, waited: make(chan struct{}), stderrDone: make(chan struct{})}
-	var child [4]*os.File // the runtime's ends: fd 3, fd 4, fd 1 and 2, bubblewrap's fd 5
+	var child [5]*os.File // the runtime's ends: fd 3, fd 4, fd 1 and 2, bubblewrap's fd 5 and fd 6
 	var info *os.File     // our end of bubblewrap's info pipe
 	if p.chanW, child[0], err = pipe(true); err == nil {
 		if p.chanR, child[1], err = pipe(false); err == nil {
@@ -78,6 +79,9 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	}
 	if err == nil && sandbox {
 		info, child[3], err = pipe(false)
+	}
+	if err == nil && sandbox && len(filter) > 0 {
+		child[4], err = filterPipe(filter)
 	}
 	if err != nil {
 		p.closeAll(child[:])
@@ -88,7 +92,7 @@ func spawn(argv, env []string, dir string, limit uint64) (*proc, error) {
 	cmd := &exec.Cmd{
 		Path: exe, Args: helperArgv(exe, lim, argv), Env: helperEnv(env), Dir: dir,
 		Stdout: child[2], Stderr: child[2], // Stdin nil: /dev/null
-		ExtraFiles:  helperFiles(child[0], child[1], child[3]),
+		ExtraFiles:  helperFiles(child[0], child[1], child[3], child[4]),
 		SysProcAttr: runtimeProcAttr(),
 	}
 	started := make(chan error, 1)
@@ -168,6 +172,25 @@ func (p *proc) findSandboxed(info *os.File) error {
 		return fmt.Errorf("start the sandbox: %w: %s", err, line)
 	}
 	return fmt.Errorf("start the sandbox: %w", err)
+}
+
+// filterPipe returns the read end of a pipe that holds filter and then EOF, as bubblewrap's
+// --seccomp reads it. A filter is at most 32 KiB (4096 instructions), within a pipe's
+// buffer, so the write does not wait for a reader.
+func filterPipe(filter []byte) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.Write(filter)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = r.Close()
+		return nil, fmt.Errorf("hand bubblewrap the seccomp filter: %w", err)
+	}
+	return r, nil
 }
 
 // pipe returns (ours, theirs); forWriting means we write and the runtime reads.

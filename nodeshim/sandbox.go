@@ -16,8 +16,9 @@ import (
 // The shim stays outside the sandbox: it spawns the exec helper, which sets RLIMIT_DATA and
 // execs bubblewrap, so the limit binds bubblewrap and the runtime inside it, never the shim.
 const (
-	sandboxEnv    = "CWX_HOST_SANDBOX"
-	sandboxInfoFD = 5
+	sandboxEnv       = "CWX_HOST_SANDBOX"
+	sandboxInfoFD    = 5
+	sandboxSeccompFD = 6 // core/runtime's SandboxSeccompFD
 	// sandboxFindBound bounds the wait for bubblewrap's init to fork the runtime.
 	sandboxFindBound = 5 * time.Second
 	sandboxScanEvery = 20
@@ -93,10 +94,13 @@ func sandboxStatus(code, sig int) (int, int) {
 }
 
 // helperFiles returns the descriptors the exec helper inherits from fd 3 on.
-func helperFiles(chanIn, chanOut, info *os.File) []*os.File {
+func helperFiles(chanIn, chanOut, info, filter *os.File) []*os.File {
 	files := []*os.File{runtimeChanIn - 3: chanIn, runtimeChanOut - 3: chanOut}
 	if info != nil {
 		files = append(files, info) // fd 5 == sandboxInfoFD
+	}
+	if info != nil && filter != nil {
+		files = append(files, filter) // fd 6 == sandboxSeccompFD
 	}
 	return files
 }

@@ -85,7 +85,7 @@ func (s *server) Start(_ context.Context, req *shimv1.StartRequest) (*shimv1.Sta
 	if err != nil {
 		return nil, err
 	}
-	p, err := spawn(plan.Argv, runtimeEnv(plan.Env, os.Getpid()), plan.Dir, plan.MemoryLimitBytes)
+	p, err := spawn(plan.Argv, runtimeEnv(plan.Env, os.Getpid()), plan.Dir, plan.MemoryLimitBytes, plan.SeccompFilter)
 	if err == nil {
 		s.sd.Go(func() {
 			defer close(p.stderrDone)

@@ -21,6 +21,7 @@ type LaunchPlan struct {
 	Env              []string
 	Dir              string
 	MemoryLimitBytes uint64 // RLIMIT_DATA; 0 means the shim's default (1 GiB)
+	SeccompFilter    []byte // a sandboxed plan's filter, which bubblewrap reads on fd 6
 }
 
 // Started describes a runtime the shim spawned.
@@ -73,7 +74,7 @@ func (c *Client) Done() <-chan struct{} { return c.done.Done() }
 // Start asks the shim to spawn the runtime.
 func (c *Client) Start(ctx context.Context, p LaunchPlan) (Started, error) {
 	r, err := c.api.Start(ctx, &shimv1.StartRequest{Plan: &shimv1.LaunchPlan{
-		Argv: p.Argv, Env: p.Env, Dir: p.Dir, MemoryLimitBytes: p.MemoryLimitBytes,
+		Argv: p.Argv, Env: p.Env, Dir: p.Dir, MemoryLimitBytes: p.MemoryLimitBytes, SeccompFilter: p.SeccompFilter,
 	}})
 	if err != nil {
 		return Started{}, fmt.Errorf("shim start: %w", err)

@@ -23,6 +23,10 @@ const (
 	PluginName = "nodeshim"
 	// Subcommand is the hidden argv[1] that makes the cwx binary act as the shim.
 	Subcommand = "nodeshim"
+	// DropPrivilegesMode is the word after Subcommand that makes the cwx binary, started by
+	// bubblewrap inside the sandbox, drop to an unprivileged uid and gid, change into a
+	// folder and exec the runtime: `cwx nodeshim drop-privileges <uid>:<gid> <dir> -- <argv>`.
+	DropPrivilegesMode = "drop-privileges"
 	// ParentPIDEnv is set in the runtime's environment to the shim's pid.
 	ParentPIDEnv = "CWX_HOST_PARENT_PID"
 	// LogLevelEnv tells the shim which hclog level to log at (default "info").

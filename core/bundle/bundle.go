@@ -16,8 +16,14 @@ import (
 // LicensesName is the file written beside the bundle.
 const LicensesName = "LICENSES.txt"
 
-// fileMode is the mode of every materialized file.
-const fileMode os.FileMode = 0o400
+// fileMode is the mode of every materialized file, and dirMode of the bundle's folders:
+// read-only, and readable by the unprivileged uid the sandboxed runtime drops to when cwx
+// runs as root (the bundle is this binary's public code; the extension-host folder above
+// them stays private).
+const (
+	fileMode os.FileMode = 0o444
+	dirMode  os.FileMode = 0o755
+)
 
 // ModulesDir is the directory, beside the bundle, that holds the builtin module files.
 const ModulesDir = "builtin"
@@ -76,10 +82,10 @@ func Materialize(home string, b Bundle) (Materialized, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return Materialized{}, fmt.Errorf("bundle: %w", err)
 	}
-	if err := ensureDir(filepath.Join(home, "extension-host")); err != nil {
+	if err := ensureDir(filepath.Join(home, "extension-host"), 0o700); err != nil {
 		return Materialized{}, err
 	}
-	if err := ensureDir(dir); err != nil {
+	if err := ensureDir(dir, dirMode); err != nil {
 		return Materialized{}, err
 	}
 	if err := ensureFile(dir, b.Name, b.Bytes); err != nil {
@@ -89,7 +95,7 @@ func Materialize(home string, b Bundle) (Materialized, error) {
 		return Materialized{}, err
 	}
 	if len(b.Modules) > 0 {
-		if err := ensureDir(filepath.Join(dir, ModulesDir)); err != nil {
+		if err := ensureDir(filepath.Join(dir, ModulesDir), dirMode); err != nil {
 			return Materialized{}, err
 		}
 		for _, mod := range b.Modules {
@@ -105,7 +111,7 @@ func Materialize(home string, b Bundle) (Materialized, error) {
 }
 
 // Verify checks, without writing anything, that b is materialized intact under home: both
-// files regular, 0400 and holding b's bytes. It returns where, or an error saying what is
+// files regular, 0444 and holding b's bytes. It returns where, or an error saying what is
 // wrong (a later Materialize repairs it).
 func Verify(home string, b Bundle) (Materialized, error) {
 	if err := checkName(b.Name); err != nil {
@@ -189,10 +195,15 @@ func checkName(name string) error {
 }
 
 // ensureDir makes dir a real directory (0700); a symlink or file in its place is removed.
-func ensureDir(dir string) error {
+func ensureDir(dir string, mode os.FileMode) error {
 	fi, err := os.Lstat(dir)
 	switch {
+	case err == nil && fi.IsDir() && fi.Mode().Perm() == mode:
+		return nil
 	case err == nil && fi.IsDir():
+		if err := os.Chmod(dir, mode); err != nil {
+			return fmt.Errorf("bundle: %w", err)
+		}
 		return nil
 	case err == nil:
 		if err := os.Remove(dir); err != nil {
@@ -201,8 +212,11 @@ func ensureDir(dir string) error {
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("bundle: %w", err)
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+	if err := os.Mkdir(dir, mode); err != nil && !errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("bundle: creating %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, mode); err != nil { // past the umask
+		return fmt.Errorf("bundle: %w", err)
 	}
 	fi, err = os.Lstat(dir)
 	if err != nil || !fi.IsDir() {
@@ -211,7 +225,7 @@ func ensureDir(dir string) error {
 	return nil
 }
 
-// ensureFile leaves dir/name alone when it is a regular 0400 file holding want, and
+// ensureFile leaves dir/name alone when it is a regular 0444 file holding want, and
 // otherwise writes it afresh.
 func ensureFile(dir, name string, want []byte) error {
 	path := filepath.Join(dir, name)
@@ -231,7 +245,7 @@ func ensureFile(dir, name string, want []byte) error {
 	return nil
 }
 
-// holds reports whether path is a regular file of mode 0400 whose bytes hash to want's
+// holds reports whether path is a regular file of mode 0444 whose bytes hash to want's
 // digest. It never follows a symlink.
 func holds(path string, want []byte) (bool, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
@@ -254,7 +268,7 @@ func holds(path string, want []byte) (bool, error) {
 	return bytes.Equal(h.Sum(nil), wantSum[:]), nil
 }
 
-// writeAtomic stages data in dir, makes it 0400, syncs it and renames it over dir/name.
+// writeAtomic stages data in dir, makes it 0444, syncs it and renames it over dir/name.
 func writeAtomic(dir, name string, data []byte) (err error) {
 	f, err := os.CreateTemp(dir, ".staging-*")
 	if err != nil {

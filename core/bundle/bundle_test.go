@@ -34,8 +34,8 @@ func checkFile(t *testing.T, path string, want []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o400 {
-		t.Errorf("%s: mode %v, want a regular 0400 file", path, fi.Mode())
+	if !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o444 {
+		t.Errorf("%s: mode %v, want a regular 0444 file", path, fi.Mode())
 	}
 	got, err := os.ReadFile(path)
 	if err != nil || string(got) != string(want) {
@@ -88,7 +88,7 @@ func TestMaterializeRepairs(t *testing.T) {
 		{"changed bytes", testBundle.Name, func(t *testing.T, path, _ string) {
 			must(t, os.Chmod(path, 0o600))
 			must(t, os.WriteFile(path, []byte("export default 2;\n"), 0o600))
-			must(t, os.Chmod(path, 0o400))
+			must(t, os.Chmod(path, 0o444))
 		}},
 		{"same bytes, writable mode", testBundle.Name, func(t *testing.T, path, _ string) {
 			must(t, os.Chmod(path, 0o644))

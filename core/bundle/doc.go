@@ -3,7 +3,7 @@
 //
 // [Materialize] writes the bundle to $CWX_HOME/extension-host/<sha256>/<name>, with
 // LICENSES.txt beside it. Each file is written to a staging file in the same directory,
-// made read-only (0400), synced, renamed over its final name (so a symlink planted at the
+// made read-only (0444, readable by the sandbox uid of a root cwx), synced, renamed over its final name (so a symlink planted at the
 // name is replaced, never written through) and then re-read through a descriptor that
 // refuses symlinks and re-hashed. A second call re-verifies what is there and rewrites a
 // file whose bytes or mode were changed. The directory name is the digest the core later

@@ -52,7 +52,7 @@ func TestEmbeddedModulesArePinned(t *testing.T) {
 		}
 		must(t, os.Chmod(path, 0o600))
 		must(t, os.WriteFile(path, append(slices.Clone(mod.Bytes), '\n'), 0o600))
-		must(t, os.Chmod(path, 0o400))
+		must(t, os.Chmod(path, 0o444))
 		if err := VerifyModule(path, pin.SHA256); !errors.Is(err, ErrModuleDigest) {
 			t.Errorf("VerifyModule of a changed copy: %v", err)
 		}
@@ -79,7 +79,7 @@ func TestVerify(t *testing.T) {
 	}
 	must(t, os.Chmod(m.Path, 0o600))
 	must(t, os.WriteFile(m.Path, []byte("tampered"), 0o600))
-	must(t, os.Chmod(m.Path, 0o400))
+	must(t, os.Chmod(m.Path, 0o444))
 	_, err = Verify(home, testBundle)
 	if err == nil || !strings.Contains(err.Error(), "is not a read-only copy") {
 		t.Errorf("Verify after tampering: %v", err)

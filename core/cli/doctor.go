@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/probecache"
@@ -38,6 +39,9 @@ type DoctorReport struct {
 	// null when there is no runtime to test.
 	MemoryCap *jsruntime.MemoryCapReport `json:"memory_cap"`
 	Sandbox   jsruntime.SandboxReport    `json:"sandbox"`
+	// Kernel is what the sandbox leaves the runtime of the kernel: the uid it runs as, /proc
+	// and the seccomp filter (ARCHITECTURE.md, “Sandbox”).
+	Kernel *DoctorKernel `json:"kernel,omitempty"`
 	// SandboxMode is [extension_host] sandbox; PluginTier says what that means for the
 	// plugin tier on this machine (ARCHITECTURE.md, “Sandbox”).
 	SandboxMode string       `json:"sandbox_mode"`
@@ -47,6 +51,30 @@ type DoctorReport struct {
 	// ($CWX_HOME/cache/probes.json); doctor runs every probe afresh and never reads it. A
 	// sandbox probe that fails here removes the cached sandbox successes.
 	ProbeCache string `json:"probe_cache"`
+}
+
+// DoctorKernel is the sandbox's kernel surface on this machine.
+type DoctorKernel struct {
+	UID      int      `json:"uid"`      // the uid the kernel sees for the sandboxed runtime
+	Dropped  bool     `json:"dropped"`  // cwx runs as root and the runtime drops to UID
+	ReadOnly []string `json:"readonly"` // /proc paths bound read-only
+	Masked   []string `json:"masked"`   // /proc paths hidden
+	Filter   string   `json:"filter"`   // the seccomp filter in one line, or why there is none
+}
+
+// doctorKernel describes the kernel surface the plugin tier's sandbox gives its runtime.
+func doctorKernel(host config.ExtensionHost) *DoctorKernel {
+	k := &DoctorKernel{UID: os.Geteuid()}
+	if u, err := core.SandboxUserFor(host, ""); err == nil && u != nil {
+		k.UID, k.Dropped = int(u.UID), true
+	}
+	k.ReadOnly, k.Masked = jsruntime.KernelSurface()
+	if f, err := jsruntime.Filter(); err != nil {
+		k.Filter = "none: " + err.Error()
+	} else {
+		k.Filter = f.Summary()
+	}
+	return k
 }
 
 // pluginTierContainment is doctor's one line on the plugin tier.
@@ -83,7 +111,11 @@ var doctorChecks = struct {
 	},
 	sandbox: func(ctx context.Context, pathEnv string, host config.ExtensionHost, runtimePath string) jsruntime.SandboxReport {
 		wd, _ := os.Getwd()
-		return jsruntime.CheckSandbox(ctx, host.Bwrap, pathEnv, wd, runtimePath)
+		user, err := core.SandboxUserFor(host, "")
+		if err != nil {
+			return jsruntime.SandboxReport{Name: "bubblewrap", Detail: err.Error()}
+		}
+		return jsruntime.CheckSandbox(ctx, host.Bwrap, pathEnv, wd, runtimePath, user)
 	},
 }
 
@@ -168,6 +200,9 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 	}
 	rep.SandboxMode = host.Sandbox
 	rep.PluginTier = pluginTierContainment(host.Sandbox, rep.Sandbox.Works)
+	if host.Sandbox != config.SandboxOff {
+		rep.Kernel = doctorKernel(host)
+	}
 	rep.Bundle = doctorBundle(home)
 	rep.ProbeCache = probecache.Path(home)
 	return rep, noRuntime, nil
@@ -231,6 +266,16 @@ func printDoctor(w io.Writer, r DoctorReport) {
 	}
 	if r.PluginTier != "" {
 		row("plugin tier", "%s (sandbox = %q)", r.PluginTier, r.SandboxMode)
+	}
+	if k := r.Kernel; k != nil {
+		if k.Dropped {
+			row("kernel uid", "%d (sandbox_uid: cwx runs as root, the runtime drops to it)", k.UID)
+		} else {
+			row("kernel uid", "%d (yours)", k.UID)
+		}
+		row("read-only", "%s", strings.Join(k.ReadOnly, " "))
+		row("masked", "%s", strings.Join(k.Masked, " "))
+		row("seccomp", "%s", k.Filter)
 	}
 	switch bd := r.Bundle; {
 	case bd.Materialized:

@@ -26,6 +26,13 @@ const (
 	MinBunMemoryLimitMiB  = 384
 	// DefaultSandbox is the plugin tier's sandbox mode (ARCHITECTURE.md, “Sandbox”).
 	DefaultSandbox = SandboxPrefer
+	// DefaultSandboxUID is the uid and gid the sandboxed runtime gets when cwx runs as root
+	// and sandbox_uid is not set: in the range systemd documents as unused (above its
+	// container ranges, below 2³¹), so no system service or container mapping owns it; not
+	// 65534 (nobody), which other software shares.
+	DefaultSandboxUID = 2_000_000_000
+	// MaxSandboxUID is the largest sandbox_uid (4294967295 is the kernel's "no uid").
+	MaxSandboxUID = 1<<32 - 2
 )
 
 // The values of [extension_host] sandbox and sandbox_workspace.
@@ -72,6 +79,8 @@ type ExtensionHost struct {
 	Bwrap            string   `json:"bwrap"`
 	DenyRead         []string `json:"deny_read"`
 	SandboxWorkspace string   `json:"sandbox_workspace"`
+	// SandboxUID is the uid and gid the sandboxed runtime runs as when cwx runs as root.
+	SandboxUID uint32 `json:"sandbox_uid"`
 }
 
 // MemoryLimitBytes returns MemoryLimitMiB in bytes.
@@ -126,6 +135,7 @@ type hostTOML struct {
 	Bwrap          *string  `toml:"bwrap"`
 	DenyRead       []string `toml:"deny_read"`
 	SandboxWork    *string  `toml:"sandbox_workspace"`
+	SandboxUID     *int64   `toml:"sandbox_uid"`
 }
 
 type pluginTOML struct {
@@ -188,7 +198,7 @@ func unknownKeys(md toml.MetaData) []string {
 func knownKeysHint(key string) string {
 	switch {
 	case strings.HasPrefix(key, "extension_host."):
-		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace"
+		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid"
 	case strings.HasPrefix(key, "plugins."):
 		return `a [plugins."<id>"] table knows only config`
 	case strings.HasPrefix(key, "hooks."):
@@ -208,7 +218,7 @@ func decodeError(path string, err error) error {
 
 func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
 	out := ExtensionHost{Runtime: DefaultRuntime, MemoryLimitMiB: DefaultMemoryLimitMiB, Approval: DefaultApproval,
-		Sandbox: DefaultSandbox, SandboxWorkspace: WorkspaceNone}
+		Sandbox: DefaultSandbox, SandboxWorkspace: WorkspaceNone, SandboxUID: DefaultSandboxUID}
 	bad := func(key, reason string) error {
 		return &Error{Path: path, Key: "extension_host." + key, Reason: reason}
 	}
@@ -282,6 +292,12 @@ func resolveSandbox(h hostTOML, out *ExtensionHost, bad func(key, reason string)
 		default:
 			return bad("sandbox_workspace", fmt.Sprintf("%q is not a workspace mount; use \"none\" or \"read\"", *h.SandboxWork))
 		}
+	}
+	if h.SandboxUID != nil {
+		if v := *h.SandboxUID; v < 1 || v > MaxSandboxUID {
+			return bad("sandbox_uid", fmt.Sprintf("%d is out of range; use an unused uid from 1 to %d (the sandboxed runtime runs as it when cwx runs as root)", v, MaxSandboxUID))
+		}
+		out.SandboxUID = uint32(*h.SandboxUID)
 	}
 	return nil
 }

@@ -56,7 +56,8 @@ func TestLoadMissingFileGivesDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ExtensionHost{Runtime: "node", MemoryLimitMiB: 1024, Approval: "ask", Sandbox: "prefer", SandboxWorkspace: "none"}
+	want := ExtensionHost{Runtime: "node", MemoryLimitMiB: 1024, Approval: "ask", Sandbox: "prefer", SandboxWorkspace: "none",
+		SandboxUID: DefaultSandboxUID}
 	if !reflect.DeepEqual(cfg.ExtensionHost, want) {
 		t.Fatalf("defaults = %+v, want %+v", cfg.ExtensionHost, want)
 	}
@@ -81,12 +82,14 @@ sandbox = "required"
 bwrap = "/opt/bw//bwrap"
 deny_read = ["/etc/secret/", "/srv/keys"]
 sandbox_workspace = "read"
+sandbox_uid = 61000
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := ExtensionHost{Runtime: "auto", Node: "/opt/node/bin/node", Bun: "/opt/bun/bin/bun", MemoryLimitMiB: 512, Approval: "deny",
-		Sandbox: "required", Bwrap: "/opt/bw/bwrap", DenyRead: []string{"/etc/secret", "/srv/keys"}, SandboxWorkspace: "read"}
+		Sandbox: "required", Bwrap: "/opt/bw/bwrap", DenyRead: []string{"/etc/secret", "/srv/keys"}, SandboxWorkspace: "read",
+		SandboxUID: 61000}
 	if !reflect.DeepEqual(cfg.ExtensionHost, want) {
 		t.Fatalf("got %+v, want %+v", cfg.ExtensionHost, want)
 	}
@@ -111,6 +114,9 @@ func TestParseErrors(t *testing.T) {
 		{"relative bwrap", "[extension_host]\nbwrap = \"bwrap\"", "extension_host.bwrap", "absolute path"},
 		{"relative deny_read", "[extension_host]\ndeny_read = [\"/ok\", \"x/y\"]", "extension_host.deny_read", `"x/y" must be an absolute path`},
 		{"bad workspace", "[extension_host]\nsandbox_workspace = \"write\"", "extension_host.sandbox_workspace", "not a workspace mount"},
+		{"sandbox uid 0", "[extension_host]\nsandbox_uid = 0", "extension_host.sandbox_uid", "use an unused uid from 1 to 4294967294"},
+		{"sandbox uid too big", "[extension_host]\nsandbox_uid = 4294967295", "extension_host.sandbox_uid", "out of range"},
+		{"sandbox uid negative", "[extension_host]\nsandbox_uid = -5", "extension_host.sandbox_uid", "out of range"},
 		{"wrong type", "[extension_host]\nruntime = 3", "", "runtime"},
 		{"syntax", "[extension_host\n", "", ""},
 	}

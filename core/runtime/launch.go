@@ -17,6 +17,9 @@ type LaunchPlan struct {
 	MemoryLimitBytes uint64   `json:"memory_limit_bytes"`
 	// Sandbox names the profile the runtime runs in ("bubblewrap"), "" when unsandboxed.
 	Sandbox string `json:"sandbox,omitempty"`
+	// Seccomp is the filter bubblewrap reads on SandboxSeccompFD (struct sock_filter
+	// entries), nil when unsandboxed.
+	Seccomp []byte `json:"seccomp,omitempty"`
 }
 
 // nodeFixedFlags go to every Node host (ARCHITECTURE.md, “Runtimes”).

@@ -20,7 +20,7 @@ func newProcess(t *testing.T) {
 	flagCache.m = map[binaryKey][]string{}
 	flagCache.Unlock()
 	sandboxProbes.Lock()
-	sandboxProbes.m = map[[2]string]string{}
+	sandboxProbes.m = map[string]string{}
 	sandboxProbes.Unlock()
 }
 
@@ -235,7 +235,7 @@ func TestProbeSandboxCached(t *testing.T) {
 					}
 				}
 				before := len(execLog(t, log))
-				if why := ProbeSandboxCached(context.Background(), cache, bw, runtimePath, 10*time.Second); why != "" {
+				if why := ProbeSandboxCached(context.Background(), cache, Profile{Bwrap: bw, Runtime: runtimePath}, 10*time.Second); why != "" {
 					t.Fatalf("%s: probe failed: %s", s.name, why)
 				}
 				if got := len(execLog(t, log)) - before; got != s.want {
@@ -254,7 +254,7 @@ echo "bwrap: No permissions to create new namespace" >&2; exit 1`)
 	cache := probecache.Open(filepath.Join(root, "home"), probecache.Options{})
 	for run := 0; run < 2; run++ {
 		newProcess(t)
-		if why := ProbeSandboxCached(context.Background(), cache, bw, "/usr/bin/true", 5*time.Second); !strings.Contains(why, "namespace") {
+		if why := ProbeSandboxCached(context.Background(), cache, Profile{Bwrap: bw, Runtime: "/usr/bin/true"}, 5*time.Second); !strings.Contains(why, "namespace") {
 			t.Fatalf("run %d: why = %q, want the namespace failure", run, why)
 		}
 	}

@@ -1,10 +1,15 @@
 package runtime
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/cwx-dev/cwx/core/seccomp"
+	"github.com/cwx-dev/cwx/shared"
 )
 
 // SandboxEnv marks a launch plan whose argv starts with bubblewrap: the shim reads the
@@ -18,17 +23,65 @@ const SandboxEnv = "CWX_HOST_SANDBOX"
 // the shim opens it for a sandboxed plan.
 const SandboxInfoFD = 5
 
+// SandboxSeccompFD is the descriptor on which bubblewrap reads the seccomp filter
+// (--seccomp); the shim and the probe open it from the plan's filter.
+const SandboxSeccompFD = 6
+
 // Profile is what the plugin tier's bubblewrap sandbox mounts (ARCHITECTURE.md, “Sandbox”).
 // Every path is absolute.
 type Profile struct {
-	Bwrap     string   // the bwrap binary
-	Runtime   string   // the runtime binary, bound back read-only
-	Bundle    string   // the materialized bundle's folder, read-only
-	Plugins   string   // $CWX_HOME/plugins, read-only
-	Data      string   // $CWX_HOME/extension-host/data, the only writable tree
-	Workspace string   // bound read-only when not ""
-	DenyRead  []string // masked even inside a mounted tree
+	Bwrap     string       // the bwrap binary
+	Runtime   string       // the runtime binary, bound back read-only
+	Bundle    string       // the materialized bundle's folder, read-only
+	Plugins   string       // $CWX_HOME/plugins, read-only
+	Data      string       // $CWX_HOME/extension-host/data, the only writable tree
+	Workspace string       // bound read-only when not ""
+	DenyRead  []string     // masked even inside a mounted tree
+	User      *SandboxUser // the identity the runtime gets when cwx runs as root; nil keeps the caller's
 }
+
+// SandboxUser is the unprivileged identity the runtime runs as when cwx runs as root, so
+// that the kernel never sees uid 0 inside the sandbox (ARCHITECTURE.md, “Sandbox”).
+// bubblewrap itself runs as root, so it can reach every bound path whatever the modes of
+// its parents, and starts Shim (the cwx binary, bound read-only) with CAP_SETUID and
+// CAP_SETGID only; Shim drops to UID and GID and becomes the runtime, whose capabilities
+// the kernel then clears.
+type SandboxUser struct {
+	UID  uint32 `json:"uid"`
+	GID  uint32 `json:"gid"`
+	Shim string `json:"shim"`
+}
+
+// procReadOnly are bound read-only onto themselves after the fresh /proc: bubblewrap covers
+// them only when access(W_OK) succeeds, which it does not for /proc/sys (and a remount is
+// refused there: they are not mount points).
+var procReadOnly = []string{"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"}
+
+// procMasked are Docker's masked /proc paths, hidden where this kernel has them (masking a
+// missing path makes bubblewrap fail).
+var procMasked = []string{
+	"/proc/kcore", "/proc/keys", "/proc/key-users", "/proc/timer_list", "/proc/sched_debug",
+	"/proc/latency_stats", "/proc/acpi", "/proc/scsi", "/proc/kallsyms",
+}
+
+// KernelSurface is what the profile does to /proc on this machine: the paths bound
+// read-only and the paths masked (each only where it exists).
+func KernelSurface() (readOnly, masked []string) {
+	for _, p := range procReadOnly {
+		if _, err := os.Lstat(p); err == nil {
+			readOnly = append(readOnly, p)
+		}
+	}
+	for _, p := range procMasked {
+		if _, err := os.Lstat(p); err == nil {
+			masked = append(masked, p)
+		}
+	}
+	return readOnly, masked
+}
+
+// Filter is the seccomp filter every sandboxed runtime gets, built once per process.
+var Filter = sync.OnceValues(seccomp.Build)
 
 // systemTrees are mounted read-only (a symlink, as on merged-/usr systems, is recreated).
 var systemTrees = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
@@ -53,21 +106,42 @@ func (p Profile) args(infoFD bool) []string {
 	a := []string{p.Bwrap,
 		"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
 		"--die-with-parent", "--cap-drop", "ALL",
-		"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
 	}
+	if p.User != nil {
+		// Only for the drop to p.User, which clears them (see SandboxUser).
+		a = append(a, "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID")
+	}
+	a = append(a, "--proc", "/proc")
+	readOnly, masked := KernelSurface()
+	for _, k := range readOnly {
+		a = append(a, "--ro-bind", k, k)
+	}
+	for _, k := range masked {
+		a = appendMask(a, k)
+	}
+	// /tmp is writable by whoever the runtime runs as (the sticky bit as on any /tmp).
+	a = append(a, "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp")
 	for _, t := range systemTrees {
 		a = appendTree(a, t)
 	}
-	a = appendBind(a, "--ro-bind", p.Runtime)
+	b := binder{a: a, made: map[string]bool{}}
+	b.bind("--ro-bind", p.Runtime)
 	if real, err := filepath.EvalSymlinks(p.Runtime); err == nil && real != p.Runtime {
-		a = appendBind(a, "--ro-bind", real)
+		b.bind("--ro-bind", real)
 	}
-	a = appendBind(a, "--ro-bind", p.Bundle)
-	a = appendBind(a, "--ro-bind", p.Plugins)
-	a = appendBind(a, "--bind", p.Data)
+	if p.User != nil {
+		b.bind("--ro-bind", p.User.Shim)
+		if real, err := filepath.EvalSymlinks(p.User.Shim); err == nil && real != p.User.Shim {
+			b.bind("--ro-bind", real)
+		}
+	}
+	b.bind("--ro-bind", p.Bundle)
+	b.bind("--ro-bind", p.Plugins)
+	b.bind("--bind", p.Data)
 	if p.Workspace != "" {
-		a = appendBind(a, "--ro-bind", p.Workspace)
+		b.bind("--ro-bind", p.Workspace)
 	}
+	a = b.a
 	for _, m := range append(append([]string(nil), systemSecrets...), hostKeys()...) {
 		if _, err := os.Lstat(m); err == nil {
 			a = appendMask(a, m)
@@ -76,22 +150,44 @@ func (p Profile) args(infoFD bool) []string {
 	for _, m := range p.DenyRead {
 		a = appendMask(a, m)
 	}
-	if p.Data != "" {
+	if p.Data != "" && p.User == nil {
+		// With p.User the drop changes into it: the folder is the user's, which root
+		// without capabilities cannot enter.
 		a = append(a, "--chdir", p.Data)
 	}
-	a = append(a, "--setenv", "TMPDIR", "/tmp")
+	a = append(a, "--setenv", "TMPDIR", "/tmp", "--seccomp", strconv.Itoa(SandboxSeccompFD))
 	if infoFD {
 		a = append(a, "--info-fd", strconv.Itoa(SandboxInfoFD))
 	}
 	return append(a, "--")
 }
 
-// Wrap returns plan run inside p: argv prefixed by the profile, SandboxEnv set.
+// command is argv as bubblewrap runs it: through the shim's privilege drop when p.User is
+// set, as it is otherwise.
+func (p Profile) command(argv []string) []string {
+	if p.User == nil {
+		return argv
+	}
+	dir := p.Data
+	if dir == "" {
+		dir = "/"
+	}
+	return append([]string{p.User.Shim, shared.Subcommand, shared.DropPrivilegesMode,
+		fmt.Sprintf("%d:%d", p.User.UID, p.User.GID), dir, "--"}, argv...)
+}
+
+// Wrap returns plan run inside p: argv prefixed by the profile (and the privilege drop),
+// SandboxEnv set, the seccomp filter attached. When the filter cannot be built for this
+// architecture the plan carries none and bubblewrap refuses to start; the sandbox probe
+// reports why first.
 func (plan LaunchPlan) Wrap(p Profile) LaunchPlan {
 	out := plan
-	out.Argv = append(p.Args(), plan.Argv...)
+	out.Argv = append(p.Args(), p.command(plan.Argv)...)
 	out.Env = dedupeEnv(append(append([]string(nil), plan.Env...), SandboxEnv+"=bwrap"))
 	out.Sandbox = "bubblewrap"
+	if f, err := Filter(); err == nil {
+		out.Seccomp = f.Bytes()
+	}
 	return out
 }
 
@@ -110,14 +206,46 @@ func appendTree(a []string, path string) []string {
 	}
 }
 
-func appendBind(a []string, flag, path string) []string {
+// binder appends bind mounts, first creating each destination's missing parents with mode
+// 0755: bubblewrap makes them 0700, owned by root, which a runtime dropped to SandboxUser
+// could not cross.
+type binder struct {
+	a    []string
+	made map[string]bool // parents already created
+}
+
+func (b *binder) bind(flag, path string) {
 	if path == "" {
-		return a
+		return
 	}
 	if _, err := os.Stat(path); err != nil {
-		return a
+		return
 	}
-	return append(a, flag, path, path)
+	path = filepath.Clean(path)
+	var parents []string
+	for d := filepath.Dir(path); d != "/" && d != "."; d = filepath.Dir(d) {
+		parents = append(parents, d)
+	}
+	for i := len(parents) - 1; i >= 0; i-- {
+		d := parents[i]
+		if b.made[d] || underSystemTree(d) {
+			continue
+		}
+		b.made[d] = true
+		b.a = append(b.a, "--perms", "0755", "--dir", d)
+	}
+	b.a = append(b.a, flag, path, path)
+}
+
+// underSystemTree reports whether d is a system tree or inside one (or /proc or /dev): those
+// exist in the sandbox already, with their own modes.
+func underSystemTree(d string) bool {
+	for _, t := range append(systemTrees, "/proc", "/dev") {
+		if isUnder(d, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendMask hides path: a folder under an empty read-only tmpfs, a file under /dev/null

@@ -73,16 +73,16 @@ func TestProbeSandbox(t *testing.T) {
 	if err != nil {
 		t.Skip("bubblewrap is not installed")
 	}
-	if why := ProbeSandbox(context.Background(), bw, "/usr/bin/true", 10*time.Second); why != "" {
+	if why := ProbeSandbox(context.Background(), Profile{Bwrap: bw, Runtime: "/usr/bin/true"}, 10*time.Second); why != "" {
 		t.Fatalf("probe failed: %s", why)
 	}
-	if why := ProbeSandbox(context.Background(), bw, "/nonexistent/node", 10*time.Second); why == "" {
+	if why := ProbeSandbox(context.Background(), Profile{Bwrap: bw, Runtime: "/nonexistent/node"}, 10*time.Second); why == "" {
 		t.Fatal("probe of a missing runtime succeeded")
 	}
 }
 
 func TestCheckSandboxMissing(t *testing.T) {
-	rep := CheckSandbox(context.Background(), "/nonexistent/bwrap", "", "", "/usr/bin/true")
+	rep := CheckSandbox(context.Background(), "/nonexistent/bwrap", "", "", "/usr/bin/true", nil)
 	if rep.Works || rep.Present || rep.Fix != BwrapMissingFix || !strings.Contains(rep.Detail, "/nonexistent/bwrap") {
 		t.Fatalf("report = %+v", rep)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/probecache"
+	"github.com/cwx-dev/cwx/shared"
 )
 
 // SandboxReport says whether bubblewrap is present and can run a command.
@@ -25,9 +26,9 @@ type SandboxReport struct {
 
 // CheckSandbox is the probe the plugin tier relies on, as `cwx doctor` reports it:
 // bubblewrap resolved like the host does (configured path, else PATH outside workDir) and
-// the runtime's --version run inside the plugin tier's profile (ProbeSandbox). Without a
-// runtime it runs `bwrap --ro-bind / / true` instead.
-func CheckSandbox(ctx context.Context, configured, pathEnv, workDir, runtimePath string) SandboxReport {
+// the runtime's --version run inside the plugin tier's profile (ProbeSandbox), as user when
+// not nil. Without a runtime it runs `bwrap --ro-bind / / true` instead.
+func CheckSandbox(ctx context.Context, configured, pathEnv, workDir, runtimePath string, user *SandboxUser) SandboxReport {
 	rep := SandboxReport{Name: "bubblewrap"}
 	bw, err := ResolveBwrap(configured, pathEnv, workDir)
 	if err != nil {
@@ -42,7 +43,7 @@ func CheckSandbox(ctx context.Context, configured, pathEnv, workDir, runtimePath
 		return r
 	}
 	rep.Path, rep.Present = bw, true
-	if why := ProbeSandbox(ctx, bw, runtimePath, DefaultSandboxProbeTimeout); why != "" {
+	if why := ProbeSandbox(ctx, Profile{Bwrap: bw, Runtime: runtimePath, User: user}, DefaultSandboxProbeTimeout); why != "" {
 		rep.Detail = why
 		rep.Fix = SandboxFix(why)
 		return rep
@@ -130,17 +131,20 @@ func ResolveBwrap(configured, pathEnv, workDir string) (string, error) {
 	return "", errors.New("bwrap is not on PATH")
 }
 
-// sandboxProbes caches ProbeSandbox per bubblewrap and runtime binary: once per process.
+// sandboxProbes caches ProbeSandbox per bubblewrap and runtime binary and identity: once
+// per process.
 var sandboxProbes = struct {
 	sync.Mutex
-	m map[[2]string]string
-}{m: map[[2]string]string{}}
+	m map[string]string
+}{m: map[string]string{}}
 
 // ProbeSandbox runs `<runtime> --version` inside the plugin tier's profile (its namespaces,
-// capabilities and system mounts), once per process for each pair of binaries, and returns
-// "" when it worked or why it did not, with the fix.
-func ProbeSandbox(ctx context.Context, bwrap, runtimePath string, timeout time.Duration) string {
-	key := [2]string{bwrap, runtimePath}
+// capabilities, system mounts, /proc, seccomp filter and, when p.User is set, the drop to
+// it), once per process for each p.Bwrap, p.Runtime and p.User, and returns "" when it
+// worked or why it did not. Only those three fields of p are read.
+func ProbeSandbox(ctx context.Context, p Profile, timeout time.Duration) string {
+	p = Profile{Bwrap: p.Bwrap, Runtime: p.Runtime, User: p.User}
+	key := strings.Join(p.probeKey(), "\x00")
 	sandboxProbes.Lock()
 	defer sandboxProbes.Unlock()
 	if why, ok := sandboxProbes.m[key]; ok {
@@ -149,37 +153,84 @@ func ProbeSandbox(ctx context.Context, bwrap, runtimePath string, timeout time.D
 	if timeout <= 0 {
 		timeout = DefaultSandboxProbeTimeout
 	}
-	args := append(Profile{Bwrap: bwrap, Runtime: runtimePath}.args(false), runtimePath, "--version")
-	res := runProbe(ctx, timeout, args[0], args[1:]...)
-	why := ""
-	if res.err != nil {
-		why = res.describe("`bwrap … "+runtimePath+" --version`", timeout)
-	}
+	why := runSandboxProbe(ctx, p, timeout)
 	if ctx.Err() == nil {
 		sandboxProbes.m[key] = why
 	}
 	return why
 }
 
-// ProbeSandboxCached is ProbeSandbox that first looks in cache for an earlier process's
-// success under the same key: the identities of bubblewrap and the runtime, the probe's
-// bubblewrap arguments (the profile) and the kernel settings that decide whether user
-// namespaces work ([sandboxKernelSettings]). A success is stored; a failure never is, so
-// it is probed again next time. A nil cache is ProbeSandbox. A cached success decides only
-// that the plugin tier is launched under bubblewrap: a sandbox that stopped working fails
-// that launch.
-func ProbeSandboxCached(ctx context.Context, cache ProbeCache, bwrap, runtimePath string, timeout time.Duration) string {
-	if cache == nil {
-		return ProbeSandbox(ctx, bwrap, runtimePath, timeout)
+// probeKey is what a probe's result depends on: the profile's arguments (its binaries, the
+// identity, the kernel surface of this machine) and the filter.
+func (p Profile) probeKey() []string {
+	key := append(p.args(false), p.command([]string{p.Runtime, "--version"})...)
+	if f, err := Filter(); err == nil {
+		key = append(key, fmt.Sprintf("%x", f.Bytes()))
 	}
-	args := Profile{Bwrap: bwrap, Runtime: runtimePath}.args(false)
-	key, ok := probecache.Keyed(SandboxProbeKind, []string{bwrap, runtimePath}, strings.Join(args, "\x00"), sandboxKernelSettings())
+	return key
+}
+
+// runSandboxProbe runs the probe: bubblewrap with the filter on SandboxSeccompFD and, for the
+// privilege drop inside, go-plugin's cookie (the shim's dispatch requires it).
+func runSandboxProbe(ctx context.Context, p Profile, timeout time.Duration) string {
+	what := "`bwrap … " + p.Runtime + " --version`"
+	f, err := Filter()
+	if err != nil {
+		return what + " cannot run: " + err.Error()
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return what + " cannot run: " + err.Error()
+	}
+	defer r.Close()
+	_, err = w.Write(f.Bytes()) // at most 32 KiB: within a pipe's buffer
+	_ = w.Close()
+	if err != nil {
+		return what + " cannot run: " + err.Error()
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	args := append(p.args(false), p.command([]string{p.Runtime, "--version"})...)
+	cmd, stdout, stderr := probeCommand(ctx, args[0], args[1:]...)
+	cmd.ExtraFiles = make([]*os.File, SandboxSeccompFD-2)
+	cmd.ExtraFiles[SandboxSeccompFD-3] = r
+	if p.User != nil {
+		cmd.Env = []string{shared.CookieKey + "=" + shared.CookieValue}
+	}
+	err = cmd.Run()
+	res := probeResult{stdout: stdout.String(), stderr: stderr.String(), err: err}
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		res.timedOut = true
+	}
+	if res.err != nil {
+		return res.describe(what, timeout)
+	}
+	return ""
+}
+
+// ProbeSandboxCached is ProbeSandbox that first looks in cache for an earlier process's
+// success under the same key: the identities of bubblewrap, the runtime and (for a
+// privilege drop) the shim, the probe's arguments and filter (the profile), and the kernel
+// settings that decide whether user namespaces work ([sandboxKernelSettings]). A success is
+// stored; a failure never is, so it is probed again next time. A nil cache is
+// ProbeSandbox. A cached success decides only that the plugin tier is launched under
+// bubblewrap: a sandbox that stopped working fails that launch.
+func ProbeSandboxCached(ctx context.Context, cache ProbeCache, p Profile, timeout time.Duration) string {
+	if cache == nil {
+		return ProbeSandbox(ctx, p, timeout)
+	}
+	p = Profile{Bwrap: p.Bwrap, Runtime: p.Runtime, User: p.User}
+	bins := []string{p.Bwrap, p.Runtime}
+	if p.User != nil {
+		bins = append(bins, p.User.Shim)
+	}
+	key, ok := probecache.Keyed(SandboxProbeKind, bins, strings.Join(p.probeKey(), "\x00"), sandboxKernelSettings())
 	if ok {
 		if _, hit := cache.Get(key); hit {
 			return ""
 		}
 	}
-	why := ProbeSandbox(ctx, bwrap, runtimePath, timeout)
+	why := ProbeSandbox(ctx, p, timeout)
 	if ok && why == "" && ctx.Err() == nil {
 		cache.Put(key, "works")
 	}

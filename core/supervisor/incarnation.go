@@ -79,7 +79,7 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 		plan = plan.Wrap(*o.Sandbox)
 	}
 	if inc.rt, err = inc.shim.Start(ctx, shared.LaunchPlan{
-		Argv: plan.Argv, Env: plan.Env, Dir: o.Dir, MemoryLimitBytes: plan.MemoryLimitBytes,
+		Argv: plan.Argv, Env: plan.Env, Dir: o.Dir, MemoryLimitBytes: plan.MemoryLimitBytes, SeccompFilter: plan.Seccomp,
 	}); err != nil {
 		return inc, fmt.Errorf("start the %s runtime: %w", o.Runtime.Kind, err)
 	}

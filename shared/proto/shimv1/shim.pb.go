@@ -261,8 +261,11 @@ type LaunchPlan struct {
 	Dir string   `protobuf:"bytes,3,opt,name=dir,proto3" json:"dir,omitempty"`
 	// RLIMIT_DATA for the runtime in bytes; 0 means the default (1 GiB).
 	MemoryLimitBytes uint64 `protobuf:"varint,4,opt,name=memory_limit_bytes,json=memoryLimitBytes,proto3" json:"memory_limit_bytes,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// For a sandboxed plan, the seccomp filter bubblewrap reads on fd 6 (--seccomp 6): an
+	// array of 8-byte struct sock_filter entries. Empty for an unsandboxed plan.
+	SeccompFilter []byte `protobuf:"bytes,5,opt,name=seccomp_filter,json=seccompFilter,proto3" json:"seccomp_filter,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LaunchPlan) Reset() {
@@ -321,6 +324,13 @@ func (x *LaunchPlan) GetMemoryLimitBytes() uint64 {
 		return x.MemoryLimitBytes
 	}
 	return 0
+}
+
+func (x *LaunchPlan) GetSeccompFilter() []byte {
+	if x != nil {
+		return x.SeccompFilter
+	}
+	return nil
 }
 
 type StartRequest struct {
@@ -664,13 +674,14 @@ const file_shim_proto_rawDesc = "" +
 	"\x06signal\x18\x02 \x01(\x05R\x06signal\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x1f\n" +
 	"\vstderr_tail\x18\x04 \x01(\fR\n" +
-	"stderrTail\"r\n" +
+	"stderrTail\"\x99\x01\n" +
 	"\n" +
 	"LaunchPlan\x12\x12\n" +
 	"\x04argv\x18\x01 \x03(\tR\x04argv\x12\x10\n" +
 	"\x03env\x18\x02 \x03(\tR\x03env\x12\x10\n" +
 	"\x03dir\x18\x03 \x01(\tR\x03dir\x12,\n" +
-	"\x12memory_limit_bytes\x18\x04 \x01(\x04R\x10memoryLimitBytes\";\n" +
+	"\x12memory_limit_bytes\x18\x04 \x01(\x04R\x10memoryLimitBytes\x12%\n" +
+	"\x0eseccomp_filter\x18\x05 \x01(\fR\rseccompFilter\";\n" +
 	"\fStartRequest\x12+\n" +
 	"\x04plan\x18\x01 \x01(\v2\x17.cwx.shim.v1.LaunchPlanR\x04plan\"c\n" +
 	"\rStartResponse\x12\x10\n" +

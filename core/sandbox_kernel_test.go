@@ -1,0 +1,119 @@
+package core
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/shared/testenv"
+)
+
+// statusUIDs reads the four uids of a /proc/<pid>/status text ("Uid:\treal\teffective\tsaved\tfs").
+func statusUIDs(t *testing.T, status string) []int {
+	t.Helper()
+	for _, line := range strings.Split(status, "\n") {
+		if rest, ok := strings.CutPrefix(line, "Uid:"); ok {
+			var uids []int
+			for _, f := range strings.Fields(rest) {
+				n, err := strconv.Atoi(f)
+				if err != nil {
+					t.Fatalf("Uid line %q", line)
+				}
+				uids = append(uids, n)
+			}
+			return uids
+		}
+	}
+	t.Fatalf("no Uid line in %q", status)
+	return nil
+}
+
+// TestSandboxKernelSurface checks what the plugin tier's sandbox leaves of the kernel
+// (ARCHITECTURE.md, “Sandbox”), on Node and Bun: a sysctl write is refused (the current
+// value of a harmless one is written back), the kernel sees a non-zero uid for the runtime
+// (the sandbox uid when the test runs as root, which owns the data folders), Docker's
+// masked /proc files cannot be read, and a unix socket inside the read-only workspace
+// refuses connect().
+func TestSandboxKernelSurface(t *testing.T) {
+	needBwrap(t)
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		e := newEnv(t, rt)
+		e.writeConfig("sandbox = \"required\"\nsandbox_workspace = \"read\"\n")
+		e.install("secret-probe", "net-probe")
+		ws := t.TempDir()
+		t.Chdir(ws) // the workspace the sandbox binds read-only
+		m := e.open(nil)
+		reconcile(t, m)
+		if st := m.SandboxStatus(); !st.Active {
+			t.Fatalf("sandbox not active: %+v", st)
+		}
+
+		const sysctl = "/proc/sys/kernel/printk_ratelimit"
+		cur, err := os.ReadFile(sysctl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := callProbe(t, m, "probe_read", map[string]string{"path": sysctl}); !p.OK || p.Text != string(cur) {
+			t.Errorf("read %s inside: %+v, want %q", sysctl, p, cur)
+		}
+		if p := callProbe(t, m, "probe_write", map[string]string{"path": sysctl, "text": string(cur)}); p.OK {
+			t.Errorf("a sysctl write (%s) succeeded inside the sandbox", sysctl)
+		}
+
+		wantUID := os.Geteuid()
+		if wantUID == 0 {
+			wantUID = config.DefaultSandboxUID
+		}
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", m.Host("plugin").RuntimePID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, uid := range statusUIDs(t, string(status)) {
+			if uid != wantUID {
+				t.Errorf("the runtime's uids seen from outside: %v, want all %d", statusUIDs(t, string(status)), wantUID)
+				break
+			}
+		}
+		if p := callProbe(t, m, "probe_read", map[string]string{"path": "/proc/self/status"}); !p.OK || statusUIDs(t, p.Text)[0] != wantUID {
+			t.Errorf("the runtime's own /proc/self/status: %+v", p)
+		}
+		if os.Geteuid() == 0 {
+			own := plugins.Layout{Home: e.home}.DataDir("fixture-secret-probe")
+			fi, err := os.Lstat(own)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := fi.Sys().(*syscall.Stat_t); int(st.Uid) != wantUID {
+				t.Errorf("%s is owned by uid %d, want the sandbox uid %d", own, st.Uid, wantUID)
+			}
+		}
+
+		_, masked := runtime.KernelSurface()
+		for _, path := range masked {
+			if p := callProbe(t, m, "probe_read", map[string]string{"path": path}); p.OK && p.Text != "" {
+				t.Errorf("masked %s is readable: %q", path, p.Text)
+			}
+		}
+
+		sock := filepath.Join(ws, "agent.sock")
+		ln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		if p := callProbe(t, m, "net_probe", map[string]string{"path": sock}); p.OK || p.Code != "EACCES" {
+			t.Errorf("connect to a unix socket in the read-only workspace: %+v, want EACCES", p)
+		}
+		if p := callProbe(t, m, "probe_read", map[string]string{"path": sock}); p.OK {
+			t.Errorf("reading the socket file: %+v", p)
+		}
+	})
+}
