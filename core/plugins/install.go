@@ -232,6 +232,12 @@ func placeStage(staged, dest, closure string, lim Limits) error {
 	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
 		return err
 	}
+	// The kernel renames a folder only while it is writable (its ".." entry changes), and
+	// only root passes that check on a read-only one: the top folder stays writable until it
+	// is in place.
+	if err := os.Chmod(staged, 0o755); err != nil {
+		return err
+	}
 	if err := os.Rename(staged, dest); err != nil {
 		// A concurrent install of the same bytes may have won the rename.
 		if c, herr := HashTree(dest, lim); herr == nil && c.SHA256 == closure {
@@ -239,7 +245,7 @@ func placeStage(staged, dest, closure string, lim Limits) error {
 		}
 		return fmt.Errorf("place %s: %w", dest, err)
 	}
-	return nil
+	return os.Chmod(dest, 0o555)
 }
 
 // makeReadOnly sets files to 0444 (0555 when executable) and folders to 0555.

@@ -5,10 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cwx-dev/cwx/core/seccomp/seccomptest"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
+func TestMain(m *testing.M) {
+	seccomptest.Main() // the seccomp probe, when TestSeccompUnderTheProfile starts this binary as one
+	os.Exit(testenv.Main(m))
+}
 
 // fakeBin writes an executable shell script named name into dir (created as needed) and
 // returns its path.

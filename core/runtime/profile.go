@@ -228,7 +228,7 @@ func (b *binder) bind(flag, path string) {
 	}
 	for i := len(parents) - 1; i >= 0; i-- {
 		d := parents[i]
-		if b.made[d] || underSystemTree(d) {
+		if b.made[d] || d == "/tmp" || underSystemTree(d) {
 			continue
 		}
 		b.made[d] = true

@@ -1,0 +1,137 @@
+package runtime
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/seccomp/seccomptest"
+	"github.com/cwx-dev/cwx/shared"
+	"github.com/cwx-dev/cwx/shared/testenv"
+)
+
+// unprivilegedUID is the uid the tests run bubblewrap as to stand for a cwx started by an
+// ordinary user (no passwd entry is needed).
+const unprivilegedUID = 61234
+
+// needBwrap returns bubblewrap, failing under CI where make tools installs it.
+func needBwrap(t *testing.T) string {
+	t.Helper()
+	bw, err := ResolveBwrap("", os.Getenv("PATH")+":/usr/bin", "")
+	if err != nil {
+		if testenv.InCI() {
+			t.Fatal("bubblewrap is not installed")
+		}
+		t.Skip("bubblewrap is not installed")
+	}
+	return bw
+}
+
+// openDir is a fresh folder every user may enter (t.TempDir's are private to root).
+func openDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "cwx-sandbox-probe-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// copyExe copies the executable src to dir/name, mode 0755.
+func copyExe(t *testing.T, src, dir, name string) string {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	dst := filepath.Join(dir, name)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestSeccompUnderTheProfile runs the seccomp probe (this test binary) inside the exact
+// plugin-tier profile, as the shim does: with the filter on SandboxSeccompFD, as root with
+// the drop to the sandbox uid, and as an unprivileged user. Every refused call fails with its
+// errno, clone3 with ENOSYS while threads still start, and the kernel sees the expected uid.
+func TestSeccompUnderTheProfile(t *testing.T) {
+	bw := needBwrap(t)
+	f, err := Filter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := openDir(t)
+	probe := copyExe(t, os.Args[0], dir, "probe")
+	data := filepath.Join(dir, "data")
+	if err := os.Mkdir(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	type run struct {
+		name string
+		user *SandboxUser
+		cred *syscall.Credential // bubblewrap's own identity, nil for this process's
+		uid  int
+	}
+	var runs []run
+	if os.Geteuid() == 0 {
+		shim := filepath.Join(dir, "cwx")
+		build := exec.Command("go", "build", "-o", shim, "github.com/cwx-dev/cwx")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("build cwx for the privilege drop: %v\n%s", err, out)
+		}
+		runs = append(runs,
+			run{"as root", &SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim}, nil, config.DefaultSandboxUID},
+			run{"as an unprivileged user", nil, &syscall.Credential{Uid: unprivilegedUID, Gid: unprivilegedUID}, unprivilegedUID})
+	} else {
+		runs = append(runs, run{"as this user", nil, nil, os.Geteuid()})
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			owner := r.uid
+			if err := os.Chown(data, owner, owner); err != nil && os.Geteuid() == 0 {
+				t.Fatal(err)
+			}
+			p := Profile{Bwrap: bw, Runtime: probe, Data: data, User: r.user}
+			args := append(p.args(false), p.command([]string{probe, "-test.run=^$"})...)
+			cmd := exec.Command(args[0], args[1:]...)
+			cmd.Env = []string{seccomptest.Env + "=plain", shared.CookieKey + "=" + shared.CookieValue}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Credential: r.cred}
+			rd, wr, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			if _, err := wr.Write(f.Bytes()); err != nil {
+				t.Fatal(err)
+			}
+			wr.Close()
+			cmd.ExtraFiles = make([]*os.File, SandboxSeccompFD-2)
+			cmd.ExtraFiles[SandboxSeccompFD-3] = rd
+			rep, err := seccomptest.Decode(cmd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.UID != r.uid {
+				t.Errorf("the probe ran as uid %d, want %d", rep.UID, r.uid)
+			}
+			seccomptest.Check(t, f, rep, seccomptest.Report{})
+		})
+	}
+}
