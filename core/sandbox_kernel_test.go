@@ -40,8 +40,8 @@ func statusUIDs(t *testing.T, status string) []int {
 // (ARCHITECTURE.md, “Sandbox”), on Node and Bun: a sysctl write is refused (the current
 // value of a harmless one is written back), the kernel sees a non-zero uid for the runtime
 // (the sandbox uid when the test runs as root, which owns the data folders), Docker's
-// masked /proc files cannot be read, and a unix socket inside the read-only workspace
-// refuses connect().
+// masked /proc files cannot be read, a unix socket inside the read-only workspace refuses
+// connect(), and a child process still starts under the seccomp filter.
 func TestSandboxKernelSurface(t *testing.T) {
 	needBwrap(t)
 	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
@@ -118,6 +118,10 @@ func TestSandboxKernelSurface(t *testing.T) {
 		}
 		if p := callProbe(t, m, "probe_read", map[string]string{"path": sock}); p.OK {
 			t.Errorf("reading the socket file: %+v", p)
+		}
+		// Under the filter (clone3 refused with ENOSYS) a child process still starts.
+		if p := callProbe(t, m, "probe_exec", map[string]any{"argv": []string{"/bin/sh", "-c", "exit 0"}}); !p.OK {
+			t.Errorf("a child process under the filter: %+v", p)
 		}
 	})
 }

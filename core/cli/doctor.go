@@ -105,6 +105,7 @@ type DoctorBundle struct {
 var doctorChecks = struct {
 	memoryCap func(ctx context.Context, rt jsruntime.Runtime, limitBytes uint64) jsruntime.MemoryCapReport
 	sandbox   func(ctx context.Context, pathEnv string, host config.ExtensionHost, runtimePath string) jsruntime.SandboxReport
+	kernel    func(host config.ExtensionHost) *DoctorKernel
 }{
 	memoryCap: func(ctx context.Context, rt jsruntime.Runtime, limit uint64) jsruntime.MemoryCapReport {
 		return jsruntime.CheckMemoryCap(ctx, rt, limit, 10*time.Second)
@@ -117,6 +118,7 @@ var doctorChecks = struct {
 		}
 		return jsruntime.CheckSandbox(ctx, host.Bwrap, pathEnv, wd, runtimePath, user)
 	},
+	kernel: doctorKernel,
 }
 
 func init() {
@@ -200,8 +202,8 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 	}
 	rep.SandboxMode = host.Sandbox
 	rep.PluginTier = pluginTierContainment(host.Sandbox, rep.Sandbox.Works)
-	if host.Sandbox != config.SandboxOff {
-		rep.Kernel = doctorKernel(host)
+	if host.Sandbox != config.SandboxOff && rep.Sandbox.Works {
+		rep.Kernel = doctorChecks.kernel(host)
 	}
 	rep.Bundle = doctorBundle(home)
 	rep.ProbeCache = probecache.Path(home)

@@ -58,6 +58,10 @@ func fakeDoctorChecks(t *testing.T) {
 	doctorChecks.sandbox = func(context.Context, string, config.ExtensionHost, string) jsruntime.SandboxReport {
 		return jsruntime.SandboxReport{Name: "bubblewrap", Detail: "fake: bwrap not found"}
 	}
+	doctorChecks.kernel = func(config.ExtensionHost) *DoctorKernel {
+		return &DoctorKernel{UID: 2000000000, Dropped: true, ReadOnly: []string{"/proc/sys", "/proc/irq"},
+			Masked: []string{"/proc/kallsyms"}, Filter: "fake: seccomp filter"}
+	}
 }
 
 func writeScript(t *testing.T, dir, name, body string) {

@@ -135,3 +135,62 @@ func TestSeccompUnderTheProfile(t *testing.T) {
 		})
 	}
 }
+
+// workerScript starts a Worker thread (a new OS thread: clone3, refused with ENOSYS, then
+// clone) and prints what it sent back; Node and Bun both have node:worker_threads.
+const workerScript = `const { Worker } = require("node:worker_threads");
+const w = new Worker("require('node:worker_threads').parentPort.postMessage(6 * 7)", { eval: true });
+w.on("message", (v) => { console.log("worker " + v); w.terminate(); });
+w.on("error", (e) => { console.error(e); process.exit(1); });`
+
+// TestRuntimesUnderTheProfile: Node and Bun start inside the exact profile, with the seccomp
+// filter (and, as root, the drop to the sandbox uid), and a Worker thread runs in each.
+func TestRuntimesUnderTheProfile(t *testing.T) {
+	bw := needBwrap(t)
+	f, err := Filter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := openDir(t)
+	var user *SandboxUser
+	if os.Geteuid() == 0 {
+		shim := filepath.Join(dir, "cwx")
+		if out, err := exec.Command("go", "build", "-o", shim, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
+			t.Fatalf("build cwx for the privilege drop: %v\n%s", err, out)
+		}
+		user = &SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim}
+	}
+	data := filepath.Join(dir, "data")
+	if err := os.Mkdir(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if user != nil {
+		if err := os.Chown(data, int(user.UID), int(user.GID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range testenv.Runtimes() {
+		t.Run(l.Name, func(t *testing.T) {
+			rt := l.Get(t)
+			p := Profile{Bwrap: bw, Runtime: rt.Path, Data: data, User: user}
+			args := append(p.args(false), p.command([]string{rt.Path, "-e", workerScript})...)
+			cmd := exec.Command(args[0], args[1:]...)
+			cmd.Env = []string{"PATH=/usr/bin:/bin", shared.CookieKey + "=" + shared.CookieValue}
+			rd, wr, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			if _, err := wr.Write(f.Bytes()); err != nil {
+				t.Fatal(err)
+			}
+			wr.Close()
+			cmd.ExtraFiles = make([]*os.File, SandboxSeccompFD-2)
+			cmd.ExtraFiles[SandboxSeccompFD-3] = rd
+			out, err := cmd.CombinedOutput()
+			if err != nil || string(out) != "worker 42\n" {
+				t.Fatalf("%s with a Worker under the profile: %v\n%s", l.Name, err, out)
+			}
+		})
+	}
+}
