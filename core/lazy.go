@@ -109,12 +109,10 @@ func (m *Manager) Advertise(ctx context.Context) error {
 }
 
 // lookupEntries reads the catalog entries of the desired plugins (disk I/O, no lock held).
-// An eager reconcile reads none: it activates everything.
-func (m *Manager) lookupEntries(mode reconcileMode, want map[string]plugins.Desired) map[string]catalog.Entry {
+// An eager reconcile defers none of them, but reads them too: an entry that lists a
+// pre-execute hook makes its plugin's absence deny calls (prehook.go) from the start.
+func (m *Manager) lookupEntries(want map[string]plugins.Desired) map[string]catalog.Entry {
 	out := map[string]catalog.Entry{}
-	if mode == modeEager {
-		return out
-	}
 	for id, d := range want {
 		if e, ok := m.lazy.cat.Lookup(m.lazy.key(d)); ok {
 			out[id] = e
