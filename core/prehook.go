@@ -174,8 +174,8 @@ func (e *HooksDownError) Unwrap() error { return ErrDenied }
 // hook that cannot run blocks the calls it matches by itself (builtin_hooks.go).
 func (m *Manager) hookHoldersDown(tool string) error {
 	type down struct {
-		id    string
-		o     *owner
+		id       string
+		o        *owner
 		deferred bool
 	}
 	var downs []down
