@@ -188,14 +188,12 @@ func (m *Manager) hookHoldersDown(tool string) error {
 		if e, ok := m.lazy.entries[id]; !ok || !e.HasHooks() {
 			continue
 		}
-		o := m.owners[id]
-		if o != nil && m.stateOf(o) == registry.Active {
-			continue
-		}
-		downs = append(downs, down{id: id, o: o, deferred: m.lazy.deferred[id]})
+		downs = append(downs, down{id: id, o: m.owners[id], deferred: m.lazy.deferred[id]})
 	}
 	m.lazy.mu.Unlock()
 	m.mu.Unlock()
+	// the registry is read with no lock of the Manager's held
+	downs = slices.DeleteFunc(downs, func(d down) bool { return d.o != nil && m.stateOf(d.o) == registry.Active })
 	if len(downs) == 0 {
 		return nil
 	}
