@@ -169,8 +169,9 @@ func (e *HooksDownError) Unwrap() error { return ErrDenied }
 
 // hookHoldersDown returns a *HooksDownError naming every enabled, trusted plugin that holds
 // a pre-execute hook (its catalog entry for its current bytes and config lists one, written
-// at its last successful activation, in this process or an earlier one) and has no Active
-// owner, or nil when there is none. The builtin hooks module is not one of them: a command
+// at its last successful activation, in this process or an earlier one, or it was Active with
+// one under these bytes and config in this process) and has no Active owner, or nil when
+// there is none. The builtin hooks module is not one of them: a command
 // hook that cannot run blocks the calls it matches by itself (builtin_hooks.go).
 func (m *Manager) hookHoldersDown(tool string) error {
 	type down struct {
@@ -181,11 +182,8 @@ func (m *Manager) hookHoldersDown(tool string) error {
 	var downs []down
 	m.mu.Lock()
 	m.lazy.mu.Lock()
-	for id := range m.desired {
-		if tierOf(id) != protocol.TierPlugin {
-			continue
-		}
-		if e, ok := m.lazy.entries[id]; !ok || !e.HasHooks() {
+	for id, d := range m.desired {
+		if tierOf(id) != protocol.TierPlugin || !m.lazy.holdsHookLocked(d) {
 			continue
 		}
 		downs = append(downs, down{id: id, o: m.owners[id], deferred: m.lazy.deferred[id]})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/catalog"
 	"github.com/cwx-dev/cwx/core/registry"
+	"github.com/cwx-dev/cwx/core/supervisor"
 )
 
 // TestHookHolderPerCatalogDenies: a plugin whose catalog entry (its last successful
@@ -71,5 +72,45 @@ func TestNoHookHolderNoDenial(t *testing.T) {
 	}
 	if _, err := m.CallTool(context.Background(), "list_dir", input(`{"path":"."}`), CallOptions{Workspace: t.TempDir()}); err != nil {
 		t.Fatalf("list_dir: %v", err)
+	}
+}
+
+// TestHookHolderLiveInThisProcess: a plugin seen Active with a hook in this process holds
+// one even when its catalog entry could not be written; while its tier restarts every gated
+// call is denied naming it and the tier's state, and once it is live again calls run.
+func TestHookHolderLiveInThisProcess(t *testing.T) {
+	m, ft, _ := newFake(t, nil, "hook-guard")
+	ft.mu.Lock()
+	ft.hooks = map[string]bool{"fixture-guard": true}
+	ft.mu.Unlock()
+	reconcile(t, m)
+	if len(m.reg.Hooks()) != 1 {
+		t.Fatalf("hooks %+v", m.reg.Hooks())
+	}
+	ws := t.TempDir()
+	if _, err := m.CallTool(context.Background(), "list_dir", input(`{"path":"."}`), CallOptions{Workspace: ws}); err != nil {
+		t.Fatalf("list_dir, the guard live: %v", err)
+	}
+	// as if the entry had never been written
+	m.lazy.mu.Lock()
+	delete(m.lazy.entries, "fixture-guard")
+	m.lazy.mu.Unlock()
+	if err := m.Catalog().Remove("fixture-guard"); err != nil {
+		t.Fatal(err)
+	}
+	ft.mu.Lock()
+	ft.state = supervisor.StateRestarting
+	ft.mu.Unlock()
+	ft.kill(nil)
+	_, err := m.CallTool(context.Background(), "list_dir", input(`{"path":"."}`), CallOptions{Workspace: ws})
+	if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "plugin `fixture-guard` holds a pre-execute hook and is not live (the plugin tier is restarting): run `cwx plugin disable fixture-guard`") {
+		t.Fatalf("list_dir, the tier restarting: %v", err)
+	}
+	ft.mu.Lock()
+	ft.state = ""
+	ft.mu.Unlock()
+	reconcile(t, m) // the next incarnation replays the guard
+	if _, err := m.CallTool(context.Background(), "list_dir", input(`{"path":"."}`), CallOptions{Workspace: ws}); err != nil {
+		t.Fatalf("list_dir, the guard live again: %v", err)
 	}
 }
