@@ -101,13 +101,17 @@ func (m *Manager) commandHooks() (*cmdhooks.Set, error) {
 }
 
 // builtinHookAnswers runs the PreToolUse command hooks that match c (ARCHITECTURE.md,
-// “Command hooks”), under their own timeouts, and returns what the fold takes from them,
-// first. Hooks that do not load deny every call.
-func (m *Manager) builtinHookAnswers(ctx context.Context, c preCall) []hooks.Answer {
+// “Command hooks”), all but the one named skip (the reviser of c's input), under their own
+// timeouts, and returns what the fold takes from them, first. Hooks that do not load deny
+// every call.
+func (m *Manager) builtinHookAnswers(ctx context.Context, c preCall, skip string) []hooks.Answer {
 	set, err := m.commandHooks()
 	if err != nil {
 		return []hooks.Answer{{Hook: hooks.Hook{PluginID: cmdhooks.Owner},
 			Verdict: protocol.HookVerdict{Kind: protocol.HookDeny, Reason: hookReasonLine(fmt.Sprintf("the command hooks do not load: %v", err))}}}
+	}
+	if skip != "" {
+		set = set.Without(skip)
 	}
 	ds := set.PreToolUse(ctx, harnessRunner{m}, cmdhooks.Session{ID: c.session, Cwd: c.workspace}, c.name, c.callID, c.input)
 	var out []hooks.Answer

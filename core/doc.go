@@ -121,10 +121,13 @@
 //
 // Pre-execute hooks: before the gate decides any call (an extension tool's, a native's through
 // CallTool, a core/call) the Manager sends hook/evaluate to every hook of an Active owner, the
-// caller's own included, and applies package hooks' fold (prehook.go): a deny is ErrDenied
-// naming the hook's plugin, an ask forces the card, a revise is validated against the tool's
-// schema again and is what the gate and the tool see, the notes go on the card. A hook whose
-// owner ends, whose host dies, that errs or that misses the 5 s batch deadline denies.
+// caller's own included, with the input decoded as JSON.stringify(JSON.parse(x)) writes it,
+// and applies package hooks' fold (prehook.go): a deny is ErrDenied naming the hook's plugin,
+// an ask forces the card, a revise is validated against the tool's schema again, asked once
+// more of every hook but the reviser, and is what the gate and the tool see; the notes go on
+// the card. A hook whose owner ends, whose host dies, that errs or that misses the 5 s batch
+// deadline denies; while a plugin whose catalog entry lists a hook has no Active owner, every
+// call is denied (*HooksDownError).
 //
 // Owner-local storage lives in the plugin's data folder and is the host's to keep; before
 // each activation the core refuses a storage folder over MaxStorageBytes or a symlink

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/supervisor"
 	"github.com/cwx-dev/cwx/shared/testenv"
@@ -60,10 +61,22 @@ func (h *fakeHost) Call(ctx context.Context, method string, params any, _ rpc.Ca
 				return nil, fmt.Errorf("fake host: register %s: %+v %v", name, r, err)
 			}
 		}
+		ft.mu.Lock()
+		withHook := ft.hooks[p.Owner.PluginID]
+		ft.mu.Unlock()
+		if withHook {
+			reg := &protocol.RegisterParams{Owner: p.Owner, Kind: protocol.KindHook, Spec: protocol.RegisterSpec{Name: registry.HookEvent}}
+			out, err := ownerLayer{ft.m}.HandleRequest(ctx, ft.t, h.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: reg})
+			if r, _ := out.(protocol.RegisterResult); err != nil || r.Handle == nil {
+				return nil, fmt.Errorf("fake host: register a hook: %+v %v", r, err)
+			}
+		}
 		if fail != "" {
 			return &protocol.Message{Value: &protocol.ActivateResult{Status: protocol.ActivateFailed, Diagnostic: fail}}, nil
 		}
 		return &protocol.Message{Value: &protocol.ActivateResult{Status: protocol.ActivateOK, Tools: tools}}, nil
+	case protocol.MethodHookEvaluate:
+		return &protocol.Message{Value: &protocol.HookVerdict{Kind: protocol.HookAbstain}}, nil
 	case protocol.MethodExtDeactivate:
 		ft.mu.Lock()
 		res := ft.deactivate
@@ -97,6 +110,8 @@ type fakeTier struct {
 	tools        map[string][]string // plugin id → tools registered on activation
 	activateFail map[string]string
 	activateGate map[string]chan struct{}
+	hooks        map[string]bool  // plugin id → registers a pre-execute hook on activation
+	state        supervisor.State // what Status reports; "" is ready
 	deactivate   protocol.DeactivateResult
 	block        bool
 	sent         []string
@@ -140,7 +155,11 @@ func (f *fakeTier) Stop() supervisor.StopReport { return supervisor.StopReport{}
 func (f *fakeTier) Status() supervisor.TierStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return supervisor.TierStatus{Tier: f.t, State: supervisor.StateReady, Generation: f.gen}
+	st := f.state
+	if st == "" {
+		st = supervisor.StateReady
+	}
+	return supervisor.TierStatus{Tier: f.t, State: st, Generation: f.gen}
 }
 
 func (f *fakeTier) activations(id string) int {

@@ -63,6 +63,21 @@ type lazyState struct {
 	deferred map[string]bool // +checklocks:mu
 	// demanded are plugins a call activated; they are never deferred again by this Manager.
 	demanded map[string]bool // +checklocks:mu
+	// holders are the plugins this Manager saw Active with a pre-execute hook, under the key
+	// they held it with, whether or not their catalog entry could be written (prehook.go).
+	holders map[string]catalog.Key // +checklocks:mu
+}
+
+// holdsHookLocked reports whether plugin d holds a pre-execute hook: its entry for its current key
+// lists one, or it was seen Active with one under that key in this process.
+//
+// +checklocks:l.mu
+func (l *lazyState) holdsHookLocked(d plugins.Desired) bool {
+	if e, ok := l.entries[d.ID]; ok && e.HasHooks() {
+		return true
+	}
+	k, ok := l.holders[d.ID]
+	return ok && k == l.key(d)
 }
 
 func (l *lazyState) open(home string, b bundle.Bundle, log hclog.Logger) {
@@ -70,6 +85,7 @@ func (l *lazyState) open(home string, b bundle.Bundle, log hclog.Logger) {
 	l.bundle = sync.OnceValue(b.SHA256)
 	l.mu.Lock()
 	l.entries, l.deferred, l.demanded = map[string]catalog.Entry{}, map[string]bool{}, map[string]bool{}
+	l.holders = map[string]catalog.Key{}
 	l.mu.Unlock()
 }
 
@@ -109,12 +125,10 @@ func (m *Manager) Advertise(ctx context.Context) error {
 }
 
 // lookupEntries reads the catalog entries of the desired plugins (disk I/O, no lock held).
-// An eager reconcile reads none: it activates everything.
-func (m *Manager) lookupEntries(mode reconcileMode, want map[string]plugins.Desired) map[string]catalog.Entry {
+// An eager reconcile defers none of them, but reads them too: an entry that lists a
+// pre-execute hook makes its plugin's absence deny calls (prehook.go) from the start.
+func (m *Manager) lookupEntries(want map[string]plugins.Desired) map[string]catalog.Entry {
 	out := map[string]catalog.Entry{}
-	if mode == modeEager {
-		return out
-	}
 	for id, d := range want {
 		if e, ok := m.lazy.cat.Lookup(m.lazy.key(d)); ok {
 			out[id] = e
@@ -419,6 +433,11 @@ func (m *Manager) persistCatalog(o *owner) {
 	}
 	if m.reg.State(o.ref) != registry.Active {
 		return // revoked or ended while the registrations were read: they may be incomplete
+	}
+	if len(e.Hooks) > 0 {
+		m.lazy.mu.Lock()
+		m.lazy.holders[o.id] = e.Key
+		m.lazy.mu.Unlock()
 	}
 	m.lazy.mu.Lock()
 	cur, ok := m.lazy.entries[o.id]

@@ -152,6 +152,13 @@ type Manager struct {
 	builtin builtinState // the builtin modules' last work and reported notes (builtin.go)
 
 	cmdHooks cmdHookState // the command hooks of the current configuration (builtin_hooks.go)
+
+	// hooksDown is the last denial for hook holders that are not live, so that it is logged
+	// when it changes rather than at every call (prehook.go).
+	hooksDown struct {
+		mu   sync.Mutex
+		last string // +checklocks:mu
+	}
 }
 
 // tierState is what the Manager keeps about one tier, in one place (guarded by

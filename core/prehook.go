@@ -1,17 +1,23 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
+	"github.com/cwx-dev/cwx/core/internal/jsjson"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/supervisor"
 )
 
 // preCall is one gated call as the pre-execute hooks see it.
@@ -26,45 +32,233 @@ type preCall struct {
 	validate func(json.RawMessage) error
 }
 
-// preExecute asks every live hook about c before the gate sees it (ARCHITECTURE.md,
-// “Pre-execute hooks”) and applies the fold: a deny is an error matching ErrDenied naming
-// the hook's plugin; a revise replaces the input, validated again against the tool's schema
-// (a revise that breaks it is denied); an ask forces the card (Forced); every ask and
-// annotation goes on req's card. It returns the input to run with.
+// preExecute asks the hooks about c before the gate sees it (ARCHITECTURE.md, “Pre-execute
+// hooks”) and applies the fold. It fails closed first: while an enabled, trusted plugin
+// that holds a pre-execute hook is not live, the call is denied (*HooksDownError). Then
+// every command hook that matches and every live plugin hook are asked about the decoded
+// input: a deny is an error matching ErrDenied naming the hook's plugin; an ask forces the
+// card (Forced); every ask and annotation goes on req's card. A revise replaces the input,
+// validated again against the tool's schema, and the revised input is asked again of every
+// hook but the reviser, once: a deny there denies the call and a second revise is denied.
+// It returns the input to run with.
 func (m *Manager) preExecute(ctx context.Context, c preCall, req *gate.Request) (json.RawMessage, error) {
-	live := m.reg.Hooks()
-	builtin := m.builtinHookAnswers(ctx, c)
-	if len(live) == 0 && len(builtin) == 0 {
-		return c.input, nil
+	if err := m.hookHoldersDown(c.name); err != nil {
+		return nil, err
 	}
-	hs := make([]hooks.Hook, len(live))
-	for i, h := range live {
-		hs[i] = hooks.Hook{PluginID: h.PluginID, Handle: h.Handle, Owner: h.Owner}
-	}
-	payload := hooks.Call{Name: c.name, CallID: c.callID, Input: c.input, Mode: c.mode, Workspace: c.workspace}
-	out := hooks.Run(ctx, builtin, hs, payload, hookAsker{m}, m.hookDeadline)
-	switch {
-	case out.Decision == hooks.Deny && ctx.Err() != nil: // the caller gave up while the hooks were asked
-		return nil, fmt.Errorf("tool %q: %w: %w", c.name, ErrCancelled, context.Cause(ctx))
-	case out.Decision == hooks.Deny:
-		return nil, fmt.Errorf("tool %q: %w: %s", c.name, ErrDenied, out.Reason)
+	out, err := m.askHooks(ctx, c, nil)
+	if err != nil {
+		return nil, err
 	}
 	input := c.input
+	notes := out.Notes
+	forced := out.Decision == hooks.Ask
 	if out.Input != nil {
 		if err := c.validate(out.Input); err != nil {
 			return nil, fmt.Errorf("tool %q: %w: the input revised by the pre-execute hook of plugin `%s` does not fit the tool's schema: %v", c.name, ErrDenied, out.RevisedBy, err)
 		}
 		input = out.Input
 		req.Notes = append(req.Notes, fmt.Sprintf("input revised by the pre-execute hook of plugin `%s`", out.RevisedBy))
+		again := c
+		again.input = input
+		second, err := m.askHooks(ctx, again, &out.Reviser)
+		if err != nil {
+			return nil, fmt.Errorf("%w (asked about the input revised by the pre-execute hook of plugin `%s`)", err, out.RevisedBy)
+		}
+		if second.Input != nil && !sameValue(second.Input, input) {
+			return nil, fmt.Errorf("tool %q: %w: the pre-execute hook of plugin `%s` revised the input the hook of plugin `%s` had revised; an input is revised once",
+				c.name, ErrDenied, second.RevisedBy, out.RevisedBy)
+		}
+		notes = append(notes, second.Notes...)
+		forced = forced || second.Decision == hooks.Ask
 	}
-	for _, n := range out.Notes {
+	for _, n := range notes {
 		req.Notes = append(req.Notes, n.String())
 	}
-	if out.Decision == hooks.Ask {
+	if forced {
 		req.Requirement = gate.Forced
 	}
 	req.Input = input
 	return input, nil
+}
+
+// sameValue reports whether two JSON texts hold the same value as a JavaScript hook reads it.
+func sameValue(a, b json.RawMessage) bool {
+	x, errA := jsjson.Reencode(a)
+	y, errB := jsjson.Reencode(b)
+	return errA == nil && errB == nil && bytes.Equal(x, y)
+}
+
+// askHooks asks the command hooks that match c and every live plugin hook about c's input,
+// all but skip (the reviser, when the input is asked again), and folds their answers. A
+// deny is returned as the error.
+func (m *Manager) askHooks(ctx context.Context, c preCall, skip *hooks.Hook) (hooks.Outcome, error) {
+	skipCommand := ""
+	if skip != nil && skip.PluginID == cmdhooks.Owner {
+		skipCommand = skip.Name
+	}
+	var hs []hooks.Hook
+	for _, h := range m.reg.Hooks() {
+		hk := hooks.Hook{PluginID: h.PluginID, Handle: h.Handle, Owner: h.Owner}
+		if skip == nil || hk != *skip {
+			hs = append(hs, hk)
+		}
+	}
+	builtin := m.builtinHookAnswers(ctx, c, skipCommand)
+	if len(hs) == 0 && len(builtin) == 0 {
+		return hooks.Outcome{}, nil
+	}
+	// a plugin's hook, like a command hook, is given the value the tool acts on
+	seen, err := jsjson.Reencode(c.input)
+	if err != nil {
+		return hooks.Outcome{}, fmt.Errorf("tool %q: %w: the input cannot be decoded for the pre-execute hooks: %v", c.name, ErrDenied, err)
+	}
+	payload := hooks.Call{Name: c.name, CallID: c.callID, Input: seen, Mode: c.mode, Workspace: c.workspace}
+	out := hooks.Run(ctx, builtin, hs, payload, hookAsker{m}, m.hookDeadline)
+	switch {
+	case out.Decision == hooks.Deny && ctx.Err() != nil: // the caller gave up while the hooks were asked
+		return out, fmt.Errorf("tool %q: %w: %w", c.name, ErrCancelled, context.Cause(ctx))
+	case out.Decision == hooks.Deny:
+		return out, fmt.Errorf("tool %q: %w: %s", c.name, ErrDenied, out.Reason)
+	}
+	return out, nil
+}
+
+// HooksDownError is the denial of a call while an enabled, trusted plugin that holds a
+// pre-execute hook is not live (restarting, failed, out of its tier's crash budget, its
+// activation pending): its hooks cannot be asked, so nothing they would have judged runs
+// (fail closed). It matches ErrDenied.
+type HooksDownError struct {
+	Tool    string
+	Holders []DownHolder // by plugin id
+}
+
+// DownHolder is one plugin whose hooks cannot be asked: its state and what to do.
+type DownHolder struct {
+	PluginID string
+	// State says why it is not live: "activating", "failed: <reason>", "the plugin tier is
+	// restarting", "the plugin tier failed (its crash budget is spent): <reason>", ...
+	State string
+	// Next is the command that lets calls run again.
+	Next string
+}
+
+// Error names every holder, its state and the next command.
+func (e *HooksDownError) Error() string { return e.text(true) }
+
+// Brief is Error without the next commands, for a session that was told them already.
+func (e *HooksDownError) Brief() string { return e.text(false) }
+
+func (e *HooksDownError) text(next bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tool %q: %s: ", e.Tool, ErrDenied)
+	for i, h := range e.Holders {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "plugin `%s` holds a pre-execute hook and is not live (%s)", h.PluginID, h.State)
+		if next {
+			fmt.Fprintf(&b, ": %s", h.Next)
+		}
+	}
+	b.WriteString("; every call its hooks would judge is denied until it is live again")
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrDenied) true.
+func (e *HooksDownError) Unwrap() error { return ErrDenied }
+
+// hookHoldersDown returns a *HooksDownError naming every enabled, trusted plugin that holds
+// a pre-execute hook (its catalog entry for its current bytes and config lists one, written
+// at its last successful activation, in this process or an earlier one, or it was Active with
+// one under these bytes and config in this process) and has no Active owner, or nil when
+// there is none. The builtin hooks module is not one of them: a command
+// hook that cannot run blocks the calls it matches by itself (builtin_hooks.go).
+func (m *Manager) hookHoldersDown(tool string) error {
+	type down struct {
+		id       string
+		o        *owner
+		deferred bool
+	}
+	var downs []down
+	m.mu.Lock()
+	m.lazy.mu.Lock()
+	for id, d := range m.desired {
+		if tierOf(id) != protocol.TierPlugin || !m.lazy.holdsHookLocked(d) {
+			continue
+		}
+		downs = append(downs, down{id: id, o: m.owners[id], deferred: m.lazy.deferred[id]})
+	}
+	m.lazy.mu.Unlock()
+	m.mu.Unlock()
+	// the registry is read with no lock of the Manager's held
+	downs = slices.DeleteFunc(downs, func(d down) bool { return d.o != nil && m.stateOf(d.o) == registry.Active })
+	if len(downs) == 0 {
+		return nil
+	}
+	slices.SortFunc(downs, func(a, b down) int { return strings.Compare(a.id, b.id) })
+	var tierState string
+	if tr := m.tier(protocol.TierPlugin); tr != nil {
+		st := tr.Status()
+		tierState = string(st.State)
+		if st.State == supervisor.StateFailed {
+			tierState = "failed (its crash budget is spent)"
+			if st.LastFailure != "" {
+				tierState += ": " + oneLine(st.LastFailure)
+			}
+		}
+	}
+	e := &HooksDownError{Tool: tool}
+	for _, d := range downs {
+		h := DownHolder{PluginID: d.id, Next: fmt.Sprintf("run `cwx plugin disable %s` to go on without its hooks", d.id)}
+		ro, ok := m.reg.Owner(d.id)
+		switch {
+		case d.o != nil && ok && ro.Ref == d.o.ref && (ro.State == registry.Failed || ro.State == registry.Faulted):
+			h.State = ro.State.String()
+			if ro.Reason != "" {
+				h.State += ": " + oneLine(ro.Reason)
+			}
+			h.Next = fmt.Sprintf("fix it and run `cwx plugin reload`, or run `cwx plugin disable %s` to go on without its hooks", d.id)
+		case d.o != nil:
+			h.State = m.stateOf(d.o).String()
+		case d.deferred:
+			h.State = "not activated yet"
+		case tierState == "":
+			h.State = "its tier is not started"
+		default:
+			h.State = "the plugin tier is " + tierState
+			if strings.HasPrefix(tierState, "failed") {
+				h.Next = fmt.Sprintf("fix or disable the plugin that crashes the host and start cwx again (`/host retry` in the repl), or run `cwx plugin disable %s` to go on without its hooks", d.id)
+			}
+		}
+		e.Holders = append(e.Holders, h)
+	}
+	m.noteHooksDown(e)
+	return e
+}
+
+// noteHooksDown logs a warning when the set of hook holders that are down, or one's state,
+// changes, not at every call it denies.
+func (m *Manager) noteHooksDown(e *HooksDownError) {
+	key := e.Brief()[len(fmt.Sprintf("tool %q: ", e.Tool)):]
+	m.hooksDown.mu.Lock()
+	said := m.hooksDown.last == key
+	m.hooksDown.last = key
+	m.hooksDown.mu.Unlock()
+	if said {
+		m.log.Debug("call denied: a pre-execute hook holder is not live", "tool", e.Tool)
+		return
+	}
+	for _, h := range e.Holders {
+		m.log.Warn("a plugin that holds a pre-execute hook is not live: calls are denied", "plugin", h.PluginID, "state", h.State, "next", h.Next)
+	}
+}
+
+// oneLine keeps the first line of s.
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
 }
 
 // hookAsker sends hook/evaluate to a hook's owner, through the same admission as a call: an

@@ -88,7 +88,7 @@ func (m *Manager) reconcile(ctx context.Context, mode reconcileMode) error {
 		}
 	}
 	m.reg.SetClaims(claimsOf(want)) // known before any host starts
-	entries := m.lookupEntries(mode, want)
+	entries := m.lookupEntries(want)
 	m.mu.Lock()
 	m.desired = want
 	m.planLocked(mode, entries)

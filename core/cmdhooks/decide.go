@@ -247,7 +247,7 @@ func cutText(s string, n int) string {
 // module: a block is a deny and an ask an ask, both naming the hook; updatedInput is a
 // revise; additionalContext is an annotation for the card. A pass with nothing else abstains.
 func (d Decision) Answers() []hooks.Answer {
-	h := hooks.Hook{PluginID: Owner}
+	h := hooks.Hook{PluginID: Owner, Name: d.Hook.ID}
 	name := fmt.Sprintf("%s `%s`", d.Hook.ID, cutText(oneLine(d.Hook.Command), 200))
 	var out []hooks.Answer
 	add := func(v protocol.HookVerdict) { out = append(out, hooks.Answer{Hook: h, Verdict: v}) }

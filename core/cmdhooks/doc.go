@@ -17,7 +17,9 @@
 //     Bash, read_file Read, grep_files Grep, file_search Glob, list_dir LS); an exact matcher
 //     also accepts the cwx name. Extension tools keep their own names. The natives' input
 //     fields already follow Claude Code's (command, file_path, pattern, path), so tool_input
-//     is the call's input unchanged;
+//     holds the call's fields; it is the decoded value, written again as Claude Code's
+//     JSON.stringify(JSON.parse(input)) does ([ToolInput], package jsjson), so a hook that
+//     matches text sees `.env` where the caller wrote `\u002eenv`;
 //   - the event JSON written to the hook's stdin ([Event]), in Claude Code's field names,
 //     bounded to [MaxStdin];
 //   - the decision ([Decide]) from what the module reports of one run ([Result], decoded

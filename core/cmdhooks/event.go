@@ -8,6 +8,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/internal/jsjson"
 )
 
 // Bounds of what a hook is given and what it may give back.
@@ -56,14 +57,36 @@ type ToolResponse struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
-// PreToolUseEvent is the stdin of a PreToolUse hook for a call of tool (its cwx name).
-func PreToolUseEvent(s Session, tool, callID string, input json.RawMessage) ([]byte, error) {
-	return encode(eventJSON{HookEventName: config.EventPreToolUse, ToolName: ToolName(tool), ToolInput: input, ToolUseID: callID}, s)
+// ToolInput is the tool_input a hook is given for the call's input: the value the tool
+// acts on, decoded and written again as Claude Code's JSON.stringify(JSON.parse(input))
+// does (package jsjson), so that a hook matching text sees `.env`, never `\u002eenv`.
+// Input that is not JSON is refused, and the hook then counts as not run.
+func ToolInput(input json.RawMessage) (json.RawMessage, error) {
+	out, err := jsjson.Reencode(input)
+	if err != nil {
+		return nil, fmt.Errorf("the tool input cannot be decoded for the hooks: %w", err)
+	}
+	return out, nil
 }
 
-// PostToolUseEvent is the stdin of a PostToolUse hook. A response that would take the
-// stdin over MaxStdin is cut (content shortened, structured left out, Truncated set).
-func PostToolUseEvent(s Session, tool, callID string, input json.RawMessage, resp ToolResponse) ([]byte, error) {
+// PreToolUseEvent is the stdin of a PreToolUse hook for a call of tool (its cwx name);
+// tool_input is ToolInput(input).
+func PreToolUseEvent(s Session, tool, callID string, input json.RawMessage) ([]byte, error) {
+	seen, err := ToolInput(input)
+	if err != nil {
+		return nil, err
+	}
+	return encode(eventJSON{HookEventName: config.EventPreToolUse, ToolName: ToolName(tool), ToolInput: seen, ToolUseID: callID}, s)
+}
+
+// PostToolUseEvent is the stdin of a PostToolUse hook (tool_input is ToolInput(input)). A
+// response that would take the stdin over MaxStdin is cut (content shortened, structured
+// left out, Truncated set).
+func PostToolUseEvent(s Session, tool, callID string, raw json.RawMessage, resp ToolResponse) ([]byte, error) {
+	input, err := ToolInput(raw)
+	if err != nil {
+		return nil, err
+	}
 	ev := eventJSON{HookEventName: config.EventPostToolUse, ToolName: ToolName(tool), ToolInput: input, ToolUseID: callID, ToolResponse: &resp}
 	out, err := encode(ev, s)
 	if err == nil || resp.Truncated {

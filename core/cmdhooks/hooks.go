@@ -47,6 +47,20 @@ type Set struct {
 // Empty reports whether s configures no hook.
 func (s *Set) Empty() bool { return s == nil || len(s.Hooks) == 0 }
 
+// Without returns s without the hook named id (the hooks of s otherwise, in order).
+func (s *Set) Without(id string) *Set {
+	if s == nil {
+		return nil
+	}
+	out := &Set{Notes: s.Notes}
+	for _, h := range s.Hooks {
+		if h.ID != id {
+			out.Hooks = append(out.Hooks, h)
+		}
+	}
+	return out
+}
+
 // Matching returns the hooks of event that match tool (the cwx name of the tool; ignored for
 // UserPromptSubmit), in configuration order.
 func (s *Set) Matching(event, tool string) []Hook {

@@ -13,9 +13,11 @@
 //   - ask{reason} forces an approval card (even under the auto posture, with no session
 //     grant), its reason shown on the card.
 //   - annotate{text} adds a note the card shows, attributed to its plugin.
-//   - revise{input} replaces the call's input: the last revise in fold order wins. The caller
-//     validates the revised input against the tool's schema again (a revise that breaks it is
-//     denied) and the gate decides on the revised input.
+//   - revise{input} replaces the call's input: the last revise in fold order wins
+//     (Outcome.Reviser names the hook). The caller validates the revised input against the
+//     tool's schema again (a revise that breaks it is denied), asks it once more of every hook
+//     but the reviser (core/prehook.go: a deny there denies, a second revise is denied), and
+//     the gate decides on the revised input.
 //
 // Deny outranks ask, which outranks abstain. A hook that errs, answers something malformed
 // (an unknown kind, a missing or oversized text, text with characters package inert

@@ -28,11 +28,13 @@ const (
 	ModeCoreCall = "core_call" // a core/call from inside a plugin's tool
 )
 
-// Hook is one live hook: its plugin, its handle and the owner that registered it.
+// Hook is one live hook: its plugin, its handle and the owner that registered it. A
+// command hook's answers carry the hooks module's id and the hook's own id as Name.
 type Hook struct {
 	PluginID string
 	Handle   uint64
 	Owner    protocol.OwnerRef
+	Name     string // a command hook's id ("PreToolUse[0]"); "" for a plugin's hook
 }
 
 // Call is what a hook is told of the call it evaluates.
@@ -80,9 +82,11 @@ type Outcome struct {
 	Decision Decision
 	// Reason is why the call was denied, naming the hook's plugin (Deny only).
 	Reason string
-	// Input is the revised input, or nil when no hook revised it; RevisedBy names its plugin.
+	// Input is the revised input, or nil when no hook revised it; RevisedBy names its plugin
+	// and Reviser is the hook whose revise won.
 	Input     json.RawMessage
 	RevisedBy string
+	Reviser   Hook
 	// Notes are the asks and annotations in fold order, for the card.
 	Notes []Note
 }
@@ -167,7 +171,7 @@ func Fold(builtin, plugin []Answer) Outcome {
 		case protocol.HookAnnotate:
 			out.Notes = append(out.Notes, Note{PluginID: a.Hook.PluginID, Kind: protocol.HookAnnotate, Text: v.Text})
 		case protocol.HookRevise:
-			out.Input, out.RevisedBy = append(json.RawMessage(nil), v.Input...), a.Hook.PluginID
+			out.Input, out.RevisedBy, out.Reviser = append(json.RawMessage(nil), v.Input...), a.Hook.PluginID, a.Hook
 		}
 	}
 	return out

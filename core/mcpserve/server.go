@@ -62,6 +62,11 @@ type Server struct {
 	tools   map[string]string // +checklocks:syncMu
 	prompts map[string]string // +checklocks:syncMu
 
+	// toldMu guards told: per session, the hook holders that are down it was told what to
+	// do about (tools.go).
+	toldMu sync.Mutex
+	told   map[*mcp.ServerSession]string // +checklocks:toldMu
+
 	// parkMu guards the runs parked on a question (questions.go); runs counts every run.
 	parkMu sync.Mutex
 	parked map[string]*run // +checklocks:parkMu
@@ -87,7 +92,8 @@ func New(m Manager, o Options) *Server {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	s := &Server{m: m, o: o, log: log, tools: map[string]string{}, prompts: map[string]string{}, parked: map[string]*run{}}
+	s := &Server{m: m, o: o, log: log, tools: map[string]string{}, prompts: map[string]string{}, parked: map[string]*run{},
+		told: map[*mcp.ServerSession]string{}}
 	_, _ = rand.Read(s.secret[:]) // crypto/rand.Read never fails
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{

@@ -109,7 +109,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	case ask != nil:
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{questionInput: ask}, RequestState: state}, nil
 	case r.err != nil:
-		return s.callFailure(ctx, name, r.err)
+		return s.callFailure(ctx, req.Session, name, r.err)
 	}
 	if res, ok := r.res.(*mcp.CallToolResult); ok {
 		return res, nil
@@ -141,7 +141,11 @@ const hookContextPrefix = "PostToolUse hook context: "
 // the context's error (the SDK answers nothing to a cancelled request); a tool that is not
 // live is the SDK's unknown-tool error; every other failure is an isError result carrying
 // the core's message, which names the failure's kind.
-func (s *Server) callFailure(ctx context.Context, name string, err error) (*mcp.CallToolResult, error) {
+//
+// A call denied because a plugin holding a pre-execute hook is not live
+// (*core.HooksDownError) names the plugin and its state every time; what to do about it is
+// said once per session (the first such denial, and a warning notification), not per call.
+func (s *Server) callFailure(ctx context.Context, ss *mcp.ServerSession, name string, err error) (*mcp.CallToolResult, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -150,7 +154,53 @@ func (s *Server) callFailure(ctx context.Context, name string, err error) (*mcp.
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	}
 	s.log.Debug("tool call failed", "tool", name, "error", err)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: failureText(err)}}}, nil
+	msg := failureText(err)
+	if down, ok := errors.AsType[*core.HooksDownError](err); ok {
+		msg = s.hooksDownText(ss, down)
+	}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+}
+
+// hooksDownText is the text of a call denied with down: in full the first time ss meets
+// these plugins in these states (with a warning sent to the session), briefly afterwards.
+func (s *Server) hooksDownText(ss *mcp.ServerSession, down *core.HooksDownError) string {
+	key := down.Brief()[len(fmt.Sprintf("tool %q: ", down.Tool)):]
+	s.toldMu.Lock()
+	for told := range s.told { // forget the sessions that ended
+		if !s.open(told) {
+			delete(s.told, told)
+		}
+	}
+	first := s.told[ss] != key
+	s.told[ss] = key
+	s.toldMu.Unlock()
+	if !first {
+		return "denied: " + core.StripEscapes(down.Brief()) + " (what to do was said earlier in this session)"
+	}
+	full := core.StripEscapes(down.Error())
+	s.log.Warn("calls are denied: a plugin that holds a pre-execute hook is not live", "detail", full)
+	if ss != nil {
+		// not under the request's context: on the newer protocol versions it carries the
+		// request's own log level, and a request without one gets no log at all
+		lctx, cancel := context.WithTimeout(context.Background(), noticeWithin)
+		//lint:ignore SA1019 notifications/message is how this server sends logs (logs.go)
+		_ = ss.Log(lctx, &mcp.LoggingMessageParams{Logger: "cwx", Level: "warning", Data: full})
+		cancel()
+	}
+	return "denied: " + full
+}
+
+// noticeWithin bounds the write of a session's notice.
+const noticeWithin = 5 * time.Second
+
+// open reports whether ss is one of the server's sessions.
+func (s *Server) open(ss *mcp.ServerSession) bool {
+	for o := range s.mcp.Sessions() {
+		if o == ss {
+			return true
+		}
+	}
+	return false
 }
 
 // failureText is the message of an isError result: the failure's kind first, so a client
