@@ -26,7 +26,11 @@
 //     binds it and the runtime inside; the shim stays outside, reads the namespace init's pid
 //     from bubblewrap's --info-fd (fd 5), takes its child as the runtime (real pid, group and
 //     RSS for Start, Stats and signals), gives the runtime no parent pid to watch, and turns
-//     bubblewrap's exit status 128+N back into signal N.
+//     bubblewrap's exit status 128+N back into signal N. It hands bubblewrap the plan's
+//     seccomp filter on fd 6. When the core runs as root, bubblewrap starts this binary
+//     again inside, as `cwx nodeshim drop-privileges <uid>:<gid> <dir> -- <argv>`
+//     ([RunDropPrivileges]), which drops to the sandbox uid, keeping no capability, and execs
+//     the runtime; the exec helper keeps go-plugin's cookie for it.
 //   - Descendants: the shim is a child subreaper (PR_SET_CHILD_SUBREAPER), so whatever a
 //     plugin starts that leaves the runtime's group (detached, setsid, a double fork)
 //     re-parents to the shim, not to init. Once the runtime has been reaped, for any reason,

@@ -28,9 +28,10 @@
 //
 // The plugin tier's sandbox (ARCHITECTURE.md, “Sandbox”): [ResolveBwrap] finds bubblewrap
 // like a runtime (a configured path, else PATH outside the working directory); [ProbeSandbox]
-// runs the runtime's --version inside the profile's namespaces and system mounts, once per
-// process, and [CheckSandbox] is that probe as `cwx doctor` reports it, with [SandboxFix];
-// [Profile] builds the bubblewrap argv (namespaces, --cap-drop ALL, the read-only trees, the one
-// writable data folder, the masks) and [LaunchPlan.Wrap] puts it in front of the runtime's argv,
-// marking the plan with [SandboxEnv] for the shim.
+// runs the runtime's --version inside the whole profile, once per process, and [CheckSandbox]
+// is that probe as `cwx doctor` reports it, with [SandboxFix]; [Profile] builds the bubblewrap
+// argv (namespaces, --cap-drop ALL, the read-only /proc surface of [KernelSurface], the
+// read-only trees, the one writable data folder, the masks, the seccomp descriptor and, for a
+// [SandboxUser], the drop to it inside) and [LaunchPlan.Wrap] puts it in front of the runtime's
+// argv, marking the plan with [SandboxEnv] for the shim and attaching [Filter]'s program.
 package runtime
