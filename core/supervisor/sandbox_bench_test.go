@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
@@ -30,6 +31,15 @@ func sandboxed(b *testing.B, o *Options) {
 		b.Fatal(err)
 	}
 	o.Sandbox = &runtime.Profile{Bwrap: bw, Runtime: o.Runtime.Path, Bundle: repo, Plugins: b.TempDir(), Data: o.Dir}
+	if os.Geteuid() == 0 {
+		// As the core does as root: the runtime drops to the sandbox uid, which owns the
+		// data folder, and the bundle's folder (the repository) is readable by any user.
+		uid := config.DefaultSandboxUID
+		o.Sandbox.User = &runtime.SandboxUser{UID: uint32(uid), GID: uint32(uid), Shim: o.ShimPath}
+		if err := os.Chown(o.Dir, uid, uid); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkSandboxReady measures "tier needed" → Ready, and Stop, with and without the
