@@ -260,8 +260,10 @@ func (g *costGraph) childVec(i int, prev []uint64) costVec {
 }
 
 // blame finds the schema where the work multiplies at the first depth the root's cost
-// goes over the limit: from the root, it follows the one application that alone costs
-// more than the limit, and stops where no single one does (the sum of several does).
+// goes over the limit: from the root, it follows the one application to the same value that
+// alone costs more than the limit, else the first application to a member or item that does,
+// and stops at a schema that applies several such to its value, or none (the sum of several
+// cheaper ones is over the limit there).
 func (g *costGraph) blame(layers [][]uint64) (node, depth int) {
 	d := 0
 	for d < len(layers) && layers[d][0] <= MaxSchemaCost {
@@ -274,14 +276,19 @@ func (g *costGraph) blame(layers [][]uint64) (node, depth int) {
 	i := 0
 	for range len(g.nodes) * len(layers) {
 		nd := &g.nodes[i]
-		next, nextD := -1, d
+		var big []int
 		for _, e := range nd.same {
 			if layers[d][e.to] > MaxSchemaCost {
-				next = e.to
-				break
+				big = append(big, e.to)
 			}
 		}
-		if next < 0 && d > 0 {
+		next, nextD := -1, d
+		switch {
+		case len(big) > 1:
+			return i, depth
+		case len(big) == 1:
+			next = big[0]
+		case d > 0:
 			for _, j := range nd.children() {
 				if layers[d-1][j] > MaxSchemaCost {
 					next, nextD = j, d-1

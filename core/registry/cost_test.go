@@ -52,7 +52,7 @@ func TestSchemaCostRefusesBlowUps(t *testing.T) {
 		name, schema, pointer string
 	}{
 		{"cyclic allOf through items", cyclicSchema, "#/$defs/a"},
-		{"30-level DAG of allOf", dagSchema(30), "#/$defs/d"},
+		{"30-level DAG of allOf", dagSchema(30), "#/$defs/d0"},
 		{"anyOf fan-out through properties", `{"type":"object","properties":{"n":{"$ref":"#/$defs/n"}},"$defs":{"n":{"anyOf":[` +
 			`{"properties":{"c":{"$ref":"#/$defs/n"}}},{"properties":{"c":{"$ref":"#/$defs/n"}}},{"properties":{"c":{"$ref":"#/$defs/n"}}}]}}}`, "#/$defs/n"},
 		{"oneOf and not through additionalProperties", `{"type":"object","additionalProperties":{"$ref":"#/$defs/v"},"$defs":{"v":{"oneOf":[` +
@@ -73,7 +73,7 @@ func TestSchemaCostRefusesBlowUps(t *testing.T) {
 				t.Fatalf("registration answered %v, want a refusal", err)
 			}
 			msg := err.Error()
-			for _, want := range []string{"input schema of tool `t`", "the schema at " + tt.pointer, fmt.Sprintf("the limit is %d per value", MaxSchemaCost), "Apply each definition once per value"} {
+			for _, want := range []string{"input schema of tool `t`", "the schema at " + tt.pointer + " ", fmt.Sprintf("the limit is %d per value", MaxSchemaCost), "Apply each definition once per value"} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("refusal %q does not say %q", msg, want)
 				}
