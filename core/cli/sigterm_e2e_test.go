@@ -278,3 +278,35 @@ func TestSIGTERMWhileValidating(t *testing.T) {
 		})
 	}
 }
+
+// TestCyclicSchemaRefusedEndToEnd: a plugin (Node and Bun) registering the allOf-of-two-$refs
+// cycle (an input nested 22 deep took seconds to validate, 40 deep hours) is refused at
+// registration: the listing names the plugin failed with the schema's pointer and what to do,
+// and a call to the tool is unavailable (exit 5), answered at once.
+func TestCyclicSchemaRefusedEndToEnd(t *testing.T) {
+	bin := buildCWX(t)
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "cyclic-schema"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home := e2eHome(t, rt, "")
+			id := e2eTrusted(t, bin, home, fixture)
+			e2eMust(t, bin, home, "plugin", "enable", id)
+			r := e2eCWX(t, bin, home, "", "tool", "list")
+			if r.code != ExitPlugin || !strings.Contains(r.stdout, id+"  failed: ") || !strings.Contains(r.stdout, "#/$defs/a") {
+				t.Fatalf("tool list: exit %d\n%s%s", r.code, r.stdout, r.stderr) // before a call that would validate for hours
+			}
+			show := e2eCWX(t, bin, home, "", "plugin", "show", id)
+			if !strings.Contains(show.stdout, "the schema at #/$defs/a applies its subschemas (allOf/0, allOf/1)") || !strings.Contains(show.stdout, "Apply each definition once per value") {
+				t.Fatalf("plugin show: exit %d\n%s%s", show.code, show.stdout, show.stderr)
+			}
+			deep := `{"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`
+			if call := e2eCWX(t, bin, home, "", "tool", "call", "cyclic_nest", "--input", deep, "--approve", "deny"); call.code != ExitUnavailable {
+				t.Errorf("tool call: exit %d\n%s%s", call.code, call.stdout, call.stderr)
+			}
+		})
+	}
+}
