@@ -4,13 +4,12 @@
 export const name = 'fixture-costly-schema';
 export const inject = ['tools'];
 export function apply(ctx) {
-  const refs = Array.from({ length: 499 }, () => ({ $ref: '#/$defs/n' }));
   ctx.tools.register({
     name: 'costly_sum',
     description: 'Sum numbers, each checked against a costly schema.',
     parameters: {
       type: 'object',
-      properties: { xs: { type: 'array', items: { allOf: refs } } },
+      properties: { xs: { type: 'array', items: { allOf: Array.from({ length: 499 }, () => ({ $ref: '#/$defs/n' })) } } },
       required: ['xs'],
       $defs: { n: { type: 'number' } },
     },
