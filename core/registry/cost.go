@@ -129,7 +129,7 @@ type costGraph struct {
 	base  string // the resource URL, stripped from locations
 }
 
-// CostError is why a schema was refused by the cost analysis.
+// costError is why a schema was refused by the cost analysis.
 type costError struct {
 	pointer string // the JSON pointer (#/…) of the schema the refusal names
 	reason  string
