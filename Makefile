@@ -74,7 +74,7 @@ FUZZ_TARGETS := \
 	./shared/frame:FuzzFrameDecode ./shared:FuzzCodecFrame \
 	./core/protocol:FuzzParseHostMessage ./core/protocol:FuzzParseCoreMessage ./core/protocol:FuzzWireEncoder \
 	./core/runtime:FuzzParseVersion ./core/gate:FuzzCanonicalize ./core/gate:FuzzCanonicalizeMatchesOracle \
-	./core/config:FuzzParse ./core/registry:FuzzDecodeInput ./core/registry:FuzzAdmitSchema \
+	./core/config:FuzzParse ./core/registry:FuzzDecodeInput ./core/registry:FuzzAdmitSchema ./core/registry:FuzzSchemaCost \
 	./core:FuzzStripEscapes ./core/inert:FuzzStrip \
 	./core/plugins:FuzzParseManifests ./core/plugins:FuzzEntryNames ./core/plugins:FuzzInstallTarball \
 	./core/internal/jsontext:FuzzScanNumber ./core/internal/jsontext:FuzzHex4 ./core/internal/jsontext:FuzzHasControl \

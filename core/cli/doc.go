@@ -18,4 +18,8 @@
 // through [ExitError]: 0 ok, 1 internal error, 2 usage or unreadable input, 3 invalid input
 // or a check that disagrees, 4 denied, 5 unavailable, 6 plugin error, 7 timeout or
 // cancelled. Text a plugin wrote is printed to a terminal with escapes stripped.
+//
+// SIGTERM cancels the running command's context (Main runs every command under it); a
+// command still running termGrace later, whatever it is doing, is ended by exiting the
+// process (status 7), and a second SIGTERM exits at once (watchTerm).
 package cli

@@ -1,18 +1,24 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 )
 
 // Main runs the cwx CLI with args and returns the process exit status.
+// SIGTERM cancels the command's context, and ends the process termGrace later if the
+// command has not returned by then (watchTerm).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := watchTerm(context.Background(), stderr, termGrace, os.Exit)
+	defer stop()
 	root := NewRootCommand(stdin, stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}

@@ -10,15 +10,12 @@ import (
 	"github.com/cwx-dev/cwx/core/internal/jsontext"
 )
 
-// maxInputDepth is encoding/json's nesting limit, kept so that what it accepted is still
-// accepted.
-const maxInputDepth = 10000
-
 // decodeInput parses a call's input into the tree jsonschema validates, exactly as
 // encoding/json's Decoder with UseNumber builds it: map[string]any, []any, string,
 // json.Number, bool and nil; a repeated member name keeps its last value; invalid UTF-8
 // and lone surrogates in strings become U+FFFD. Anything after the value other than
-// white space is refused.
+// white space is refused, and so is nesting deeper than MaxInputDepth (errTooDeep), which
+// keeps validation within the bound schemaCost was computed for.
 //
 // It is one pass without encoding/json's separate validating scan and reflection: a
 // string without escapes or controls (a large text argument, typically) is found with
@@ -39,6 +36,9 @@ func decodeInput(data []byte) (any, error) {
 
 // errTrailing: the input holds something after its JSON value.
 var errTrailing = fmt.Errorf("more than one JSON value")
+
+// errTooDeep: the input nests objects and arrays deeper than MaxInputDepth.
+var errTooDeep = fmt.Errorf("nesting deeper than %d", MaxInputDepth)
 
 type inputDecoder struct {
 	data []byte
@@ -93,8 +93,8 @@ func (d *inputDecoder) value(depth int) (any, error) {
 }
 
 func (d *inputDecoder) object(depth int) (any, error) {
-	if depth > maxInputDepth {
-		return nil, d.errf("nesting deeper than %d", maxInputDepth)
+	if depth > MaxInputDepth {
+		return nil, fmt.Errorf("at byte %d: %w", d.pos, errTooDeep)
 	}
 	d.pos++ // {
 	m := map[string]any{}
@@ -153,8 +153,8 @@ func (d *inputDecoder) intern(b []byte) string {
 }
 
 func (d *inputDecoder) array(depth int) (any, error) {
-	if depth > maxInputDepth {
-		return nil, d.errf("nesting deeper than %d", maxInputDepth)
+	if depth > MaxInputDepth {
+		return nil, fmt.Errorf("at byte %d: %w", d.pos, errTooDeep)
 	}
 	d.pos++ // [
 	a := []any{}

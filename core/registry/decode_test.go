@@ -3,6 +3,7 @@ package registry
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -13,13 +14,20 @@ import (
 )
 
 // sameAsEncodingJSON checks decodeInput against encoding/json (a Decoder with UseNumber
-// for the tree, json.Valid for what is refused).
+// for the tree, json.Valid for what is refused), except that nesting deeper than
+// MaxInputDepth is refused with errTooDeep.
 func sameAsEncodingJSON(t *testing.T, in []byte) {
 	t.Helper()
 	got, err := decodeInput(in)
 	if !json.Valid(in) {
 		if err == nil {
 			t.Fatalf("%q: accepted, encoding/json refuses it", in)
+		}
+		return
+	}
+	if nesting(in) > MaxInputDepth {
+		if !errors.Is(err, errTooDeep) {
+			t.Fatalf("%.40q…: nesting %d answered %v, want errTooDeep", in, nesting(in), err)
 		}
 		return
 	}
@@ -37,6 +45,30 @@ func sameAsEncodingJSON(t *testing.T, in []byte) {
 	}
 }
 
+// nesting is the deepest nesting of objects and arrays in a valid JSON text.
+func nesting(in []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range in {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
 func TestDecodeInputMatchesEncodingJSON(t *testing.T) {
 	fixed := []string{
 		`{}`, `[]`, `{"a":[]}`, `""`, `0`, `-0`, `-0.5e+10`, `1E-2`, `true`, `false`, `null`, ` {"a" : 1 } `,
@@ -45,7 +77,9 @@ func TestDecodeInputMatchesEncodingJSON(t *testing.T) {
 		"\"\xff\xfe\"", "\"a\xc3\"", "\"\xed\xa0\x80\"", "{\"\xff\":1}", "\"\u2028\x7f\"",
 		`{`, `}`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `[1 2]`, `tru`, `nulls`, `"abc`, `"abc\`, `"\u12"`,
 		`"\uZZZZ"`, `"\x"`, `-`, `-01`, `01`, `1.`, `.5`, `1e`, `1e+`, `+1`, ``, ` `, "\"a\x01\"", `{} {}`, `{"a":"x"} ]`,
-		strings.Repeat(`[`, 10000) + strings.Repeat(`]`, 10000), strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001),
+		strings.Repeat(`[`, MaxInputDepth) + strings.Repeat(`]`, MaxInputDepth), strings.Repeat(`[`, MaxInputDepth+1) + strings.Repeat(`]`, MaxInputDepth+1),
+		strings.Repeat(`{"a":`, MaxInputDepth) + `"[{"` + strings.Repeat(`}`, MaxInputDepth), strings.Repeat(`{"a":[`, 33) + strings.Repeat(`]}`, 33),
+		strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001),
 	}
 	for _, s := range fixed {
 		sameAsEncodingJSON(t, []byte(s))

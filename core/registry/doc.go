@@ -22,7 +22,11 @@
 // failed for a newcomer; else, between owners still activating, the earlier first trust, whose
 // registration fails the other (Admit returns it). A tool's input schema is compiled once, at
 // registration, with no loader for external references, and every call's input is validated
-// against it (at most MaxViolations reported).
+// against it (at most MaxViolations reported). That compilation (compileSchema) is the one
+// admission of every schema, a native's included (CompileInputSchema): it bounds how often the
+// validator may apply a subschema to any one value of an input nested at most MaxInputDepth
+// deep (schemaCost, cost.go) and refuses a schema over MaxSchemaCost, naming where the work
+// multiplies; the decoder refuses deeper inputs before validation.
 // The input is parsed in one pass into the tree encoding/json with UseNumber would build (a
 // large text argument is found with byte searches and copied once), so validating a 1 MiB
 // input costs well under a millisecond plus what the schema itself checks. Re-registering a

@@ -15,8 +15,9 @@ type InputSchema struct {
 }
 
 // CompileInputSchema checks and compiles a tool's input schema by the rules a registration
-// meets (an object at the top level, at most MaxSchemaBytes, no external $ref). A schema
-// that breaks them is an error matching errdefs.ErrRefused.
+// meets (an object at the top level, at most MaxSchemaBytes, no external $ref, at most
+// MaxSchemaCost evaluations per input value). A schema that breaks them is an error matching
+// errdefs.ErrRefused.
 func CompileInputSchema(tool string, raw []byte) (*InputSchema, error) {
 	s, reason := compileSchema(tool, raw)
 	if reason != "" {

@@ -46,8 +46,10 @@ func (c *schemaCache) compile(name string, raw []byte) (*jsonschema.Schema, stri
 	return s, ""
 }
 
-// compileSchema checks and compiles a tool's input schema. It returns the reason for a
-// refusal, or "".
+// compileSchema is the one admission of a schema, whoever offers it (a plugin's or a builtin
+// module's registration, a native tool's spec): it checks and compiles a tool's input schema
+// and bounds what validating one input value can cost (schemaCost). It returns the reason
+// for a refusal, or "".
 func compileSchema(name string, raw []byte) (*jsonschema.Schema, string) {
 	if len(raw) == 0 {
 		return nil, fmt.Sprintf("tool `%s` needs an input_schema", name)
@@ -80,6 +82,9 @@ func compileSchema(name string, raw []byte) (*jsonschema.Schema, string) {
 	if err != nil {
 		return nil, fmt.Sprintf("input schema of tool `%s` is not a valid JSON Schema: %s", name, oneLine(err.Error()))
 	}
+	if _, ce := schemaCost(s); ce != nil {
+		return nil, fmt.Sprintf("input schema of tool `%s`: the schema at %s %s", name, ce.pointer, ce.reason)
+	}
 	return s, ""
 }
 
@@ -97,6 +102,9 @@ func validate(tool string, s *jsonschema.Schema, input []byte) error {
 	v, err := decodeInput(input)
 	if errors.Is(err, errTrailing) {
 		return &InputError{Tool: tool, Violations: []string{"input holds more than one JSON value"}}
+	}
+	if errors.Is(err, errTooDeep) {
+		return &InputError{Tool: tool, Violations: []string{fmt.Sprintf("input nests objects and arrays more than %d deep, the limit; send a flatter value", MaxInputDepth)}}
 	}
 	if err != nil {
 		return &InputError{Tool: tool, Violations: []string{"input is not valid JSON: " + err.Error()}}
