@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -111,7 +112,10 @@ func (s *replSession) run(ctx context.Context) error {
 		if s.interactive {
 			s.prompt()
 		}
-		line, err := s.in.ReadString('\n')
+		line, err := s.readLine(ctx)
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			break // SIGTERM (or the caller) ended an idle session
+		}
 		if line == "" && err != nil {
 			if s.interactive {
 				printf(s.out, "\n")
@@ -133,6 +137,27 @@ func (s *replSession) run(ctx context.Context) error {
 		return &ExitError{Code: s.failed}
 	}
 	return nil
+}
+
+// readLine reads the next line, giving up when ctx ends: SIGTERM cancels it, and an idle
+// session must not wait for a line that never comes. The read then left blocked ends with
+// the process, and nothing else reads the input after it.
+func (s *replSession) readLine(ctx context.Context) (string, error) {
+	type read struct {
+		line string
+		err  error
+	}
+	got := make(chan read, 1)
+	go func() {
+		line, err := s.in.ReadString('\n')
+		got <- read{line, err}
+	}()
+	select {
+	case r := <-got:
+		return r.line, r.err
+	case <-ctx.Done():
+		return "", context.Canceled
+	}
 }
 
 // dispatch runs one line and reports whether the session ends.
