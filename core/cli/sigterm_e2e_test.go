@@ -310,3 +310,36 @@ func TestCyclicSchemaRefusedEndToEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestSIGTERMIdleRepl: a repl waiting for its next line ends on SIGTERM without running out
+// the grace (the terminator's "still running" line would say it did).
+func TestSIGTERMIdleRepl(t *testing.T) {
+	bin := buildCWX(t)
+	cmd := exec.Command(bin, "repl")
+	cmd.Env = append(os.Environ(), "CWX_HOME="+t.TempDir())
+	stdin, err := cmd.StdinPipe() // kept open: the repl waits for a line
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &testenv.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	banner, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(banner, "cwx repl: ") {
+		t.Fatalf("banner %q: %v", banner, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if strings.Contains(stderr.String(), "after SIGTERM") {
+		t.Errorf("the idle repl ran out the grace:\n%s", stderr.String())
+	}
+}
