@@ -32,12 +32,26 @@ func TestCheckStorage(t *testing.T) {
 			if err := os.Symlink(filepath.Join(d, "elsewhere"), filepath.Join(d, "storage")); err != nil {
 				t.Fatal(err)
 			}
-		}, "is not a directory (a symlink is never followed)"},
+		}, "storage is a symlink; cwx never follows a symlink"},
+		{"a symlinked data folder", func(t *testing.T, d string) {
+			out := t.TempDir()
+			writeSized(t, filepath.Join(out, "storage", "a.json"), MaxStorageBytes+1)
+			if err := os.Rename(d, d+".gone"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(out, d); err != nil {
+				t.Fatal(err)
+			}
+		}, "p is a symlink; cwx never follows a symlink"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := t.TempDir()
+			base := t.TempDir()
+			d := filepath.Join(base, "p")
+			if err := os.Mkdir(d, 0o700); err != nil {
+				t.Fatal(err)
+			}
 			c.setup(t, d)
-			err := checkStorage(d)
+			err := checkStorage(base, "p")
 			if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 				t.Fatalf("checkStorage: %v, want %q", err, c.want)
 			}
