@@ -105,10 +105,16 @@ type Receipt struct {
 	Closure   string    `json:"closure_sha256"`
 	Policy    string    `json:"policy_version"`
 	TrustedAt time.Time `json:"trusted_at"`
-	// DevPID is set on a dev receipt (`cwx plugin dev`): the receipt holds only while that
-	// process lives, and that process drops it when it ends.
-	DevPID int `json:"dev_pid,omitempty"`
+	// DevPID and DevSession are set on a dev receipt (`cwx plugin dev`): the receipt holds
+	// only while the session holds the flock its token names (DevSession), and the session
+	// drops it when it ends. DevPID is the session's process, for people to read; a live
+	// process with that pid proves nothing.
+	DevPID     int    `json:"dev_pid,omitempty"`
+	DevSession string `json:"dev_session,omitempty"`
 }
+
+// IsDev reports whether r is a dev receipt.
+func (r *Receipt) IsDev() bool { return r.DevPID != 0 || r.DevSession != "" }
 
 // Diagnostic is one entry of a plugin's diagnostics ring: an activation failure, a fault,
 // a refused registration, a receipt that failed.
