@@ -3,12 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/cwx-dev/cwx/core/internal/boundedfile"
 )
 
 // Defaults of the [extension_host] table.
@@ -26,6 +27,8 @@ const (
 	MinBunMemoryLimitMiB  = 384
 	// DefaultSandbox is the plugin tier's sandbox mode (ARCHITECTURE.md, “Sandbox”).
 	DefaultSandbox = SandboxPrefer
+	// MaxConfigBytes bounds config.toml; a larger file (or a FIFO, a device) is not read.
+	MaxConfigBytes = 1 << 20
 )
 
 // The values of [extension_host] sandbox and sandbox_workspace.
@@ -139,7 +142,7 @@ func LoadHome(home string) (*Config, error) { return Load(Path(home)) }
 // result holds the defaults. Any other problem returns an *Error naming the key.
 // Per-plugin config problems are not load errors; see [Plugin.Err].
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(path, MaxConfigBytes, true) // a symlink from a dotfile repository is fine
 	if err != nil && !errNotExist(err) {
 		return nil, &Error{Path: path, Reason: "cannot read the file: " + err.Error(), Err: err}
 	}
