@@ -87,3 +87,36 @@ func writeState(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestHostileHooksFile: a hooks file that is truncated, not JSON, of the wrong shape or over
+// config.MaxHookConfigBytes makes `cwx hooks list` exit 3 naming the file; it is never run as
+// a partial set of hooks.
+func TestHostileHooksFile(t *testing.T) {
+	home := pluginHome(t)
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(home, "settings.json")
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("hooks_file = \"settings.json\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	valid := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}`
+	for _, c := range []struct{ name, body string }{
+		{"truncated", valid[:len(valid)/2]},
+		{"not JSON", "\x00garbage"},
+		{"the wrong shape", `{"hooks":{"PreToolUse":{"matcher":"Bash"}}}`},
+		{"oversized", `{"hooks":{},"pad":"` + strings.Repeat("x", 80<<10) + `"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			writeState(t, hooks, c.body)
+			r := runPluginCLI(t, "hooks", "list")
+			if r.code != ExitInvalid || !strings.Contains(r.stderr, hooks) {
+				t.Fatalf("exit %d (want %d), stderr %q does not name %s", r.code, ExitInvalid, r.stderr, hooks)
+			}
+		})
+	}
+	writeState(t, hooks, valid)
+	if r := runPluginCLI(t, "hooks", "list"); r.code != 0 {
+		t.Fatalf("the valid hooks file: exit %d, %s", r.code, r.stderr)
+	}
+}
