@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/cwx-dev/cwx/core/bundle"
@@ -174,7 +175,8 @@ func (m *Manager) verifyDesired(d plugins.Desired) error {
 }
 
 // ensureDataDir creates d's data directory: a plugin's under data/plugins, a builtin module's
-// under data-builtin/modules, never inside the plugin tier's.
+// under data-builtin/modules, never inside the plugin tier's. Neither follows a symlink below
+// its tier's data folder (plugins.OpenDirNoFollow).
 func (m *Manager) ensureDataDir(d plugins.Desired) (string, error) {
 	if !isBuiltinDesired(d) {
 		l := m.store.Layout()
@@ -184,10 +186,26 @@ func (m *Manager) ensureDataDir(d plugins.Desired) (string, error) {
 		}
 		return dir, m.pluginAccess(dir, l.PluginDir(d.ID))
 	}
-	if err := config.EnsureDir(d.DataDir); err != nil {
+	base, rel := m.dataPlace(d)
+	r, err := plugins.OpenDirNoFollow(base, rel, true, 0o700)
+	if err != nil {
 		return "", err
 	}
+	r.Close()
 	return d.DataDir, nil
+}
+
+// dataPlace splits d's data directory into its tier's data folder and the path below it.
+func (m *Manager) dataPlace(d plugins.Desired) (base, rel string) {
+	base = m.store.Layout().DataRoot()
+	if isBuiltinDesired(d) {
+		base = filepath.Join(m.home, "extension-host", "data-builtin")
+	}
+	rel, err := filepath.Rel(base, d.DataDir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.Dir(d.DataDir), filepath.Base(d.DataDir)
+	}
+	return base, rel
 }
 
 // checkReceipt is a call's receipt check: a plugin's receipt must still hold; a builtin

@@ -159,8 +159,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	if err := tg.ValidateInput(input); err != nil {
 		return ToolResult{}, err
 	}
-	req := gate.Request{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: name, Input: input,
-		OtherPlugins: tg.Others, Requirement: builtinRequirement(tg.Owner.PluginID, name)}
+	req := toolRequest(tg.Owner.PluginID, tg.o.want.Closure, name, input, tg.Others)
 	callID := m.nextCallID(toolCall)
 	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, session: opts.SessionID, validate: tg.ValidateInput}, &req)
@@ -214,4 +213,12 @@ func (m *Manager) callError(kind, name string, err error, callCtx context.Contex
 		return &ExecutionError{Name: name, Message: re.Message}
 	}
 	return fmt.Errorf("%s %q: %w", kind, name, err)
+}
+
+// toolRequest is the gate's request for a model's call of tool, registered by pluginID: an
+// extension tool, or a builtin module's (named as the module's, approved as its pin says).
+func toolRequest(pluginID, closure, tool string, input json.RawMessage, others int) gate.Request {
+	return gate.Request{PluginID: pluginID, ClosureSHA256: closure, Tool: tool, Input: input,
+		OtherPlugins: others, Requirement: builtinRequirement(pluginID, tool),
+		Builtin: tierOf(pluginID) == protocol.TierBuiltin}
 }

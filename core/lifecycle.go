@@ -137,7 +137,7 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 		fail(fmt.Sprintf("create the data directory: %v", err))
 		return
 	}
-	if err := checkStorage(dataDir); err != nil { // the quota of owner-local storage
+	if err := checkStorage(m.dataPlace(d)); err != nil { // the quota of owner-local storage
 		fail(err.Error())
 		return
 	}

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/plugins"
 )
 
 // MaxStorageBytes bounds a plugin's owner-local storage, `<data_dir>/storage` (ARCHITECTURE.md,
@@ -17,20 +18,24 @@ const MaxStorageBytes = 1 << 20
 
 // checkStorage refuses a storage folder that is a symlink or not a directory, or holds more
 // than MaxStorageBytes in its files (not counting the temporaries of unfinished writes). A
-// missing folder is empty storage.
-func checkStorage(dataDir string) error {
-	dir := filepath.Join(dataDir, "storage")
-	st, err := os.Lstat(dir)
+// missing folder is empty storage. The folder is base/rel/storage, opened through an os.Root
+// on base that follows no symlink below it (plugins.OpenDirNoFollow).
+func checkStorage(base, rel string) error {
+	dir := filepath.Join(base, rel, "storage")
+	r, err := plugins.OpenDirNoFollow(base, filepath.Join(rel, "storage"), false, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("storage: %w", err)
 	}
-	if !st.IsDir() {
-		return fmt.Errorf("storage: %s is not a directory (a symlink is never followed)", dir)
+	defer r.Close()
+	f, err := r.Open(".")
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := f.ReadDir(-1)
+	f.Close()
 	if err != nil {
 		return fmt.Errorf("storage: %w", err)
 	}
@@ -39,7 +44,7 @@ func checkStorage(dataDir string) error {
 		if strings.HasPrefix(e.Name(), ".tmp-") {
 			continue // a write the host did not finish; the host removes it at its next write
 		}
-		info, err := e.Info()
+		info, err := e.Info() // an lstat: a symlinked key counts its link, never its target
 		if err != nil {
 			continue // removed meanwhile
 		}

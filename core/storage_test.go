@@ -32,12 +32,26 @@ func TestCheckStorage(t *testing.T) {
 			if err := os.Symlink(filepath.Join(d, "elsewhere"), filepath.Join(d, "storage")); err != nil {
 				t.Fatal(err)
 			}
-		}, "is not a directory (a symlink is never followed)"},
+		}, "storage is a symlink; cwx never follows a symlink"},
+		{"a symlinked data folder", func(t *testing.T, d string) {
+			out := t.TempDir()
+			writeSized(t, filepath.Join(out, "storage", "a.json"), MaxStorageBytes+1)
+			if err := os.Rename(d, d+".gone"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(out, d); err != nil {
+				t.Fatal(err)
+			}
+		}, "p is a symlink; cwx never follows a symlink"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := t.TempDir()
+			base := t.TempDir()
+			d := filepath.Join(base, "p")
+			if err := os.Mkdir(d, 0o700); err != nil {
+				t.Fatal(err)
+			}
 			c.setup(t, d)
-			err := checkStorage(d)
+			err := checkStorage(base, "p")
 			if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 				t.Fatalf("checkStorage: %v, want %q", err, c.want)
 			}
@@ -52,5 +66,32 @@ func writeSized(t *testing.T, path string, n int) {
 	}
 	if err := os.WriteFile(path, make([]byte, n), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestActivationRefusesASymlinkedDataFolder is the attack end to end: a sandboxed plugin may
+// write extension-host/data, so it replaces data/plugins with a link to a folder outside.
+// The next activation fails naming the link, the host is never asked to activate, and
+// nothing is created at the link's target.
+func TestActivationRefusesASymlinkedDataFolder(t *testing.T) {
+	m, ft, e := newFake(t, twoPlugins, "tool")
+	outside := t.TempDir()
+	link := filepath.Join(e.home, "extension-host", "data", "plugins")
+	if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	reconcile(t, m)
+	o, ok := m.Owner("fixture-tool")
+	if !ok || o.State != "failed" || !strings.Contains(o.Reason, link+" is a symlink") {
+		t.Fatalf("owner %+v (%v); want failed naming %s", o, ok, link)
+	}
+	if n := ft.activations("fixture-tool"); n != 0 {
+		t.Fatalf("the host was asked to activate %d times", n)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Fatalf("the activation created %s at the link's target", ents[0].Name())
 	}
 }

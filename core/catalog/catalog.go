@@ -5,18 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/internal/boundedfile"
 	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -180,17 +179,14 @@ var errStale = errors.New("written by another version of cwx")
 
 // read reads and checks the entry file of id, whatever its key.
 func (s *Store) read(id string) (Entry, error) {
-	f, err := os.OpenFile(s.Path(id), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	// a symlink, a FIFO (which would block the open), a device or a file over the bound is
+	// corrupt: removed by Lookup and written again at the next activation
+	data, err := boundedfile.Read(s.Path(id), MaxFileBytes, false)
+	if be := (*boundedfile.Error)(nil); errors.As(err, &be) {
+		return Entry{}, fmt.Errorf("%w: %v", errdefs.ErrCorrupt, err)
+	}
 	if err != nil {
 		return Entry{}, err
-	}
-	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return Entry{}, err
-	}
-	if len(data) > MaxFileBytes {
-		return Entry{}, fmt.Errorf("%w: larger than %d bytes", errdefs.ErrCorrupt, MaxFileBytes)
 	}
 	var v struct {
 		Version int `json:"version"`

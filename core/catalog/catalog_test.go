@@ -3,9 +3,11 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -186,4 +188,108 @@ func TestSymlinkNotFollowed(t *testing.T) {
 	if _, ok := s.Lookup(e.Key); ok {
 		t.Fatal("an entry was read through a symlink")
 	}
+}
+
+// TestHostileFileRebuilt: what another process may put at an entry's path instead of a file
+// (a FIFO, which would block the open forever; a link to a device that never ends; a sparse
+// file of 1 GiB) is corrupt: not used, removed at once without reading it, and written again
+// at the next Put.
+func TestHostileFileRebuilt(t *testing.T) {
+	good := sample()
+	for _, c := range []struct {
+		name  string
+		plant func(t *testing.T, p string)
+	}{
+		{"a FIFO", func(t *testing.T, p string) {
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a link to /dev/zero", func(t *testing.T, p string) {
+			if err := os.Symlink("/dev/zero", p); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a 1 GiB sparse file", func(t *testing.T, p string) {
+			if err := os.WriteFile(p, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(p, 1<<30); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a folder", func(t *testing.T, p string) {
+			if err := os.Mkdir(p, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			log, out := logged()
+			s := Open(t.TempDir(), log)
+			if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			c.plant(t, s.Path(good.Key.PluginID))
+			if got, ok := s.Lookup(good.Key); ok {
+				t.Fatalf("a hostile entry was used: %+v", got)
+			}
+			if !strings.Contains(out.String(), "catalog entry is corrupt") {
+				t.Errorf("not logged as corrupt: %q", out.String())
+			}
+			if _, err := os.Lstat(s.Path(good.Key.PluginID)); !os.IsNotExist(err) {
+				t.Errorf("the hostile file is still there: %v", err)
+			}
+			if err := s.Put(good); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := s.Lookup(good.Key); !ok {
+				t.Error("the rebuilt entry is not found")
+			}
+		})
+	}
+}
+
+// FuzzReadEntry: whatever bytes an entry file holds, Lookup never panics; it uses an entry
+// only when the bytes decode to one Put would write (check passes, the key is the file's
+// own), and a file it refuses is removed so the next activation writes it again.
+func FuzzReadEntry(f *testing.F) {
+	valid, err := json.Marshal(file{Version: Version, Entry: sample()})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(valid)
+	f.Add(valid[:len(valid)/2])
+	f.Add([]byte(`{"version":1}`))
+	f.Add([]byte(`{"version":2}`))
+	f.Add([]byte(`null`))
+	f.Add(bytes.Replace(valid, []byte(`"echo_text"`), []byte(`"echo text"`), 1))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := Open(dir, hclog.NewNullLogger())
+		if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		k := sample().Key
+		if err := os.WriteFile(s.Path(k.PluginID), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		e, err := s.read(k.PluginID)
+		got, ok := s.Lookup(k)
+		if err == nil {
+			if cerr := check(e); cerr != nil {
+				t.Fatalf("read accepted an entry check refuses: %v", cerr)
+			}
+			if ok != (e.Key == k) || ok && !got.Equal(e) {
+				t.Fatalf("Lookup %v for an entry keyed %+v", ok, e.Key)
+			}
+			return
+		}
+		if ok {
+			t.Fatalf("Lookup used an entry read refused (%v)", err)
+		}
+		if _, serr := os.Lstat(s.Path(k.PluginID)); !errors.Is(err, errStale) && !os.IsNotExist(serr) {
+			t.Fatalf("a refused entry (%v) was left in place", err)
+		}
+	})
 }

@@ -58,7 +58,7 @@ func pluginDevCmd() *cobra.Command {
 // plugin it re-stages.
 type devSession struct {
 	dir, id string
-	pid     int
+	lease   *plugins.DevSession // the flock that keeps its dev receipts valid
 	store   *plugins.Store
 	m       liveCore
 	outMu   sync.Mutex // serializes out between logs, activations and calls
@@ -82,10 +82,17 @@ func runDev(ctx context.Context, path string, stdin io.Reader, out, errw io.Writ
 	if r, err := s.Get(man.ID); err == nil {
 		wasEnabled = r.Enabled
 	}
-	d := &devSession{dir: dir, id: man.ID, pid: os.Getpid(), store: s, out: out}
+	lease, err := s.BeginDev()
+	if err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	d := &devSession{dir: dir, id: man.ID, lease: lease, store: s, out: out}
 	defer func() {
-		if e := s.EndDev(d.id, d.pid, wasEnabled); e != nil {
+		if e := s.EndDev(d.id, d.lease, wasEnabled); e != nil {
 			err = firstErr(err, pluginErr(e))
+		}
+		if e := d.lease.End(); e != nil {
+			err = firstErr(err, &ExitError{Code: ExitInternal, Err: e})
 		}
 		d.printf("dev session ended: %s has no dev receipt any more\n", d.id)
 	}()
@@ -184,7 +191,7 @@ func (d *devSession) stage() (unchanged bool, err error) {
 	if res.ID != d.id {
 		return false, exitf(ExitInvalid, "the folder now names plugin %q, not %q; restart cwx plugin dev", res.ID, d.id)
 	}
-	if err := d.store.TrustDev(d.id, d.pid); err != nil {
+	if err := d.store.TrustDev(d.id, d.lease); err != nil {
 		return false, pluginErr(err)
 	}
 	return res.Unchanged, nil

@@ -146,24 +146,31 @@ func servePosture(f serveFlags) (gate.Posture, error) {
 	return p, nil
 }
 
-// approvalNotice says on stderr, at start, how extension tool calls will be approved.
+// approvalNotice says on stderr, at start, how tool calls will be approved. A call that is
+// asked every time (the native shell, a call a pre-execute hook asks about) is asked by
+// elicitation under every posture but deny; no flag approves it.
 func approvalNotice(p gate.Posture, approveExt bool) string {
+	const always = "; calls asked every time (the native `shell`, a call a hook asks about) are asked by elicitation under every posture, or refused when the client cannot be asked"
 	switch {
 	case p == gate.Deny:
-		return "approval: deny (every extension tool call is refused)"
+		return "approval: deny (every call that needs approval is refused)"
 	case p == gate.Auto && approveExt:
-		return "approval: auto with --approve-extensions (extension tools are approved WITHOUT asking)"
+		return "approval: auto with --approve-extensions (tools that need approval, extension tools included, are approved WITHOUT asking" + always + ")"
 	case p == gate.Auto:
-		return "approval: auto, but extension tools are still asked by elicitation, or refused when the client cannot be asked (add --approve-extensions to approve them without asking)"
+		return "approval: auto, but tools that need approval are still asked by elicitation, or refused when the client cannot be asked (add --approve-extensions to approve them without asking" + always + ")"
 	}
-	return "approval: ask (extension tools are asked by elicitation, or refused when the client cannot be asked; --approve auto --approve-extensions approves them without asking)"
+	return "approval: ask (tools that need approval are asked by elicitation, or refused when the client cannot be asked; --approve auto --approve-extensions approves them without asking" + always + ")"
 }
 
-// serveFallback answers an approval card for a client without elicitation: it refuses and
-// says which flags approve instead.
+// serveFallback answers an approval card for a client without elicitation: it refuses,
+// names the call by its origin, and gives only advice that would approve it: the flags for
+// a call the posture can approve, none for one asked every time.
 func serveFallback(p gate.Posture) core.Approver {
 	return gate.ApproverFunc(func(_ context.Context, card core.ApprovalCard) (core.Decision, error) {
-		return gate.DenyDecision, fmt.Errorf("approval needed for extension tool `%s` from plugin `%s` and the client cannot be asked (no elicitation): run with --approve auto --approve-extensions (posture now %s)", card.Tool, card.PluginID, p)
+		if card.Forced {
+			return gate.DenyDecision, fmt.Errorf("%s, and the client cannot be asked (no elicitation): no flag approves it; use an MCP client that supports elicitation", card.Refusal())
+		}
+		return gate.DenyDecision, fmt.Errorf("%s, and the client cannot be asked (no elicitation): run with --approve auto --approve-extensions (posture now %s)", card.Refusal(), p)
 	})
 }
 

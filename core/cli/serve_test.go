@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,14 +43,54 @@ func TestApprovalNotice(t *testing.T) {
 		approveExt bool
 		want       string
 	}{
-		{gate.Ask, false, "approval: ask (extension tools are asked by elicitation"},
+		{gate.Ask, false, "approval: ask (tools that need approval are asked by elicitation"},
 		{gate.Deny, false, "approval: deny"},
-		{gate.Auto, false, "extension tools are still asked by elicitation, or refused"},
-		{gate.Auto, true, "extension tools are approved WITHOUT asking"},
+		{gate.Auto, false, "tools that need approval are still asked by elicitation, or refused"},
+		{gate.Auto, true, "extension tools included, are approved WITHOUT asking; calls asked every time (the native `shell`"},
 	}
 	for _, c := range cases {
 		if got := approvalNotice(c.posture, c.approveExt); !strings.Contains(got, c.want) {
 			t.Errorf("%s, --approve-extensions=%v: %q, want %q", c.posture, c.approveExt, got, c.want)
 		}
 	}
+}
+
+// TestServeFallbackNamesTheOrigin: the refusal serve gives a client without elicitation names
+// the call by its origin (the native shell is no extension tool, a core/call is the asking
+// plugin's request of a native tool, a builtin module's tool is the module's), and advises
+// --approve-extensions only for a call the posture can approve: a forced one gets no flag.
+func TestServeFallbackNamesTheOrigin(t *testing.T) {
+	cases := []struct {
+		name string
+		req  gate.Request
+	}{
+		{"native shell", gate.Request{Tool: "shell", Native: true, Requirement: gate.Forced}},
+		{"native, required", gate.Request{Tool: "write_notes", Native: true, Requirement: gate.Required}},
+		{"extension", gate.Request{PluginID: "hello", ClosureSHA256: "c1", Tool: "greet", Requirement: gate.Required}},
+		{"extension, a hook asked", gate.Request{PluginID: "hello", ClosureSHA256: "c1", Tool: "greet", Requirement: gate.Forced}},
+		{"builtin module", gate.Request{PluginID: "host:script-tools", ClosureSHA256: "c2", Tool: "word_count", Builtin: true, Requirement: gate.Required}},
+		{"core/call of shell", gate.Request{PluginID: "hello", ClosureSHA256: "c1", Tool: "shell", Native: true, Requirement: gate.Forced,
+			Caller: &gate.Caller{PluginID: "hello", ClosureSHA256: "c1", Tool: "greet"}}},
+	}
+	var b strings.Builder
+	for _, p := range []gate.Posture{gate.Ask, gate.Auto} {
+		for _, ext := range []bool{false, true} {
+			if ext && p != gate.Auto {
+				continue
+			}
+			fmt.Fprintf(&b, "notice %s, --approve-extensions=%v: %s\n", p, ext, approvalNotice(p, ext))
+		}
+	}
+	for _, c := range cases {
+		card := gate.NewCard(c.req, "key", []byte("{}"))
+		_, err := serveFallback(gate.Ask).Approve(context.Background(), card)
+		fmt.Fprintf(&b, "%s: %v\n", c.name, err)
+		if c.req.Requirement == gate.Forced && strings.Contains(err.Error(), "--approve") {
+			t.Errorf("%s: a call asked every time is advised a flag that never approves it: %v", c.name, err)
+		}
+		if c.req.Native && strings.Contains(err.Error(), "extension tool") {
+			t.Errorf("%s: a native tool named as an extension tool: %v", c.name, err)
+		}
+	}
+	checkGolden(t, "serve-refusals.golden", []byte(b.String()))
 }

@@ -3,12 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/cwx-dev/cwx/core/internal/boundedfile"
 )
 
 // Defaults of the [extension_host] table.
@@ -33,6 +34,8 @@ const (
 	DefaultSandboxUID = 2_000_000_000
 	// MaxSandboxUID is the largest sandbox_uid (4294967295 is the kernel's "no uid").
 	MaxSandboxUID = 1<<32 - 2
+	// MaxConfigBytes bounds config.toml; a larger file (or a FIFO, a device) is not read.
+	MaxConfigBytes = 1 << 20
 )
 
 // The values of [extension_host] sandbox and sandbox_workspace.
@@ -149,7 +152,7 @@ func LoadHome(home string) (*Config, error) { return Load(Path(home)) }
 // result holds the defaults. Any other problem returns an *Error naming the key.
 // Per-plugin config problems are not load errors; see [Plugin.Err].
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(path, MaxConfigBytes, true) // a symlink from a dotfile repository is fine
 	if err != nil && !errNotExist(err) {
 		return nil, &Error{Path: path, Reason: "cannot read the file: " + err.Error(), Err: err}
 	}

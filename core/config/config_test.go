@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -287,4 +288,28 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLoadRefusesHostileFiles: a config.toml that is a FIFO (which would block the open) or
+// larger than MaxConfigBytes is an *Error naming the file, read no further.
+func TestLoadRefusesHostileFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.toml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.toml")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, big} {
+		_, err := Load(p)
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Path != p || !errors.Is(err, ErrInvalid) {
+			t.Fatalf("Load(%s): %v", p, err)
+		}
+	}
 }

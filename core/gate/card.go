@@ -8,7 +8,7 @@ import (
 // MaxCardInput bounds the input shown on a card; the key always covers all of it.
 const MaxCardInput = 4096
 
-// Card is the approval card the core composes for an extension tool call. Nothing on
+// Card is the approval card the core composes for a gated call. Nothing on
 // it comes from the plugin's own description of itself.
 type Card struct {
 	Key string // the approval key "allow for session" remembers
@@ -18,8 +18,10 @@ type Card struct {
 	// ToolChoice names that choice: "allow `<tool>` from `<plugin>` at this exact version
 	// for the session"; "" when ToolKey is.
 	ToolChoice string
-	PluginID   string
+	PluginID   string // the tool's plugin; for a core/call, the plugin that asks
 	Tool       string
+	Origin     Origin // where the tool comes from
+	Subject    string // the call as refusals name it (Request.Subject)
 	Title      string // "Extension tool `<name>` from plugin `<plugin>` (runs JavaScript with your permissions)"
 	Input      string // the canonical input, cut at MaxCardInput bytes
 	Shared     string // "runs alongside N other plugins in one process", or ""
@@ -34,12 +36,17 @@ func NewCard(req Request, key string, canon []byte) Card {
 		Key:      key,
 		PluginID: req.PluginID,
 		Tool:     req.Tool,
+		Origin:   req.Origin(),
+		Subject:  req.Subject(),
 		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (runs JavaScript with your permissions)", req.Tool, req.PluginID),
 		Forced:   req.Requirement == Forced,
 		Notes:    append([]string(nil), req.Notes...),
 	}
-	if req.Native && req.Caller == nil {
+	switch req.Origin() {
+	case OriginNative:
 		c.Title = fmt.Sprintf("Native tool `%s` (runs in cwx with your permissions)", req.Tool)
+	case OriginBuiltin:
+		c.Title = fmt.Sprintf("Tool `%s` of builtin module `%s` (cwx's own JavaScript, runs with your permissions)", req.Tool, req.PluginID)
 	}
 	if from := req.Caller; from != nil {
 		// Composed by the core from the ticket's row, never from what the host says.
@@ -51,6 +58,8 @@ func NewCard(req Request, key string, canon []byte) Card {
 			c.ToolChoice = fmt.Sprintf("allow `extension:%s` at this exact version to call core tool `%s` with any input for the session", req.Caller.PluginID, req.Tool)
 		case req.Native:
 			c.ToolChoice = fmt.Sprintf("allow native tool `%s` with any input for the session", req.Tool)
+		case req.Builtin:
+			c.ToolChoice = fmt.Sprintf("allow `%s` of builtin module `%s` at this exact version with any input for the session", req.Tool, req.PluginID)
 		default:
 			c.ToolChoice = fmt.Sprintf("allow `%s` from `%s` at this exact version with any input for the session", req.Tool, req.PluginID)
 		}
@@ -96,4 +105,24 @@ func cutUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// subject is the card's Subject, or for a card composed by hand (tests, embedders) one made
+// from its fields.
+func (c Card) subject() string {
+	if c.Subject != "" {
+		return c.Subject
+	}
+	return Request{PluginID: c.PluginID, Tool: c.Tool, Native: c.Origin == OriginNative, Builtin: c.Origin == OriginBuiltin}.Subject()
+}
+
+// Refusal is what a person reads when the card cannot be shown: the call named by its
+// origin, and why it needs a person. A Forced card (the native shell, a call a pre-execute
+// hook asked about) says that no posture or grant approves it, so no advice to change the
+// posture may follow it.
+func (c Card) Refusal() string {
+	if c.Forced {
+		return c.subject() + " must be asked of a person (it is always asked, or a pre-execute hook asked for it; no posture or session grant approves it)"
+	}
+	return c.subject() + " needs approval"
 }

@@ -123,6 +123,9 @@ type Request struct {
 	// Native marks a call of a native tool (the core's or its embedder's): PluginID and
 	// ClosureSHA256 are empty and the key is NativeKey's.
 	Native bool
+	// Builtin marks a tool of a builtin module (PluginID is its host:… owner): approved like
+	// an extension tool, named as the module's.
+	Builtin bool
 	// Caller is set when an extension's tool asks for this call (core/call): Tool is then
 	// the core's tool, PluginID and ClosureSHA256 are the caller's, and the key is
 	// origin-scoped (CallerKey).
@@ -139,16 +142,48 @@ type Caller struct {
 	Tool          string // the extension tool whose invocation asks
 }
 
-// what names the call in a refusal.
-func (r Request) what() string {
-	if r.Caller != nil {
-		return fmt.Sprintf("tool `%s` requested by plugin `%s` from its tool `%s`", r.Tool, r.Caller.PluginID, r.Caller.Tool)
+// Origin is where a gated tool comes from. Every card and every refusal names it, so a
+// person can tell the core's own tool from a plugin's.
+type Origin string
+
+// Origins. There is no MCP-server origin: cwx does not call MCP servers' tools.
+const (
+	OriginNative    Origin = "native"    // the core's (or its embedder's) own tool, called by the model
+	OriginExtension Origin = "extension" // a plugin's tool
+	OriginBuiltin   Origin = "builtin"   // a tool of one of cwx's builtin modules (host:…)
+	OriginCoreCall  Origin = "core/call" // a native tool an extension's tool asks for
+)
+
+// Origin is where req's tool comes from.
+func (r Request) Origin() Origin {
+	switch {
+	case r.Caller != nil:
+		return OriginCoreCall
+	case r.Native:
+		return OriginNative
+	case r.Builtin:
+		return OriginBuiltin
 	}
-	if r.Native {
+	return OriginExtension
+}
+
+// Subject names the call as every refusal and card does, by its origin: "native tool
+// `shell`", "extension tool `greet` from plugin `hello`", "tool `run` of builtin module
+// `host:scripts`", or "native tool `shell` requested by plugin `hello` from its tool
+// `greet` (core/call)".
+func (r Request) Subject() string {
+	switch r.Origin() {
+	case OriginCoreCall:
+		return fmt.Sprintf("native tool `%s` requested by plugin `%s` from its tool `%s` (core/call)", r.Tool, r.Caller.PluginID, r.Caller.Tool)
+	case OriginNative:
 		return fmt.Sprintf("native tool `%s`", r.Tool)
+	case OriginBuiltin:
+		return fmt.Sprintf("tool `%s` of builtin module `%s`", r.Tool, r.PluginID)
 	}
 	return fmt.Sprintf("extension tool `%s` from plugin `%s`", r.Tool, r.PluginID)
 }
+
+func (r Request) what() string { return r.Subject() }
 
 // NativeKey returns the approval key of a native tool's call by the model:
 // native:<tool>:<sha256 hex of the RFC 8785 canonical input>.

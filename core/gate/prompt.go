@@ -33,7 +33,10 @@ const maxAttempts = 3
 // name no choice, y and yes included, are asked again; end of input denies.
 func (p *TerminalPrompter) Approve(ctx context.Context, card Card) (Decision, error) {
 	if !p.IsTerminal || p.In == nil || p.Out == nil {
-		return DenyDecision, fmt.Errorf("%w: extension tool `%s` from plugin `%s` needs approval; run in a terminal to be asked, or approve extension tools with --approve auto or [extension_host] approval = \"auto\"", ErrNoTerminal, card.Tool, card.PluginID)
+		if card.Forced {
+			return DenyDecision, fmt.Errorf("%w: %s; run in a terminal to be asked", ErrNoTerminal, card.Refusal())
+		}
+		return DenyDecision, fmt.Errorf("%w: %s; run in a terminal to be asked, or approve it with --approve auto or [extension_host] approval = \"auto\"", ErrNoTerminal, card.Refusal())
 	}
 	if p.Pause != nil {
 		defer p.Pause()()

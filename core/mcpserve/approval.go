@@ -148,7 +148,7 @@ func decisionSchema(card core.ApprovalCard) map[string]any {
 		"type": "object",
 		"properties": map[string]any{
 			"decision": map[string]any{
-				"type": "string", "title": "Allow this extension tool call?",
+				"type": "string", "title": "Allow this tool call?",
 				"enum": values, "enumNames": names, "default": answerDeny,
 			},
 		},

@@ -10,7 +10,10 @@
 // Staged copies live under $CWX_HOME/plugins/<disk name>/<closure sha256>/ (read-only);
 // the plugin's writable data directory is $CWX_HOME/extension-host/data/plugins/<disk
 // name>/ (0700, created before activation by [Layout.EnsureDataDir], stable across
-// generations and updates, kept by `remove` unless asked to purge).
+// generations and updates, kept by `remove` unless asked to purge). A plugin can write the data
+// folder, so every create, check, chmod and purge below it goes through an [os.Root] on it,
+// one folder at a time, refusing a symlink anywhere on the path ([OpenDirNoFollow],
+// [*SymlinkError]).
 //
 // # Manifests
 //
@@ -27,8 +30,10 @@
 //
 // [Store.Install] takes a folder or a .tgz. It refuses ([*RefusalError]) install scripts
 // (preinstall, install, postinstall, prepare), symlinks that leave the package, absolute or
-// ".." tarball entries, hard links, device files, more than [MaxFiles] entries (files,
-// symlinks and folders) or [MaxBytes] bytes, and runtime dependencies that are neither
+// ".." tarball entries, hard links, device files, sparse files, more than [MaxFiles] entries
+// (files, symlinks and folders; every tar header counts) or [MaxBytes] bytes (an entry's
+// announced size is judged at its header), more than MaxBytes + MaxFiles ×
+// [TarOverheadPerEntry] bytes of uncompressed tar stream, and runtime dependencies that are neither
 // bundled under node_modules inside the package nor host singletons (the provided-modules
 // list of nodeshim/jshost, passed in [Options.Provided]); the refusal lists what is
 // missing. Nothing is fetched and nothing runs. A tarball is unpacked, and the package then
@@ -62,8 +67,10 @@
 // own files is caught at the next activation at the cost of a stat per file.
 //
 // [Store.TrustDev] writes a dev receipt (`cwx plugin dev`, folders only): bound to the
-// closure like any receipt and to the pid of the dev session, valid only while that process
-// lives, dropped by [Store.EndDev]; [Store.Status] reports [StatusDev] for it
+// closure like any receipt and to the token of a [DevSession] ([Store.BeginDev]), valid only
+// while that session holds the flock on $CWX_HOME/dev/<token>.lock (the kernel releases it
+// when the process dies, so a reused pid proves nothing), dropped by [Store.EndDev];
+// [Store.Status] reports [StatusDev] for it
 // (ARCHITECTURE.md, “Plugins and trust”).
 //
 // # State
@@ -73,8 +80,10 @@
 // every command reads all of it and changes are rare; it is replaced atomically (temporary
 // file, fsync, rename, fsync of the folder) under an exclusive flock on $CWX_HOME/state.lock,
 // so concurrent cwx processes serialize their read-modify-write and readers never see a torn
-// file. A file that does not parse is reported with its path ([*CorruptStateError], a case of
-// errdefs.ErrCorrupt) and never reset. Each record also keeps the plugin's first-trust time
+// file. A file that does not parse, is over [MaxStateBytes], is not a regular file (a FIFO, a
+// device, a symlink) or holds a record cwx could not have written (an id, hash or entry path
+// that would lead a path or a decision astray) is reported with its path
+// ([*CorruptStateError], a case of errdefs.ErrCorrupt) and never reset. Each record also keeps the plugin's first-trust time
 // ([Record.FirstTrust]; trusting again after an update or an untrust keeps it) and its claims,
 // the names it registered at its last successful activation ([Store.SetClaims]); the core's
 // registry ranks plugins contending for a name by them (ARCHITECTURE.md, “Registry rules”).

@@ -3,7 +3,9 @@ package plugins
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,26 +85,55 @@ func (l Layout) DataDir(id string) string {
 	return filepath.Join(l.Home, "extension-host", "data", "plugins", DiskName(id))
 }
 
+// DataRoot is $CWX_HOME/extension-host/data: the plugin tier's working folder, the one
+// place a sandboxed plugin may write.
+func (l Layout) DataRoot() string { return filepath.Join(l.Home, "extension-host", "data") }
+
+// dataRel is DataDir(id) relative to DataRoot.
+func dataRel(id string) string { return filepath.Join("plugins", DiskName(id)) }
+
 // EnsureDataDir creates DataDir(id) with mode 0700 (parents too) and returns it. Call it
-// before each activation; an existing directory is kept as it is, its mode tightened.
+// before each activation; an existing directory is kept as it is, its mode tightened. Every
+// step goes through an os.Root on DataRoot and refuses a symlink anywhere below it
+// (*SymlinkError): a plugin can write there, so a link planted at data/plugins or at its own
+// folder must not make the core create or chmod anything elsewhere.
 func (l Layout) EnsureDataDir(id string) (string, error) {
 	dir := l.DataDir(id)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create data directory of %s: %w", id, err)
-	}
-	fi, err := os.Lstat(dir)
+	r, err := OpenDirNoFollow(l.DataRoot(), dataRel(id), true, 0o700)
 	if err != nil {
 		return "", fmt.Errorf("data directory of %s: %w", id, err)
 	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("data directory of %s: %s is not a directory", id, dir)
+	defer r.Close()
+	fi, err := r.Stat(".")
+	if err != nil {
+		return "", fmt.Errorf("data directory of %s: %w", id, err)
 	}
 	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
+		if err := r.Chmod(".", 0o700); err != nil {
 			return "", fmt.Errorf("data directory of %s: %w", id, err)
 		}
 	}
 	return dir, nil
+}
+
+// OpenDataDir opens DataDir(id) as an os.Root, refusing a symlink anywhere below DataRoot;
+// a missing folder is fs.ErrNotExist.
+func (l Layout) OpenDataDir(id string) (*os.Root, error) {
+	return OpenDirNoFollow(l.DataRoot(), dataRel(id), false, 0)
+}
+
+// purgeDataDir removes DataDir(id) and everything in it through an os.Root on its parent,
+// refusing a symlink on the way; a missing folder is nothing to do.
+func (l Layout) purgeDataDir(id string) error {
+	parent, err := OpenDirNoFollow(l.DataRoot(), "plugins", false, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer parent.Close()
+	return parent.RemoveAll(DiskName(id))
 }
 
 // StatePath is $CWX_HOME/state.json.

@@ -310,7 +310,7 @@ func (s *Store) Remove(id string, purgeData bool) error {
 		return fmt.Errorf("remove staged copies of %s: %w", id, err)
 	}
 	if purgeData {
-		if err := os.RemoveAll(s.layout.DataDir(id)); err != nil {
+		if err := s.layout.purgeDataDir(id); err != nil {
 			return fmt.Errorf("remove data of %s: %w", id, err)
 		}
 	}

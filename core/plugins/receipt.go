@@ -70,7 +70,7 @@ func (s *Store) CheckReceipt(r *Record) error {
 		return &ReceiptError{ID: r.ID, Err: ErrCapabilitiesChanged, Detail: fmt.Sprintf("trusted under policy %s, cwx now runs %s", r.Trust.Policy, s.policy)}
 	case r.Trust.Closure != r.Closure:
 		return &ReceiptError{ID: r.ID, Err: ErrContentChanged, Detail: fmt.Sprintf("trusted %s, installed %s", short(r.Trust.Closure), short(r.Closure))}
-	case r.Trust.DevPID != 0 && !processAlive(r.Trust.DevPID):
+	case r.Trust.IsDev() && !s.devHeld(r.Trust.DevSession):
 		return &ReceiptError{ID: r.ID, Err: ErrNotTrusted, Detail: fmt.Sprintf("its dev session (pid %d) ended", r.Trust.DevPID)}
 	}
 	return nil
@@ -187,7 +187,7 @@ func (s *Store) Status(r *Record) string {
 	if !r.Enabled {
 		return "trusted, disabled"
 	}
-	if r.Trust.DevPID != 0 {
+	if r.Trust.IsDev() {
 		return StatusDev
 	}
 	return "enabled"

@@ -80,7 +80,7 @@ func (s *Store) Review(id string) (*Review, error) {
 		}
 		rv.Entries = append(rv.Entries, ReviewEntry{Path: e.Path, SHA256: e.SHA256, Display: EntryDisplay, Injects: inj})
 	}
-	rv.Dev = r.Trust != nil && r.Trust.DevPID != 0 && s.CheckReceipt(r) == nil
+	rv.Dev = r.Trust != nil && r.Trust.IsDev() && s.CheckReceipt(r) == nil
 	return rv, nil
 }
 

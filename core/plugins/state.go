@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/internal/boundedfile"
 )
 
 // StateVersion is the schema version of state.json.
@@ -105,10 +108,16 @@ type Receipt struct {
 	Closure   string    `json:"closure_sha256"`
 	Policy    string    `json:"policy_version"`
 	TrustedAt time.Time `json:"trusted_at"`
-	// DevPID is set on a dev receipt (`cwx plugin dev`): the receipt holds only while that
-	// process lives, and that process drops it when it ends.
-	DevPID int `json:"dev_pid,omitempty"`
+	// DevPID and DevSession are set on a dev receipt (`cwx plugin dev`): the receipt holds
+	// only while the session holds the flock its token names (DevSession), and the session
+	// drops it when it ends. DevPID is the session's process, for people to read; a live
+	// process with that pid proves nothing.
+	DevPID     int    `json:"dev_pid,omitempty"`
+	DevSession string `json:"dev_session,omitempty"`
 }
+
+// IsDev reports whether r is a dev receipt.
+func (r *Receipt) IsDev() bool { return r.DevPID != 0 || r.DevSession != "" }
 
 // Diagnostic is one entry of a plugin's diagnostics ring: an activation failure, a fault,
 // a refused registration, a receipt that failed.
@@ -139,11 +148,26 @@ func (e *CorruptStateError) Is(target error) bool {
 	return target == ErrCorruptState || target == errdefs.ErrCorrupt
 }
 
-// readState reads the state file; a missing file is an empty state.
+// MaxStateBytes bounds state.json. A file over it is corrupt (it is not read), and a write
+// that would exceed it fails instead of leaving a file cwx could not read back. Each record is
+// small (a diagnostic's message is cut at MaxDiagnosticBytes), so only a hostile or broken
+// file comes near it.
+const MaxStateBytes = 16 << 20
+
+// MaxDiagnosticBytes bounds the message of one diagnostic; a longer one is cut.
+const MaxDiagnosticBytes = 4 << 10
+
+// readState reads the state file; a missing file is an empty state. A file that is not a
+// regular file (a FIFO, a device, a symlink), is over MaxStateBytes or does not decode to a
+// state cwx wrote is a *CorruptStateError naming it; it is never reset.
 func readState(p string) (*State, error) {
-	data, err := os.ReadFile(p)
+	data, err := boundedfile.Read(p, MaxStateBytes, false)
 	if errors.Is(err, os.ErrNotExist) {
 		return &State{Version: StateVersion, Plugins: map[string]*Record{}}, nil
+	}
+	var be *boundedfile.Error
+	if errors.As(err, &be) {
+		return nil, &CorruptStateError{Path: p, Err: err}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, err)
@@ -171,8 +195,61 @@ func decodeState(p string, data []byte) (*State, error) {
 		if r == nil || r.ID != id {
 			return nil, &CorruptStateError{Path: p, Err: fmt.Errorf("plugin entry %q does not carry its own id", id)}
 		}
+		if err := r.check(); err != nil {
+			return nil, &CorruptStateError{Path: p, Err: fmt.Errorf("plugin entry %q: %w", id, err)}
+		}
 	}
 	return &st, nil
+}
+
+// check refuses a record cwx could not have written, whose fields would otherwise lead the
+// core's paths or decisions astray: an id install refuses, a closure hash that is not one
+// (it names the staged folder), an entry path that leaves the staged copy, a receipt whose
+// hash or dev session token is malformed.
+func (r *Record) check() error {
+	if err := ValidateID(r.ID); err != nil {
+		return err
+	}
+	if !isSHA256(r.Closure) {
+		return fmt.Errorf("closure_sha256 %q is not a sha256 in hex", r.Closure)
+	}
+	switch r.Kind {
+	case KindPluginJSON, KindPackageJSON:
+	default:
+		return fmt.Errorf("kind %q is neither %q nor %q", r.Kind, KindPluginJSON, KindPackageJSON)
+	}
+	if len(r.Entries) == 0 || len(r.Entries) > MaxEntries {
+		return fmt.Errorf("%d entries; a plugin has 1 to %d", len(r.Entries), MaxEntries)
+	}
+	for _, e := range r.Entries {
+		if c := path.Clean(e.Path); c != e.Path || path.IsAbs(c) || c == "." || c == ".." || strings.HasPrefix(c, "../") || strings.ContainsAny(c, "\\\x00") {
+			return fmt.Errorf("entry path %q does not stay inside the staged copy", e.Path)
+		}
+		if !isSHA256(e.SHA256) {
+			return fmt.Errorf("entry %s: sha256 %q is not a sha256 in hex", e.Path, e.SHA256)
+		}
+	}
+	if t := r.Trust; t != nil {
+		if !isSHA256(t.Closure) {
+			return fmt.Errorf("trust: closure_sha256 %q is not a sha256 in hex", t.Closure)
+		}
+		if t.DevPID < 0 || t.DevSession != "" && !validDevToken(t.DevSession) {
+			return fmt.Errorf("trust: dev session %q (pid %d) is not one cwx plugin dev makes", t.DevSession, t.DevPID)
+		}
+	}
+	return nil
+}
+
+func isSHA256(h string) bool {
+	if len(h) != 64 {
+		return false
+	}
+	for _, c := range h {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // writeState replaces the state file atomically: a temporary file in the same directory,
@@ -183,6 +260,9 @@ func writeState(p string, st *State) error {
 		return err
 	}
 	data = append(data, '\n')
+	if len(data) > MaxStateBytes {
+		return fmt.Errorf("write state: %d bytes, over the %d-byte limit of %s; remove plugins you no longer use", len(data), MaxStateBytes, p)
+	}
 	dir := filepath.Dir(p)
 	f, err := os.CreateTemp(dir, ".state.json.tmp-*")
 	if err != nil {
@@ -228,7 +308,7 @@ type fileLock struct{ f *os.File }
 
 // lockFile takes an exclusive flock on p, creating it. It blocks until the lock is free.
 func lockFile(p string) (*fileLock, error) {
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock %s: %w", p, err)
 	}
@@ -252,6 +332,9 @@ func (l *fileLock) unlock() {
 
 // appendDiagnostic adds d to r's ring, dropping the oldest beyond DiagnosticsRing.
 func (r *Record) appendDiagnostic(d Diagnostic) {
+	if len(d.Message) > MaxDiagnosticBytes {
+		d.Message = strings.ToValidUTF8(d.Message[:MaxDiagnosticBytes], "") + "…"
+	}
 	r.Diagnostics = append(r.Diagnostics, d)
 	if n := len(r.Diagnostics); n > DiagnosticsRing {
 		r.Diagnostics = append([]Diagnostic(nil), r.Diagnostics[n-DiagnosticsRing:]...)

@@ -50,7 +50,8 @@ func extractTarball(source, tgz, dst string, lim Limits) (string, error) {
 		return "", err
 	}
 	defer root.Close()
-	x := &extraction{source: source, tr: tar.NewReader(zr), root: root, lim: lim}
+	stream := &boundedStream{r: zr, max: streamLimit(lim)}
+	x := &extraction{source: source, tr: tar.NewReader(stream), root: root, lim: lim}
 	if err := x.run(); err != nil {
 		return "", err
 	}
@@ -72,6 +73,9 @@ func (x *extraction) refuse(name, reason string) error {
 }
 
 func (x *extraction) refuseErr(name, prefix string, err error) error {
+	if errors.Is(err, errStreamTooLarge) {
+		return &RefusalError{Source: x.source, Reason: tooLongStream(x.lim), Err: err}
+	}
 	if isEscape(err) {
 		return &RefusalError{Source: x.source, Path: name, Reason: "is written through a symlink that leaves the package", Err: err}
 	}
@@ -87,16 +91,22 @@ func (x *extraction) run() error {
 		if err != nil {
 			return x.refuseErr("", "unreadable tarball: ", err)
 		}
+		// every header counts, the ones skipped below too, so no run of them is unbounded
+		x.entries++
+		if x.entries > x.lim.Files {
+			return x.refuse("", tooManyEntries(x.lim))
+		}
+		// the size is judged before the type: a sparse entry announcing more than the
+		// package may hold is refused at the byte limit, without reading its holes
+		if hdr.Size < 0 || hdr.Size > x.lim.Bytes-x.total {
+			return x.refuse(hdr.Name, tooManyBytes(x.lim))
+		}
 		name, reason := cleanTarName(hdr.Name)
 		if reason != "" {
 			return x.refuse(hdr.Name, reason)
 		}
 		if name == "" || hdr.Typeflag == tar.TypeXGlobalHeader || hdr.Typeflag == tar.TypeXHeader {
 			continue
-		}
-		x.entries++
-		if x.entries > x.lim.Files {
-			return x.refuse("", tooManyEntries(x.lim))
 		}
 		if err := x.entry(hdr, name); err != nil {
 			return err
@@ -113,10 +123,7 @@ func (x *extraction) entry(hdr *tar.Header, name string) error {
 			return x.refuseErr(hdr.Name, "", err)
 		}
 	case tar.TypeReg: // the reader reports old-style TypeRegA entries as TypeReg
-		if x.total+hdr.Size > x.lim.Bytes || hdr.Size < 0 {
-			return x.refuse("", tooManyBytes(x.lim))
-		}
-		x.total += hdr.Size
+		x.total += hdr.Size // run checked it against what is left of lim.Bytes
 		if err := writeTarFile(x.tr, x.root, rel, hdr); err != nil {
 			return x.refuseErr(hdr.Name, "", err)
 		}
@@ -134,6 +141,8 @@ func (x *extraction) entry(hdr *tar.Header, name string) error {
 		}
 	case tar.TypeLink:
 		return x.refuse(hdr.Name, "is a hard link; repack the package without hard links")
+	case tar.TypeGNUSparse:
+		return x.refuse(hdr.Name, "is a sparse file; repack the package without sparse files")
 	case tar.TypeChar, tar.TypeBlock, tar.TypeFifo:
 		return x.refuse(hdr.Name, "is a device file or pipe; a package holds only files, folders and symlinks inside it")
 	default:
@@ -151,6 +160,44 @@ func isEscape(err error) bool {
 
 func tooManyEntries(lim Limits) string {
 	return fmt.Sprintf("the package holds more than %d files (folders and symlinks included); cwx installs at most that many", lim.Files)
+}
+
+func tooLongStream(lim Limits) string {
+	return fmt.Sprintf("the tarball unpacks to more than %d bytes (its files' %d MiB and %d bytes of tar headers per entry); cwx reads at most that", streamLimit(lim), lim.Bytes>>20, TarOverheadPerEntry)
+}
+
+// TarOverheadPerEntry is what a tarball may spend on each entry besides its content: the
+// 512-byte header, padding and extended (pax or GNU long-name) headers. With the content
+// bound it bounds the uncompressed stream read (streamLimit), so a tarball whose headers
+// are huge is refused after at most that much work.
+const TarOverheadPerEntry = 4096
+
+// streamLimit is the most uncompressed tar bytes an install reads:
+// lim.Bytes + lim.Files × TarOverheadPerEntry + 1 KiB for the end-of-archive blocks.
+func streamLimit(lim Limits) int64 {
+	return lim.Bytes + int64(lim.Files)*TarOverheadPerEntry + 1024
+}
+
+// errStreamTooLarge ends the read of a tarball whose uncompressed stream passes streamLimit.
+var errStreamTooLarge = errors.New("the uncompressed tarball is over its bound")
+
+// boundedStream fails every read once max bytes have passed.
+type boundedStream struct {
+	r   io.Reader
+	n   int64
+	max int64
+}
+
+func (b *boundedStream) Read(p []byte) (int, error) {
+	if b.n >= b.max {
+		return 0, errStreamTooLarge
+	}
+	if int64(len(p)) > b.max-b.n {
+		p = p[:b.max-b.n]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	return n, err
 }
 
 func tooManyBytes(lim Limits) string {

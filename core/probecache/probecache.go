@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/cwx-dev/cwx/core/internal/boundedfile"
 )
 
 // DefaultTTL is how long an entry is used after the probe that stored it.
@@ -184,20 +186,12 @@ func (c *Cache) lock() (unlock func(), err error) {
 // load reads the file; anything unreadable or malformed is logged and treated as empty.
 func (c *Cache) load() file {
 	empty := file{Version: fileVersion, Entries: map[string]entry{}}
-	fi, err := os.Lstat(c.path)
+	// one open without following a link or waiting on a FIFO, at most maxFile bytes read
+	b, err := boundedfile.Read(c.path, maxFile, false)
 	if err != nil {
 		if !os.IsNotExist(err) {
-			c.log.Debug("probe cache ignored", "path", c.path, "error", err)
+			c.log.Debug("probe cache ignored: not a regular file of at most 1 MiB", "path", c.path, "error", err)
 		}
-		return empty
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxFile {
-		c.log.Debug("probe cache ignored: not a regular file of at most 1 MiB", "path", c.path)
-		return empty
-	}
-	b, err := os.ReadFile(c.path)
-	if err != nil {
-		c.log.Debug("probe cache ignored", "path", c.path, "error", err)
 		return empty
 	}
 	var f file
@@ -205,6 +199,10 @@ func (c *Cache) load() file {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil || dec.More() {
 		c.log.Debug("probe cache ignored: corrupt", "path", c.path, "error", err)
+		return empty
+	}
+	if len(f.Entries) > maxEntries { // cwx never writes more; evicting them one by one would cost n² at each Put
+		c.log.Debug("probe cache ignored: too many entries", "path", c.path, "entries", len(f.Entries))
 		return empty
 	}
 	if f.Version != fileVersion || f.Entries == nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -321,4 +322,90 @@ func TestConcurrentPutsKeepEveryEntry(t *testing.T) {
 			t.Errorf("writer %d's entry was lost", i)
 		}
 	}
+}
+
+// TestHostileFileIgnoredAndRewritten: what another process may put at probes.json (a FIFO,
+// which would block an open, a link to a device that never ends, a 1 GiB sparse file, more
+// entries than cwx keeps) is ignored without reading it whole, and the next Put replaces it.
+func TestHostileFileIgnoredAndRewritten(t *testing.T) {
+	many := `{"version":1,"entries":{`
+	for i := range maxEntries + 1 {
+		if i > 0 {
+			many += ","
+		}
+		many += `"k` + strconv.Itoa(i) + `":{"value":"v","at":"2026-12-01T12:00:00Z"}`
+	}
+	many += `}}`
+	for _, tc := range []struct {
+		name  string
+		plant func(t *testing.T, p string)
+	}{
+		{"a FIFO", func(t *testing.T, p string) {
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a link to /dev/zero", func(t *testing.T, p string) {
+			if err := os.Symlink("/dev/zero", p); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a 1 GiB sparse file", func(t *testing.T, p string) {
+			if err := os.WriteFile(p, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(p, 1<<30); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"more entries than cwx keeps", func(t *testing.T, p string) {
+			if err := os.WriteFile(p, []byte(many), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _, home := newCache(t)
+			if err := os.MkdirAll(filepath.Dir(Path(home)), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			tc.plant(t, Path(home))
+			if _, ok := c.Get("k1"); ok {
+				t.Fatal("an entry of a hostile file was used")
+			}
+			c.Put("fresh", "v")
+			if v, ok := Open(home, Options{Now: c.now}).Get("fresh"); !ok || v != "v" {
+				t.Fatalf("after a Put over the hostile file: Get(fresh) = %q, %v", v, ok)
+			}
+		})
+	}
+}
+
+// FuzzLoad: whatever probes.json holds, Get never panics and uses an entry only from a file
+// that decodes; a Put over it always leaves a file a fresh Cache reads back.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(`{"version":1,"entries":{"k":{"value":"v","at":"2026-12-01T12:00:00Z"}}}`))
+	f.Add([]byte(`{"version":1,"entries":{"k":{"value":"v","at":"2026-12-01T12:00:00Z"}},"x":1}`))
+	f.Add([]byte(`{"version":1,"entries":null}`))
+	f.Add([]byte(`{"version":1,"entries":{"k":{"value":"v","at":"not a time"}}}`))
+	f.Add([]byte(``))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, _, home := newCache(t)
+		if err := os.MkdirAll(filepath.Dir(Path(home)), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(Path(home), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := c.Get("k"); ok {
+			var fl file
+			if err := json.Unmarshal(data, &fl); err != nil || fl.Entries["k"].Value != v {
+				t.Fatalf("Get(k) = %q from a file that does not hold it (%v)", v, err)
+			}
+		}
+		c.Put("fresh", "v")
+		if v, ok := Open(home, Options{Now: c.now}).Get("fresh"); !ok || v != "v" {
+			t.Fatalf("after a Put: Get(fresh) = %q, %v", v, ok)
+		}
+	})
 }
