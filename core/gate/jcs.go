@@ -300,7 +300,7 @@ func (p *jcsParser) str(out []byte, wantKey bool) ([]byte, []byte, error) {
 		case c == '"':
 			p.pos++
 			if !p.checkOnly {
-				out = appendJCSString(out, p.esc)
+				out = jsontext.AppendString(out, p.esc, false) // JSON.stringify's escapes
 			}
 			if !wantKey {
 				return out, nil, nil
@@ -456,39 +456,4 @@ func AppendESNumber(out []byte, f float64) []byte {
 		out = strconv.AppendInt(out, int64(n-1), 10)
 	}
 	return out
-}
-
-// appendJCSString appends s as ECMAScript's JSON.stringify writes it.
-func appendJCSString(out []byte, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	out = append(out, '"')
-	run := 0 // start of the pending run of bytes copied as they are
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		out = append(out, s[run:i]...)
-		run = i + 1
-		switch c {
-		case '"':
-			out = append(out, '\\', '"')
-		case '\\':
-			out = append(out, '\\', '\\')
-		case '\b':
-			out = append(out, '\\', 'b')
-		case '\f':
-			out = append(out, '\\', 'f')
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\r':
-			out = append(out, '\\', 'r')
-		case '\t':
-			out = append(out, '\\', 't')
-		default:
-			out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-	}
-	out = append(out, s[run:]...)
-	return append(out, '"')
 }

@@ -27,7 +27,7 @@ func v2Canonicalize(in []byte) ([]byte, error) {
 
 // jcsDisagreement is one input on which the two canonicalizers differ.
 type jcsDisagreement struct {
-	in, ours, theirs string
+	in, ours, theirs  string
 	oursErr, theirErr error
 }
 

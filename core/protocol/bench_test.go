@@ -115,13 +115,3 @@ func BenchmarkEncodeToolResult(b *testing.B) {
 		})
 	}
 }
-
-func BenchmarkPlainASCII(b *testing.B) {
-	data := []byte(strings.Repeat("x", 1<<20) + `"`)
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if plainASCII(data) != 1<<20 {
-			b.Fatal("wrong count")
-		}
-	}
-}

@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/cwx-dev/cwx/core/internal/jsontext"
 )
 
 // The wire encoder writes the protocol's own types (every type reachable from the
@@ -269,62 +270,9 @@ func stringEnd(raw []byte, at int) int {
 	}
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string exactly as encoding/json writes it without
-// HTML escaping: control characters, '"' and '\\' escaped, invalid UTF-8 as \ufffd,
-// U+2028 and U+2029 escaped.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		i += plainASCII(s[i:])
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			start = i + size
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			start = i + size
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// appendString appends s as a JSON string as encoding/json writes it without HTML escaping
+// (U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd).
+func appendString(b []byte, s string) []byte { return jsontext.AppendString(b, s, true) }
 
 // appendJSON appends v with encoding/json (no HTML escaping), for values that are not
 // wire types.

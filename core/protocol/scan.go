@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"bytes"
-	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -397,7 +396,7 @@ func (s *scanner) string(want, key bool) (string, error) {
 	}
 	// Fast path: no escapes.
 	for s.pos < len(s.data) {
-		s.pos += plainASCII(s.data[s.pos:])
+		s.pos += jsontext.PlainASCII(s.data[s.pos:])
 		if s.pos >= len(s.data) {
 			break
 		}
@@ -493,43 +492,6 @@ var vocabulary = sync.OnceValue(func() map[string]string {
 	return words
 })
 
-// SWAR constants: one copy of a byte in every lane of a uint64.
-const (
-	lanes01 = 0x0101010101010101
-	lanes80 = 0x8080808080808080
-)
-
-// plainASCII returns how many leading bytes of b are printable ASCII other than '"' and
-// '\\', reading eight bytes at a time; the caller handles the byte where it stops and the
-// last few bytes of b one at a time.
-func plainASCII[T string | []byte](b T) int {
-	n := 0
-	for len(b)-n >= 8 {
-		if f := special(load64(b[n:])); f != 0 {
-			return n + bits.TrailingZeros64(f)/8
-		}
-		n += 8
-	}
-	return n
-}
-
-// load64 reads eight bytes little-endian (the compiler merges the loads).
-func load64[T string | []byte](b T) uint64 {
-	_ = b[7]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// special flags, in the lane's high bit, the bytes of x plainASCII stops at: a lane is
-// flagged when x's own high bit is set (non-ASCII), or when subtracting 0x20 (a byte
-// below 0x20), or 1 from the lane XOR '"' or XOR '\\' (a quote or a backslash), borrows
-// into it. A lane of x below 0x80 gets its high bit from a subtraction only that way, so
-// no plain byte is flagged unless a borrow ran into it from a lower lane, and borrows
-// only start at a real stop: the lowest flagged lane is always one.
-func special(x uint64) uint64 {
-	return ((x - lanes01*0x20) | ((x ^ lanes01*'"') - lanes01) | ((x ^ lanes01*'\\') - lanes01) | x) & lanes80
-}
-
 func (s *scanner) rune() error {
 	r, size := utf8.DecodeRune(s.data[s.pos:])
 	if r == utf8.RuneError && size <= 1 {
@@ -551,7 +513,7 @@ func (s *scanner) slowString(start int, want bool, size int) (string, error) {
 		c := s.data[s.pos]
 		switch {
 		case c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\':
-			n := max(plainASCII(s.data[s.pos:]), 1)
+			n := max(jsontext.PlainASCII(s.data[s.pos:]), 1)
 			if want {
 				buf.Write(s.data[s.pos : s.pos+n])
 			}

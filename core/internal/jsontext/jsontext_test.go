@@ -198,3 +198,13 @@ func TestNumberFaultString(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkPlainASCII(b *testing.B) {
+	data := []byte(strings.Repeat("x", 1<<20) + `"`)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if PlainASCII(data) != 1<<20 {
+			b.Fatal("wrong count")
+		}
+	}
+}
