@@ -88,9 +88,19 @@ func decideSandbox(eh config.ExtensionHost, runtimePath, shim string, cache runt
 		st.Problem = err.Error()
 		return st
 	}
-	st.User = user
 	probe := runtime.Profile{Bwrap: bw, Runtime: runtimePath, User: user}
-	if why := runtime.ProbeSandboxCached(context.Background(), cache, probe, runtime.DefaultSandboxProbeTimeout); why != "" {
+	why := runtime.ProbeSandboxCached(context.Background(), cache, probe, runtime.DefaultSandboxProbeTimeout)
+	if why != "" && user != nil && user.Setpriv != "" {
+		// setpriv is the cheaper drop; where it does not work, cwx's own does.
+		own := *user
+		own.Setpriv = ""
+		probe.User = &own
+		if runtime.ProbeSandboxCached(context.Background(), cache, probe, runtime.DefaultSandboxProbeTimeout) == "" {
+			why, user = "", &own
+		}
+	}
+	st.User = user
+	if why != "" {
 		st.Problem = why + "; " + runtime.SandboxFix(why)
 		return st
 	}
@@ -104,8 +114,9 @@ func decideSandbox(eh config.ExtensionHost, runtimePath, shim string, cache runt
 
 // SandboxUserFor is the identity the plugin tier's runtime gets inside the sandbox: nil
 // when cwx does not run as root (the runtime keeps the caller's uid, which is not 0), else
-// [extension_host] sandbox_uid, dropped to by shim (this executable when "") inside the
-// sandbox.
+// [extension_host] sandbox_uid, dropped to inside the sandbox by util-linux's setpriv from
+// the read-only /usr when it is there (decideSandbox falls back when it does not work), else
+// by shim (this executable when "").
 func SandboxUserFor(eh config.ExtensionHost, shim string) (*runtime.SandboxUser, error) {
 	if os.Geteuid() != 0 {
 		return nil, nil
@@ -117,8 +128,16 @@ func SandboxUserFor(eh config.ExtensionHost, shim string) (*runtime.SandboxUser,
 		}
 		shim = exe
 	}
-	return &runtime.SandboxUser{UID: eh.SandboxUID, GID: eh.SandboxUID, Shim: shim}, nil
+	u := &runtime.SandboxUser{UID: eh.SandboxUID, GID: eh.SandboxUID, Shim: shim}
+	if fi, err := os.Stat(setprivPath); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		u.Setpriv = setprivPath
+	}
+	return u, nil
 }
+
+// setprivPath is util-linux's setpriv, inside the read-only /usr the sandbox mounts (a
+// variable for tests).
+var setprivPath = "/usr/bin/setpriv"
 
 // pluginSandbox is the profile the plugin tier runs in, nil when it runs unsandboxed, or
 // the refusal under sandbox = "required".

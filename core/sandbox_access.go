@@ -25,6 +25,11 @@ func (m *Manager) sandboxAccess(p *runtime.Profile) error {
 	if err := ownTree(p.Data, int(p.User.UID), int(p.User.GID)); err != nil {
 		return fmt.Errorf("give the plugin tier's data folder to the sandbox uid %d: %w", p.User.UID, err)
 	}
+	// bubblewrap changes into it as root without capabilities, before the drop: it may
+	// cross the folder, not list it (each plugin's folder inside stays 0700).
+	if err := os.Chmod(p.Data, 0o711); err != nil {
+		return fmt.Errorf("open the plugin tier's data folder to bubblewrap: %w", err)
+	}
 	if err := sharePlugins(p.Plugins, "", int(p.User.GID)); err != nil {
 		return fmt.Errorf("open the plugins folder to the sandbox gid %d: %w", p.User.GID, err)
 	}

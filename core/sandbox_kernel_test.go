@@ -82,6 +82,13 @@ func TestSandboxKernelSurface(t *testing.T) {
 				break
 			}
 		}
+		for _, line := range strings.Split(string(status), "\n") {
+			for _, set := range []string{"CapInh:", "CapPrm:", "CapEff:", "CapAmb:"} {
+				if strings.HasPrefix(line, set) && strings.TrimSpace(strings.TrimPrefix(line, set)) != "0000000000000000" {
+					t.Errorf("the runtime holds capabilities: %s", line)
+				}
+			}
+		}
 		if p := callProbe(t, m, "probe_read", map[string]string{"path": "/proc/self/status"}); !p.OK || statusUIDs(t, p.Text)[0] != wantUID {
 			t.Errorf("the runtime's own /proc/self/status: %+v", p)
 		}

@@ -43,13 +43,16 @@ type Profile struct {
 // SandboxUser is the unprivileged identity the runtime runs as when cwx runs as root, so
 // that the kernel never sees uid 0 inside the sandbox (ARCHITECTURE.md, “Sandbox”).
 // bubblewrap itself runs as root, so it can reach every bound path whatever the modes of
-// its parents, and starts Shim (the cwx binary, bound read-only) with CAP_SETUID and
-// CAP_SETGID only; Shim drops to UID and GID and becomes the runtime, whose capabilities
-// the kernel then clears.
+// its parents, and keeps only CAP_SETUID and CAP_SETGID for the drop, which the kernel
+// clears with the uid change. The drop is util-linux's setpriv from the read-only system
+// tree when Setpriv names it (a few milliseconds), else Shim, the cwx binary bound read-only
+// (`cwx nodeshim drop-privileges`, which also checks that nothing is left, but costs a Go
+// start of the whole binary, about 35 ms).
 type SandboxUser struct {
-	UID  uint32 `json:"uid"`
-	GID  uint32 `json:"gid"`
-	Shim string `json:"shim"`
+	UID     uint32 `json:"uid"`
+	GID     uint32 `json:"gid"`
+	Shim    string `json:"shim"`
+	Setpriv string `json:"setpriv,omitempty"`
 }
 
 // procReadOnly are bound read-only onto themselves after the fresh /proc: bubblewrap covers
@@ -129,7 +132,7 @@ func (p Profile) args(infoFD bool) []string {
 	if real, err := filepath.EvalSymlinks(p.Runtime); err == nil && real != p.Runtime {
 		b.bind("--ro-bind", real)
 	}
-	if p.User != nil {
+	if p.User != nil && p.User.Setpriv == "" {
 		b.bind("--ro-bind", p.User.Shim)
 		if real, err := filepath.EvalSymlinks(p.User.Shim); err == nil && real != p.User.Shim {
 			b.bind("--ro-bind", real)
@@ -150,9 +153,9 @@ func (p Profile) args(infoFD bool) []string {
 	for _, m := range p.DenyRead {
 		a = appendMask(a, m)
 	}
-	if p.Data != "" && p.User == nil {
-		// With p.User the drop changes into it: the folder is the user's, which root
-		// without capabilities cannot enter.
+	if p.Data != "" && (p.User == nil || p.User.Setpriv != "") {
+		// The cwx drop changes into it itself, as the user; for setpriv the folder is
+		// 0711, which root without capabilities may cross.
 		a = append(a, "--chdir", p.Data)
 	}
 	a = append(a, "--setenv", "TMPDIR", "/tmp", "--seccomp", strconv.Itoa(SandboxSeccompFD))
@@ -167,6 +170,10 @@ func (p Profile) args(infoFD bool) []string {
 func (p Profile) command(argv []string) []string {
 	if p.User == nil {
 		return argv
+	}
+	if u := p.User; u.Setpriv != "" {
+		return append([]string{u.Setpriv, fmt.Sprintf("--reuid=%d", u.UID), fmt.Sprintf("--regid=%d", u.GID),
+			"--clear-groups", "--inh-caps=-all", "--ambient-caps=-all", "--pdeathsig=KILL", "--"}, argv...)
 	}
 	dir := p.Data
 	if dir == "" {

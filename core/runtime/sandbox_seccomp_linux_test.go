@@ -31,6 +31,21 @@ func needBwrap(t *testing.T) string {
 	return bw
 }
 
+// needSetpriv returns util-linux's setpriv, which the core uses for the drop where it is
+// installed (make tools installs it under CI), or "" elsewhere.
+func needSetpriv(t *testing.T) string {
+	t.Helper()
+	const p = "/usr/bin/setpriv"
+	if _, err := os.Stat(p); err != nil {
+		if testenv.InCI() {
+			t.Fatalf("setpriv is missing under CI: %v", err)
+		}
+		t.Logf("no %s: only cwx's own drop is tested", p)
+		return ""
+	}
+	return p
+}
+
 // openDir is a fresh folder every user may enter (t.TempDir's are private to root).
 func openDir(t *testing.T) string {
 	t.Helper()
@@ -97,8 +112,12 @@ func TestSeccompUnderTheProfile(t *testing.T) {
 			t.Fatalf("build cwx for the privilege drop: %v\n%s", err, out)
 		}
 		runs = append(runs,
-			run{"as root", &SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim}, nil, config.DefaultSandboxUID},
+			run{"as root, cwx's drop", &SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim}, nil, config.DefaultSandboxUID},
 			run{"as an unprivileged user", nil, &syscall.Credential{Uid: unprivilegedUID, Gid: unprivilegedUID}, unprivilegedUID})
+		if setpriv := needSetpriv(t); setpriv != "" {
+			runs = append(runs, run{"as root, setpriv's drop",
+				&SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim, Setpriv: setpriv}, nil, config.DefaultSandboxUID})
+		}
 	} else {
 		runs = append(runs, run{"as this user", nil, nil, os.Geteuid()})
 	}
@@ -106,6 +125,9 @@ func TestSeccompUnderTheProfile(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			owner := r.uid
 			if err := os.Chown(data, owner, owner); err != nil && os.Geteuid() == 0 {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(data, 0o711); err != nil { // as the core makes it for a drop
 				t.Fatal(err)
 			}
 			p := Profile{Bwrap: bw, Runtime: probe, Data: data, User: r.user}
@@ -132,6 +154,7 @@ func TestSeccompUnderTheProfile(t *testing.T) {
 				t.Errorf("the probe ran as uid %d, want %d", rep.UID, r.uid)
 			}
 			seccomptest.Check(t, f, rep, seccomptest.Report{})
+			seccomptest.CheckNoCaps(t, rep)
 		})
 	}
 }
@@ -152,45 +175,50 @@ func TestRuntimesUnderTheProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := openDir(t)
-	var user *SandboxUser
+	users := map[string]*SandboxUser{"as this user": nil}
 	if os.Geteuid() == 0 {
 		shim := filepath.Join(dir, "cwx")
 		if out, err := exec.Command("go", "build", "-o", shim, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
 			t.Fatalf("build cwx for the privilege drop: %v\n%s", err, out)
 		}
-		user = &SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim}
+		users = map[string]*SandboxUser{"cwx's drop": {UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim}}
+		if setpriv := needSetpriv(t); setpriv != "" {
+			users["setpriv's drop"] = &SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim, Setpriv: setpriv}
+		}
 	}
 	data := filepath.Join(dir, "data")
-	if err := os.Mkdir(data, 0o700); err != nil {
+	if err := os.Mkdir(data, 0o711); err != nil {
 		t.Fatal(err)
 	}
-	if user != nil {
-		if err := os.Chown(data, int(user.UID), int(user.GID)); err != nil {
+	if os.Geteuid() == 0 {
+		if err := os.Chown(data, config.DefaultSandboxUID, config.DefaultSandboxUID); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, l := range testenv.Runtimes() {
-		t.Run(l.Name, func(t *testing.T) {
-			rt := l.Get(t)
-			p := Profile{Bwrap: bw, Runtime: rt.Path, Data: data, User: user}
-			args := append(p.args(false), p.command([]string{rt.Path, "-e", workerScript})...)
-			cmd := exec.Command(args[0], args[1:]...)
-			cmd.Env = []string{"PATH=/usr/bin:/bin", shared.CookieKey + "=" + shared.CookieValue}
-			rd, wr, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Close()
-			if _, err := wr.Write(f.Bytes()); err != nil {
-				t.Fatal(err)
-			}
-			wr.Close()
-			cmd.ExtraFiles = make([]*os.File, SandboxSeccompFD-2)
-			cmd.ExtraFiles[SandboxSeccompFD-3] = rd
-			out, err := cmd.CombinedOutput()
-			if err != nil || string(out) != "worker 42\n" {
-				t.Fatalf("%s with a Worker under the profile: %v\n%s", l.Name, err, out)
-			}
-		})
+		for how, user := range users {
+			t.Run(l.Name+"/"+how, func(t *testing.T) {
+				rt := l.Get(t)
+				p := Profile{Bwrap: bw, Runtime: rt.Path, Data: data, User: user}
+				args := append(p.args(false), p.command([]string{rt.Path, "-e", workerScript})...)
+				cmd := exec.Command(args[0], args[1:]...)
+				cmd.Env = []string{"PATH=/usr/bin:/bin", shared.CookieKey + "=" + shared.CookieValue}
+				rd, wr, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rd.Close()
+				if _, err := wr.Write(f.Bytes()); err != nil {
+					t.Fatal(err)
+				}
+				wr.Close()
+				cmd.ExtraFiles = make([]*os.File, SandboxSeccompFD-2)
+				cmd.ExtraFiles[SandboxSeccompFD-3] = rd
+				out, err := cmd.CombinedOutput()
+				if err != nil || string(out) != "worker 42\n" {
+					t.Fatalf("%s with a Worker under the profile: %v\n%s", l.Name, err, out)
+				}
+			})
+		}
 	}
 }

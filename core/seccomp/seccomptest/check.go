@@ -8,6 +8,18 @@ import (
 	"github.com/cwx-dev/cwx/core/seccomp"
 )
 
+// NoCaps is capLines of a process that holds no capability.
+const NoCaps = "CapInh: 0000000000000000\nCapPrm: 0000000000000000\nCapEff: 0000000000000000\nCapAmb: 0000000000000000"
+
+// CheckNoCaps asserts that the probe of rep held no capability in any set but the bounding
+// one (a runtime in the sandbox).
+func CheckNoCaps(t testing.TB, rep Report) {
+	t.Helper()
+	if rep.Caps != NoCaps {
+		t.Errorf("capabilities held inside the sandbox:\n%s", rep.Caps)
+	}
+}
+
 // Check asserts a probe report taken under the filter (with), against one taken without
 // it (without; a zero Report skips the comparison).
 func Check(t testing.TB, f *seccomp.Filter, with, without Report) {

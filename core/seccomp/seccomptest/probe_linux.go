@@ -61,7 +61,7 @@ func probe(mode string) (Report, error) {
 	defer unix.Close(devNull)
 	var b byte = 'x'
 	args := special(devNull, &b)
-	rep := Report{UID: os.Getuid(), Results: map[string]int{}}
+	rep := Report{UID: os.Getuid(), Caps: capLines(), Results: map[string]int{}}
 	for _, r := range f.Rules {
 		nr := info.SyscallNames[r.Call]
 		a, ok := args[r.Call]
@@ -91,6 +91,23 @@ func probe(mode string) (Report, error) {
 		rep.Skipped = append(rep.Skipped, "abi:x32")
 	}
 	return rep, nil
+}
+
+// capLines is the capability sets of /proc/self/status but the bounding set, one per line.
+func capLines() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return err.Error()
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		for _, k := range []string{"CapInh:", "CapPrm:", "CapEff:", "CapAmb:"} {
+			if strings.HasPrefix(l, k) {
+				out = append(out, strings.Join(strings.Fields(l), " "))
+			}
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // call makes the system call and returns its errno (0 on success); a descriptor it
