@@ -14,7 +14,7 @@ const Env = "CWX_SECCOMP_PROBE"
 // Report is what the probe prints.
 type Report struct {
 	UID     int            `json:"uid"`
-	Caps    string         `json:"caps"` // the CapInh, CapPrm, CapEff and CapAmb lines of /proc/self/status
+	Caps    string         `json:"caps"`    // the CapInh, CapPrm, CapEff and CapAmb lines of /proc/self/status
 	Results map[string]int `json:"results"` // call label -> errno, 0 when it succeeded
 	Skipped []string       `json:"skipped,omitempty"`
 }
