@@ -15,8 +15,157 @@ import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/boot.ts
 import { createReadStream, createWriteStream } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire as createRequire2 } from "node:module";
 import { Socket } from "node:net";
+
+// src/running.ts
+import { createRequire } from "node:module";
+
+// src/owner.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var ownerContext = new AsyncLocalStorage();
+function sameRef(a, b) {
+  return a.plugin_id === b.plugin_id && a.generation === b.generation && a.owner_token === b.owner_token;
+}
+
+// src/running.ts
+var OWNER = 0;
+var SEQ = 1;
+var WRITE = 2;
+var TOLD = 3;
+var BUSY_MS = 500;
+var TICK_MS = 100;
+var PIPE_BUF = 4096;
+var words = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+var { load, store, compareExchange, add } = Atomics;
+var post;
+var cleared;
+var next = 1;
+var indexOf = /* @__PURE__ */ new WeakMap();
+function configure(o) {
+  post = o.post;
+  cleared = o.clear;
+}
+var busyFrame;
+function setBusyFrame(f) {
+  busyFrame = f;
+}
+function indexFor(owner) {
+  let i = indexOf.get(owner);
+  if (i !== void 0) return i;
+  i = next++;
+  indexOf.set(owner, i);
+  const frame = busyFrame?.(owner);
+  if (frame !== void 0 && frame.byteLength <= PIPE_BUF) post?.(i, frame);
+  return i;
+}
+function enter(owner) {
+  const prev = load(words, OWNER);
+  store(words, OWNER, indexFor(owner));
+  add(words, SEQ, 1);
+  return prev;
+}
+function leave(prev) {
+  store(words, OWNER, prev);
+  add(words, SEQ, 1);
+  if (load(words, TOLD) !== 0) {
+    store(words, TOLD, 0);
+    cleared?.();
+  }
+}
+function runAs(owner, fn) {
+  const prev = enter(owner);
+  try {
+    return fn();
+  } finally {
+    leave(prev);
+  }
+}
+function lockChannel() {
+  while (compareExchange(words, WRITE, 0, 1) === 2) {
+  }
+}
+function unlockChannel() {
+  compareExchange(words, WRITE, 1, 0);
+}
+function owned(cb) {
+  if (typeof cb !== "function") return cb;
+  const owner = ownerContext.getStore();
+  if (owner === void 0) return cb;
+  const fn = cb;
+  return function(...args) {
+    const prev = enter(owner);
+    try {
+      return Reflect.apply(fn, this, args);
+    } finally {
+      leave(prev);
+    }
+  };
+}
+function wrapScheduler(target, key) {
+  const original = Reflect.get(target, key);
+  if (typeof original !== "function") return;
+  const orig = original;
+  const wrapped = function(cb, ...rest) {
+    return Reflect.apply(orig, this, [owned(cb), ...rest]);
+  };
+  for (const k of Reflect.ownKeys(orig)) {
+    if (k === "length" || k === "name" || k === "prototype") continue;
+    const d = Reflect.getOwnPropertyDescriptor(orig, k);
+    if (d) Reflect.defineProperty(wrapped, k, d);
+  }
+  Object.defineProperty(wrapped, "name", { value: orig.name });
+  Reflect.set(target, key, wrapped);
+}
+function noteSchedulers() {
+  const timers = createRequire(import.meta.url)("node:timers");
+  for (const key of ["setTimeout", "setInterval", "setImmediate"]) {
+    const same = Reflect.get(timers, key) === Reflect.get(globalThis, key);
+    wrapScheduler(globalThis, key);
+    if (same) Reflect.set(timers, key, Reflect.get(globalThis, key));
+    else wrapScheduler(timers, key);
+  }
+  wrapScheduler(globalThis, "queueMicrotask");
+  wrapScheduler(process, "nextTick");
+}
+var WATCHDOG = `
+const { workerData, parentPort } = require('node:worker_threads');
+const { writeSync } = require('node:fs');
+const { parent, self, ppid, words: sab, fd, busyMs, tickMs } = workerData;
+const w = new Int32Array(sab);
+const frames = new Map();
+parentPort.on('message', (m) => { frames.set(m.index, m.frame); });
+const gone = () => {
+  try { process.kill(parent, 0); } catch (e) { if (e && e.code === 'ESRCH') return true; }
+  return ppid === parent && process.ppid !== parent;
+};
+let seq = -1, since = Date.now(), told = -1, ticks = 0;
+setInterval(() => {
+  if (parent > 1 && ++ticks % 5 === 0 && gone()) {
+    try { process.kill(-self, 'SIGKILL'); } catch {}
+    process.kill(self, 'SIGKILL');
+  }
+  const owner = Atomics.load(w, ${OWNER});
+  const q = Atomics.load(w, ${SEQ});
+  if (owner === 0 || q !== seq) { seq = q; since = Date.now(); return; }
+  if (told === q || Date.now() - since < busyMs) return;
+  const frame = frames.get(owner);
+  if (frame === undefined || fd < 0) return;
+  if (Atomics.compareExchange(w, ${WRITE}, 0, 2) !== 0) return;
+  try {
+    if (writeSync(fd, frame) === frame.byteLength) { told = q; Atomics.store(w, ${TOLD}, 1); }
+  } catch {
+    // EAGAIN: the pipe is full; the next tick tries again
+  } finally {
+    Atomics.store(w, ${WRITE}, 0);
+  }
+}, tickMs);
+`;
+function watchdogData(fd) {
+  return { words: words.buffer, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
+}
+
+// src/boot.ts
 var EXIT_USAGE = 64;
 var EXIT_PROTOCOL = 65;
 var EXIT_SOFTWARE = 70;
@@ -54,7 +203,7 @@ function openChannel() {
     });
     return { input: input2, write: (chunk, done) => {
       output2.write(chunk, done);
-    } };
+    }, queued: () => output2.writableLength };
   }
   const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
   const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
@@ -62,43 +211,106 @@ function openChannel() {
   });
   return { input, write: (chunk, done) => {
     output.write(chunk, done);
-  } };
+  }, queued: () => output.writableLength };
 }
-function guardExit() {
-  const realExit = process.exit.bind(process);
-  const refuse = (what) => () => {
-    throw new Error(`${what} is not available to plugins: the cwx core stops the host`);
-  };
-  Object.defineProperty(process, "exit", { value: refuse("process.exit"), writable: false, configurable: false });
-  Object.defineProperty(process, "abort", { value: refuse("process.abort"), writable: false, configurable: false });
-  return realExit;
-}
-function killOwnGroup() {
-  try {
-    process.kill(-process.pid, "SIGKILL");
-  } catch {
-  }
-}
-var WATCHDOG = `
-const { workerData } = require('node:worker_threads');
-const { parent, self, ppid } = workerData;
-const gone = () => {
-  try { process.kill(parent, 0); } catch (e) { if (e && e.code === 'ESRCH') return true; }
-  return ppid === parent && process.ppid !== parent;
-};
-setInterval(() => {
-  if (!gone()) return;
-  try { process.kill(-self, 'SIGKILL'); } catch {}
-  process.kill(self, 'SIGKILL');
-}, 500);
-`;
 function startWatchdog(env) {
-  const parent = Number(env.CWX_HOST_PARENT_PID);
-  if (!Number.isSafeInteger(parent) || parent <= 1) return false;
-  const { Worker } = createRequire(import.meta.url)("node:worker_threads");
-  const w = new Worker(WATCHDOG, { eval: true, workerData: { parent, self: process.pid, ppid: process.ppid } });
+  const p = Number(env.CWX_HOST_PARENT_PID);
+  const parent = Number.isSafeInteger(p) && p > 1 ? p : 0;
+  const { Worker } = createRequire2(import.meta.url)("node:worker_threads");
+  const w = new Worker(WATCHDOG, { eval: true, workerData: { parent, self: process.pid, ppid: process.ppid, ...watchdogData(CHANNEL_OUT) } });
   w.unref();
-  return true;
+  const post2 = w.postMessage.bind(w);
+  return (index, frame) => post2({ index, frame });
+}
+
+// src/guard.ts
+var HostEndRefused = class extends Error {
+  name = "HostEndRefused";
+  attempt;
+  constructor(attempt) {
+    super(`\`${attempt}\` is refused: plugin code may not end the cwx extension host (the core stops it)`);
+    this.attempt = attempt;
+  }
+};
+Object.freeze(HostEndRefused.prototype);
+function lock(key, value) {
+  Object.defineProperty(process, key, { value, writable: false, configurable: false, enumerable: true });
+}
+function shown(v) {
+  return typeof v === "string" ? JSON.stringify(v) : String(v);
+}
+function guardProcess() {
+  const self = process.pid;
+  const parent = process.ppid;
+  const original = {
+    exit: process.exit,
+    reallyExit: Reflect.get(process, "reallyExit"),
+    abort: process.abort,
+    kill: process.kill,
+    _kill: Reflect.get(process, "_kill")
+  };
+  let trusted = false;
+  let told;
+  const refuse = (attempt) => {
+    const err = new HostEndRefused(attempt);
+    try {
+      told?.(err);
+    } catch {
+    }
+    throw err;
+  };
+  const endsHost = (pid, sig) => {
+    if (sig === 0 || sig === "0") return false;
+    const p = Number(pid);
+    const ppid = process.ppid;
+    return p === self || p === -self || p === 0 || p === -1 || p === parent || p === -parent || ppid > 1 && (p === ppid || p === -ppid);
+  };
+  const call = (fn, args) => Reflect.apply(fn, process, args);
+  lock("exit", function exit(code) {
+    if (trusted) return call(original.exit, [code]);
+    return refuse(`process.exit(${code === void 0 ? "" : shown(code)})`);
+  });
+  if (original.reallyExit) {
+    const real = original.reallyExit;
+    lock("reallyExit", function reallyExit(code) {
+      if (trusted) return call(real, [code]);
+      return refuse(`process.reallyExit(${code === void 0 ? "" : shown(code)})`);
+    });
+  }
+  lock("abort", function abort() {
+    return refuse("process.abort()");
+  });
+  lock("kill", function kill(pid, sig) {
+    if (!trusted && endsHost(pid, sig)) refuse(`process.kill(${shown(pid)}${sig === void 0 ? "" : `, ${shown(sig)}`})`);
+    return call(original.kill, sig === void 0 ? [pid] : [pid, sig]);
+  });
+  if (original._kill) {
+    const real = original._kill;
+    lock("_kill", function _kill(pid, sig) {
+      if (!trusted && endsHost(pid, sig)) refuse(`process._kill(${shown(pid)}, ${shown(sig)})`);
+      return call(real, [pid, sig]);
+    });
+  }
+  const asHost = (f) => {
+    trusted = true;
+    try {
+      return f();
+    } finally {
+      trusted = false;
+    }
+  };
+  return {
+    exit: (code) => asHost(() => call(original.exit, [code])),
+    killGroup: () => {
+      try {
+        asHost(() => call(original.kill, [-self, "SIGKILL"]));
+      } catch {
+      }
+    },
+    onRefusal: (f) => {
+      told = f;
+    }
+  };
 }
 
 // src/protocol.generated.ts
@@ -136,6 +348,9 @@ var SHAPES = {
     diagnostic: { type: { t: "string" }, required: false }
   } },
   AnyObject: { strict: false, fields: {} },
+  BusyParams: { strict: true, fields: {
+    owner: { type: { t: "shape", shape: "OwnerRef" }, required: false }
+  } },
   CancelParams: { strict: true, fields: {
     id: { type: { t: "uint" }, required: true }
   } },
@@ -398,6 +613,7 @@ var METHODS = {
   "ext/faulted": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "FaultedParams" },
   "harness/run": { direction: "core_to_host", kind: "request", tiers: ["builtin"], params: "HarnessRunParams", result: "AnyObject" },
   "hook/evaluate": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "HookEvaluateParams", result: "HookVerdict" },
+  "host/busy": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "BusyParams" },
   "host/hello": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "HelloParams" },
   "host/initialize": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "InitializeParams", result: "Empty" },
   "host/ping": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "Empty", result: "Empty" },
@@ -585,8 +801,8 @@ function scan(text) {
   }
 }
 var HEX4 = /^[0-9a-fA-F]{4}$/;
-function checkSurrogates(text, start, end) {
-  for (let i = start; i < end; i++) {
+function checkSurrogates(text, start, end2) {
+  for (let i = start; i < end2; i++) {
     if (text.charCodeAt(i) !== 92) continue;
     if (text[i + 1] !== "u") {
       i++;
@@ -597,8 +813,8 @@ function checkSurrogates(text, start, end) {
     const u = parseInt(hex, 16);
     if (u >= 56320 && u <= 57343) throw new StrictJsonError("JSON string holds an unpaired surrogate");
     if (u >= 55296 && u <= 56319) {
-      const next = text.slice(i + 6, i + 8) === "\\u" ? parseInt(text.slice(i + 8, i + 12), 16) : NaN;
-      if (!(next >= 56320 && next <= 57343)) throw new StrictJsonError("JSON string holds an unpaired surrogate");
+      const next2 = text.slice(i + 6, i + 8) === "\\u" ? parseInt(text.slice(i + 8, i + 12), 16) : NaN;
+      if (!(next2 >= 56320 && next2 <= 57343)) throw new StrictJsonError("JSON string holds an unpaired surrogate");
       i += 11;
       continue;
     }
@@ -943,6 +1159,13 @@ var RpcPeer = class {
     if (this.closed) return;
     this.send({ jsonrpc: "2.0", method, params });
   }
+  /** encodeNotification validates and frames a notification without sending it. */
+  encodeNotification(method, params) {
+    const msg = { jsonrpc: "2.0", method, params };
+    const reason = validateMessage(msg, "host_to_core", this.o.tier, () => void 0);
+    if (reason !== null) throw new RpcError(ErrorCode.Internal, `refusing to encode an invalid message: ${reason}`);
+    return encodeFrame(Buffer.from(JSON.stringify(msg), "utf8"));
+  }
   /** inFlight is the number of outbound requests awaiting an answer. */
   inFlight() {
     return this.pending.size;
@@ -992,10 +1215,10 @@ function errorMessage(err) {
 }
 function cut(s, max) {
   if (s.length <= max / 3 || Buffer.byteLength(s, "utf8") <= max) return s;
-  let end = max;
+  let end2 = max;
   const bytes = Buffer.from(s, "utf8");
-  while (end > 0 && (bytes[end] & 192) === 128) end--;
-  return bytes.subarray(0, end).toString("utf8");
+  while (end2 > 0 && (bytes[end2] & 192) === 128) end2--;
+  return bytes.subarray(0, end2).toString("utf8");
 }
 
 // node_modules/@deepseek-ai/cordis/lib/index.js
@@ -1307,8 +1530,8 @@ function tokenize(source, delimiters, delimiter) {
     const code = source.charCodeAt(i);
     if (code >= 65 && code <= 90) {
       if (state === 1) {
-        const next = source.charCodeAt(i + 1);
-        if (next >= 97 && next <= 122) output.push(delimiter);
+        const next2 = source.charCodeAt(i + 1);
+        if (next2 >= 97 && next2 <= 122) output.push(delimiter);
         output.push(code + 32);
       } else {
         if (state !== 0) output.push(delimiter);
@@ -1629,10 +1852,10 @@ var EventsService = class {
     this.on("internal/listener", function(name, listener, options) {
       if (name === "internal/update" && !options.global) return (this.fiber._hooks["internal/update"] ??= new DisposableList())[options.prepend ? "unshift" : "push"](listener);
     });
-    this.on("internal/update", function(config, noSave, next) {
+    this.on("internal/update", function(config, noSave, next2) {
       const cbs = [...this._hooks["internal/update"] || []];
       const _next = () => {
-        return (cbs.shift() ?? next).call(this, config, noSave, _next);
+        return (cbs.shift() ?? next2).call(this, config, noSave, _next);
       };
       return _next();
     }, {
@@ -1709,11 +1932,11 @@ var EventsService = class {
   waterfall(...args) {
     const cbs = this.dispatch("waterfall", args);
     const inner = args.pop();
-    const next = () => {
+    const next2 = () => {
       return (cbs.shift() ?? inner)(...args);
     };
-    args.push(next);
-    return next();
+    args.push(next2);
+    return next2();
   }
   /**
   * Store a listener record as an effect on the current fiber.
@@ -3139,14 +3362,14 @@ var Service = class Service2 {
 };
 
 // src/cordis-adapter.ts
-var OWNER = /* @__PURE__ */ Symbol.for("cwx.owner");
+var OWNER2 = /* @__PURE__ */ Symbol.for("cwx.owner");
 var FIBER_PENDING = 0;
 var FIBER_FAILED = 3;
 function ownerOf(ctx) {
-  return ctx[OWNER];
+  return ctx[OWNER2];
 }
 function ownerScope(root, owner) {
-  return root.extend({ [OWNER]: owner });
+  return root.extend({ [OWNER2]: owner });
 }
 function guardProvide(root, check) {
   const reflect = root.reflect;
@@ -3176,7 +3399,7 @@ function exportLogs(root, sink) {
     colors: false,
     levels: { default: 2 },
     export(message) {
-      const owner = message.fiber?.deref()?.ctx?.[OWNER];
+      const owner = message.fiber?.deref()?.ctx?.[OWNER2];
       let text;
       try {
         text = Logger.format(exporter, message);
@@ -3204,20 +3427,13 @@ function failed(fiber) {
 function pendingInjects(root, owner) {
   for (const runtime of root.registry.values()) {
     for (const fiber of runtime.fibers) {
-      if (fiber.ctx?.[OWNER] === owner && fiber.state === FIBER_PENDING) return Object.keys(fiber.inject ?? {});
+      if (fiber.ctx?.[OWNER2] === owner && fiber.state === FIBER_PENDING) return Object.keys(fiber.inject ?? {});
     }
   }
   return void 0;
 }
 function effectLabels(fiber) {
   return fiber.getEffects().map((e) => e.label);
-}
-
-// src/owner.ts
-import { AsyncLocalStorage } from "node:async_hooks";
-var ownerContext = new AsyncLocalStorage();
-function sameRef(a, b) {
-  return a.plugin_id === b.plugin_id && a.generation === b.generation && a.owner_token === b.owner_token;
 }
 
 // src/hooks.ts
@@ -3277,13 +3493,13 @@ function verdictOf(v, owner, log) {
   throw unsupported(v);
 }
 function unsupported(v) {
-  let shown;
+  let shown2;
   try {
-    shown = JSON.stringify(v) ?? String(v);
+    shown2 = JSON.stringify(v) ?? String(v);
   } catch {
-    shown = Object.prototype.toString.call(v);
+    shown2 = Object.prototype.toString.call(v);
   }
-  return new RpcError(ErrorCode.ExecutionFailed, cut(`the listener returned an unsupported answer ${shown}; return nothing, next(), {deny}, {ask}, {annotate} or {revise}`, MAX_ERROR));
+  return new RpcError(ErrorCode.ExecutionFailed, cut(`the listener returned an unsupported answer ${shown2}; return nothing, next(), {deny}, {ask}, {annotate} or {revise}`, MAX_ERROR));
 }
 function deepFrozenCopy(v) {
   const copy = v === void 0 ? void 0 : JSON.parse(JSON.stringify(v));
@@ -3303,7 +3519,7 @@ function runOwned(reg, signal, fn) {
     signal.addEventListener("abort", cancelled, { once: true });
     let p;
     try {
-      p = Promise.resolve(ownerContext.run(reg.owner, fn));
+      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
     } catch (err) {
       p = Promise.reject(err);
     }
@@ -3783,12 +3999,12 @@ var Store = class {
   }
   /** run queues op after every earlier operation of this owner. */
   run(method, op) {
-    const next = this.tail.then(() => {
+    const next2 = this.tail.then(() => {
       this.live(method);
       return op();
     });
-    this.tail = next.catch(() => void 0);
-    return next;
+    this.tail = next2.catch(() => void 0);
+    return next2;
   }
   live(method) {
     const s = this.owner.state;
@@ -5118,18 +5334,18 @@ function installResolution() {
   const registerHooks2 = nodeModule.registerHooks;
   if (typeof registerHooks2 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
   registerHooks2({
-    resolve(specifier, context, next) {
+    resolve(specifier, context, next2) {
       const c = classify(specifier);
-      if (c === null) return next(specifier, context);
+      if (c === null) return next2(specifier, context);
       if ("refuse" in c) throw new MissingModuleError(c.refuse);
       return { url: SCHEME + c.provide, format: "module", shortCircuit: true };
     },
-    load(url, context, next) {
+    load(url, context, next2) {
       if (url.startsWith(SCHEME)) {
         return { format: "module", source: virtualSource(url.slice(SCHEME.length)), shortCircuit: true };
       }
       refusePeerCopy(url);
-      return next(url, context);
+      return next2(url, context);
     }
   });
   return "node";
@@ -5235,10 +5451,10 @@ function describeSyntax(err, entryPath) {
   const message = String(first?.message ?? err).split("\n")[0].replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
   const text = w.lineText.replace(/\t/g, " ");
   const lead = text.length - text.trimStart().length;
-  const shown = text.trim().slice(0, 160);
-  const caretAt = Math.max(0, Math.min(w.column - 1 - lead, shown.length));
+  const shown2 = text.trim().slice(0, 160);
+  const caretAt = Math.max(0, Math.min(w.column - 1 - lead, shown2.length));
   return `${relPath(root, w.file)}:${w.line}:${w.column}: SyntaxError: ${message}
-  ${shown}
+  ${shown2}
   ${" ".repeat(caretAt)}^`;
 }
 var FRAME = /(?:\(|\s)((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
@@ -5298,7 +5514,7 @@ async function activateEntry(d, tier, params) {
   const deadline = new Promise((r) => {
     timer = setTimeout(() => r("timeout"), d.activateDeadlineMs);
   });
-  const work = load(d, owner, entry, params.config ?? {}).then(() => null, diagnosticOf);
+  const work = load2(d, owner, entry, params.config ?? {}).then(() => null, diagnosticOf);
   const stopped = new Promise((r) => {
     owner.stopped = () => r("stopped");
   });
@@ -5325,7 +5541,7 @@ async function activateEntry(d, tier, params) {
   }
   return failed2(diagnostic);
 }
-async function load(d, owner, entry, config) {
+async function load2(d, owner, entry, config) {
   let bytes;
   try {
     bytes = await readFile(entry.path);
@@ -5351,7 +5567,7 @@ async function load(d, owner, entry, config) {
   const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
   if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
-  const fiber = ownerContext.run(owner, () => loadPlugin(ctx, plugin, config));
+  const fiber = runAs(owner, () => ownerContext.run(owner, () => loadPlugin(ctx, plugin, config)));
   owner.entries.push({ path: entry.path, fiber });
   try {
     await fiber;
@@ -5579,7 +5795,7 @@ function runOwned2(reg, signal, fn) {
     signal.addEventListener("abort", cancelled, { once: true });
     let p;
     try {
-      p = Promise.resolve(ownerContext.run(reg.owner, fn));
+      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
     } catch (err) {
       p = Promise.reject(err);
     }
@@ -5759,6 +5975,7 @@ var ExtensionHost = class {
         o.exit(65);
       }
     });
+    setBusyFrame((owner) => this.rpc.encodeNotification("host/busy", { owner: owner.ref }));
     this.registrar = new Registrar(this.rpc);
     this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner), o.tier);
     attributeConsole((level, msg, owner) => this.log(level, msg, owner));
@@ -5825,10 +6042,25 @@ var ExtensionHost = class {
     setImmediate(() => this.o.exit(0));
     return {};
   }
+  /**
+   * refused reports a plugin's attempt to end the host (guard.ts) as its owner's fault, at
+   * once: the plugin may catch what the attempt throws, the attempt counts all the same.
+   */
+  refused(err) {
+    this.reported.add(err);
+    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
+    this.o.stderr(`cwx-extension-host: refused ${err.attempt} from ${owner ? `plugin ${owner.ref.plugin_id}` : "unattributed code"}`);
+    this.blame(owner, `tried to end the extension host: ${describeError(err)}`, "refusal");
+  }
+  /** reported holds the refusals already reported, so that their throw is not a second fault. */
+  reported = /* @__PURE__ */ new WeakSet();
   /** fault reports an uncaught error: to its owner when it can be attributed, else as a log line. */
   fault(err, kind) {
-    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
-    const text = cut(describeError(err), MAX_ERROR3);
+    if (err instanceof HostEndRefused && this.reported.has(err)) return;
+    this.blame(ownerContext.getStore() ?? this.ownerFromStack(err), describeError(err), kind);
+  }
+  blame(owner, what, kind) {
+    const text = cut(what, MAX_ERROR3);
     if (!owner || owner.state === "gone") {
       this.log("error", `unattributed extension fault (${kind}): ${text}`);
       return;
@@ -5880,9 +6112,9 @@ async function disposeFibers(entries, deadlineMs) {
 }
 
 // src/lockdown.ts
-import { createRequire as createRequire2 } from "node:module";
+import { createRequire as createRequire3 } from "node:module";
 import * as nodeModule2 from "node:module";
-var require2 = createRequire2(import.meta.url);
+var require2 = createRequire3(import.meta.url);
 var NativeCodeRefused = class extends Error {
   name = "NativeCodeRefused";
   constructor(what) {
@@ -6009,6 +6241,7 @@ var BUILTIN_MODULES = typeof define_CWX_BUILTIN_MODULES_default === "undefined" 
 // src/main.ts
 var stderr = (line) => process.stderr.write(`${line}
 `);
+var end;
 async function main() {
   const tier = parseTier(process.argv.slice(2));
   if (typeof tier === "object") {
@@ -6017,9 +6250,18 @@ async function main() {
   }
   rebindStdio();
   const channel = openChannel();
-  const writeChannel = channel.write;
-  const realExit = guardExit();
-  startWatchdog(process.env);
+  const writeChannel = (chunk, done) => {
+    lockChannel();
+    channel.write(chunk, () => {
+      if (channel.queued() === 0) unlockChannel();
+      done?.();
+    });
+    if (channel.queued() === 0) unlockChannel();
+  };
+  end = guardProcess();
+  const realExit = end.exit;
+  const post2 = startWatchdog(process.env);
+  noteSchedulers();
   installResolution();
   if (process.env.CWX_HOST_UNSAFE_NO_LOCKDOWN !== "1") {
     lockdown();
@@ -6039,6 +6281,8 @@ async function main() {
   const host = new ExtensionHost({ tier, write: (f) => {
     if (!exiting) writeChannel(f);
   }, exit, stderr });
+  end.onRefusal((err) => host.refused(err));
+  configure({ post: post2, clear: () => host.rpc.notify("host/busy", {}) });
   process.on("uncaughtException", (err) => host.fault(err, "exception"));
   process.on("unhandledRejection", (reason) => host.fault(reason, "rejection"));
   const decoder = new FrameDecoder();
@@ -6057,7 +6301,7 @@ async function main() {
   });
   const ended = () => {
     host.rpc.close();
-    killOwnGroup();
+    end?.killGroup();
     realExit(0);
   };
   channel.input.on("end", ended);
@@ -6086,6 +6330,12 @@ function runtimeInfo() {
 main().catch((err) => {
   const stack = typeof err === "object" && err !== null ? Reflect.get(err, "stack") : void 0;
   stderr(`cwx-extension-host: ${stack ?? String(err)}`);
-  killOwnGroup();
+  if (end) end.killGroup();
+  else {
+    try {
+      process.kill(-process.pid, "SIGKILL");
+    } catch {
+    }
+  }
   process.exitCode = EXIT_SOFTWARE;
 });

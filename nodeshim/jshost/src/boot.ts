@@ -1,9 +1,9 @@
-// Boot helpers: argv, stdio rebinding, the channel's descriptors, the parent watchdog and
-// process-group exit.
+// Boot helpers: argv, stdio rebinding, the channel's descriptors and the watchdog thread.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import type { Tier } from './protocol.generated.ts';
+import { WATCHDOG, watchdogData } from './running.ts';
 import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
 
 export const EXIT_USAGE = 64;
@@ -49,6 +49,8 @@ export const CHANNEL_OUT = 4;
 export interface Channel {
   input: NodeJS.ReadableStream;
   write: (chunk: Buffer, done?: () => void) => void;
+  /** queued is the number of bytes written but not yet handed to the pipe. */
+  queued: () => number;
 }
 
 /**
@@ -63,60 +65,29 @@ export function openChannel(): Channel {
     const input = createReadStream('', { fd: CHANNEL_IN, highWaterMark: 1 << 20 });
     const output = createWriteStream('', { fd: CHANNEL_OUT, highWaterMark: 1 << 20 });
     output.on('error', () => {});
-    return { input, write: (chunk, done) => { output.write(chunk, done); } };
+    return { input, write: (chunk, done) => { output.write(chunk, done); }, queued: () => output.writableLength };
   }
   const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
   const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
   output.on('error', () => {});
-  return { input, write: (chunk, done) => { output.write(chunk, done); } };
+  return { input, write: (chunk, done) => { output.write(chunk, done); }, queued: () => output.writableLength };
 }
-
-/** guardExit makes process.exit and process.abort throw for plugins; it returns the real exit. */
-export function guardExit(): (code: number) => never {
-  const realExit: (code: number) => never = process.exit.bind(process);
-  const refuse = (what: string) => () => {
-    throw new Error(`${what} is not available to plugins: the cwx core stops the host`);
-  };
-  Object.defineProperty(process, 'exit', { value: refuse('process.exit'), writable: false, configurable: false });
-  Object.defineProperty(process, 'abort', { value: refuse('process.abort'), writable: false, configurable: false });
-  return realExit;
-}
-
-/** killOwnGroup SIGKILLs the host's process group when it leads one (never pid 0). */
-export function killOwnGroup(): void {
-  try {
-    process.kill(-process.pid, 'SIGKILL');
-  } catch {
-    // not a group leader: there is no group with our pid
-  }
-}
-
-const WATCHDOG = `
-const { workerData } = require('node:worker_threads');
-const { parent, self, ppid } = workerData;
-const gone = () => {
-  try { process.kill(parent, 0); } catch (e) { if (e && e.code === 'ESRCH') return true; }
-  return ppid === parent && process.ppid !== parent;
-};
-setInterval(() => {
-  if (!gone()) return;
-  try { process.kill(-self, 'SIGKILL'); } catch {}
-  process.kill(self, 'SIGKILL');
-}, 500);
-`;
 
 /**
- * startWatchdog starts a Worker that kills the host when the parent (the shim, whose pid is in
- * CWX_HOST_PARENT_PID) is gone. It runs on its own thread, so a plugin that blocks the event loop
- * cannot stop it. It must start before the lockdown refuses Workers.
+ * startWatchdog starts the host's watchdog thread (WATCHDOG in running.ts): it kills the host
+ * when the parent (the shim, whose pid is in CWX_HOST_PARENT_PID) is gone, and it names the
+ * owner whose callback holds the event loop (host/busy on fd 4). It runs on its own thread, so
+ * a plugin that blocks the event loop cannot stop it. It must start before the lockdown
+ * refuses Workers; it returns the way to send the thread an owner's host/busy frame.
  */
-export function startWatchdog(env: NodeJS.ProcessEnv): boolean {
-  const parent = Number(env.CWX_HOST_PARENT_PID);
-  if (!Number.isSafeInteger(parent) || parent <= 1) return false;
+export function startWatchdog(env: NodeJS.ProcessEnv): (index: number, frame: Uint8Array) => void {
+  const p = Number(env.CWX_HOST_PARENT_PID);
+  const parent = Number.isSafeInteger(p) && p > 1 ? p : 0;
   // required, not imported: Bun snapshots a builtin's ESM namespace at its first import, and the
   // lockdown must still be able to replace Worker in it afterwards.
   const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
-  const w = new Worker(WATCHDOG, { eval: true, workerData: { parent, self: process.pid, ppid: process.ppid } });
+  const w = new Worker(WATCHDOG, { eval: true, workerData: { parent, self: process.pid, ppid: process.ppid, ...watchdogData(CHANNEL_OUT) } });
   w.unref();
-  return true;
+  const post = w.postMessage.bind(w);
+  return (index, frame) => post({ index, frame });
 }

@@ -140,6 +140,14 @@ export class RpcPeer {
     this.send({ jsonrpc: '2.0', method, params });
   }
 
+  /** encodeNotification validates and frames a notification without sending it. */
+  encodeNotification<M extends keyof HostNotifications>(method: M, params: HostNotifications[M]): Buffer {
+    const msg: Outbound = { jsonrpc: '2.0', method, params };
+    const reason = validateMessage(msg, 'host_to_core', this.o.tier, () => undefined);
+    if (reason !== null) throw new RpcError(ErrorCode.Internal, `refusing to encode an invalid message: ${reason}`);
+    return encodeFrame(Buffer.from(JSON.stringify(msg), 'utf8'));
+  }
+
   /** inFlight is the number of outbound requests awaiting an answer. */
   inFlight(): number {
     return this.pending.size;
