@@ -22,7 +22,7 @@ function act(kind) {
     case 'loop': for (;;) { /* never yields */ }
     case 'oom': {
       const keep = [];
-      for (;;) keep.push(new Array(1 << 20).fill(keep.length));
+      for (;;) keep.push(new Array(1 << 22).fill(keep.length));
     }
     case 'listener': {
       const e = new EventEmitter();
