@@ -196,22 +196,63 @@ function rebindStdio() {
 var CHANNEL_IN = 3;
 var CHANNEL_OUT = 4;
 function openChannel() {
+  lockHasInstance(Buffer);
   if (globalThis.Bun) {
-    const input2 = createReadStream("", { fd: CHANNEL_IN, highWaterMark: 1 << 20 });
-    const output2 = createWriteStream("", { fd: CHANNEL_OUT, highWaterMark: 1 << 20 });
+    const io = capturedFs();
+    const input2 = createReadStream("", { fd: CHANNEL_IN, highWaterMark: 1 << 20, fs: io });
+    const output2 = createWriteStream("", { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io });
     output2.on("error", () => {
     });
-    return { input: input2, write: (chunk, done) => {
-      output2.write(chunk, done);
-    }, queued: () => output2.writableLength };
+    return sealChannel(input2, output2);
   }
   const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
   const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
   output.on("error", () => {
   });
-  return { input, write: (chunk, done) => {
-    output.write(chunk, done);
-  }, queued: () => output.writableLength };
+  return sealChannel(input, output);
+}
+var INPUT_KEYS = ["push", "unshift", "emit", "read", "_read"];
+var OUTPUT_KEYS = ["write", "_write", "_writev", "_writeGeneric", "emit", "cork", "uncork"];
+var HANDLE_KEYS = ["writeBuffer", "writev", "writeUtf8String", "writeLatin1String", "writeAsciiString", "writeUcs2String", "readStart", "readStop", "shutdown", "close"];
+function sealChannel(input, output) {
+  for (const [stream, keys] of [[input, INPUT_KEYS], [output, OUTPUT_KEYS]]) {
+    pin(stream, keys);
+    const handle = Reflect.get(stream, "_handle");
+    if (typeof handle === "object" && handle !== null) pin(handle, HANDLE_KEYS);
+  }
+  const write2 = Reflect.get(output, "write");
+  const queued = findGetter(output, "writableLength");
+  return {
+    input,
+    write: (chunk, done) => {
+      Reflect.apply(write2, output, [chunk, done]);
+    },
+    queued: () => queued ? Reflect.apply(queued, output, []) : output.writableLength
+  };
+}
+function pin(target, keys) {
+  for (const k of keys) {
+    const v = Reflect.get(target, k);
+    if (typeof v !== "function") continue;
+    Reflect.defineProperty(target, k, { value: v, writable: false, enumerable: false, configurable: false });
+  }
+}
+function findGetter(o, k) {
+  for (let p = o; p !== null; p = Object.getPrototypeOf(p)) {
+    const d = Reflect.getOwnPropertyDescriptor(p, k);
+    if (d) return d.get;
+  }
+  return void 0;
+}
+function lockHasInstance(C) {
+  const ordinary = Reflect.get(Function.prototype, Symbol.hasInstance);
+  Reflect.defineProperty(C, Symbol.hasInstance, { value: ordinary, writable: false, enumerable: false, configurable: false });
+}
+function capturedFs() {
+  const fs = createRequire2(import.meta.url)("node:fs");
+  const out = {};
+  for (const k of ["open", "close", "read", "write", "writev", "fsync"]) if (typeof fs[k] === "function") out[k] = fs[k];
+  return out;
 }
 function startWatchdog(env) {
   const p = Number(env.CWX_HOST_PARENT_PID);
@@ -638,72 +679,199 @@ var METHODS = {
   "user/ask": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "UserAskParams", result: "UserAnswer" }
 };
 
+// src/primordials.ts
+var R = Reflect;
+var ReflectApply = R.apply;
+var ReflectDefineProperty = R.defineProperty;
+var ReflectGetOwnPropertyDescriptor = R.getOwnPropertyDescriptor;
+var O = Object;
+var ObjectKeys = O.keys;
+var ObjectHasOwn = O.hasOwn;
+var ObjectCreate = O.create;
+var ObjectGetPrototypeOf = O.getPrototypeOf;
+var ObjectSetPrototypeOf = O.setPrototypeOf;
+var ObjectFreeze = O.freeze;
+var ObjectDefineProperty = O.defineProperty;
+var ObjectPrototype = O.prototype;
+var ArrayIsArray = Array.isArray;
+var NumberIsInteger = Number.isInteger;
+var MathAbs = Math.abs;
+var JSONStringify = JSON.stringify;
+var JSONParse = JSON.parse;
+var StringFromCharCode = String.fromCharCode;
+function uncurry(f) {
+  return (self, ...args) => ReflectApply(f, self, args);
+}
+var StringPrototypeCharCodeAt = uncurry(String.prototype.charCodeAt);
+var StringPrototypeSlice = uncurry(String.prototype.slice);
+var StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
+var ArrayPrototypePush = uncurry(Array.prototype.push);
+var ArrayPrototypeIncludes = uncurry(Array.prototype.includes);
+var SetPrototypeHas = uncurry(Set.prototype.has);
+var MapPrototypeGet = uncurry(Map.prototype.get);
+var RegExpPrototypeTest = uncurry(RegExp.prototype.test);
+var PromisePrototypeThen = uncurry(Promise.prototype.then);
+var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
+var TypedArrayPrototypeSet = uncurry(TypedArrayPrototype.set);
+var TypedArrayPrototypeSubarray = uncurry(TypedArrayPrototype.subarray);
+var getter = (k) => ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k).get;
+var lengthGetter = getter("length");
+var bufferGetter = getter("buffer");
+var byteOffsetGetter = getter("byteOffset");
+var TypedArrayLength = (a) => ReflectApply(lengthGetter, a, []);
+var TypedArrayBuffer = (a) => ReflectApply(bufferGetter, a, []);
+var TypedArrayByteOffset = (a) => ReflectApply(byteOffsetGetter, a, []);
+var encoder = new TextEncoder();
+var encodeInto = TextEncoder.prototype.encodeInto;
+var encode = TextEncoder.prototype.encode;
+var TextEncode = (s) => ReflectApply(encode, encoder, [s]);
+var TextEncodeInto = (s, dst) => {
+  const r = ReflectApply(encodeInto, encoder, [s, dst]);
+  return r.written;
+};
+var decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+var decode = TextDecoder.prototype.decode;
+var TextDecode = (b) => ReflectApply(decode, decoder, [b]);
+var BufferByteLength = Buffer.byteLength;
+var BufferAllocUnsafeSlow = Buffer.allocUnsafeSlow;
+var BufferConcat = Buffer.concat;
+var BufferProto = Buffer.prototype;
+var latin1Write = BufferProto.latin1Write;
+var BufferLatin1Write = (buf, s, at) => {
+  if (latin1Write !== void 0) return ReflectApply(latin1Write, buf, [s, at, s.length]);
+  return TextEncodeInto(s, TypedArrayPrototypeSubarray(buf, at));
+};
+
 // src/frame.ts
 var MAGIC = Buffer.from("CWX1", "ascii");
 var HEADER_SIZE = 8;
+var M0 = 67;
+var M1 = 87;
+var M2 = 88;
+var M3 = 49;
 var FrameError = class extends Error {
   name = "FrameError";
 };
 function encodeFrame(payload) {
-  if (payload.length > MAX_FRAME) {
-    throw new FrameError(`frame payload of ${payload.length} bytes exceeds the ${MAX_FRAME}-byte limit`);
+  const n = TypedArrayLength(payload);
+  if (n > MAX_FRAME) {
+    throw new FrameError(`frame payload of ${n} bytes exceeds the ${MAX_FRAME}-byte limit`);
   }
-  const out = Buffer.allocUnsafe(HEADER_SIZE + payload.length);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(payload.length, 4);
-  out.set(payload, HEADER_SIZE);
+  const out = header(n);
+  TypedArrayPrototypeSet(out, payload, HEADER_SIZE);
   return out;
+}
+function header(n) {
+  const out = BufferAllocUnsafeSlow(HEADER_SIZE + n);
+  out[0] = M0;
+  out[1] = M1;
+  out[2] = M2;
+  out[3] = M3;
+  out[4] = n & 255;
+  out[5] = n >>> 8 & 255;
+  out[6] = n >>> 16 & 255;
+  out[7] = n >>> 24;
+  return sealed(out, HEADER_SIZE + n);
+}
+function sealed(b, n) {
+  const own = (k, value) => ObjectDefineProperty(b, k, { value, writable: false, enumerable: false, configurable: false });
+  own("length", n);
+  own("byteLength", n);
+  own("byteOffset", TypedArrayByteOffset(b));
+  own("buffer", TypedArrayBuffer(b));
+  return b;
+}
+function encodeJSON(msg, detached = false) {
+  return encodeFrame(TextEncode(JSONStringify(detached ? msg : detach(msg))));
+}
+function detach(v, depth = 0) {
+  if (typeof v !== "object" || v === null) return v;
+  if (depth > 256) throw new FrameError("message nests too deep to encode");
+  if (ArrayIsArray(v)) {
+    const n = v.length;
+    const a = [];
+    ObjectSetPrototypeOf(a, null);
+    for (let i = 0; i < n; i++) a[i] = ObjectHasOwn(v, i) ? detach(v[i], depth + 1) : null;
+    return a;
+  }
+  const proto = ObjectGetPrototypeOf(v);
+  if (proto !== ObjectPrototype && proto !== null) {
+    const json = JSONStringify(v);
+    return json === void 0 ? void 0 : detach(JSONParse(json), depth + 1);
+  }
+  const o = ObjectCreate(null);
+  const ks = ObjectKeys(v);
+  for (let i = 0; i < ks.length; i++) {
+    const k = ks[i];
+    o[k] = detach(v[k], depth + 1);
+  }
+  return o;
 }
 var BIG_TEXT = 64 << 10;
 var NEEDS_ESCAPE = globalThis.Bun !== void 0 ? /[\u0000-\u001f"\\\ud800-\udfff]/ : /[^\u0020\u0021\u0023-\u005b\u005d-\ud7ff\ue000-\uffff]/;
 function plainText(s) {
-  return !NEEDS_ESCAPE.test(s);
+  return !RegExpPrototypeTest(NEEDS_ESCAPE, s);
 }
 function plainRecord(v) {
-  return typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype && !("toJSON" in v);
+  return typeof v === "object" && v !== null && ObjectGetPrototypeOf(v) === null && !ObjectHasOwn(v, "toJSON");
 }
-function encodeJSONFrame(msg, max) {
+function encodeJSONFrame(raw, max, detached = false) {
+  const msg = detached ? raw : detach(raw);
   const texts = [];
   const shaped = withMarkers(msg, texts);
   let pieces = [];
-  if (shaped === void 0 || !splitAtMarkers(JSON.stringify(shaped), texts, pieces)) pieces = [JSON.stringify(msg)];
+  if (shaped === void 0 || !splitAtMarkers(JSONStringify(shaped), texts, pieces)) pieces = [JSONStringify(msg)];
   let n = 0;
-  const sizes = pieces.map((p) => Buffer.byteLength(p, "utf8"));
-  for (const k of sizes) n += k;
+  const sizes = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const k = BufferByteLength(pieces[i], "utf8");
+    sizes[i] = k;
+    n += k;
+  }
   if (n > max) return n;
-  const out = Buffer.allocUnsafe(HEADER_SIZE + n);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(n, 4);
+  const out = header(n);
   let at = HEADER_SIZE;
-  pieces.forEach((p, i) => {
-    at += out.write(p, at, sizes[i] === p.length ? "latin1" : "utf8");
-  });
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    at += sizes[i] === p.length ? BufferLatin1Write(out, p, at) : TextEncodeInto(p, TypedArrayPrototypeSubarray(out, at));
+  }
   return out;
 }
 var marker = (i) => `cwx-text-${i}`;
+function withKey(o, k, v) {
+  const out = ObjectCreate(null);
+  const ks = ObjectKeys(o);
+  for (let i = 0; i < ks.length; i++) out[ks[i]] = o[ks[i]];
+  out[k] = v;
+  return out;
+}
 function withMarkers(msg, texts) {
-  if (!plainRecord(msg) || !plainRecord(msg.result) || !Array.isArray(msg.result.content)) return void 0;
+  if (!plainRecord(msg) || !plainRecord(msg.result) || !ArrayIsArray(msg.result.content)) return void 0;
   const content = msg.result.content;
   let blocks;
   for (let i = 0; i < content.length; i++) {
     const b = content[i];
     if (!plainRecord(b) || typeof b.text !== "string" || b.text.length < BIG_TEXT || !plainText(b.text)) continue;
-    blocks ??= content.slice();
-    blocks[i] = { ...b, text: marker(texts.length) };
-    texts.push(b.text);
+    if (blocks === void 0) {
+      blocks = [];
+      ObjectSetPrototypeOf(blocks, null);
+      for (let j = 0; j < content.length; j++) blocks[j] = content[j];
+    }
+    blocks[i] = withKey(b, "text", marker(texts.length));
+    ArrayPrototypePush(texts, b.text);
   }
-  return blocks === void 0 ? void 0 : { ...msg, result: { ...msg.result, content: blocks } };
+  return blocks === void 0 ? void 0 : withKey(msg, "result", withKey(msg.result, "content", blocks));
 }
 function splitAtMarkers(json, texts, pieces) {
   let from2 = 0;
   for (let i = 0; i < texts.length; i++) {
-    const m = JSON.stringify(marker(i));
-    const at = json.indexOf(m);
-    if (at < from2 || json.indexOf(m, at + 1) >= 0) return false;
-    pieces.push(json.slice(from2, at), '"', texts[i], '"');
+    const m = JSONStringify(marker(i));
+    const at = StringPrototypeIndexOf(json, m);
+    if (at < from2 || StringPrototypeIndexOf(json, m, at + 1) >= 0) return false;
+    ArrayPrototypePush(pieces, StringPrototypeSlice(json, from2, at), '"', texts[i], '"');
     from2 = at + m.length;
   }
-  pieces.push(json.slice(from2));
+  ArrayPrototypePush(pieces, StringPrototypeSlice(json, from2));
   return true;
 }
 var FrameDecoder = class {
@@ -713,22 +881,22 @@ var FrameDecoder = class {
   // payload length of the frame being read, -1 while reading a header
   /** push returns the payloads completed by this chunk; it throws FrameError on a bad header. */
   push(chunk) {
-    this.chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    this.size += chunk.byteLength;
+    ArrayPrototypePush(this.chunks, chunk);
+    this.size += TypedArrayLength(chunk);
     const out = [];
     for (; ; ) {
       if (this.want < 0) {
         if (this.size < HEADER_SIZE) break;
-        const header = this.take(HEADER_SIZE);
-        if (!header.subarray(0, 4).equals(MAGIC)) {
-          throw new FrameError(`bad frame magic ${JSON.stringify(header.subarray(0, 4).toString("latin1"))}`);
+        const h = this.take(HEADER_SIZE);
+        if (h[0] !== M0 || h[1] !== M1 || h[2] !== M2 || h[3] !== M3) {
+          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(h[0], h[1], h[2], h[3]))}`);
         }
-        const n = header.readUInt32LE(4);
+        const n = (h[4] | h[5] << 8 | h[6] << 16) + h[7] * 16777216;
         if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
         this.want = n;
       }
       if (this.size < this.want) break;
-      out.push(this.take(this.want));
+      ArrayPrototypePush(out, this.take(this.want));
       this.want = -1;
     }
     return out;
@@ -737,31 +905,46 @@ var FrameDecoder = class {
   midFrame() {
     return this.size > 0 || this.want >= 0;
   }
+  /** take removes the first n buffered bytes and returns them as a Buffer of their own. */
   take(n) {
-    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
-    const head = Buffer.from(all.subarray(0, n));
-    const rest = all.subarray(n);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.size = rest.length;
+    const head = BufferAllocUnsafeSlow(n);
+    let at = 0;
+    let i = 0;
+    for (; at < n; i++) {
+      const c = this.chunks[i];
+      const len = TypedArrayLength(c);
+      const k = len <= n - at ? len : n - at;
+      TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
+      at += k;
+      if (k < len) {
+        this.chunks[i] = TypedArrayPrototypeSubarray(c, k);
+        break;
+      }
+    }
+    const rest = [];
+    for (let j = i; j < this.chunks.length; j++) {
+      if (TypedArrayLength(this.chunks[j]) > 0) ArrayPrototypePush(rest, this.chunks[j]);
+    }
+    this.chunks = rest;
+    this.size -= n;
     return head;
   }
 };
 
 // src/strictjson.ts
-var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 var StrictJsonError = class extends Error {
   name = "StrictJsonError";
 };
 function parseStrict(payload) {
   let text;
   try {
-    text = utf8.decode(payload);
+    text = TextDecode(payload);
   } catch {
     throw new StrictJsonError("payload is not valid UTF-8");
   }
   let value;
   try {
-    value = JSON.parse(text);
+    value = JSONParse(text);
   } catch (err) {
     throw new StrictJsonError(`payload is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -772,7 +955,7 @@ function scan(text) {
   const keys = [];
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const c = StringPrototypeCharCodeAt(text, i);
     if (c === 123 || c === 91) {
       keys.push(c === 123 ? /* @__PURE__ */ new Set() : null);
       if (keys.length > MAX_DEPTH) throw new StrictJsonError(`JSON nests deeper than ${MAX_DEPTH} levels`);
@@ -785,15 +968,15 @@ function scan(text) {
     } else if (c === 34) {
       const start = i;
       for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
+        const d = StringPrototypeCharCodeAt(text, i);
         if (d === 92) i++;
         else if (d === 34) break;
       }
       checkSurrogates(text, start, i);
       if (expectKey) {
-        const key = String(JSON.parse(text.slice(start, i + 1)));
+        const key = String(JSONParse(StringPrototypeSlice(text, start, i + 1)));
         const set2 = keys[keys.length - 1];
-        if (set2.has(key)) throw new StrictJsonError(`duplicate key ${JSON.stringify(key)}`);
+        if (SetPrototypeHas(set2, key)) throw new StrictJsonError(`duplicate key ${JSONStringify(key)}`);
         set2.add(key);
         expectKey = false;
       }
@@ -803,7 +986,7 @@ function scan(text) {
 var HEX4 = /^[0-9a-fA-F]{4}$/;
 function checkSurrogates(text, start, end2) {
   for (let i = start; i < end2; i++) {
-    if (text.charCodeAt(i) !== 92) continue;
+    if (StringPrototypeCharCodeAt(text, i) !== 92) continue;
     if (text[i + 1] !== "u") {
       i++;
       continue;
@@ -830,16 +1013,16 @@ var ViolationError = class extends Error {
   name = "ViolationError";
 };
 function isPlainObject(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  return typeof v === "object" && v !== null && !ArrayIsArray(v);
 }
 function has(o, k) {
-  return Object.hasOwn(o, k);
+  return ObjectHasOwn(o, k);
 }
 function present(o, k) {
   return has(o, k) && o[k] !== null;
 }
 function methodSpec(method, direction) {
-  const spec = Object.hasOwn(METHODS, method) ? METHODS[method] : void 0;
+  const spec = ObjectHasOwn(METHODS, method) ? METHODS[method] : void 0;
   if (!spec) return void 0;
   return spec.direction === direction || spec.direction === "both" ? spec : void 0;
 }
@@ -857,7 +1040,7 @@ function fail(reason) {
 }
 function checkMessage(msg, direction, tier, answers) {
   if (!isPlainObject(msg)) fail("message is not a JSON object");
-  for (const k of Object.keys(msg)) if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
+  for (let ks = ObjectKeys(msg), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
   if (msg.jsonrpc !== "2.0") fail('jsonrpc must be "2.0"');
   const id = msg.id;
   if (has(msg, "id") && !isUint(id)) fail("id must be an unsigned integer");
@@ -885,7 +1068,7 @@ function checkMessage(msg, direction, tier, answers) {
   if (!hasResult) {
     const e = msg.error;
     if (!isPlainObject(e)) fail("error must be an object");
-    for (const k of Object.keys(e)) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    for (let ks = ObjectKeys(e), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
     if (!isInt(e.code)) fail("error.code must be an integer");
     if (typeof e.message !== "string") fail("error.message must be a string");
     return;
@@ -899,16 +1082,16 @@ function checkMessage(msg, direction, tier, answers) {
   checkResultRules(method, msg.result);
 }
 function isUint(v) {
-  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_UINT;
+  return typeof v === "number" && NumberIsInteger(v) && v >= 0 && v <= MAX_UINT;
 }
 function isInt(v) {
-  return typeof v === "number" && Number.isInteger(v) && Math.abs(v) <= MAX_UINT;
+  return typeof v === "number" && NumberIsInteger(v) && MathAbs(v) <= MAX_UINT;
 }
 function checkShape(value, shapeName, strict, where) {
   const shape = SHAPES[shapeName];
   if (!shape) fail(`${where}: unknown shape ${shapeName}`);
   if (shapeName !== ANY_OBJECT && (strict || shape.strict)) {
-    for (const k of Object.keys(value)) if (!Object.hasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+    for (let ks = ObjectKeys(value), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
   }
   for (const [name, field] of Object.entries(shape.fields)) {
     const isAny = field.type.t === "any";
@@ -943,15 +1126,15 @@ function checkType(v, t, strict, where) {
       checkShape(v, t.shape, strict, where);
       return;
     case "array":
-      if (!Array.isArray(v)) fail(`${where} must be an array`);
-      v.forEach((item, i) => checkType(item, t.of, strict, `${where}[${i}]`));
+      if (!ArrayIsArray(v)) fail(`${where} must be an array`);
+      for (let i = 0; i < v.length; i++) checkType(v[i], t.of, strict, `${where}[${i}]`);
       return;
     case "enum":
-      if (typeof v !== "string" || !t.values.includes(v)) fail(`${where} must be one of ${t.values.join(", ")}`);
+      if (typeof v !== "string" || !ArrayPrototypeIncludes(t.values, v)) fail(`${where} must be one of ${t.values.join(", ")}`);
       return;
     case "map":
       if (!isPlainObject(v)) fail(`${where} must be an object`);
-      for (const [k, item] of Object.entries(v)) checkType(item, t.of, strict, `${where}.${k}`);
+      for (let ks = ObjectKeys(v), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) checkType(v[k], t.of, strict, `${where}.${k}`);
       return;
   }
 }
@@ -1048,8 +1231,8 @@ function dropNulls(value, shapeName) {
 }
 function dropNullsIn(v, t) {
   if (t.t === "shape" && isPlainObject(v)) dropNulls(v, t.shape);
-  else if (t.t === "array" && Array.isArray(v)) for (const item of v) dropNullsIn(item, t.of);
-  else if (t.t === "map" && isPlainObject(v)) for (const item of Object.values(v)) dropNullsIn(item, t.of);
+  else if (t.t === "array" && ArrayIsArray(v)) for (let i = 0; i < v.length; i++) dropNullsIn(v[i], t.of);
+  else if (t.t === "map" && isPlainObject(v)) for (let ks = ObjectKeys(v), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) dropNullsIn(v[k], t.of);
 }
 
 // src/rpc.ts
@@ -1162,9 +1345,10 @@ var RpcPeer = class {
   /** encodeNotification validates and frames a notification without sending it. */
   encodeNotification(method, params) {
     const msg = { jsonrpc: "2.0", method, params };
-    const reason = validateMessage(msg, "host_to_core", this.o.tier, () => void 0);
+    const clean = detach(msg);
+    const reason = validateMessage(clean, "host_to_core", this.o.tier, () => void 0);
     if (reason !== null) throw new RpcError(ErrorCode.Internal, `refusing to encode an invalid message: ${reason}`);
-    return encodeFrame(Buffer.from(JSON.stringify(msg), "utf8"));
+    return encodeJSON(clean, true);
   }
   /** inFlight is the number of outbound requests awaiting an answer. */
   inFlight() {
@@ -1176,26 +1360,27 @@ var RpcPeer = class {
     for (const p of this.pending.values()) p.reject(new RpcError(ErrorCode.NotAvailable, "channel closed"));
     this.pending.clear();
   }
-  send(msg, answering) {
+  send(outbound, answering) {
+    let msg = detach(outbound);
     const reason = validateMessage(msg, "host_to_core", this.o.tier, () => answering);
     if (reason !== null) {
       if ("result" in msg) {
-        msg = { jsonrpc: "2.0", id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } };
+        msg = detach({ jsonrpc: "2.0", id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } });
       } else {
         throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
       }
     }
-    if (!("result" in msg)) return this.o.write(encodeFrame(Buffer.from(JSON.stringify(msg), "utf8")));
+    if (!("result" in msg)) return this.o.write(encodeJSON(msg, true));
     let failure;
     try {
-      const frame = encodeJSONFrame(msg, MAX_FRAME);
+      const frame = encodeJSONFrame(msg, MAX_FRAME, true);
       if (typeof frame !== "number") return this.o.write(frame);
       failure = tooLarge(frame);
     } catch (err) {
       failure = `result could not be encoded: ${describeError(err)}`;
     }
     const error = { code: ErrorCode.ExecutionFailed, message: failure };
-    this.o.write(encodeFrame(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error }), "utf8")));
+    this.o.write(encodeJSON({ jsonrpc: "2.0", id: msg.id, error }));
   }
 };
 function tooLarge(n) {
@@ -3954,7 +4139,7 @@ var StorageError = class extends Error {
   name = "StorageError";
 };
 Object.freeze(StorageError.prototype);
-function encode(key, value) {
+function encode2(key, value) {
   const check = (v, depth) => {
     if (depth > MAX_DEPTH2) throw new StorageError(`storage.set: value of \`${key}\` nests deeper than ${MAX_DEPTH2}`);
     if (v === null || typeof v === "string" || typeof v === "boolean") return;
@@ -4155,7 +4340,7 @@ function defineStorage() {
     /** set replaces the key's value atomically; value must be plain JSON. */
     set(key, value) {
       return this.op("set", key, (s, k) => {
-        const text = encode(k, value);
+        const text = encode2(k, value);
         return s.set(k, text);
       });
     }
@@ -5079,7 +5264,7 @@ function enumerableStringKeys(value) {
   if (keys.some((key) => typeof key !== "string" || !Object.prototype.propertyIsEnumerable.call(value, key))) return void 0;
   return keys;
 }
-function walkJsonValue(value, detach) {
+function walkJsonValue(value, detach2) {
   const ancestors = /* @__PURE__ */ new Set();
   let root;
   const assign = (destination, item) => {
@@ -5096,7 +5281,7 @@ function walkJsonValue(value, detach) {
   const tasks = [{
     kind: "visit",
     value,
-    ...detach ? { destination: { kind: "root" } } : {}
+    ...detach2 ? { destination: { kind: "root" } } : {}
   }];
   for (let task = tasks.pop(); task !== void 0; task = tasks.pop()) {
     if (task.kind === "leave") {
@@ -5148,7 +5333,7 @@ function walkJsonValue(value, detach) {
       if (!hasPlainArrayPrototype(current)) return void 0;
       const length = current.length;
       if (Reflect.ownKeys(current).length !== length + 1) return void 0;
-      const target2 = detach ? [] : void 0;
+      const target2 = detach2 ? [] : void 0;
       if (target2 !== void 0) assign(task.destination, target2);
       ancestors.add(current);
       tasks.push({
@@ -5166,7 +5351,7 @@ function walkJsonValue(value, detach) {
     if (!hasPlainObjectPrototype(current)) return void 0;
     const keys = enumerableStringKeys(current);
     if (keys === void 0) return void 0;
-    const target = detach ? {} : void 0;
+    const target = detach2 ? {} : void 0;
     if (target !== void 0) assign(task.destination, target);
     ancestors.add(current);
     tasks.push({
@@ -5184,7 +5369,7 @@ function walkJsonValue(value, detach) {
       });
     }
   }
-  return detach ? root : true;
+  return detach2 ? root : true;
 }
 function snapshotJsonValue(value) {
   return walkJsonValue(value, true);
@@ -5411,8 +5596,8 @@ function syntaxWhere(err, entryPath) {
     return { file: pos.file, line: pos.line, column: pos.column, lineText: typeof pos.lineText === "string" ? pos.lineText : "" };
   }
   if (!(err instanceof Error) || err.name !== "SyntaxError") return void 0;
-  const header = decorated(String(err.stack ?? ""));
-  if (header) return header;
+  const header2 = decorated(String(err.stack ?? ""));
+  if (header2) return header2;
   let src;
   try {
     src = readFileSync(entryPath, "utf8");
@@ -6132,11 +6317,11 @@ function lockValue(target, key, value) {
 function lockGetters(target, what) {
   for (const key of Object.keys(target)) {
     if (key === "__esModule") continue;
-    const getter = () => {
+    const getter2 = () => {
       throw new NativeCodeRefused(`${what}.${key}`);
     };
     try {
-      Object.defineProperty(target, key, { get: getter, configurable: false, enumerable: true });
+      Object.defineProperty(target, key, { get: getter2, configurable: false, enumerable: true });
     } catch {
     }
   }
@@ -6285,11 +6470,11 @@ async function main() {
   configure({ post: post2, clear: () => host.rpc.notify("host/busy", {}) });
   process.on("uncaughtException", (err) => host.fault(err, "exception"));
   process.on("unhandledRejection", (reason) => host.fault(reason, "rejection"));
-  const decoder = new FrameDecoder();
+  const decoder2 = new FrameDecoder();
   channel.input.on("data", (chunk) => {
     let payloads;
     try {
-      payloads = decoder.push(chunk);
+      payloads = decoder2.push(chunk);
     } catch (err) {
       stderr(`cwx-extension-host: ${errorMessage(err)}`);
       return exit(EXIT_PROTOCOL);

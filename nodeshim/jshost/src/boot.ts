@@ -61,16 +61,83 @@ export interface Channel {
  * write error means the shim is gone; the input's end follows and ends the host.
  */
 export function openChannel(): Channel {
+  lockHasInstance(Buffer);
   if (globalThis.Bun) {
-    const input = createReadStream('', { fd: CHANNEL_IN, highWaterMark: 1 << 20 });
-    const output = createWriteStream('', { fd: CHANNEL_OUT, highWaterMark: 1 << 20 });
+    const io = capturedFs();
+    const input = createReadStream('', { fd: CHANNEL_IN, highWaterMark: 1 << 20, fs: io as never });
+    const output = createWriteStream('', { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io as never });
     output.on('error', () => {});
-    return { input, write: (chunk, done) => { output.write(chunk, done); }, queued: () => output.writableLength };
+    return sealChannel(input, output);
   }
   const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
   const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
   output.on('error', () => {});
-  return { input, write: (chunk, done) => { output.write(chunk, done); }, queued: () => output.writableLength };
+  return sealChannel(input, output);
+}
+
+/**
+ * INPUT_KEYS and OUTPUT_KEYS are the methods a stream's internals look up on the stream as
+ * they read or write (not the ones Node itself replaces on the instance, such as a socket's
+ * write after its end).
+ */
+const INPUT_KEYS = ['push', 'unshift', 'emit', 'read', '_read'];
+const OUTPUT_KEYS = ['write', '_write', '_writev', '_writeGeneric', 'emit', 'cork', 'uncork'];
+/** HANDLE_KEYS are the methods Node's stream code calls on a socket's native handle. */
+const HANDLE_KEYS = ['writeBuffer', 'writev', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String', 'readStart', 'readStop', 'shutdown', 'close'];
+
+/**
+ * sealChannel pins, on the two streams (and on Node their native handles), the methods their
+ * internals look up at each write and read, as own properties holding the functions of
+ * now, before any plugin loads: a plugin that replaces Writable.prototype.write,
+ * Socket.prototype._writeGeneric, the Pipe handle's writeBuffer (reachable through any pipe
+ * it opens) or EventEmitter.prototype.emit sees no frame (ARCHITECTURE.md, “Trust model”).
+ */
+function sealChannel(input: NodeJS.ReadableStream, output: NodeJS.WritableStream & { writableLength: number }): Channel {
+  for (const [stream, keys] of [[input, INPUT_KEYS], [output, OUTPUT_KEYS]] as const) {
+    pin(stream, keys);
+    const handle: unknown = Reflect.get(stream, '_handle');
+    if (typeof handle === 'object' && handle !== null) pin(handle, HANDLE_KEYS);
+  }
+  const write = Reflect.get(output, 'write') as (chunk: Uint8Array, cb?: () => void) => boolean;
+  const queued = findGetter(output, 'writableLength');
+  return {
+    input,
+    write: (chunk, done) => { Reflect.apply(write, output, [chunk, done]); },
+    queued: () => (queued ? Reflect.apply(queued, output, []) as number : output.writableLength),
+  };
+}
+
+function pin(target: object, keys: readonly string[]): void {
+  for (const k of keys) {
+    const v: unknown = Reflect.get(target, k);
+    if (typeof v !== 'function') continue;
+    Reflect.defineProperty(target, k, { value: v, writable: false, enumerable: false, configurable: false });
+  }
+}
+
+function findGetter(o: object, k: string): (() => unknown) | undefined {
+  for (let p: object | null = o; p !== null; p = Object.getPrototypeOf(p) as object | null) {
+    const d = Reflect.getOwnPropertyDescriptor(p, k);
+    if (d) return d.get;
+  }
+  return undefined;
+}
+
+/**
+ * lockHasInstance pins C[Symbol.hasInstance] to the ordinary check: the writer asks
+ * `chunk instanceof Buffer`, and a plugin could otherwise define one that sees each frame.
+ */
+function lockHasInstance(C: object): void {
+  const ordinary = Reflect.get(Function.prototype, Symbol.hasInstance) as (v: unknown) => boolean;
+  Reflect.defineProperty(C, Symbol.hasInstance, { value: ordinary, writable: false, enumerable: false, configurable: false });
+}
+
+/** capturedFs is the fs functions Bun's fs streams call (their `fs` option), as of now. */
+function capturedFs(): Record<string, unknown> {
+  const fs = createRequire(import.meta.url)('node:fs') as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of ['open', 'close', 'read', 'write', 'writev', 'fsync']) if (typeof fs[k] === 'function') out[k] = fs[k];
+  return out;
 }
 
 /**

@@ -2,8 +2,8 @@
 // MAX_DEPTH containers deep. JSON.parse accepts duplicate keys silently, so a small scanner
 // walks the text after it parsed.
 import { MAX_DEPTH } from './protocol.generated.ts';
+import { JSONParse, JSONStringify, SetPrototypeHas, StringPrototypeCharCodeAt, StringPrototypeSlice, TextDecode } from './primordials.ts';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export class StrictJsonError extends Error {
   override name = 'StrictJsonError';
@@ -13,13 +13,13 @@ export class StrictJsonError extends Error {
 export function parseStrict(payload: Uint8Array): unknown {
   let text: string;
   try {
-    text = utf8.decode(payload);
+    text = TextDecode(payload);
   } catch {
     throw new StrictJsonError('payload is not valid UTF-8');
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSONParse(text);
   } catch (err) {
     throw new StrictJsonError(`payload is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -31,7 +31,7 @@ function scan(text: string): void {
   const keys: (Set<string> | null)[] = []; // one entry per open container; null for arrays
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const c = StringPrototypeCharCodeAt(text, i);
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       keys.push(c === 0x7b ? new Set() : null);
       if (keys.length > MAX_DEPTH) throw new StrictJsonError(`JSON nests deeper than ${MAX_DEPTH} levels`);
@@ -44,15 +44,15 @@ function scan(text: string): void {
     } else if (c === 0x22 /* " */) {
       const start = i;
       for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
+        const d = StringPrototypeCharCodeAt(text, i);
         if (d === 0x5c) i++;
         else if (d === 0x22) break;
       }
       checkSurrogates(text, start, i);
       if (expectKey) {
-        const key = String(JSON.parse(text.slice(start, i + 1)));
+        const key = String(JSONParse(StringPrototypeSlice(text, start, i + 1)));
         const set = keys[keys.length - 1]!;
-        if (set.has(key)) throw new StrictJsonError(`duplicate key ${JSON.stringify(key)}`);
+        if (SetPrototypeHas(set, key)) throw new StrictJsonError(`duplicate key ${JSONStringify(key)}`);
         set.add(key);
         expectKey = false;
       }
@@ -65,7 +65,7 @@ const HEX4 = /^[0-9a-fA-F]{4}$/;
 /** checkSurrogates refuses \u escapes that leave a surrogate unpaired (not valid UTF-8). */
 function checkSurrogates(text: string, start: number, end: number): void {
   for (let i = start; i < end; i++) {
-    if (text.charCodeAt(i) !== 0x5c) continue;
+    if (StringPrototypeCharCodeAt(text, i) !== 0x5c) continue;
     if (text[i + 1] !== 'u') {
       i++;
       continue;
