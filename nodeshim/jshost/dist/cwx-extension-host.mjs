@@ -14,7 +14,7 @@ import { readFileSync as readFileSync2 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/boot.ts
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
 import { Socket } from "node:net";
 
@@ -165,6 +165,69 @@ function watchdogData(fd) {
   return { words: words.buffer, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
 }
 
+// src/primordials.ts
+var R = Reflect;
+var ReflectApply = R.apply;
+var ReflectDefineProperty = R.defineProperty;
+var ReflectGetOwnPropertyDescriptor = R.getOwnPropertyDescriptor;
+var O = Object;
+var ObjectKeys = O.keys;
+var ObjectHasOwn = O.hasOwn;
+var ObjectCreate = O.create;
+var ObjectGetPrototypeOf = O.getPrototypeOf;
+var ObjectSetPrototypeOf = O.setPrototypeOf;
+var ObjectFreeze = O.freeze;
+var ObjectDefineProperty = O.defineProperty;
+var ObjectPrototype = O.prototype;
+var ArrayIsArray = Array.isArray;
+var NumberIsInteger = Number.isInteger;
+var MathAbs = Math.abs;
+var JSONStringify = JSON.stringify;
+var JSONParse = JSON.parse;
+var StringFromCharCode = String.fromCharCode;
+function uncurry(f) {
+  return (self, ...args) => ReflectApply(f, self, args);
+}
+var StringPrototypeCharCodeAt = uncurry(String.prototype.charCodeAt);
+var StringPrototypeSlice = uncurry(String.prototype.slice);
+var StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
+var ArrayPrototypePush = uncurry(Array.prototype.push);
+var ArrayPrototypeIncludes = uncurry(Array.prototype.includes);
+var SetPrototypeHas = uncurry(Set.prototype.has);
+var MapPrototypeGet = uncurry(Map.prototype.get);
+var RegExpPrototypeTest = uncurry(RegExp.prototype.test);
+var PromisePrototypeThen = uncurry(Promise.prototype.then);
+var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
+var TypedArrayPrototypeSet = uncurry(TypedArrayPrototype.set);
+var TypedArrayPrototypeSubarray = uncurry(TypedArrayPrototype.subarray);
+var getter = (k) => ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k).get;
+var lengthGetter = getter("length");
+var bufferGetter = getter("buffer");
+var byteOffsetGetter = getter("byteOffset");
+var TypedArrayLength = (a) => ReflectApply(lengthGetter, a, []);
+var TypedArrayBuffer = (a) => ReflectApply(bufferGetter, a, []);
+var TypedArrayByteOffset = (a) => ReflectApply(byteOffsetGetter, a, []);
+var encoder = new TextEncoder();
+var encodeInto = TextEncoder.prototype.encodeInto;
+var encode = TextEncoder.prototype.encode;
+var TextEncode = (s) => ReflectApply(encode, encoder, [s]);
+var TextEncodeInto = (s, dst) => {
+  const r = ReflectApply(encodeInto, encoder, [s, dst]);
+  return r.written;
+};
+var decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+var decode = TextDecoder.prototype.decode;
+var TextDecode = (b) => ReflectApply(decode, decoder, [b]);
+var BufferByteLength = Buffer.byteLength;
+var BufferAllocUnsafeSlow = Buffer.allocUnsafeSlow;
+var BufferConcat = Buffer.concat;
+var BufferProto = Buffer.prototype;
+var latin1Write = BufferProto.latin1Write;
+var BufferLatin1Write = (buf, s, at) => {
+  if (latin1Write !== void 0) return ReflectApply(latin1Write, buf, [s, at, s.length]);
+  return TextEncodeInto(s, TypedArrayPrototypeSubarray(buf, at));
+};
+
 // src/boot.ts
 var EXIT_USAGE = 64;
 var EXIT_PROTOCOL = 65;
@@ -199,7 +262,7 @@ function openChannel() {
   lockHasInstance(Buffer);
   if (globalThis.Bun) {
     const io = capturedFs();
-    const input2 = createReadStream("", { fd: CHANNEL_IN, highWaterMark: 1 << 20, fs: io });
+    const input2 = readLoop(io.read, CHANNEL_IN);
     const output2 = createWriteStream("", { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io });
     output2.on("error", () => {
     });
@@ -220,6 +283,7 @@ function sealChannel(input, output) {
     const handle = Reflect.get(stream, "_handle");
     if (typeof handle === "object" && handle !== null) pin(handle, HANDLE_KEYS);
   }
+  hideHandles([input, output, Reflect.get(input, "_handle"), Reflect.get(output, "_handle")]);
   const write2 = Reflect.get(output, "write");
   const queued = findGetter(output, "writableLength");
   return {
@@ -229,6 +293,17 @@ function sealChannel(input, output) {
     },
     queued: () => queued ? Reflect.apply(queued, output, []) : output.writableLength
   };
+}
+function hideHandles(hidden) {
+  const list = Reflect.get(process, "_getActiveHandles");
+  if (typeof list !== "function") return;
+  const filter = Array.prototype.filter;
+  const includes = Array.prototype.includes;
+  const visible = function _getActiveHandles() {
+    const all = Reflect.apply(list, process, []);
+    return Reflect.apply(filter, all, [(h) => !Reflect.apply(includes, hidden, [h])]);
+  };
+  Reflect.defineProperty(process, "_getActiveHandles", { value: visible, writable: false, enumerable: false, configurable: false });
 }
 function pin(target, keys) {
   for (const k of keys) {
@@ -247,6 +322,32 @@ function findGetter(o, k) {
 function lockHasInstance(C) {
   const ordinary = Reflect.get(Function.prototype, Symbol.hasInstance);
   Reflect.defineProperty(C, Symbol.hasInstance, { value: ordinary, writable: false, enumerable: false, configurable: false });
+}
+function readLoop(read, fd) {
+  const listeners = { data: [], end: [], error: [] };
+  const emit = (ev, v) => {
+    for (const f of listeners[ev] ?? []) f(v);
+  };
+  const buf = BufferAllocUnsafeSlow(1 << 20);
+  const next2 = () => {
+    Reflect.apply(read, void 0, [fd, buf, 0, 1 << 20, null, (err, n) => {
+      if (err) {
+        if (err.code === "EAGAIN") return void setTimeout(next2, 1);
+        return emit("error", err);
+      }
+      if (n === 0) return emit("end");
+      const chunk = BufferAllocUnsafeSlow(n);
+      TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
+      emit("data", chunk);
+      next2();
+    }]);
+  };
+  setImmediate(next2);
+  const input = { on: (ev, f) => {
+    (listeners[ev] ??= []).push(f);
+    return input;
+  } };
+  return input;
 }
 function capturedFs() {
   const fs = createRequire2(import.meta.url)("node:fs");
@@ -677,69 +778,6 @@ var METHODS = {
   "registry/unregister": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "UnregisterParams", result: "Empty" },
   "tool/call": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "ToolCallParams", result: "ToolResult" },
   "user/ask": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "UserAskParams", result: "UserAnswer" }
-};
-
-// src/primordials.ts
-var R = Reflect;
-var ReflectApply = R.apply;
-var ReflectDefineProperty = R.defineProperty;
-var ReflectGetOwnPropertyDescriptor = R.getOwnPropertyDescriptor;
-var O = Object;
-var ObjectKeys = O.keys;
-var ObjectHasOwn = O.hasOwn;
-var ObjectCreate = O.create;
-var ObjectGetPrototypeOf = O.getPrototypeOf;
-var ObjectSetPrototypeOf = O.setPrototypeOf;
-var ObjectFreeze = O.freeze;
-var ObjectDefineProperty = O.defineProperty;
-var ObjectPrototype = O.prototype;
-var ArrayIsArray = Array.isArray;
-var NumberIsInteger = Number.isInteger;
-var MathAbs = Math.abs;
-var JSONStringify = JSON.stringify;
-var JSONParse = JSON.parse;
-var StringFromCharCode = String.fromCharCode;
-function uncurry(f) {
-  return (self, ...args) => ReflectApply(f, self, args);
-}
-var StringPrototypeCharCodeAt = uncurry(String.prototype.charCodeAt);
-var StringPrototypeSlice = uncurry(String.prototype.slice);
-var StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
-var ArrayPrototypePush = uncurry(Array.prototype.push);
-var ArrayPrototypeIncludes = uncurry(Array.prototype.includes);
-var SetPrototypeHas = uncurry(Set.prototype.has);
-var MapPrototypeGet = uncurry(Map.prototype.get);
-var RegExpPrototypeTest = uncurry(RegExp.prototype.test);
-var PromisePrototypeThen = uncurry(Promise.prototype.then);
-var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
-var TypedArrayPrototypeSet = uncurry(TypedArrayPrototype.set);
-var TypedArrayPrototypeSubarray = uncurry(TypedArrayPrototype.subarray);
-var getter = (k) => ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k).get;
-var lengthGetter = getter("length");
-var bufferGetter = getter("buffer");
-var byteOffsetGetter = getter("byteOffset");
-var TypedArrayLength = (a) => ReflectApply(lengthGetter, a, []);
-var TypedArrayBuffer = (a) => ReflectApply(bufferGetter, a, []);
-var TypedArrayByteOffset = (a) => ReflectApply(byteOffsetGetter, a, []);
-var encoder = new TextEncoder();
-var encodeInto = TextEncoder.prototype.encodeInto;
-var encode = TextEncoder.prototype.encode;
-var TextEncode = (s) => ReflectApply(encode, encoder, [s]);
-var TextEncodeInto = (s, dst) => {
-  const r = ReflectApply(encodeInto, encoder, [s, dst]);
-  return r.written;
-};
-var decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-var decode = TextDecoder.prototype.decode;
-var TextDecode = (b) => ReflectApply(decode, decoder, [b]);
-var BufferByteLength = Buffer.byteLength;
-var BufferAllocUnsafeSlow = Buffer.allocUnsafeSlow;
-var BufferConcat = Buffer.concat;
-var BufferProto = Buffer.prototype;
-var latin1Write = BufferProto.latin1Write;
-var BufferLatin1Write = (buf, s, at) => {
-  if (latin1Write !== void 0) return ReflectApply(latin1Write, buf, [s, at, s.length]);
-  return TextEncodeInto(s, TypedArrayPrototypeSubarray(buf, at));
 };
 
 // src/frame.ts

@@ -1,9 +1,10 @@
 // Boot helpers: argv, stdio rebinding, the channel's descriptors and the watchdog thread.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import type { Tier } from './protocol.generated.ts';
 import { WATCHDOG, watchdogData } from './running.ts';
+import { BufferAllocUnsafeSlow, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray } from './primordials.ts';
 import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
 
 export const EXIT_USAGE = 64;
@@ -64,7 +65,9 @@ export function openChannel(): Channel {
   lockHasInstance(Buffer);
   if (globalThis.Bun) {
     const io = capturedFs();
-    const input = createReadStream('', { fd: CHANNEL_IN, highWaterMark: 1 << 20, fs: io as never });
+    // Bun's fs.ReadStream copies each chunk out of its pool with Buffer.prototype.copy, which a
+    // plugin can replace: fd 3 is read here instead, with the captured fs.read
+    const input = readLoop(io.read as ReadFn, CHANNEL_IN);
     const output = createWriteStream('', { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io as never });
     output.on('error', () => {});
     return sealChannel(input, output);
@@ -98,6 +101,7 @@ function sealChannel(input: NodeJS.ReadableStream, output: NodeJS.WritableStream
     const handle: unknown = Reflect.get(stream, '_handle');
     if (typeof handle === 'object' && handle !== null) pin(handle, HANDLE_KEYS);
   }
+  hideHandles([input, output, Reflect.get(input, '_handle'), Reflect.get(output, '_handle')]);
   const write = Reflect.get(output, 'write') as (chunk: Uint8Array, cb?: () => void) => boolean;
   const queued = findGetter(output, 'writableLength');
   return {
@@ -105,6 +109,22 @@ function sealChannel(input: NodeJS.ReadableStream, output: NodeJS.WritableStream
     write: (chunk, done) => { Reflect.apply(write, output, [chunk, done]); },
     queued: () => (queued ? Reflect.apply(queued, output, []) as number : output.writableLength),
   };
+}
+
+/**
+ * hideHandles leaves the channel's streams and handles out of process._getActiveHandles(),
+ * which would otherwise hand a plugin the very sockets the frames pass through.
+ */
+function hideHandles(hidden: unknown[]): void {
+  const list = Reflect.get(process, '_getActiveHandles') as (() => unknown[]) | undefined;
+  if (typeof list !== 'function') return;
+  const filter = Array.prototype.filter;
+  const includes = Array.prototype.includes;
+  const visible = function _getActiveHandles(): unknown[] {
+    const all = Reflect.apply(list, process, []) as unknown[];
+    return Reflect.apply(filter, all, [(h: unknown) => !(Reflect.apply(includes, hidden, [h]) as boolean)]) as unknown[];
+  };
+  Reflect.defineProperty(process, '_getActiveHandles', { value: visible, writable: false, enumerable: false, configurable: false });
 }
 
 function pin(target: object, keys: readonly string[]): void {
@@ -130,6 +150,34 @@ function findGetter(o: object, k: string): (() => unknown) | undefined {
 function lockHasInstance(C: object): void {
   const ordinary = Reflect.get(Function.prototype, Symbol.hasInstance) as (v: unknown) => boolean;
   Reflect.defineProperty(C, Symbol.hasInstance, { value: ordinary, writable: false, enumerable: false, configurable: false });
+}
+
+type ReadFn = (fd: number, buf: Uint8Array, off: number, len: number, pos: null, cb: (err: Error | null, n: number) => void) => void;
+
+/**
+ * readLoop reads fd into a private buffer with read, and emits each chunk as 'data' in a
+ * buffer of its own, then 'end' at EOF or 'error'. Only the host listens.
+ */
+function readLoop(read: ReadFn, fd: number): NodeJS.ReadableStream {
+  const listeners: Record<string, ((v?: unknown) => void)[]> = { data: [], end: [], error: [] };
+  const emit = (ev: string, v?: unknown) => { for (const f of listeners[ev] ?? []) f(v); };
+  const buf = BufferAllocUnsafeSlow(1 << 20);
+  const next = () => {
+    Reflect.apply(read, undefined, [fd, buf, 0, 1 << 20, null, (err: Error | null, n: number) => {
+      if (err) {
+        if ((err as { code?: string }).code === 'EAGAIN') return void setTimeout(next, 1);
+        return emit('error', err);
+      }
+      if (n === 0) return emit('end');
+      const chunk = BufferAllocUnsafeSlow(n);
+      TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
+      emit('data', chunk);
+      next();
+    }]);
+  };
+  setImmediate(next);
+  const input = { on: (ev: string, f: (v?: unknown) => void) => { (listeners[ev] ??= []).push(f); return input; } };
+  return input as unknown as NodeJS.ReadableStream;
 }
 
 /** capturedFs is the fs functions Bun's fs streams call (their `fs` option), as of now. */

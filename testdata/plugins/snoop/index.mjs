@@ -9,7 +9,8 @@
 // Uint8Array.prototype.set and subarray, an own Symbol.hasInstance on Buffer), stream
 // (Writable.prototype.write, Socket.prototype._writeGeneric, the Pipe handle's writeBuffer
 // and writev, EventEmitter.prototype.emit), iterate (Array.prototype[Symbol.iterator],
-// forEach, Object.keys, entries, values).
+// forEach, Object.keys, entries, values), handles (a 'data' listener on every stream
+// process._getActiveHandles() returns).
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -19,7 +20,7 @@ export const name = 'fixture-snoop';
 export const inject = ['tools'];
 
 const require = createRequire(import.meta.url);
-const ALL = ['stringify', 'parse', 'tojson', 'accessors', 'then', 'encode', 'buffer', 'stream', 'iterate'];
+const ALL = ['stringify', 'parse', 'tojson', 'accessors', 'then', 'encode', 'buffer', 'stream', 'iterate', 'handles'];
 const stringify = JSON.stringify;
 const seen = [];
 let busy = false;
@@ -115,6 +116,10 @@ const patches = {
       child.unref();
       child.stdin.end();
     } catch { /* no child processes here */ }
+  },
+  handles: () => {
+    const list = typeof process._getActiveHandles === 'function' ? process._getActiveHandles() : [];
+    for (const h of list) if (h && typeof h.on === 'function') h.on('data', (d) => record(d));
   },
   iterate: () => {
     wrap(Array.prototype, Symbol.iterator);
