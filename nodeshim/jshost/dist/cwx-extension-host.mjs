@@ -199,6 +199,7 @@ var RegExpPrototypeTest = uncurry(RegExp.prototype.test);
 var PromisePrototypeThen = uncurry(Promise.prototype.then);
 var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
 var TypedArrayPrototypeSet = uncurry(TypedArrayPrototype.set);
+var TypedArrayPrototypeFill = uncurry(TypedArrayPrototype.fill);
 var TypedArrayPrototypeSubarray = uncurry(TypedArrayPrototype.subarray);
 var getter = (k) => ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k).get;
 var lengthGetter = getter("length");
@@ -220,6 +221,9 @@ var decode = TextDecoder.prototype.decode;
 var TextDecode = (b) => ReflectApply(decode, decoder, [b]);
 var BufferByteLength = Buffer.byteLength;
 var BufferAllocUnsafeSlow = Buffer.allocUnsafeSlow;
+var wipe = (b, end2) => {
+  TypedArrayPrototypeFill(b, 0, 0, end2);
+};
 var BufferConcat = Buffer.concat;
 var BufferProto = Buffer.prototype;
 var latin1Write = BufferProto.latin1Write;
@@ -338,6 +342,7 @@ function readLoop(read, fd) {
       if (n === 0) return emit("end");
       const chunk = BufferAllocUnsafeSlow(n);
       TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
+      wipe(buf, n);
       emit("data", chunk);
       next2();
     }]);
@@ -820,7 +825,12 @@ function sealed(b, n) {
   return b;
 }
 function encodeJSON(msg, detached = false) {
-  return encodeFrame(TextEncode(JSONStringify(detached ? msg : detach(msg))));
+  const payload = TextEncode(JSONStringify(detached ? msg : detach(msg)));
+  try {
+    return encodeFrame(payload);
+  } finally {
+    wipe(payload);
+  }
 }
 function detach(v, depth = 0) {
   if (typeof v !== "object" || v === null) return v;
@@ -953,6 +963,7 @@ var FrameDecoder = class {
       const len = TypedArrayLength(c);
       const k = len <= n - at ? len : n - at;
       TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
+      wipe(c, k);
       at += k;
       if (k < len) {
         this.chunks[i] = TypedArrayPrototypeSubarray(c, k);
@@ -1300,6 +1311,8 @@ var RpcPeer = class {
       msg = parseStrict(payload);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
+    } finally {
+      wipe(payload);
     }
     const answers = (id) => this.pending.get(id)?.method;
     const reason = validateMessage(msg, "core_to_host", this.o.tier, answers);
@@ -6477,6 +6490,7 @@ async function main() {
     lockChannel();
     channel.write(chunk, () => {
       if (channel.queued() === 0) unlockChannel();
+      wipe(chunk);
       done?.();
     });
     if (channel.queued() === 0) unlockChannel();

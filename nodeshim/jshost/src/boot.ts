@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import type { Tier } from './protocol.generated.ts';
 import { WATCHDOG, watchdogData } from './running.ts';
-import { BufferAllocUnsafeSlow, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray } from './primordials.ts';
+import { BufferAllocUnsafeSlow, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray, wipe } from './primordials.ts';
 import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
 
 export const EXIT_USAGE = 64;
@@ -171,6 +171,7 @@ function readLoop(read: ReadFn, fd: number): NodeJS.ReadableStream {
       if (n === 0) return emit('end');
       const chunk = BufferAllocUnsafeSlow(n);
       TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
+      wipe(buf, n);
       emit('data', chunk);
       next();
     }]);

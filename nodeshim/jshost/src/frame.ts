@@ -9,7 +9,7 @@ import { MAX_FRAME } from './protocol.generated.ts';
 import {
   ArrayIsArray, ArrayPrototypePush, BufferAllocUnsafeSlow, BufferByteLength, BufferLatin1Write, JSONParse, JSONStringify, ObjectCreate,
   ObjectDefineProperty, ObjectGetPrototypeOf, ObjectHasOwn, ObjectKeys, ObjectPrototype, ObjectSetPrototypeOf, RegExpPrototypeTest,
-  StringFromCharCode, StringPrototypeIndexOf, StringPrototypeSlice, TextEncode, TextEncodeInto, TypedArrayBuffer, TypedArrayByteOffset, TypedArrayLength, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray,
+  StringFromCharCode, StringPrototypeIndexOf, StringPrototypeSlice, TextEncode, TextEncodeInto, TypedArrayBuffer, TypedArrayByteOffset, TypedArrayLength, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray, wipe,
 } from './primordials.ts';
 
 export const MAGIC = Buffer.from('CWX1', 'ascii');
@@ -54,7 +54,12 @@ function sealed(b: Buffer, n: number): Buffer {
 
 /** encodeJSON is one frame holding the JSON of msg, detached first unless it already is. */
 export function encodeJSON(msg: unknown, detached = false): Buffer {
-  return encodeFrame(TextEncode(JSONStringify(detached ? msg : detach(msg)) as string));
+  const payload = TextEncode(JSONStringify(detached ? msg : detach(msg)) as string);
+  try {
+    return encodeFrame(payload);
+  } finally {
+    wipe(payload);
+  }
 }
 
 /**
@@ -240,6 +245,7 @@ export class FrameDecoder {
       const len = TypedArrayLength(c);
       const k = len <= n - at ? len : n - at;
       TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
+      wipe(c, k); // the part copied out: see wipe
       at += k;
       if (k < len) {
         this.chunks[i] = TypedArrayPrototypeSubarray(c, k);

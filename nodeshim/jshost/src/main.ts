@@ -12,6 +12,7 @@ import {
 } from './boot.ts';
 import { guardProcess, type HostEnd } from './guard.ts';
 import { configure, lockChannel, noteSchedulers, unlockChannel } from './running.ts';
+import { wipe } from './primordials.ts';
 import { FrameDecoder } from './frame.ts';
 import { ExtensionHost } from './host.ts';
 import { installResolution } from './dsh/resolve.ts';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     lockChannel();
     channel.write(chunk, () => {
       if (channel.queued() === 0) unlockChannel();
+      wipe(chunk); // written: see wipe in primordials.ts
       done?.();
     });
     if (channel.queued() === 0) unlockChannel();

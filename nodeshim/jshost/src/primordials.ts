@@ -45,6 +45,7 @@ export const PromisePrototypeThen = uncurry(Promise.prototype.then as (a?: (v: u
 
 const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype) as Uint8Array;
 export const TypedArrayPrototypeSet = uncurry(TypedArrayPrototype.set as (a: ArrayLike<number>, offset?: number) => void);
+export const TypedArrayPrototypeFill = uncurry(TypedArrayPrototype.fill as (v: number, start?: number, end?: number) => Uint8Array);
 export const TypedArrayPrototypeSubarray = uncurry(TypedArrayPrototype.subarray as (a?: number, b?: number) => Uint8Array);
 const getter = (k: string) => ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k)!.get!;
 const lengthGetter = getter('length');
@@ -77,6 +78,12 @@ export const BufferByteLength = Buffer.byteLength;
  * pool, whose ArrayBuffer any plugin reaches through a small Buffer of its own.
  */
 export const BufferAllocUnsafeSlow = Buffer.allocUnsafeSlow;
+
+/**
+ * wipe zeroes a buffer the host is done with: memory a plugin later gets from
+ * Buffer.allocUnsafe or allocUnsafeSlow is not cleared, and would hold the frame.
+ */
+export const wipe = (b: Uint8Array, end?: number): void => { TypedArrayPrototypeFill(b, 0, 0, end); };
 export const BufferConcat = Buffer.concat;
 const BufferProto = Buffer.prototype as unknown as Record<string, unknown>;
 const latin1Write = BufferProto.latin1Write as ((s: string, at: number, n: number) => number) | undefined;

@@ -8,6 +8,7 @@ import type {
   CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
 } from './messages.ts';
 import { parseStrict } from './strictjson.ts';
+import { wipe } from './primordials.ts';
 import { acceptInbound, isPlainObject, validateMessage } from './validate.ts';
 
 /** RpcError is an error answer with a JSON-RPC code. */
@@ -60,6 +61,8 @@ export class RpcPeer {
       msg = parseStrict(payload);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
+    } finally {
+      wipe(payload); // parsed: the bytes are no longer needed (primordials.ts, wipe)
     }
     const answers = (id: number) => this.pending.get(id)?.method;
     const reason = validateMessage(msg, 'core_to_host', this.o.tier, answers);
