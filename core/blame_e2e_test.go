@@ -15,7 +15,7 @@ import (
 )
 
 // TestCrashKindsBlame: a plugin beside a guard (a pre-execute hook that denies list_dir)
-// arms a timer in its apply that ends or blocks the host one way or another; each kind gets
+// arms a timer that ends or blocks the host one way or another; each kind gets
 // the blame ARCHITECTURE.md (“Lifecycles and numbers”, Blame) gives it. An attempt to end
 // the host (process.kill of itself, process.abort) is refused and faults the plugin, the
 // host living on; an endless loop is killed by the heartbeat and blamed on the timer's
@@ -51,11 +51,9 @@ func TestCrashKindsBlame(t *testing.T) {
 			}
 			t.Run(c.kind, func(t *testing.T) {
 				e := newEnv(t, rt)
-				extra := fmt.Sprintf("[plugins.%q.config]\nkind = %q\ndelay_ms = 600\n", id, c.kind)
-				if c.kind == "oom" { // still [extension_host]: the smallest limit the runtime takes, out of memory sooner
-					extra = fmt.Sprintf("memory_limit_mib = %d\n\n", map[string]int{"node": 256, "bun": 384}[rt.Name]) + extra
+				if c.kind == "oom" { // [extension_host]: the smallest limit the runtime takes, out of memory sooner
+					e.writeConfig(fmt.Sprintf("memory_limit_mib = %d\n", map[string]int{"node": 256, "bun": 384}[rt.Name]))
 				}
-				e.writeConfig(extra)
 				e.install("hooks", "crash-kinds")
 				m := e.open(func(o *Options) {
 					o.Tier = func(so *supervisor.Options) {
@@ -70,6 +68,10 @@ func TestCrashKindsBlame(t *testing.T) {
 					}
 				})
 				reconcile(t, m)
+				// a timer of the plugin, armed once every activation finished
+				if res, err := m.CallTool(context.Background(), "crash_kinds_arm", input(fmt.Sprintf(`{"kind":%q,"later":true}`, c.kind)), CallOptions{}); err != nil || len(res.Content) != 1 || res.Content[0].Text != "armed" {
+					t.Fatalf("arm: %v %+v", err, res)
+				}
 				status := func() TierStatus { return m.Status()[0] }
 				if c.state == 0 {
 					eventually(t, 60*time.Second, "the host ended unattributed", func() bool { return status().Crashes >= c.crashes })

@@ -16,10 +16,11 @@ const ATTEMPT = {
 for (const kind of KINDS) {
   test(`an attempt to end the host (${kind}) from a timer is refused and faults its owner`, async () => {
     await withCore({}, async (core) => {
-      const a = await core.activate(plugin('crash-kinds', 'index.mjs'), { pluginId: 'killer', config: { kind, delay_ms: 50 } });
+      const a = await core.activate(plugin('crash-kinds', 'index.mjs'), { pluginId: 'killer' });
       assert.equal(a.result.status, 'ok', JSON.stringify(a.res));
       const other = await core.activate(plugin('tool', 'index.mjs'), { pluginId: 'neighbour' });
       assert.equal(other.result.status, 'ok');
+      assert.equal((await core.callTool(core.handleOf('crash_kinds_arm'), { kind, later: true })).result.content[0].text, 'armed');
       const f = await core.waitFor((m) => m.method === 'ext/faulted', 5000, 'ext/faulted');
       assert.deepEqual(f.params.owner, a.owner);
       assert.match(f.params.error, /^tried to end the extension host: HostEndRefused: /);
@@ -47,8 +48,9 @@ test('an endless loop in a timer is named to the core by the watchdog (host/busy
   await withCore({}, async (core) => {
     const other = await core.activate(plugin('tool', 'index.mjs'), { pluginId: 'neighbour' });
     assert.equal(other.result.status, 'ok');
-    const a = await core.activate(plugin('crash-kinds', 'index.mjs'), { pluginId: 'looper', config: { kind: 'loop', delay_ms: 50 } });
+    const a = await core.activate(plugin('crash-kinds', 'index.mjs'), { pluginId: 'looper' });
     assert.equal(a.result.status, 'ok', JSON.stringify(a.res));
+    void core.callTool(core.handleOf('crash_kinds_arm'), { kind: 'loop', later: true });
     const busy = await core.waitFor((m) => m.method === 'host/busy', 5000, 'host/busy');
     assert.deepEqual(busy.params, { owner: a.owner });
     core.proc.kill('SIGKILL');
@@ -74,8 +76,9 @@ test('a long callback that returns is named, then cleared; short ones are never 
 
 test('an uncaught exception in a listener faults the listener\'s owner', async () => {
   await withCore({}, async (core) => {
-    const a = await core.activate(plugin('crash-kinds', 'index.mjs'), { pluginId: 'thrower', config: { kind: 'listener', delay_ms: 50 } });
+    const a = await core.activate(plugin('crash-kinds', 'index.mjs'), { pluginId: 'thrower' });
     assert.equal(a.result.status, 'ok');
+    await core.callTool(core.handleOf('crash_kinds_arm'), { kind: 'listener', later: true });
     const f = await core.waitFor((m) => m.method === 'ext/faulted', 5000, 'ext/faulted');
     assert.deepEqual(f.params, { owner: a.owner, error: 'Error: thrown in a listener' });
   });

@@ -4,7 +4,8 @@
 // process.abort(), `exit` process.exit(1), `reallyExit` process.reallyExit(1) (each
 // attempt caught, so only the host's report can blame it), `loop` an endless loop, `oom`
 // allocation until the runtime runs out of memory, `listener` a throw from an EventEmitter
-// listener. The tool `crash_kinds_arm` does the same from a tool's execute.
+// listener. The tool `crash_kinds_arm` does the same from its execute, or with `later` from a
+// timer it arms (so that the activation has surely finished).
 import { EventEmitter } from 'node:events';
 
 export const name = 'fixture-crash-kinds';
@@ -43,8 +44,12 @@ export function apply(ctx, config) {
   ctx.tools.register({
     name: 'crash_kinds_arm',
     description: 'Do a kind of crash now.',
-    parameters: { type: 'object', properties: { kind: { type: 'string' } }, required: ['kind'] },
-    execute: (args) => { act(args.kind); return 'survived'; },
+    parameters: { type: 'object', properties: { kind: { type: 'string' }, later: { type: 'boolean' } }, required: ['kind'] },
+    execute: (args) => {
+      if (args.later) { ctx.setTimeout(() => act(args.kind), 10); return 'armed'; }
+      act(args.kind);
+      return 'survived';
+    },
   });
   if (config?.kind) ctx.setTimeout(() => act(config.kind), Number(config.delay_ms ?? 300));
 }
