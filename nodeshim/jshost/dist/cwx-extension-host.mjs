@@ -1004,22 +1004,22 @@ function scan(text) {
   const keys = [];
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
-    const c = StringPrototypeCharCodeAt(text, i);
-    if (c === 123 || c === 91) {
-      keys.push(c === 123 ? /* @__PURE__ */ new Set() : null);
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      keys.push(c === "{" ? /* @__PURE__ */ new Set() : null);
       if (keys.length > MAX_DEPTH) throw new StrictJsonError(`JSON nests deeper than ${MAX_DEPTH} levels`);
-      expectKey = c === 123;
-    } else if (c === 125 || c === 93) {
+      expectKey = c === "{";
+    } else if (c === "}" || c === "]") {
       keys.pop();
       expectKey = false;
-    } else if (c === 44) {
+    } else if (c === ",") {
       expectKey = keys[keys.length - 1] != null;
-    } else if (c === 34) {
+    } else if (c === '"') {
       const start = i;
       for (i++; i < text.length; i++) {
-        const d = StringPrototypeCharCodeAt(text, i);
-        if (d === 92) i++;
-        else if (d === 34) break;
+        const d = text[i];
+        if (d === "\\") i++;
+        else if (d === '"') break;
       }
       checkSurrogates(text, start, i);
       if (expectKey) {
@@ -1035,17 +1035,17 @@ function scan(text) {
 var HEX4 = /^[0-9a-fA-F]{4}$/;
 function checkSurrogates(text, start, end2) {
   for (let i = start; i < end2; i++) {
-    if (StringPrototypeCharCodeAt(text, i) !== 92) continue;
+    if (text[i] !== "\\") continue;
     if (text[i + 1] !== "u") {
       i++;
       continue;
     }
-    const hex = text.slice(i + 2, i + 6);
+    const hex = StringPrototypeSlice(text, i + 2, i + 6);
     if (!HEX4.test(hex)) return;
     const u = parseInt(hex, 16);
     if (u >= 56320 && u <= 57343) throw new StrictJsonError("JSON string holds an unpaired surrogate");
     if (u >= 55296 && u <= 56319) {
-      const next2 = text.slice(i + 6, i + 8) === "\\u" ? parseInt(text.slice(i + 8, i + 12), 16) : NaN;
+      const next2 = StringPrototypeSlice(text, i + 6, i + 8) === "\\u" ? parseInt(StringPrototypeSlice(text, i + 8, i + 12), 16) : NaN;
       if (!(next2 >= 56320 && next2 <= 57343)) throw new StrictJsonError("JSON string holds an unpaired surrogate");
       i += 11;
       continue;
