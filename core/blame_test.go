@@ -15,7 +15,8 @@ import (
 // and counted, by what the supervisor reports: a blocked activation attributed to one
 // owner fails it for blocking the host and is no crash; a hang kill with both in flight
 // leaves both suspects and is one crash; a crash attributed to one owner fails it for
-// crashing the host.
+// crashing the host; a kill for not answering whose watchdog named an owner blames that one,
+// and the same note beside any other end blames nobody.
 func TestHangDuringActivationBlame(t *testing.T) {
 	const tool, command = "fixture-tool", "fixture-command"
 	cases := []struct {
@@ -41,6 +42,15 @@ func TestHangDuringActivationBlame(t *testing.T) {
 		{"crash, attributed", func(r protocol.OwnerRef) supervisor.ExitInfo {
 			return supervisor.ExitInfo{Activating: &r}
 		}, tool, "host crashed during activation: killed", nil, 1},
+		{"heartbeat kill, the watchdog named one", func(r protocol.OwnerRef) supervisor.ExitInfo {
+			return supervisor.ExitInfo{Hung: true, Busy: &r}
+		}, tool, "a callback of the plugin did not return and blocked the host: killed", nil, 1},
+		{"blocked, the watchdog named one", func(r protocol.OwnerRef) supervisor.ExitInfo {
+			return supervisor.ExitInfo{Hung: true, Blocked: true, Busy: &r}
+		}, tool, "a callback of the plugin did not return and blocked the host: killed", nil, 1},
+		{"crash, the watchdog named one: unattributed", func(r protocol.OwnerRef) supervisor.ExitInfo {
+			return supervisor.ExitInfo{Busy: &r}
+		}, "", "", []string{command, tool}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -99,10 +99,11 @@
 // Each fact is kept by one layer and asked of it by the others. An owner's state is the
 // registry's (the Manager keeps no copy); the calls in flight are counted by the rpc peer per
 // incarnation (its slots, and the drain before a planned restart) and by the owner for its
-// own revocation, nothing else; which ext/activate was in flight when a host died is the
-// supervisor's observation, and the blame drawn from it (failed, or suspects replayed one at
-// a time) is decided by the Manager in one function. The Manager keeps one record per tier:
-// its runtime, crash count, the newest incarnations seen and ended, and the suspects.
+// own revocation, nothing else; which ext/activate was in flight when a host died, and whose
+// callback the host's watchdog named (host/busy), are the supervisor's observations, and the
+// blame drawn from them (failed, or suspects replayed one at a time) is decided by the
+// Manager in one function (blameLocked). The Manager keeps one record per tier: its runtime,
+// crash count, the newest incarnations seen and ended, the suspects and the last blame.
 //
 // Status, Host and Owner report the tiers (state, runtime pid, host generation, crashes)
 // and each plugin's owner (state, reason, live names); KillRuntime is the repl's kill -9

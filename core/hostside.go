@@ -102,6 +102,9 @@ func (m *Manager) faulted(t protocol.Tier, gen uint64, p *protocol.FaultedParams
 	if o != nil && o.ref == p.Owner { // the registry took it from live to Faulted just now
 		o.end(causeFaulted(p.Error))
 	}
+	m.mu.Lock()
+	m.tierLocked(t).lastBlame = blameLine(p.Owner.PluginID, "faulted: "+p.Error)
+	m.mu.Unlock()
 	m.diags.add(p.Owner.PluginID, diagFaulted, p.Error)
 	m.log.Warn("plugin faulted", "plugin", p.Owner.PluginID, "generation", p.Owner.Generation, "error", p.Error)
 }

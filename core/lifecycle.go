@@ -296,13 +296,11 @@ func (m *Manager) hostExited(t protocol.Tier, gen uint64, cause error, activatin
 // hostEnded drops the owners of an ended incarnation: the one it is blamed on is failed
 // (not replayed); the others are forgotten so the next HostReady replays them with fresh
 // generations. Calls in flight already failed HostExited in the rpc peer. A host killed for
-// not answering blames its activating owner for blocking it; any other end, for crashing it.
+// not answering blames the owner whose callback its watchdog named (ExitInfo.Busy), else its
+// activating owner, for blocking it; any other end blames the activating owner for crashing
+// it. The blame is logged and kept for `cwx host status` (TierStatus.LastBlame).
 func (m *Manager) hostEnded(t protocol.Tier, gen uint64, cause error, info supervisor.ExitInfo) {
 	reason := cause.Error()
-	crashed := "host crashed during activation: " + reason
-	if info.Hung {
-		crashed = fmt.Sprintf("apply did not finish within %s and blocked the host", hostActivateMS*time.Millisecond)
-	}
 	m.mu.Lock()
 	ts := m.tierLocked(t)
 	if info.Crash() {
@@ -310,9 +308,10 @@ func (m *Manager) hostEnded(t protocol.Tier, gen uint64, cause error, info super
 	}
 	ts.exitedGen = max(ts.exitedGen, gen)
 	live := m.liveOnLocked(t, gen)
-	blamed := m.blameLocked(ts, live, info.Activating)
+	blamed, crashed := m.blameLocked(ts, live, info, reason)
 	if blamed != nil {
 		delete(ts.suspects, blamed.id)
+		ts.lastBlame = blameLine(blamed.id, crashed)
 	}
 	for _, l := range live {
 		l.o.end(causeHostExited(cause))
@@ -329,9 +328,13 @@ func (m *Manager) hostEnded(t protocol.Tier, gen uint64, cause error, info super
 	if blamed != nil {
 		id = blamed.id
 		m.diags.add(blamed.id, diagActivationFailed, crashed)
+		m.log.Warn("host end blamed on a plugin", "tier", t, "host_generation", gen, "plugin", id, "reason", crashed)
 	}
 	m.log.Info("owners of an ended host dropped", "tier", t, "host_generation", gen, "blamed", id, "suspects", suspects)
 }
+
+// blameLine is how a blame reads in `cwx host status`.
+func blameLine(id, reason string) string { return "plugin `" + id + "`: " + reason }
 
 // liveOwner is an owner of an ended incarnation that was live, with its state then.
 type liveOwner struct {
@@ -356,14 +359,27 @@ func (m *Manager) liveOnLocked(t protocol.Tier, gen uint64) []liveOwner {
 }
 
 // blameLocked decides, in the one place that does, whom the end of an incarnation is
-// blamed on. The supervisor reports the fact: the owner whose ext/activate was in flight,
-// when exactly one was. That owner is blamed; with none in flight, the sole owner still
-// activating is. When several were activating and none was reported, each becomes a
-// suspect of ts: the next incarnation activates the suspects one at a time after the
-// others, so the next crash names the culprit.
+// blamed on, and why. The supervisor reports the facts. A host killed for not answering
+// (info.Hung) whose watchdog named the owner of the callback that held its event loop
+// (info.Busy) is blamed on that owner, active or activating. Otherwise the owner whose
+// ext/activate was in flight, when exactly one was, is blamed; with none in flight, the sole
+// owner still activating is. When several were activating and none was reported, each
+// becomes a suspect of ts: the next incarnation activates the suspects one at a time after
+// the others, so the next crash names the culprit. Anything else is unattributed (nil).
 //
 // +checklocks:m.mu
-func (m *Manager) blameLocked(ts *tierState, live []liveOwner, inFlight *protocol.OwnerRef) *owner {
+func (m *Manager) blameLocked(ts *tierState, live []liveOwner, info supervisor.ExitInfo, reason string) (*owner, string) {
+	if info.Hung && info.Busy != nil {
+		for _, l := range live {
+			if l.o.ref == *info.Busy {
+				return l.o, "a callback of the plugin did not return and blocked the host: " + reason
+			}
+		}
+	}
+	crashed := "host crashed during activation: " + reason
+	if info.Hung {
+		crashed = fmt.Sprintf("apply did not finish within %s and blocked the host", hostActivateMS*time.Millisecond)
+	}
 	var activating []*owner
 	for _, l := range live {
 		if l.st == registry.Activating {
@@ -371,15 +387,15 @@ func (m *Manager) blameLocked(ts *tierState, live []liveOwner, inFlight *protoco
 		}
 	}
 	switch {
-	case inFlight != nil:
+	case info.Activating != nil:
 		for _, o := range activating {
-			if o.ref == *inFlight {
-				return o
+			if o.ref == *info.Activating {
+				return o, crashed
 			}
 		}
-		return nil
+		return nil, ""
 	case len(activating) == 1:
-		return activating[0]
+		return activating[0], crashed
 	}
 	for _, o := range activating {
 		if ts.suspects == nil {
@@ -387,7 +403,7 @@ func (m *Manager) blameLocked(ts *tierState, live []liveOwner, inFlight *protoco
 		}
 		ts.suspects[o.id] = true
 	}
-	return nil
+	return nil, ""
 }
 
 // forgetHeldBack drops failed and faulted owners so the next activation retries them.

@@ -171,6 +171,9 @@ type tierState struct {
 	// suspects were activating together when a host died with no single activation to
 	// blame; the next incarnation activates them one at a time, after the others.
 	suspects map[string]bool
+	// lastBlame is the newest fault or host end blamed on a plugin of the tier, as
+	// blameLine writes it (TierStatus.LastBlame).
+	lastBlame string
 }
 
 // tierLocked returns t's state for a change, creating it. m.tiers holds an entry only for a

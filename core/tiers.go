@@ -233,6 +233,9 @@ type TierStatus struct {
 	StderrTail     string    `json:"stderr_tail,omitempty"` // of the last failure
 	Crashes        int       `json:"crashes"`               // within the crash window, as the Manager counts them
 	Owners         int       `json:"owners"`                // active owners on the tier
+	// LastBlame names the plugin the newest fault or end of the tier's host was blamed on,
+	// and why ("plugin `id`: reason"); empty when nothing was attributed.
+	LastBlame string `json:"last_blame,omitempty"`
 	// Sandbox is one line on the tier's containment: SandboxStatus.Note for the plugin
 	// tier, BuiltinSandboxNote for the builtin tier (ARCHITECTURE.md, “Sandbox”).
 	Sandbox string `json:"sandbox,omitempty"`
@@ -255,14 +258,15 @@ func (m *Manager) Status() []TierStatus {
 			st = tr.Status()
 		}
 		m.mu.Lock()
-		crashes := m.peekLocked(t).crashes
+		peek := m.peekLocked(t)
 		m.mu.Unlock()
+		crashes := peek.crashes
 		note := BuiltinSandboxNote
 		if t == protocol.TierPlugin {
 			note = m.SandboxStatus().Note
 		}
 		ts := tierStatusOf(st)
-		ts.Crashes, ts.Owners, ts.Sandbox = crashes, m.reg.ActiveOwners(t), note
+		ts.Crashes, ts.Owners, ts.Sandbox, ts.LastBlame = crashes, m.reg.ActiveOwners(t), note, peek.lastBlame
 		out = append(out, ts)
 	}
 	return out

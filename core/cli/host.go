@@ -13,7 +13,8 @@ import (
 // plugin, builtin. Each entry is core.TierStatus: the supervisor's view (tier, state,
 // generation, shim_pid, runtime_pid, runtime_pgid, runtime, runtime_version,
 // runtime_path, uptime_ms, last_failure, stderr_tail) plus the Manager's crash count
-// (crashes) and number of active owners (owners). A tier no enabled plugin needs stays
+// (crashes), number of active owners (owners) and the newest blame (last_blame: the plugin a
+// fault or the host's end was attributed to, and why). A tier no enabled plugin needs stays
 // "idle" and has no process. Modules lists every pinned builtin module of the builtin tier
 // (core.BuiltinModuleInfo: id, owner host:<id>, pinned sha256, whether it had work, its
 // owner's state, live tools, why it has no owner, and what was refused or ignored).

@@ -437,6 +437,9 @@ func writeHostStatus(w io.Writer, st []core.TierStatus) {
 		if s.LastFailure != "" {
 			printf(w, "%s tier, last failure: %s\n", s.Tier, oneLine(s.LastFailure))
 		}
+		if s.LastBlame != "" {
+			printf(w, "%s tier, last blame: %s\n", s.Tier, oneLine(s.LastBlame))
+		}
 	}
 	for _, s := range st {
 		if s.Sandbox != "" {

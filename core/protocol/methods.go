@@ -80,6 +80,7 @@ const (
 	MethodExecRedeem         = "exec/redeem"
 	MethodExtFaulted         = "ext/faulted"
 	MethodLog                = "log"
+	MethodHostBusy           = "host/busy"
 )
 
 // MethodSpec is one row of the method table.
@@ -161,6 +162,7 @@ var methodTable = []MethodSpec{
 	request(MethodExecRedeem, HostToCore, builtinOnly, (*ExecRedeemParams)(nil), nil),
 	notification(MethodExtFaulted, HostToCore, (*FaultedParams)(nil)),
 	notification(MethodLog, HostToCore, (*LogParams)(nil)),
+	notification(MethodHostBusy, HostToCore, (*BusyParams)(nil)),
 }
 
 var methodIndex = func() map[string]MethodSpec {

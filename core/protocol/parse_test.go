@@ -267,11 +267,11 @@ func TestRoundTripTypes(t *testing.T) {
 }
 
 func TestMethodTable(t *testing.T) {
-	if got := len(Methods()); got != 31 {
-		t.Fatalf("%d methods, want 31 (ARCHITECTURE.md, “Methods”)", got)
+	if got := len(Methods()); got != 32 {
+		t.Fatalf("%d methods, want 32 (ARCHITECTURE.md, “Methods”)", got)
 	}
-	if got := len(Pairs()); got != 32 {
-		t.Fatalf("%d (method, direction) pairs, want 32", got)
+	if got := len(Pairs()); got != 33 {
+		t.Fatalf("%d (method, direction) pairs, want 33", got)
 	}
 	builtin := map[string]bool{}
 	for _, m := range []string{MethodMCPOpen, MethodMCPRequest, MethodMCPClose, MethodHarnessRun, MethodProcLaunch, MethodProcRead,

@@ -315,6 +315,14 @@ type FaultedParams struct {
 	Error string   `json:"error"`
 }
 
+// BusyParams is host/busy: the host's event loop has been inside one callback of Owner for
+// longer than the host's own bound (the host's watchdog thread says so while the loop is
+// stuck), or, without Owner, that callback has returned (ARCHITECTURE.md, “Lifecycles and
+// numbers”, Blame).
+type BusyParams struct {
+	Owner *OwnerRef `json:"owner,omitempty"`
+}
+
 // LogParams is log.
 type LogParams struct {
 	Level    string `json:"level"`

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,6 +92,49 @@ func TestEndCausesReachTheOwnerLayer(t *testing.T) {
 					t.Errorf("exit reason %v; want ErrRuntimeExited and no violation", info.Reason)
 				}
 			})
+		})
+	}
+}
+
+// TestBusyNoteNamesTheCulprit: a host/busy naming an owner that is still outstanding when
+// the heartbeat kills the host reaches the owner layer as ExitInfo.Busy, and the kill's
+// reason names its plugin; a note cleared before the host hangs names nobody.
+func TestBusyNoteNamesTheCulprit(t *testing.T) {
+	owner := protocol.OwnerRef{PluginID: "looper", Generation: 1, OwnerToken: "tok"}
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			for _, c := range []struct {
+				name  string
+				calls []map[string]any
+				busy  *protocol.OwnerRef
+			}{
+				{"outstanding", []map[string]any{{"busy": owner, "block": 60000}}, &owner},
+				{"cleared", []map[string]any{{"busy": owner, "block": 50, "clear": true}, {"block": 60000}}, nil},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					t.Parallel()
+					rec := newExitRecorder()
+					tr := newTier(t, rt, "good", func(o *Options) { fast(o); o.Owners = rec; o.CrashLimit = 1 })
+					h, err := ensure(t, tr)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, in := range c.calls {
+						_, err = h.Call(context.Background(), protocol.MethodToolCall, toolCall(in), rpc.CallOpts{Timeout: 30 * time.Second})
+					}
+					if !errors.Is(err, rpc.ErrHostExited) {
+						t.Fatalf("last call: %v, want a host exit", err)
+					}
+					info := rec.first(t)
+					if !info.Hung || (info.Busy == nil) != (c.busy == nil) || c.busy != nil && *info.Busy != *c.busy {
+						t.Fatalf("exit info %+v, want hung with busy %v", info, c.busy)
+					}
+					if named := strings.Contains(info.Reason.Error(), "while a callback of plugin looper ran"); named != (c.busy != nil) {
+						t.Fatalf("reason %q names the plugin: %v", info.Reason, named)
+					}
+				})
+			}
 		})
 	}
 }

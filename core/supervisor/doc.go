@@ -51,8 +51,10 @@
 // Each fact about an incarnation is kept in one place. The rpc peer owns the calls in flight
 // (its slots; Drain for the planned restart): the supervisor asks it and counts nothing. The
 // supervisor keeps which owners' ext/activate is in flight, the one fact the owner layer
-// needs to blame a crash during activation, and reports it in [ExitInfo]; deciding the blame
-// (and what to replay) is the owner layer's. Owner states live in core/registry only.
+// needs to blame a crash during activation, and the owner the host's watchdog last named
+// with host/busy (its callback holding the event loop; cleared by a host/busy without an
+// owner), and reports both in [ExitInfo] (Activating, Busy); deciding the blame (and what to
+// replay) is the owner layer's. Owner states live in core/registry only.
 //
 // A runtime that exited is reported by its shim, which then waits for the core; the core
 // closes it through go-plugin (Client.Kill: the Shutdown call, and the shim exits). A shim

@@ -132,6 +132,13 @@ func (h *hostHandler) HandleNotification(m *protocol.Message) {
 		}
 	case protocol.MethodHostReady:
 		inc.readyOnce.Do(func() { close(inc.readyNote) })
+	case protocol.MethodHostBusy:
+		if p, ok := m.Value.(*protocol.BusyParams); ok {
+			inc.noteBusy(p.Owner)
+			if p.Owner != nil {
+				h.t.o.Logger.Debug("host busy in a plugin's callback", "plugin", p.Owner.PluginID, "generation", inc.gen)
+			}
+		}
 	case protocol.MethodLog:
 		if o := h.t.o.Owners; o != nil {
 			o.HandleNotification(h.t.o.Tier, inc.gen, m)

@@ -44,7 +44,11 @@ func (t *TierRuntime) beat(inc *incarnation) {
 		if inc.conn != nil { // before the kill: the calls' end reads it
 			inc.conn.hung.Store(int64(t.o.HangKillAfter))
 		}
-		inc.kill(fmt.Sprintf("heartbeat timed out: host/ping unanswered for %s", t.o.HangKillAfter))
+		reason := fmt.Sprintf("heartbeat timed out: host/ping unanswered for %s", t.o.HangKillAfter)
+		if b := inc.busyOwner(); b != nil {
+			reason += fmt.Sprintf(" while a callback of plugin %s ran", b.PluginID)
+		}
+		inc.kill(reason)
 	})
 	defer unresp.Stop()
 	defer kill.Stop()

@@ -52,6 +52,23 @@ type incarnation struct {
 	reasonMu sync.Mutex
 	// reason is why the core killed it for not answering (the heartbeat, Host.Activate).
 	reason string // +checklocks:reasonMu
+	// busy is the owner the host's watchdog last named with host/busy, nil once the host
+	// said that callback returned: whose code held the event loop (ExitInfo.Busy).
+	busy *protocol.OwnerRef // +checklocks:reasonMu
+}
+
+// noteBusy records a host/busy: the owner whose callback holds the event loop, or nil.
+func (inc *incarnation) noteBusy(o *protocol.OwnerRef) {
+	inc.reasonMu.Lock()
+	defer inc.reasonMu.Unlock()
+	inc.busy = o
+}
+
+// busyOwner is the owner of the last host/busy, nil when none is outstanding.
+func (inc *incarnation) busyOwner() *protocol.OwnerRef {
+	inc.reasonMu.Lock()
+	defer inc.reasonMu.Unlock()
+	return inc.busy
 }
 
 // spawn starts the shim, opens the Channel, starts the runtime and the peer. On error

@@ -78,6 +78,10 @@ type ExitInfo struct {
 	Hung bool
 	// Blocked is true when that kill came from an unanswered ext/activate (Host.Activate).
 	Blocked bool
+	// Busy is, for a kill for not answering (Hung), the owner whose callback held the host's
+	// event loop then: the host's watchdog named it with host/busy and the host never said
+	// that callback returned. nil when the host named none (unattributed).
+	Busy *protocol.OwnerRef
 }
 
 // Crash reports whether the end counts against the crash budget: every unplanned end but

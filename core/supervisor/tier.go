@@ -252,6 +252,9 @@ func (t *TierRuntime) watch(inc *incarnation) {
 	fe := &FailureError{Tier: t.o.Tier, Generation: inc.gen, Reason: t.withMemoryHint(inc, cause.Error(), tail), StderrTail: tail, Err: cause}
 	t.o.Logger.Warn("extension host exited", "error", fe)
 	info := ExitInfo{Reason: fe, Activating: inc.activating.sole(), Hung: inc.killReason() != "", Blocked: inc.blocked.Load()}
+	if info.Hung {
+		info.Busy = inc.busyOwner()
+	}
 	if o := t.o.Owners; o != nil {
 		o.HostExited(t.o.Tier, inc.gen, info)
 	}

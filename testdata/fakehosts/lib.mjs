@@ -90,7 +90,8 @@ export function onMessage(fn, { exitOnEOF = true } = {}) {
 
 // serve runs a well-behaved host: the handshake with the given hello overrides, then
 // ping/shutdown, ext/activate ok, ext/deactivate clean, tool/call echo (an object input
-// {sleep: ms} answers later, {block: ms} blocks the event loop first), and any extra
+// {sleep: ms} answers later, {block: ms} blocks the event loop first, naming the owner
+// {busy} with host/busy before and, with {clear: true}, clearing it after), and any extra
 // handlers (method -> fn(msg)).
 export function serve({ helloOverrides = {}, handlers = {}, afterReady, exitOnEOF = true } = {}) {
   onMessage((m) => {
@@ -115,8 +116,10 @@ export function serve({ helloOverrides = {}, handlers = {}, afterReady, exitOnEO
       const text = typeof input === 'string' ? input : JSON.stringify(input);
       const answer = () => respond(m.id, { content: [{ type: 'text', text }], is_error: false });
       if (input && typeof input === 'object' && input.block) {
+        if (input.busy) notify('host/busy', { owner: input.busy }); // as the real host's watchdog would
         const until = Date.now() + input.block; // keeps the event loop busy: no pings answered
         while (Date.now() < until);
+        if (input.busy && input.clear) notify('host/busy', {});
         answer();
       } else if (input && typeof input === 'object' && input.sleep) {
         setTimeout(answer, input.sleep);

@@ -14,9 +14,225 @@ import { readFileSync as readFileSync2 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/boot.ts
-import { createReadStream, createWriteStream } from "node:fs";
-import { createRequire } from "node:module";
+import { createWriteStream } from "node:fs";
+import { createRequire as createRequire2 } from "node:module";
 import { Socket } from "node:net";
+
+// src/running.ts
+import { createRequire } from "node:module";
+
+// src/owner.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var ownerContext = new AsyncLocalStorage();
+function sameRef(a, b) {
+  return a.plugin_id === b.plugin_id && a.generation === b.generation && a.owner_token === b.owner_token;
+}
+
+// src/running.ts
+var OWNER = 0;
+var SEQ = 1;
+var WRITE = 2;
+var TOLD = 3;
+var BUSY_MS = 500;
+var TICK_MS = 100;
+var PIPE_BUF = 4096;
+var words = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+var { load, store, compareExchange, add } = Atomics;
+var post;
+var cleared;
+var next = 1;
+var indexOf = /* @__PURE__ */ new WeakMap();
+function configure(o) {
+  post = o.post;
+  cleared = o.clear;
+}
+var busyFrame;
+function setBusyFrame(f) {
+  busyFrame = f;
+}
+function indexFor(owner) {
+  let i = indexOf.get(owner);
+  if (i !== void 0) return i;
+  i = next++;
+  indexOf.set(owner, i);
+  const frame = busyFrame?.(owner);
+  if (frame !== void 0 && frame.byteLength <= PIPE_BUF) post?.(i, frame);
+  return i;
+}
+function enter(owner) {
+  const prev = load(words, OWNER);
+  store(words, OWNER, indexFor(owner));
+  add(words, SEQ, 1);
+  return prev;
+}
+function leave(prev) {
+  store(words, OWNER, prev);
+  add(words, SEQ, 1);
+  if (load(words, TOLD) !== 0) {
+    store(words, TOLD, 0);
+    cleared?.();
+  }
+}
+function runAs(owner, fn) {
+  const prev = enter(owner);
+  try {
+    return fn();
+  } finally {
+    leave(prev);
+  }
+}
+function lockChannel() {
+  while (compareExchange(words, WRITE, 0, 1) === 2) {
+  }
+}
+function unlockChannel() {
+  compareExchange(words, WRITE, 1, 0);
+}
+function owned(cb) {
+  if (typeof cb !== "function") return cb;
+  const owner = ownerContext.getStore();
+  if (owner === void 0) return cb;
+  const fn = cb;
+  return function(...args) {
+    const prev = enter(owner);
+    try {
+      return Reflect.apply(fn, this, args);
+    } finally {
+      leave(prev);
+    }
+  };
+}
+function wrapScheduler(target, key) {
+  const original = Reflect.get(target, key);
+  if (typeof original !== "function") return;
+  const orig = original;
+  const wrapped = function(cb, ...rest) {
+    return Reflect.apply(orig, this, [owned(cb), ...rest]);
+  };
+  for (const k of Reflect.ownKeys(orig)) {
+    if (k === "length" || k === "name" || k === "prototype") continue;
+    const d = Reflect.getOwnPropertyDescriptor(orig, k);
+    if (d) Reflect.defineProperty(wrapped, k, d);
+  }
+  Object.defineProperty(wrapped, "name", { value: orig.name });
+  Reflect.set(target, key, wrapped);
+}
+function noteSchedulers() {
+  const timers = createRequire(import.meta.url)("node:timers");
+  for (const key of ["setTimeout", "setInterval", "setImmediate"]) {
+    const same = Reflect.get(timers, key) === Reflect.get(globalThis, key);
+    wrapScheduler(globalThis, key);
+    if (same) Reflect.set(timers, key, Reflect.get(globalThis, key));
+    else wrapScheduler(timers, key);
+  }
+  wrapScheduler(globalThis, "queueMicrotask");
+  wrapScheduler(process, "nextTick");
+}
+var WATCHDOG = `
+const { workerData, parentPort } = require('node:worker_threads');
+const { writeSync } = require('node:fs');
+const { parent, self, ppid, words: sab, fd, busyMs, tickMs } = workerData;
+const w = new Int32Array(sab);
+const frames = new Map();
+parentPort.on('message', (m) => { frames.set(m.index, m.frame); });
+const gone = () => {
+  try { process.kill(parent, 0); } catch (e) { if (e && e.code === 'ESRCH') return true; }
+  return ppid === parent && process.ppid !== parent;
+};
+let seq = -1, since = Date.now(), told = -1, ticks = 0;
+setInterval(() => {
+  if (parent > 1 && ++ticks % 5 === 0 && gone()) {
+    try { process.kill(-self, 'SIGKILL'); } catch {}
+    process.kill(self, 'SIGKILL');
+  }
+  const owner = Atomics.load(w, ${OWNER});
+  const q = Atomics.load(w, ${SEQ});
+  if (owner === 0 || q !== seq) { seq = q; since = Date.now(); return; }
+  if (told === q || Date.now() - since < busyMs) return;
+  const frame = frames.get(owner);
+  if (frame === undefined || fd < 0) return;
+  if (Atomics.compareExchange(w, ${WRITE}, 0, 2) !== 0) return;
+  try {
+    if (writeSync(fd, frame) === frame.byteLength) { told = q; Atomics.store(w, ${TOLD}, 1); }
+  } catch {
+    // EAGAIN: the pipe is full; the next tick tries again
+  } finally {
+    Atomics.store(w, ${WRITE}, 0);
+  }
+}, tickMs);
+`;
+function watchdogData(fd) {
+  return { words: words.buffer, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
+}
+
+// src/primordials.ts
+var R = Reflect;
+var ReflectApply = R.apply;
+var ReflectDefineProperty = R.defineProperty;
+var ReflectGetOwnPropertyDescriptor = R.getOwnPropertyDescriptor;
+var O = Object;
+var ObjectKeys = O.keys;
+var ObjectHasOwn = O.hasOwn;
+var ObjectCreate = O.create;
+var ObjectGetPrototypeOf = O.getPrototypeOf;
+var ObjectSetPrototypeOf = O.setPrototypeOf;
+var ObjectFreeze = O.freeze;
+var ObjectDefineProperty = O.defineProperty;
+var ObjectPrototype = O.prototype;
+var ArrayIsArray = Array.isArray;
+var NumberIsInteger = Number.isInteger;
+var MathAbs = Math.abs;
+var JSONStringify = JSON.stringify;
+var JSONParse = JSON.parse;
+var StringFromCharCode = String.fromCharCode;
+function uncurry(f) {
+  return (self, ...args) => ReflectApply(f, self, args);
+}
+var StringPrototypeCharCodeAt = uncurry(String.prototype.charCodeAt);
+var StringPrototypeSlice = uncurry(String.prototype.slice);
+var StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
+var ArrayPrototypePush = uncurry(Array.prototype.push);
+var ArrayPrototypeIncludes = uncurry(Array.prototype.includes);
+var SetPrototypeHas = uncurry(Set.prototype.has);
+var MapPrototypeGet = uncurry(Map.prototype.get);
+var RegExpPrototypeTest = uncurry(RegExp.prototype.test);
+var PromisePrototypeThen = uncurry(Promise.prototype.then);
+var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
+var TypedArrayPrototypeSet = uncurry(TypedArrayPrototype.set);
+var TypedArrayPrototypeFill = uncurry(TypedArrayPrototype.fill);
+var TypedArrayPrototypeSubarray = uncurry(TypedArrayPrototype.subarray);
+var getter = (k) => ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k).get;
+var lengthGetter = getter("length");
+var bufferGetter = getter("buffer");
+var byteOffsetGetter = getter("byteOffset");
+var TypedArrayLength = (a) => ReflectApply(lengthGetter, a, []);
+var TypedArrayBuffer = (a) => ReflectApply(bufferGetter, a, []);
+var TypedArrayByteOffset = (a) => ReflectApply(byteOffsetGetter, a, []);
+var encoder = new TextEncoder();
+var encodeInto = TextEncoder.prototype.encodeInto;
+var encode = TextEncoder.prototype.encode;
+var TextEncode = (s) => ReflectApply(encode, encoder, [s]);
+var TextEncodeInto = (s, dst) => {
+  const r = ReflectApply(encodeInto, encoder, [s, dst]);
+  return r.written;
+};
+var decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+var decode = TextDecoder.prototype.decode;
+var TextDecode = (b) => ReflectApply(decode, decoder, [b]);
+var BufferByteLength = Buffer.byteLength;
+var BufferAllocUnsafeSlow = Buffer.allocUnsafeSlow;
+var wipe = (b, end2) => {
+  TypedArrayPrototypeFill(b, 0, 0, end2);
+};
+var BufferConcat = Buffer.concat;
+var BufferProto = Buffer.prototype;
+var latin1Write = BufferProto.latin1Write;
+var BufferLatin1Write = (buf, s, at) => {
+  if (latin1Write !== void 0) return ReflectApply(latin1Write, buf, [s, at, s.length]);
+  return TextEncodeInto(s, TypedArrayPrototypeSubarray(buf, at));
+};
+
+// src/boot.ts
 var EXIT_USAGE = 64;
 var EXIT_PROTOCOL = 65;
 var EXIT_SOFTWARE = 70;
@@ -47,58 +263,201 @@ function rebindStdio() {
 var CHANNEL_IN = 3;
 var CHANNEL_OUT = 4;
 function openChannel() {
+  lockHasInstance(Buffer);
   if (globalThis.Bun) {
-    const input2 = createReadStream("", { fd: CHANNEL_IN, highWaterMark: 1 << 20 });
-    const output2 = createWriteStream("", { fd: CHANNEL_OUT, highWaterMark: 1 << 20 });
+    const io = capturedFs();
+    const input2 = readLoop(io.read, CHANNEL_IN);
+    const output2 = createWriteStream("", { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io });
     output2.on("error", () => {
     });
-    return { input: input2, write: (chunk, done) => {
-      output2.write(chunk, done);
-    } };
+    return sealChannel(input2, output2);
   }
   const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
   const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
   output.on("error", () => {
   });
-  return { input, write: (chunk, done) => {
-    output.write(chunk, done);
-  } };
+  return sealChannel(input, output);
 }
-function guardExit() {
-  const realExit = process.exit.bind(process);
-  const refuse = (what) => () => {
-    throw new Error(`${what} is not available to plugins: the cwx core stops the host`);
+var INPUT_KEYS = ["push", "unshift", "emit", "read", "_read"];
+var OUTPUT_KEYS = ["write", "_write", "_writev", "_writeGeneric", "emit", "cork", "uncork"];
+var HANDLE_KEYS = ["writeBuffer", "writev", "writeUtf8String", "writeLatin1String", "writeAsciiString", "writeUcs2String", "readStart", "readStop", "shutdown", "close"];
+function sealChannel(input, output) {
+  for (const [stream, keys] of [[input, INPUT_KEYS], [output, OUTPUT_KEYS]]) {
+    pin(stream, keys);
+    const handle = Reflect.get(stream, "_handle");
+    if (typeof handle === "object" && handle !== null) pin(handle, HANDLE_KEYS);
+  }
+  hideHandles([input, output, Reflect.get(input, "_handle"), Reflect.get(output, "_handle")]);
+  const write2 = Reflect.get(output, "write");
+  const queued = findGetter(output, "writableLength");
+  return {
+    input,
+    write: (chunk, done) => {
+      Reflect.apply(write2, output, [chunk, done]);
+    },
+    queued: () => queued ? Reflect.apply(queued, output, []) : output.writableLength
   };
-  Object.defineProperty(process, "exit", { value: refuse("process.exit"), writable: false, configurable: false });
-  Object.defineProperty(process, "abort", { value: refuse("process.abort"), writable: false, configurable: false });
-  return realExit;
 }
-function killOwnGroup() {
-  try {
-    process.kill(-process.pid, "SIGKILL");
-  } catch {
+function hideHandles(hidden) {
+  const list = Reflect.get(process, "_getActiveHandles");
+  if (typeof list !== "function") return;
+  const filter = Array.prototype.filter;
+  const includes = Array.prototype.includes;
+  const visible = function _getActiveHandles() {
+    const all = Reflect.apply(list, process, []);
+    return Reflect.apply(filter, all, [(h) => !Reflect.apply(includes, hidden, [h])]);
+  };
+  Reflect.defineProperty(process, "_getActiveHandles", { value: visible, writable: false, enumerable: false, configurable: false });
+}
+function pin(target, keys) {
+  for (const k of keys) {
+    const v = Reflect.get(target, k);
+    if (typeof v !== "function") continue;
+    Reflect.defineProperty(target, k, { value: v, writable: false, enumerable: false, configurable: false });
   }
 }
-var WATCHDOG = `
-const { workerData } = require('node:worker_threads');
-const { parent, self, ppid } = workerData;
-const gone = () => {
-  try { process.kill(parent, 0); } catch (e) { if (e && e.code === 'ESRCH') return true; }
-  return ppid === parent && process.ppid !== parent;
-};
-setInterval(() => {
-  if (!gone()) return;
-  try { process.kill(-self, 'SIGKILL'); } catch {}
-  process.kill(self, 'SIGKILL');
-}, 500);
-`;
+function findGetter(o, k) {
+  for (let p = o; p !== null; p = Object.getPrototypeOf(p)) {
+    const d = Reflect.getOwnPropertyDescriptor(p, k);
+    if (d) return d.get;
+  }
+  return void 0;
+}
+function lockHasInstance(C) {
+  const ordinary = Reflect.get(Function.prototype, Symbol.hasInstance);
+  Reflect.defineProperty(C, Symbol.hasInstance, { value: ordinary, writable: false, enumerable: false, configurable: false });
+}
+function readLoop(read, fd) {
+  const listeners = { data: [], end: [], error: [] };
+  const emit = (ev, v) => {
+    for (const f of listeners[ev] ?? []) f(v);
+  };
+  const buf = BufferAllocUnsafeSlow(1 << 20);
+  const next2 = () => {
+    Reflect.apply(read, void 0, [fd, buf, 0, 1 << 20, null, (err, n) => {
+      if (err) {
+        if (err.code === "EAGAIN") return void setTimeout(next2, 1);
+        return emit("error", err);
+      }
+      if (n === 0) return emit("end");
+      const chunk = BufferAllocUnsafeSlow(n);
+      TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
+      wipe(buf, n);
+      emit("data", chunk);
+      next2();
+    }]);
+  };
+  setImmediate(next2);
+  const input = { on: (ev, f) => {
+    (listeners[ev] ??= []).push(f);
+    return input;
+  } };
+  return input;
+}
+function capturedFs() {
+  const fs = createRequire2(import.meta.url)("node:fs");
+  const out = {};
+  for (const k of ["open", "close", "read", "write", "writev", "fsync"]) if (typeof fs[k] === "function") out[k] = fs[k];
+  return out;
+}
 function startWatchdog(env) {
-  const parent = Number(env.CWX_HOST_PARENT_PID);
-  if (!Number.isSafeInteger(parent) || parent <= 1) return false;
-  const { Worker } = createRequire(import.meta.url)("node:worker_threads");
-  const w = new Worker(WATCHDOG, { eval: true, workerData: { parent, self: process.pid, ppid: process.ppid } });
+  const p = Number(env.CWX_HOST_PARENT_PID);
+  const parent = Number.isSafeInteger(p) && p > 1 ? p : 0;
+  const { Worker } = createRequire2(import.meta.url)("node:worker_threads");
+  const w = new Worker(WATCHDOG, { eval: true, workerData: { parent, self: process.pid, ppid: process.ppid, ...watchdogData(CHANNEL_OUT) } });
   w.unref();
-  return true;
+  const post2 = w.postMessage.bind(w);
+  return (index, frame) => post2({ index, frame });
+}
+
+// src/guard.ts
+var HostEndRefused = class extends Error {
+  name = "HostEndRefused";
+  attempt;
+  constructor(attempt) {
+    super(`\`${attempt}\` is refused: plugin code may not end the cwx extension host (the core stops it)`);
+    this.attempt = attempt;
+  }
+};
+Object.freeze(HostEndRefused.prototype);
+function lock(key, value) {
+  Object.defineProperty(process, key, { value, writable: false, configurable: false, enumerable: true });
+}
+function shown(v) {
+  return typeof v === "string" ? JSON.stringify(v) : String(v);
+}
+function guardProcess() {
+  const self = process.pid;
+  const parent = process.ppid;
+  const original = {
+    exit: process.exit,
+    reallyExit: Reflect.get(process, "reallyExit"),
+    abort: process.abort,
+    kill: process.kill,
+    _kill: Reflect.get(process, "_kill")
+  };
+  let trusted = false;
+  let told;
+  const refuse = (attempt) => {
+    const err = new HostEndRefused(attempt);
+    try {
+      told?.(err);
+    } catch {
+    }
+    throw err;
+  };
+  const endsHost = (pid, sig) => {
+    if (sig === 0 || sig === "0") return false;
+    const p = Number(pid);
+    const ppid = process.ppid;
+    return p === self || p === -self || p === 0 || p === -1 || p === parent || p === -parent || ppid > 1 && (p === ppid || p === -ppid);
+  };
+  const call = (fn, args) => Reflect.apply(fn, process, args);
+  lock("exit", function exit(code) {
+    if (trusted) return call(original.exit, [code]);
+    return refuse(`process.exit(${code === void 0 ? "" : shown(code)})`);
+  });
+  if (original.reallyExit) {
+    const real = original.reallyExit;
+    lock("reallyExit", function reallyExit(code) {
+      if (trusted) return call(real, [code]);
+      return refuse(`process.reallyExit(${code === void 0 ? "" : shown(code)})`);
+    });
+  }
+  lock("abort", function abort() {
+    return refuse("process.abort()");
+  });
+  lock("kill", function kill(pid, sig) {
+    if (!trusted && endsHost(pid, sig)) refuse(`process.kill(${shown(pid)}${sig === void 0 ? "" : `, ${shown(sig)}`})`);
+    return call(original.kill, sig === void 0 ? [pid] : [pid, sig]);
+  });
+  if (original._kill) {
+    const real = original._kill;
+    lock("_kill", function _kill(pid, sig) {
+      if (!trusted && endsHost(pid, sig)) refuse(`process._kill(${shown(pid)}, ${shown(sig)})`);
+      return call(real, [pid, sig]);
+    });
+  }
+  const asHost = (f) => {
+    trusted = true;
+    try {
+      return f();
+    } finally {
+      trusted = false;
+    }
+  };
+  return {
+    exit: (code) => asHost(() => call(original.exit, [code])),
+    killGroup: () => {
+      try {
+        asHost(() => call(original.kill, [-self, "SIGKILL"]));
+      } catch {
+      }
+    },
+    onRefusal: (f) => {
+      told = f;
+    }
+  };
 }
 
 // src/protocol.generated.ts
@@ -136,6 +495,9 @@ var SHAPES = {
     diagnostic: { type: { t: "string" }, required: false }
   } },
   AnyObject: { strict: false, fields: {} },
+  BusyParams: { strict: true, fields: {
+    owner: { type: { t: "shape", shape: "OwnerRef" }, required: false }
+  } },
   CancelParams: { strict: true, fields: {
     id: { type: { t: "uint" }, required: true }
   } },
@@ -398,6 +760,7 @@ var METHODS = {
   "ext/faulted": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "FaultedParams" },
   "harness/run": { direction: "core_to_host", kind: "request", tiers: ["builtin"], params: "HarnessRunParams", result: "AnyObject" },
   "hook/evaluate": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "HookEvaluateParams", result: "HookVerdict" },
+  "host/busy": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "BusyParams" },
   "host/hello": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "HelloParams" },
   "host/initialize": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "InitializeParams", result: "Empty" },
   "host/ping": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "Empty", result: "Empty" },
@@ -425,69 +788,138 @@ var METHODS = {
 // src/frame.ts
 var MAGIC = Buffer.from("CWX1", "ascii");
 var HEADER_SIZE = 8;
+var M0 = 67;
+var M1 = 87;
+var M2 = 88;
+var M3 = 49;
 var FrameError = class extends Error {
   name = "FrameError";
 };
 function encodeFrame(payload) {
-  if (payload.length > MAX_FRAME) {
-    throw new FrameError(`frame payload of ${payload.length} bytes exceeds the ${MAX_FRAME}-byte limit`);
+  const n = TypedArrayLength(payload);
+  if (n > MAX_FRAME) {
+    throw new FrameError(`frame payload of ${n} bytes exceeds the ${MAX_FRAME}-byte limit`);
   }
-  const out = Buffer.allocUnsafe(HEADER_SIZE + payload.length);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(payload.length, 4);
-  out.set(payload, HEADER_SIZE);
+  const out = header(n);
+  TypedArrayPrototypeSet(out, payload, HEADER_SIZE);
   return out;
+}
+function header(n) {
+  const out = BufferAllocUnsafeSlow(HEADER_SIZE + n);
+  out[0] = M0;
+  out[1] = M1;
+  out[2] = M2;
+  out[3] = M3;
+  out[4] = n & 255;
+  out[5] = n >>> 8 & 255;
+  out[6] = n >>> 16 & 255;
+  out[7] = n >>> 24;
+  return sealed(out, HEADER_SIZE + n);
+}
+function sealed(b, n) {
+  const own = (k, value) => ObjectDefineProperty(b, k, { value, writable: false, enumerable: false, configurable: false });
+  own("length", n);
+  own("byteLength", n);
+  own("byteOffset", TypedArrayByteOffset(b));
+  own("buffer", TypedArrayBuffer(b));
+  return b;
+}
+function encodeJSON(msg, detached = false) {
+  const payload = TextEncode(JSONStringify(detached ? msg : detach(msg)));
+  try {
+    return encodeFrame(payload);
+  } finally {
+    wipe(payload);
+  }
+}
+function detach(v, depth = 0) {
+  if (typeof v !== "object" || v === null) return v;
+  if (depth > 256) throw new FrameError("message nests too deep to encode");
+  if (ArrayIsArray(v)) {
+    const n = v.length;
+    const a = [];
+    ObjectSetPrototypeOf(a, null);
+    for (let i = 0; i < n; i++) a[i] = ObjectHasOwn(v, i) ? detach(v[i], depth + 1) : null;
+    return a;
+  }
+  const proto = ObjectGetPrototypeOf(v);
+  if (proto !== ObjectPrototype && proto !== null) {
+    const json = JSONStringify(v);
+    return json === void 0 ? void 0 : detach(JSONParse(json), depth + 1);
+  }
+  const o = ObjectCreate(null);
+  const ks = ObjectKeys(v);
+  for (let i = 0; i < ks.length; i++) {
+    const k = ks[i];
+    o[k] = detach(v[k], depth + 1);
+  }
+  return o;
 }
 var BIG_TEXT = 64 << 10;
 var NEEDS_ESCAPE = globalThis.Bun !== void 0 ? /[\u0000-\u001f"\\\ud800-\udfff]/ : /[^\u0020\u0021\u0023-\u005b\u005d-\ud7ff\ue000-\uffff]/;
 function plainText(s) {
-  return !NEEDS_ESCAPE.test(s);
+  return !RegExpPrototypeTest(NEEDS_ESCAPE, s);
 }
 function plainRecord(v) {
-  return typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype && !("toJSON" in v);
+  return typeof v === "object" && v !== null && ObjectGetPrototypeOf(v) === null && !ObjectHasOwn(v, "toJSON");
 }
-function encodeJSONFrame(msg, max) {
+function encodeJSONFrame(raw, max, detached = false) {
+  const msg = detached ? raw : detach(raw);
   const texts = [];
   const shaped = withMarkers(msg, texts);
   let pieces = [];
-  if (shaped === void 0 || !splitAtMarkers(JSON.stringify(shaped), texts, pieces)) pieces = [JSON.stringify(msg)];
+  if (shaped === void 0 || !splitAtMarkers(JSONStringify(shaped), texts, pieces)) pieces = [JSONStringify(msg)];
   let n = 0;
-  const sizes = pieces.map((p) => Buffer.byteLength(p, "utf8"));
-  for (const k of sizes) n += k;
+  const sizes = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const k = BufferByteLength(pieces[i], "utf8");
+    sizes[i] = k;
+    n += k;
+  }
   if (n > max) return n;
-  const out = Buffer.allocUnsafe(HEADER_SIZE + n);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(n, 4);
+  const out = header(n);
   let at = HEADER_SIZE;
-  pieces.forEach((p, i) => {
-    at += out.write(p, at, sizes[i] === p.length ? "latin1" : "utf8");
-  });
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    at += sizes[i] === p.length ? BufferLatin1Write(out, p, at) : TextEncodeInto(p, TypedArrayPrototypeSubarray(out, at));
+  }
   return out;
 }
 var marker = (i) => `cwx-text-${i}`;
+function withKey(o, k, v) {
+  const out = ObjectCreate(null);
+  const ks = ObjectKeys(o);
+  for (let i = 0; i < ks.length; i++) out[ks[i]] = o[ks[i]];
+  out[k] = v;
+  return out;
+}
 function withMarkers(msg, texts) {
-  if (!plainRecord(msg) || !plainRecord(msg.result) || !Array.isArray(msg.result.content)) return void 0;
+  if (!plainRecord(msg) || !plainRecord(msg.result) || !ArrayIsArray(msg.result.content)) return void 0;
   const content = msg.result.content;
   let blocks;
   for (let i = 0; i < content.length; i++) {
     const b = content[i];
     if (!plainRecord(b) || typeof b.text !== "string" || b.text.length < BIG_TEXT || !plainText(b.text)) continue;
-    blocks ??= content.slice();
-    blocks[i] = { ...b, text: marker(texts.length) };
-    texts.push(b.text);
+    if (blocks === void 0) {
+      blocks = [];
+      ObjectSetPrototypeOf(blocks, null);
+      for (let j = 0; j < content.length; j++) blocks[j] = content[j];
+    }
+    blocks[i] = withKey(b, "text", marker(texts.length));
+    ArrayPrototypePush(texts, b.text);
   }
-  return blocks === void 0 ? void 0 : { ...msg, result: { ...msg.result, content: blocks } };
+  return blocks === void 0 ? void 0 : withKey(msg, "result", withKey(msg.result, "content", blocks));
 }
 function splitAtMarkers(json, texts, pieces) {
   let from2 = 0;
   for (let i = 0; i < texts.length; i++) {
-    const m = JSON.stringify(marker(i));
-    const at = json.indexOf(m);
-    if (at < from2 || json.indexOf(m, at + 1) >= 0) return false;
-    pieces.push(json.slice(from2, at), '"', texts[i], '"');
+    const m = JSONStringify(marker(i));
+    const at = StringPrototypeIndexOf(json, m);
+    if (at < from2 || StringPrototypeIndexOf(json, m, at + 1) >= 0) return false;
+    ArrayPrototypePush(pieces, StringPrototypeSlice(json, from2, at), '"', texts[i], '"');
     from2 = at + m.length;
   }
-  pieces.push(json.slice(from2));
+  ArrayPrototypePush(pieces, StringPrototypeSlice(json, from2));
   return true;
 }
 var FrameDecoder = class {
@@ -497,22 +929,22 @@ var FrameDecoder = class {
   // payload length of the frame being read, -1 while reading a header
   /** push returns the payloads completed by this chunk; it throws FrameError on a bad header. */
   push(chunk) {
-    this.chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    this.size += chunk.byteLength;
+    ArrayPrototypePush(this.chunks, chunk);
+    this.size += TypedArrayLength(chunk);
     const out = [];
     for (; ; ) {
       if (this.want < 0) {
         if (this.size < HEADER_SIZE) break;
-        const header = this.take(HEADER_SIZE);
-        if (!header.subarray(0, 4).equals(MAGIC)) {
-          throw new FrameError(`bad frame magic ${JSON.stringify(header.subarray(0, 4).toString("latin1"))}`);
+        const h = this.take(HEADER_SIZE);
+        if (h[0] !== M0 || h[1] !== M1 || h[2] !== M2 || h[3] !== M3) {
+          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(h[0], h[1], h[2], h[3]))}`);
         }
-        const n = header.readUInt32LE(4);
+        const n = (h[4] | h[5] << 8 | h[6] << 16) + h[7] * 16777216;
         if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
         this.want = n;
       }
       if (this.size < this.want) break;
-      out.push(this.take(this.want));
+      ArrayPrototypePush(out, this.take(this.want));
       this.want = -1;
     }
     return out;
@@ -521,31 +953,47 @@ var FrameDecoder = class {
   midFrame() {
     return this.size > 0 || this.want >= 0;
   }
+  /** take removes the first n buffered bytes and returns them as a Buffer of their own. */
   take(n) {
-    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
-    const head = Buffer.from(all.subarray(0, n));
-    const rest = all.subarray(n);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.size = rest.length;
+    const head = BufferAllocUnsafeSlow(n);
+    let at = 0;
+    let i = 0;
+    for (; at < n; i++) {
+      const c = this.chunks[i];
+      const len = TypedArrayLength(c);
+      const k = len <= n - at ? len : n - at;
+      TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
+      wipe(c, k);
+      at += k;
+      if (k < len) {
+        this.chunks[i] = TypedArrayPrototypeSubarray(c, k);
+        break;
+      }
+    }
+    const rest = [];
+    for (let j = i; j < this.chunks.length; j++) {
+      if (TypedArrayLength(this.chunks[j]) > 0) ArrayPrototypePush(rest, this.chunks[j]);
+    }
+    this.chunks = rest;
+    this.size -= n;
     return head;
   }
 };
 
 // src/strictjson.ts
-var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 var StrictJsonError = class extends Error {
   name = "StrictJsonError";
 };
 function parseStrict(payload) {
   let text;
   try {
-    text = utf8.decode(payload);
+    text = TextDecode(payload);
   } catch {
     throw new StrictJsonError("payload is not valid UTF-8");
   }
   let value;
   try {
-    value = JSON.parse(text);
+    value = JSONParse(text);
   } catch (err) {
     throw new StrictJsonError(`payload is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -556,28 +1004,28 @@ function scan(text) {
   const keys = [];
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 123 || c === 91) {
-      keys.push(c === 123 ? /* @__PURE__ */ new Set() : null);
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      keys.push(c === "{" ? /* @__PURE__ */ new Set() : null);
       if (keys.length > MAX_DEPTH) throw new StrictJsonError(`JSON nests deeper than ${MAX_DEPTH} levels`);
-      expectKey = c === 123;
-    } else if (c === 125 || c === 93) {
+      expectKey = c === "{";
+    } else if (c === "}" || c === "]") {
       keys.pop();
       expectKey = false;
-    } else if (c === 44) {
+    } else if (c === ",") {
       expectKey = keys[keys.length - 1] != null;
-    } else if (c === 34) {
+    } else if (c === '"') {
       const start = i;
       for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 92) i++;
-        else if (d === 34) break;
+        const d = text[i];
+        if (d === "\\") i++;
+        else if (d === '"') break;
       }
       checkSurrogates(text, start, i);
       if (expectKey) {
-        const key = String(JSON.parse(text.slice(start, i + 1)));
+        const key = String(JSONParse(StringPrototypeSlice(text, start, i + 1)));
         const set2 = keys[keys.length - 1];
-        if (set2.has(key)) throw new StrictJsonError(`duplicate key ${JSON.stringify(key)}`);
+        if (SetPrototypeHas(set2, key)) throw new StrictJsonError(`duplicate key ${JSONStringify(key)}`);
         set2.add(key);
         expectKey = false;
       }
@@ -585,20 +1033,20 @@ function scan(text) {
   }
 }
 var HEX4 = /^[0-9a-fA-F]{4}$/;
-function checkSurrogates(text, start, end) {
-  for (let i = start; i < end; i++) {
-    if (text.charCodeAt(i) !== 92) continue;
+function checkSurrogates(text, start, end2) {
+  for (let i = start; i < end2; i++) {
+    if (text[i] !== "\\") continue;
     if (text[i + 1] !== "u") {
       i++;
       continue;
     }
-    const hex = text.slice(i + 2, i + 6);
+    const hex = StringPrototypeSlice(text, i + 2, i + 6);
     if (!HEX4.test(hex)) return;
     const u = parseInt(hex, 16);
     if (u >= 56320 && u <= 57343) throw new StrictJsonError("JSON string holds an unpaired surrogate");
     if (u >= 55296 && u <= 56319) {
-      const next = text.slice(i + 6, i + 8) === "\\u" ? parseInt(text.slice(i + 8, i + 12), 16) : NaN;
-      if (!(next >= 56320 && next <= 57343)) throw new StrictJsonError("JSON string holds an unpaired surrogate");
+      const next2 = StringPrototypeSlice(text, i + 6, i + 8) === "\\u" ? parseInt(StringPrototypeSlice(text, i + 8, i + 12), 16) : NaN;
+      if (!(next2 >= 56320 && next2 <= 57343)) throw new StrictJsonError("JSON string holds an unpaired surrogate");
       i += 11;
       continue;
     }
@@ -614,16 +1062,16 @@ var ViolationError = class extends Error {
   name = "ViolationError";
 };
 function isPlainObject(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  return typeof v === "object" && v !== null && !ArrayIsArray(v);
 }
 function has(o, k) {
-  return Object.hasOwn(o, k);
+  return ObjectHasOwn(o, k);
 }
 function present(o, k) {
   return has(o, k) && o[k] !== null;
 }
 function methodSpec(method, direction) {
-  const spec = Object.hasOwn(METHODS, method) ? METHODS[method] : void 0;
+  const spec = ObjectHasOwn(METHODS, method) ? METHODS[method] : void 0;
   if (!spec) return void 0;
   return spec.direction === direction || spec.direction === "both" ? spec : void 0;
 }
@@ -641,7 +1089,7 @@ function fail(reason) {
 }
 function checkMessage(msg, direction, tier, answers) {
   if (!isPlainObject(msg)) fail("message is not a JSON object");
-  for (const k of Object.keys(msg)) if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
+  for (let ks = ObjectKeys(msg), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
   if (msg.jsonrpc !== "2.0") fail('jsonrpc must be "2.0"');
   const id = msg.id;
   if (has(msg, "id") && !isUint(id)) fail("id must be an unsigned integer");
@@ -669,7 +1117,7 @@ function checkMessage(msg, direction, tier, answers) {
   if (!hasResult) {
     const e = msg.error;
     if (!isPlainObject(e)) fail("error must be an object");
-    for (const k of Object.keys(e)) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    for (let ks = ObjectKeys(e), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
     if (!isInt(e.code)) fail("error.code must be an integer");
     if (typeof e.message !== "string") fail("error.message must be a string");
     return;
@@ -683,16 +1131,16 @@ function checkMessage(msg, direction, tier, answers) {
   checkResultRules(method, msg.result);
 }
 function isUint(v) {
-  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_UINT;
+  return typeof v === "number" && NumberIsInteger(v) && v >= 0 && v <= MAX_UINT;
 }
 function isInt(v) {
-  return typeof v === "number" && Number.isInteger(v) && Math.abs(v) <= MAX_UINT;
+  return typeof v === "number" && NumberIsInteger(v) && MathAbs(v) <= MAX_UINT;
 }
 function checkShape(value, shapeName, strict, where) {
   const shape = SHAPES[shapeName];
   if (!shape) fail(`${where}: unknown shape ${shapeName}`);
   if (shapeName !== ANY_OBJECT && (strict || shape.strict)) {
-    for (const k of Object.keys(value)) if (!Object.hasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+    for (let ks = ObjectKeys(value), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
   }
   for (const [name, field] of Object.entries(shape.fields)) {
     const isAny = field.type.t === "any";
@@ -727,15 +1175,15 @@ function checkType(v, t, strict, where) {
       checkShape(v, t.shape, strict, where);
       return;
     case "array":
-      if (!Array.isArray(v)) fail(`${where} must be an array`);
-      v.forEach((item, i) => checkType(item, t.of, strict, `${where}[${i}]`));
+      if (!ArrayIsArray(v)) fail(`${where} must be an array`);
+      for (let i = 0; i < v.length; i++) checkType(v[i], t.of, strict, `${where}[${i}]`);
       return;
     case "enum":
-      if (typeof v !== "string" || !t.values.includes(v)) fail(`${where} must be one of ${t.values.join(", ")}`);
+      if (typeof v !== "string" || !ArrayPrototypeIncludes(t.values, v)) fail(`${where} must be one of ${t.values.join(", ")}`);
       return;
     case "map":
       if (!isPlainObject(v)) fail(`${where} must be an object`);
-      for (const [k, item] of Object.entries(v)) checkType(item, t.of, strict, `${where}.${k}`);
+      for (let ks = ObjectKeys(v), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) checkType(v[k], t.of, strict, `${where}.${k}`);
       return;
   }
 }
@@ -832,8 +1280,8 @@ function dropNulls(value, shapeName) {
 }
 function dropNullsIn(v, t) {
   if (t.t === "shape" && isPlainObject(v)) dropNulls(v, t.shape);
-  else if (t.t === "array" && Array.isArray(v)) for (const item of v) dropNullsIn(item, t.of);
-  else if (t.t === "map" && isPlainObject(v)) for (const item of Object.values(v)) dropNullsIn(item, t.of);
+  else if (t.t === "array" && ArrayIsArray(v)) for (let i = 0; i < v.length; i++) dropNullsIn(v[i], t.of);
+  else if (t.t === "map" && isPlainObject(v)) for (let ks = ObjectKeys(v), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) dropNullsIn(v[k], t.of);
 }
 
 // src/rpc.ts
@@ -863,6 +1311,8 @@ var RpcPeer = class {
       msg = parseStrict(payload);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
+    } finally {
+      wipe(payload);
     }
     const answers = (id) => this.pending.get(id)?.method;
     const reason = validateMessage(msg, "core_to_host", this.o.tier, answers);
@@ -943,6 +1393,14 @@ var RpcPeer = class {
     if (this.closed) return;
     this.send({ jsonrpc: "2.0", method, params });
   }
+  /** encodeNotification validates and frames a notification without sending it. */
+  encodeNotification(method, params) {
+    const msg = { jsonrpc: "2.0", method, params };
+    const clean = detach(msg);
+    const reason = validateMessage(clean, "host_to_core", this.o.tier, () => void 0);
+    if (reason !== null) throw new RpcError(ErrorCode.Internal, `refusing to encode an invalid message: ${reason}`);
+    return encodeJSON(clean, true);
+  }
   /** inFlight is the number of outbound requests awaiting an answer. */
   inFlight() {
     return this.pending.size;
@@ -953,26 +1411,27 @@ var RpcPeer = class {
     for (const p of this.pending.values()) p.reject(new RpcError(ErrorCode.NotAvailable, "channel closed"));
     this.pending.clear();
   }
-  send(msg, answering) {
+  send(outbound, answering) {
+    let msg = detach(outbound);
     const reason = validateMessage(msg, "host_to_core", this.o.tier, () => answering);
     if (reason !== null) {
       if ("result" in msg) {
-        msg = { jsonrpc: "2.0", id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } };
+        msg = detach({ jsonrpc: "2.0", id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } });
       } else {
         throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
       }
     }
-    if (!("result" in msg)) return this.o.write(encodeFrame(Buffer.from(JSON.stringify(msg), "utf8")));
+    if (!("result" in msg)) return this.o.write(encodeJSON(msg, true));
     let failure;
     try {
-      const frame = encodeJSONFrame(msg, MAX_FRAME);
+      const frame = encodeJSONFrame(msg, MAX_FRAME, true);
       if (typeof frame !== "number") return this.o.write(frame);
       failure = tooLarge(frame);
     } catch (err) {
       failure = `result could not be encoded: ${describeError(err)}`;
     }
     const error = { code: ErrorCode.ExecutionFailed, message: failure };
-    this.o.write(encodeFrame(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error }), "utf8")));
+    this.o.write(encodeJSON({ jsonrpc: "2.0", id: msg.id, error }));
   }
 };
 function tooLarge(n) {
@@ -992,10 +1451,10 @@ function errorMessage(err) {
 }
 function cut(s, max) {
   if (s.length <= max / 3 || Buffer.byteLength(s, "utf8") <= max) return s;
-  let end = max;
+  let end2 = max;
   const bytes = Buffer.from(s, "utf8");
-  while (end > 0 && (bytes[end] & 192) === 128) end--;
-  return bytes.subarray(0, end).toString("utf8");
+  while (end2 > 0 && (bytes[end2] & 192) === 128) end2--;
+  return bytes.subarray(0, end2).toString("utf8");
 }
 
 // node_modules/@deepseek-ai/cordis/lib/index.js
@@ -1307,8 +1766,8 @@ function tokenize(source, delimiters, delimiter) {
     const code = source.charCodeAt(i);
     if (code >= 65 && code <= 90) {
       if (state === 1) {
-        const next = source.charCodeAt(i + 1);
-        if (next >= 97 && next <= 122) output.push(delimiter);
+        const next2 = source.charCodeAt(i + 1);
+        if (next2 >= 97 && next2 <= 122) output.push(delimiter);
         output.push(code + 32);
       } else {
         if (state !== 0) output.push(delimiter);
@@ -1629,10 +2088,10 @@ var EventsService = class {
     this.on("internal/listener", function(name, listener, options) {
       if (name === "internal/update" && !options.global) return (this.fiber._hooks["internal/update"] ??= new DisposableList())[options.prepend ? "unshift" : "push"](listener);
     });
-    this.on("internal/update", function(config, noSave, next) {
+    this.on("internal/update", function(config, noSave, next2) {
       const cbs = [...this._hooks["internal/update"] || []];
       const _next = () => {
-        return (cbs.shift() ?? next).call(this, config, noSave, _next);
+        return (cbs.shift() ?? next2).call(this, config, noSave, _next);
       };
       return _next();
     }, {
@@ -1709,11 +2168,11 @@ var EventsService = class {
   waterfall(...args) {
     const cbs = this.dispatch("waterfall", args);
     const inner = args.pop();
-    const next = () => {
+    const next2 = () => {
       return (cbs.shift() ?? inner)(...args);
     };
-    args.push(next);
-    return next();
+    args.push(next2);
+    return next2();
   }
   /**
   * Store a listener record as an effect on the current fiber.
@@ -3139,14 +3598,14 @@ var Service = class Service2 {
 };
 
 // src/cordis-adapter.ts
-var OWNER = /* @__PURE__ */ Symbol.for("cwx.owner");
+var OWNER2 = /* @__PURE__ */ Symbol.for("cwx.owner");
 var FIBER_PENDING = 0;
 var FIBER_FAILED = 3;
 function ownerOf(ctx) {
-  return ctx[OWNER];
+  return ctx[OWNER2];
 }
 function ownerScope(root, owner) {
-  return root.extend({ [OWNER]: owner });
+  return root.extend({ [OWNER2]: owner });
 }
 function guardProvide(root, check) {
   const reflect = root.reflect;
@@ -3176,7 +3635,7 @@ function exportLogs(root, sink) {
     colors: false,
     levels: { default: 2 },
     export(message) {
-      const owner = message.fiber?.deref()?.ctx?.[OWNER];
+      const owner = message.fiber?.deref()?.ctx?.[OWNER2];
       let text;
       try {
         text = Logger.format(exporter, message);
@@ -3204,20 +3663,13 @@ function failed(fiber) {
 function pendingInjects(root, owner) {
   for (const runtime of root.registry.values()) {
     for (const fiber of runtime.fibers) {
-      if (fiber.ctx?.[OWNER] === owner && fiber.state === FIBER_PENDING) return Object.keys(fiber.inject ?? {});
+      if (fiber.ctx?.[OWNER2] === owner && fiber.state === FIBER_PENDING) return Object.keys(fiber.inject ?? {});
     }
   }
   return void 0;
 }
 function effectLabels(fiber) {
   return fiber.getEffects().map((e) => e.label);
-}
-
-// src/owner.ts
-import { AsyncLocalStorage } from "node:async_hooks";
-var ownerContext = new AsyncLocalStorage();
-function sameRef(a, b) {
-  return a.plugin_id === b.plugin_id && a.generation === b.generation && a.owner_token === b.owner_token;
 }
 
 // src/hooks.ts
@@ -3277,13 +3729,13 @@ function verdictOf(v, owner, log) {
   throw unsupported(v);
 }
 function unsupported(v) {
-  let shown;
+  let shown2;
   try {
-    shown = JSON.stringify(v) ?? String(v);
+    shown2 = JSON.stringify(v) ?? String(v);
   } catch {
-    shown = Object.prototype.toString.call(v);
+    shown2 = Object.prototype.toString.call(v);
   }
-  return new RpcError(ErrorCode.ExecutionFailed, cut(`the listener returned an unsupported answer ${shown}; return nothing, next(), {deny}, {ask}, {annotate} or {revise}`, MAX_ERROR));
+  return new RpcError(ErrorCode.ExecutionFailed, cut(`the listener returned an unsupported answer ${shown2}; return nothing, next(), {deny}, {ask}, {annotate} or {revise}`, MAX_ERROR));
 }
 function deepFrozenCopy(v) {
   const copy = v === void 0 ? void 0 : JSON.parse(JSON.stringify(v));
@@ -3303,7 +3755,7 @@ function runOwned(reg, signal, fn) {
     signal.addEventListener("abort", cancelled, { once: true });
     let p;
     try {
-      p = Promise.resolve(ownerContext.run(reg.owner, fn));
+      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
     } catch (err) {
       p = Promise.reject(err);
     }
@@ -3738,7 +4190,7 @@ var StorageError = class extends Error {
   name = "StorageError";
 };
 Object.freeze(StorageError.prototype);
-function encode(key, value) {
+function encode2(key, value) {
   const check = (v, depth) => {
     if (depth > MAX_DEPTH2) throw new StorageError(`storage.set: value of \`${key}\` nests deeper than ${MAX_DEPTH2}`);
     if (v === null || typeof v === "string" || typeof v === "boolean") return;
@@ -3783,12 +4235,12 @@ var Store = class {
   }
   /** run queues op after every earlier operation of this owner. */
   run(method, op) {
-    const next = this.tail.then(() => {
+    const next2 = this.tail.then(() => {
       this.live(method);
       return op();
     });
-    this.tail = next.catch(() => void 0);
-    return next;
+    this.tail = next2.catch(() => void 0);
+    return next2;
   }
   live(method) {
     const s = this.owner.state;
@@ -3939,7 +4391,7 @@ function defineStorage() {
     /** set replaces the key's value atomically; value must be plain JSON. */
     set(key, value) {
       return this.op("set", key, (s, k) => {
-        const text = encode(k, value);
+        const text = encode2(k, value);
         return s.set(k, text);
       });
     }
@@ -4863,7 +5315,7 @@ function enumerableStringKeys(value) {
   if (keys.some((key) => typeof key !== "string" || !Object.prototype.propertyIsEnumerable.call(value, key))) return void 0;
   return keys;
 }
-function walkJsonValue(value, detach) {
+function walkJsonValue(value, detach2) {
   const ancestors = /* @__PURE__ */ new Set();
   let root;
   const assign = (destination, item) => {
@@ -4880,7 +5332,7 @@ function walkJsonValue(value, detach) {
   const tasks = [{
     kind: "visit",
     value,
-    ...detach ? { destination: { kind: "root" } } : {}
+    ...detach2 ? { destination: { kind: "root" } } : {}
   }];
   for (let task = tasks.pop(); task !== void 0; task = tasks.pop()) {
     if (task.kind === "leave") {
@@ -4932,7 +5384,7 @@ function walkJsonValue(value, detach) {
       if (!hasPlainArrayPrototype(current)) return void 0;
       const length = current.length;
       if (Reflect.ownKeys(current).length !== length + 1) return void 0;
-      const target2 = detach ? [] : void 0;
+      const target2 = detach2 ? [] : void 0;
       if (target2 !== void 0) assign(task.destination, target2);
       ancestors.add(current);
       tasks.push({
@@ -4950,7 +5402,7 @@ function walkJsonValue(value, detach) {
     if (!hasPlainObjectPrototype(current)) return void 0;
     const keys = enumerableStringKeys(current);
     if (keys === void 0) return void 0;
-    const target = detach ? {} : void 0;
+    const target = detach2 ? {} : void 0;
     if (target !== void 0) assign(task.destination, target);
     ancestors.add(current);
     tasks.push({
@@ -4968,7 +5420,7 @@ function walkJsonValue(value, detach) {
       });
     }
   }
-  return detach ? root : true;
+  return detach2 ? root : true;
 }
 function snapshotJsonValue(value) {
   return walkJsonValue(value, true);
@@ -5118,18 +5570,18 @@ function installResolution() {
   const registerHooks2 = nodeModule.registerHooks;
   if (typeof registerHooks2 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
   registerHooks2({
-    resolve(specifier, context, next) {
+    resolve(specifier, context, next2) {
       const c = classify(specifier);
-      if (c === null) return next(specifier, context);
+      if (c === null) return next2(specifier, context);
       if ("refuse" in c) throw new MissingModuleError(c.refuse);
       return { url: SCHEME + c.provide, format: "module", shortCircuit: true };
     },
-    load(url, context, next) {
+    load(url, context, next2) {
       if (url.startsWith(SCHEME)) {
         return { format: "module", source: virtualSource(url.slice(SCHEME.length)), shortCircuit: true };
       }
       refusePeerCopy(url);
-      return next(url, context);
+      return next2(url, context);
     }
   });
   return "node";
@@ -5195,8 +5647,8 @@ function syntaxWhere(err, entryPath) {
     return { file: pos.file, line: pos.line, column: pos.column, lineText: typeof pos.lineText === "string" ? pos.lineText : "" };
   }
   if (!(err instanceof Error) || err.name !== "SyntaxError") return void 0;
-  const header = decorated(String(err.stack ?? ""));
-  if (header) return header;
+  const header2 = decorated(String(err.stack ?? ""));
+  if (header2) return header2;
   let src;
   try {
     src = readFileSync(entryPath, "utf8");
@@ -5235,10 +5687,10 @@ function describeSyntax(err, entryPath) {
   const message = String(first?.message ?? err).split("\n")[0].replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
   const text = w.lineText.replace(/\t/g, " ");
   const lead = text.length - text.trimStart().length;
-  const shown = text.trim().slice(0, 160);
-  const caretAt = Math.max(0, Math.min(w.column - 1 - lead, shown.length));
+  const shown2 = text.trim().slice(0, 160);
+  const caretAt = Math.max(0, Math.min(w.column - 1 - lead, shown2.length));
   return `${relPath(root, w.file)}:${w.line}:${w.column}: SyntaxError: ${message}
-  ${shown}
+  ${shown2}
   ${" ".repeat(caretAt)}^`;
 }
 var FRAME = /(?:\(|\s)((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
@@ -5298,7 +5750,7 @@ async function activateEntry(d, tier, params) {
   const deadline = new Promise((r) => {
     timer = setTimeout(() => r("timeout"), d.activateDeadlineMs);
   });
-  const work = load(d, owner, entry, params.config ?? {}).then(() => null, diagnosticOf);
+  const work = load2(d, owner, entry, params.config ?? {}).then(() => null, diagnosticOf);
   const stopped = new Promise((r) => {
     owner.stopped = () => r("stopped");
   });
@@ -5325,7 +5777,7 @@ async function activateEntry(d, tier, params) {
   }
   return failed2(diagnostic);
 }
-async function load(d, owner, entry, config) {
+async function load2(d, owner, entry, config) {
   let bytes;
   try {
     bytes = await readFile(entry.path);
@@ -5351,7 +5803,7 @@ async function load(d, owner, entry, config) {
   const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
   if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
-  const fiber = ownerContext.run(owner, () => loadPlugin(ctx, plugin, config));
+  const fiber = runAs(owner, () => ownerContext.run(owner, () => loadPlugin(ctx, plugin, config)));
   owner.entries.push({ path: entry.path, fiber });
   try {
     await fiber;
@@ -5579,7 +6031,7 @@ function runOwned2(reg, signal, fn) {
     signal.addEventListener("abort", cancelled, { once: true });
     let p;
     try {
-      p = Promise.resolve(ownerContext.run(reg.owner, fn));
+      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
     } catch (err) {
       p = Promise.reject(err);
     }
@@ -5759,6 +6211,7 @@ var ExtensionHost = class {
         o.exit(65);
       }
     });
+    setBusyFrame((owner) => this.rpc.encodeNotification("host/busy", { owner: owner.ref }));
     this.registrar = new Registrar(this.rpc);
     this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner), o.tier);
     attributeConsole((level, msg, owner) => this.log(level, msg, owner));
@@ -5825,10 +6278,25 @@ var ExtensionHost = class {
     setImmediate(() => this.o.exit(0));
     return {};
   }
+  /**
+   * refused reports a plugin's attempt to end the host (guard.ts) as its owner's fault, at
+   * once: the plugin may catch what the attempt throws, the attempt counts all the same.
+   */
+  refused(err) {
+    this.reported.add(err);
+    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
+    this.o.stderr(`cwx-extension-host: refused ${err.attempt} from ${owner ? `plugin ${owner.ref.plugin_id}` : "unattributed code"}`);
+    this.blame(owner, `tried to end the extension host: ${describeError(err)}`, "refusal");
+  }
+  /** reported holds the refusals already reported, so that their throw is not a second fault. */
+  reported = /* @__PURE__ */ new WeakSet();
   /** fault reports an uncaught error: to its owner when it can be attributed, else as a log line. */
   fault(err, kind) {
-    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
-    const text = cut(describeError(err), MAX_ERROR3);
+    if (err instanceof HostEndRefused && this.reported.has(err)) return;
+    this.blame(ownerContext.getStore() ?? this.ownerFromStack(err), describeError(err), kind);
+  }
+  blame(owner, what, kind) {
+    const text = cut(what, MAX_ERROR3);
     if (!owner || owner.state === "gone") {
       this.log("error", `unattributed extension fault (${kind}): ${text}`);
       return;
@@ -5880,9 +6348,9 @@ async function disposeFibers(entries, deadlineMs) {
 }
 
 // src/lockdown.ts
-import { createRequire as createRequire2 } from "node:module";
+import { createRequire as createRequire3 } from "node:module";
 import * as nodeModule2 from "node:module";
-var require2 = createRequire2(import.meta.url);
+var require2 = createRequire3(import.meta.url);
 var NativeCodeRefused = class extends Error {
   name = "NativeCodeRefused";
   constructor(what) {
@@ -5900,11 +6368,11 @@ function lockValue(target, key, value) {
 function lockGetters(target, what) {
   for (const key of Object.keys(target)) {
     if (key === "__esModule") continue;
-    const getter = () => {
+    const getter2 = () => {
       throw new NativeCodeRefused(`${what}.${key}`);
     };
     try {
-      Object.defineProperty(target, key, { get: getter, configurable: false, enumerable: true });
+      Object.defineProperty(target, key, { get: getter2, configurable: false, enumerable: true });
     } catch {
     }
   }
@@ -6009,6 +6477,7 @@ var BUILTIN_MODULES = typeof define_CWX_BUILTIN_MODULES_default === "undefined" 
 // src/main.ts
 var stderr = (line) => process.stderr.write(`${line}
 `);
+var end;
 async function main() {
   const tier = parseTier(process.argv.slice(2));
   if (typeof tier === "object") {
@@ -6017,9 +6486,19 @@ async function main() {
   }
   rebindStdio();
   const channel = openChannel();
-  const writeChannel = channel.write;
-  const realExit = guardExit();
-  startWatchdog(process.env);
+  const writeChannel = (chunk, done) => {
+    lockChannel();
+    channel.write(chunk, () => {
+      if (channel.queued() === 0) unlockChannel();
+      wipe(chunk);
+      done?.();
+    });
+    if (channel.queued() === 0) unlockChannel();
+  };
+  end = guardProcess();
+  const realExit = end.exit;
+  const post2 = startWatchdog(process.env);
+  noteSchedulers();
   installResolution();
   if (process.env.CWX_HOST_UNSAFE_NO_LOCKDOWN !== "1") {
     lockdown();
@@ -6039,13 +6518,15 @@ async function main() {
   const host = new ExtensionHost({ tier, write: (f) => {
     if (!exiting) writeChannel(f);
   }, exit, stderr });
+  end.onRefusal((err) => host.refused(err));
+  configure({ post: post2, clear: () => host.rpc.notify("host/busy", {}) });
   process.on("uncaughtException", (err) => host.fault(err, "exception"));
   process.on("unhandledRejection", (reason) => host.fault(reason, "rejection"));
-  const decoder = new FrameDecoder();
+  const decoder2 = new FrameDecoder();
   channel.input.on("data", (chunk) => {
     let payloads;
     try {
-      payloads = decoder.push(chunk);
+      payloads = decoder2.push(chunk);
     } catch (err) {
       stderr(`cwx-extension-host: ${errorMessage(err)}`);
       return exit(EXIT_PROTOCOL);
@@ -6057,7 +6538,7 @@ async function main() {
   });
   const ended = () => {
     host.rpc.close();
-    killOwnGroup();
+    end?.killGroup();
     realExit(0);
   };
   channel.input.on("end", ended);
@@ -6086,6 +6567,12 @@ function runtimeInfo() {
 main().catch((err) => {
   const stack = typeof err === "object" && err !== null ? Reflect.get(err, "stack") : void 0;
   stderr(`cwx-extension-host: ${stack ?? String(err)}`);
-  killOwnGroup();
+  if (end) end.killGroup();
+  else {
+    try {
+      process.kill(-process.pid, "SIGKILL");
+    } catch {
+    }
+  }
   process.exitCode = EXIT_SOFTWARE;
 });

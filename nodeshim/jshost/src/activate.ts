@@ -20,6 +20,7 @@ import { RpcError, describeError, errorMessage } from './rpc.ts';
 import { BUILTIN_SERVICES, PROVIDED_SERVICES } from './root.ts';
 import { explainImportError } from './dsh/resolve.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
+import { runAs } from './running.ts';
 import { isPlainObject } from './validate.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { describeSyntax, pluginRoot, topFrame } from './where.ts';
@@ -138,7 +139,7 @@ async function load(d: ActivateDeps, owner: OwnerRecord, entry: EntryRef, config
   const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
   if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
-  const fiber = ownerContext.run(owner, () => loadPlugin(ctx, plugin, config));
+  const fiber = runAs(owner, () => ownerContext.run(owner, () => loadPlugin(ctx, plugin, config)));
   owner.entries.push({ path: entry.path, fiber });
   try {
     await fiber;

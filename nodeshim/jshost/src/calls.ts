@@ -5,6 +5,7 @@ import { ErrorCode, type CommandResult, type CommandRunParams, type ContentBlock
 import { RpcError, cut, describeError, type RpcPeer } from './rpc.ts';
 import { makeCore, type CoreApi } from './shims/core.ts';
 import { withQuestions } from './shims/questions.ts';
+import { runAs } from './running.ts';
 import { ownerContext, type Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
@@ -74,7 +75,7 @@ function runOwned<T>(reg: Registration, signal: AbortSignal, fn: () => T): Promi
     signal.addEventListener('abort', cancelled, { once: true });
     let p: Promise<Awaited<T>>;
     try {
-      p = Promise.resolve(ownerContext.run(reg.owner, fn));
+      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
     } catch (err) {
       p = Promise.reject(err);
     }

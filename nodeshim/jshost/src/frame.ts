@@ -1,10 +1,20 @@
 // CWX1 framing: 4 ASCII bytes "CWX1", a little-endian u32 payload length, then the payload
 // (one UTF-8 JSON-RPC message). The length is checked against MAX_FRAME before anything is
 // buffered for the payload, so an oversized frame is refused without allocating it.
+//
+// Everything here runs on primordials (primordials.ts) and on objects without a prototype
+// (detach), so a plugin that wraps a built-in or defines a getter, a setter or toJSON on a
+// shared prototype never sees a frame (ARCHITECTURE.md, “Trust model”).
 import { MAX_FRAME } from './protocol.generated.ts';
+import {
+  ArrayIsArray, ArrayPrototypePush, BufferAllocUnsafeSlow, BufferByteLength, BufferLatin1Write, JSONParse, JSONStringify, ObjectCreate,
+  ObjectDefineProperty, ObjectGetPrototypeOf, ObjectHasOwn, ObjectKeys, ObjectPrototype, ObjectSetPrototypeOf, RegExpPrototypeTest,
+  StringFromCharCode, StringPrototypeIndexOf, StringPrototypeSlice, TextEncode, TextEncodeInto, TypedArrayBuffer, TypedArrayByteOffset, TypedArrayLength, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray, wipe,
+} from './primordials.ts';
 
 export const MAGIC = Buffer.from('CWX1', 'ascii');
 export const HEADER_SIZE = 8;
+const M0 = 0x43, M1 = 0x57, M2 = 0x58, M3 = 0x31; // "CWX1"
 
 export class FrameError extends Error {
   override name = 'FrameError';
@@ -12,14 +22,74 @@ export class FrameError extends Error {
 
 /** encodeFrame refuses (never truncates) a payload larger than MAX_FRAME. */
 export function encodeFrame(payload: Uint8Array): Buffer {
-  if (payload.length > MAX_FRAME) {
-    throw new FrameError(`frame payload of ${payload.length} bytes exceeds the ${MAX_FRAME}-byte limit`);
+  const n = TypedArrayLength(payload);
+  if (n > MAX_FRAME) {
+    throw new FrameError(`frame payload of ${n} bytes exceeds the ${MAX_FRAME}-byte limit`);
   }
-  const out = Buffer.allocUnsafe(HEADER_SIZE + payload.length);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(payload.length, 4);
-  out.set(payload, HEADER_SIZE);
+  const out = header(n);
+  TypedArrayPrototypeSet(out, payload, HEADER_SIZE);
   return out;
+}
+
+/** header allocates a frame for a payload of n bytes and writes its header. */
+function header(n: number): Buffer {
+  const out = BufferAllocUnsafeSlow(HEADER_SIZE + n);
+  out[0] = M0; out[1] = M1; out[2] = M2; out[3] = M3;
+  out[4] = n & 0xff; out[5] = (n >>> 8) & 0xff; out[6] = (n >>> 16) & 0xff; out[7] = n >>> 24;
+  return sealed(out, HEADER_SIZE + n);
+}
+
+/**
+ * sealed gives a frame its own length, byteLength, byteOffset and buffer, so that the writer's
+ * reads of them never reach a getter on a shared prototype.
+ */
+function sealed(b: Buffer, n: number): Buffer {
+  const own = (k: string, value: unknown) => ObjectDefineProperty(b, k, { value, writable: false, enumerable: false, configurable: false });
+  own('length', n);
+  own('byteLength', n);
+  own('byteOffset', TypedArrayByteOffset(b));
+  own('buffer', TypedArrayBuffer(b));
+  return b;
+}
+
+/** encodeJSON is one frame holding the JSON of msg, detached first unless it already is. */
+export function encodeJSON(msg: unknown, detached = false): Buffer {
+  const payload = TextEncode(JSONStringify(detached ? msg : detach(msg)) as string);
+  try {
+    return encodeFrame(payload);
+  } finally {
+    wipe(payload);
+  }
+}
+
+/**
+ * detach copies a message into objects and arrays without a prototype, reading only own
+ * properties: the encoder then looks nothing up on a shared prototype (no toJSON, no getter).
+ * A value that is neither plain nor an array (a Date, a class instance) keeps its own JSON
+ * form, taken alone.
+ */
+export function detach(v: unknown, depth = 0): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (depth > 256) throw new FrameError('message nests too deep to encode');
+  if (ArrayIsArray(v)) {
+    const n = v.length;
+    const a: unknown[] = [];
+    ObjectSetPrototypeOf(a, null);
+    for (let i = 0; i < n; i++) a[i] = ObjectHasOwn(v, i) ? detach(v[i], depth + 1) : null;
+    return a;
+  }
+  const proto = ObjectGetPrototypeOf(v);
+  if (proto !== ObjectPrototype && proto !== null) {
+    const json = JSONStringify(v);
+    return json === undefined ? undefined : detach(JSONParse(json), depth + 1);
+  }
+  const o = ObjectCreate(null) as Record<string, unknown>;
+  const ks = ObjectKeys(v);
+  for (let i = 0; i < ks.length; i++) {
+    const k = ks[i]!;
+    o[k] = detach((v as Record<string, unknown>)[k], depth + 1);
+  }
+  return o;
 }
 
 /**
@@ -39,54 +109,75 @@ const NEEDS_ESCAPE = (globalThis as { Bun?: unknown }).Bun !== undefined
 
 /** plainText reports whether s needs no escaping as a JSON string. */
 export function plainText(s: string): boolean {
-  return !NEEDS_ESCAPE.test(s);
+  return !RegExpPrototypeTest(NEEDS_ESCAPE, s);
 }
 
 type Rec = Record<string, unknown>;
 
+/** plainRecord: a detached object (no prototype, so no toJSON but its own). */
 function plainRecord(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !('toJSON' in v);
+  return typeof v === 'object' && v !== null && ObjectGetPrototypeOf(v) === null && !ObjectHasOwn(v, 'toJSON');
 }
 
 /**
  * encodeJSONFrame returns one CWX1 frame holding JSON.stringify(msg), written straight into the
  * frame's buffer, or the payload's byte length when it exceeds max (nothing is allocated then).
  * The text of a result's content blocks (msg.result.content[i].text) of BIG_TEXT or more that
- * needs no escaping is copied in as is; the bytes are the same as JSON.stringify's.
+ * needs no escaping is copied in as is; the bytes are the same as JSON.stringify's. msg is
+ * detached first (detach).
  */
-export function encodeJSONFrame(msg: object, max: number): Buffer | number {
+export function encodeJSONFrame(raw: object, max: number, detached = false): Buffer | number {
+  const msg = (detached ? raw : detach(raw)) as object;
   const texts: string[] = [];
   const shaped = withMarkers(msg, texts);
   let pieces: string[] = [];
-  if (shaped === undefined || !splitAtMarkers(JSON.stringify(shaped), texts, pieces)) pieces = [JSON.stringify(msg)];
+  if (shaped === undefined || !splitAtMarkers(JSONStringify(shaped) as string, texts, pieces)) pieces = [JSONStringify(msg) as string];
   let n = 0;
-  const sizes = pieces.map((p) => Buffer.byteLength(p, 'utf8'));
-  for (const k of sizes) n += k;
+  const sizes: number[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const k = BufferByteLength(pieces[i]!, 'utf8');
+    sizes[i] = k;
+    n += k;
+  }
   if (n > max) return n;
-  const out = Buffer.allocUnsafe(HEADER_SIZE + n);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(n, 4);
+  const out = header(n);
   let at = HEADER_SIZE;
   // ASCII (as many bytes as UTF-16 units) is written as latin1, the cheaper encoder
-  pieces.forEach((p, i) => { at += out.write(p, at, sizes[i] === p.length ? 'latin1' : 'utf8'); });
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
+    at += sizes[i] === p.length ? BufferLatin1Write(out, p, at) : TextEncodeInto(p, TypedArrayPrototypeSubarray(out, at));
+  }
   return out;
 }
 
 const marker = (i: number) => `\u0001cwx-text-${i}\u0001`;
 
+/** withKey is a detached copy of o with k set to v. */
+function withKey(o: Rec, k: string, v: unknown): Rec {
+  const out = ObjectCreate(null) as Rec;
+  const ks = ObjectKeys(o);
+  for (let i = 0; i < ks.length; i++) out[ks[i]!] = o[ks[i]!];
+  out[k] = v;
+  return out;
+}
+
 /** withMarkers returns msg with its big plain texts replaced by markers (pushed to texts), or undefined when it has none. */
 function withMarkers(msg: object, texts: string[]): object | undefined {
-  if (!plainRecord(msg) || !plainRecord(msg.result) || !Array.isArray(msg.result.content)) return undefined;
+  if (!plainRecord(msg) || !plainRecord(msg.result) || !ArrayIsArray(msg.result.content)) return undefined;
   const content: unknown[] = msg.result.content;
   let blocks: unknown[] | undefined;
   for (let i = 0; i < content.length; i++) {
     const b = content[i];
     if (!plainRecord(b) || typeof b.text !== 'string' || b.text.length < BIG_TEXT || !plainText(b.text)) continue;
-    blocks ??= content.slice();
-    blocks[i] = { ...b, text: marker(texts.length) };
-    texts.push(b.text);
+    if (blocks === undefined) {
+      blocks = [];
+      ObjectSetPrototypeOf(blocks, null);
+      for (let j = 0; j < content.length; j++) blocks[j] = content[j];
+    }
+    blocks[i] = withKey(b, 'text', marker(texts.length));
+    ArrayPrototypePush(texts, b.text);
   }
-  return blocks === undefined ? undefined : { ...msg, result: { ...msg.result, content: blocks } };
+  return blocks === undefined ? undefined : withKey(msg, 'result', withKey(msg.result, 'content', blocks));
 }
 
 /**
@@ -97,40 +188,43 @@ function withMarkers(msg: object, texts: string[]): object | undefined {
 function splitAtMarkers(json: string, texts: string[], pieces: string[]): boolean {
   let from = 0;
   for (let i = 0; i < texts.length; i++) {
-    const m = JSON.stringify(marker(i));
-    const at = json.indexOf(m);
-    if (at < from || json.indexOf(m, at + 1) >= 0) return false;
-    pieces.push(json.slice(from, at), '"', texts[i]!, '"');
+    const m = JSONStringify(marker(i)) as string;
+    const at = StringPrototypeIndexOf(json, m);
+    if (at < from || StringPrototypeIndexOf(json, m, at + 1) >= 0) return false;
+    ArrayPrototypePush(pieces, StringPrototypeSlice(json, from, at), '"', texts[i]!, '"');
     from = at + m.length;
   }
-  pieces.push(json.slice(from));
+  ArrayPrototypePush(pieces, StringPrototypeSlice(json, from));
   return true;
 }
 
-/** FrameDecoder accumulates stream chunks and yields whole payloads. */
+/**
+ * FrameDecoder accumulates stream chunks and yields whole payloads, each in memory of its own
+ * (never a shared pool), through primordials only.
+ */
 export class FrameDecoder {
-  private chunks: Buffer[] = [];
+  private chunks: Uint8Array[] = [];
   private size = 0;
   private want = -1; // payload length of the frame being read, -1 while reading a header
 
   /** push returns the payloads completed by this chunk; it throws FrameError on a bad header. */
   push(chunk: Uint8Array): Buffer[] {
-    this.chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    this.size += chunk.byteLength;
+    ArrayPrototypePush(this.chunks, chunk);
+    this.size += TypedArrayLength(chunk);
     const out: Buffer[] = [];
     for (;;) {
       if (this.want < 0) {
         if (this.size < HEADER_SIZE) break;
-        const header = this.take(HEADER_SIZE);
-        if (!header.subarray(0, 4).equals(MAGIC)) {
-          throw new FrameError(`bad frame magic ${JSON.stringify(header.subarray(0, 4).toString('latin1'))}`);
+        const h = this.take(HEADER_SIZE);
+        if (h[0] !== M0 || h[1] !== M1 || h[2] !== M2 || h[3] !== M3) {
+          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(h[0]!, h[1]!, h[2]!, h[3]!))}`);
         }
-        const n = header.readUInt32LE(4);
+        const n = (h[4]! | (h[5]! << 8) | (h[6]! << 16)) + h[7]! * 0x1000000;
         if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
         this.want = n;
       }
       if (this.size < this.want) break;
-      out.push(this.take(this.want));
+      ArrayPrototypePush(out, this.take(this.want));
       this.want = -1;
     }
     return out;
@@ -141,12 +235,29 @@ export class FrameDecoder {
     return this.size > 0 || this.want >= 0;
   }
 
+  /** take removes the first n buffered bytes and returns them as a Buffer of their own. */
   private take(n: number): Buffer {
-    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
-    const head = Buffer.from(all.subarray(0, n));
-    const rest = all.subarray(n);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.size = rest.length;
+    const head = BufferAllocUnsafeSlow(n);
+    let at = 0;
+    let i = 0;
+    for (; at < n; i++) {
+      const c = this.chunks[i]!;
+      const len = TypedArrayLength(c);
+      const k = len <= n - at ? len : n - at;
+      TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
+      wipe(c, k); // the part copied out: see wipe
+      at += k;
+      if (k < len) {
+        this.chunks[i] = TypedArrayPrototypeSubarray(c, k);
+        break;
+      }
+    }
+    const rest: Uint8Array[] = [];
+    for (let j = i; j < this.chunks.length; j++) {
+      if (TypedArrayLength(this.chunks[j]!) > 0) ArrayPrototypePush(rest, this.chunks[j]!);
+    }
+    this.chunks = rest;
+    this.size -= n;
     return head;
   }
 }

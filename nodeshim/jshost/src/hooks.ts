@@ -8,6 +8,7 @@
 import { ownerOf, type Context } from './cordis-adapter.ts';
 import { ErrorCode, type HookEvaluateParams, type HookVerdict } from './protocol.generated.ts';
 import { RpcError, cut, describeError } from './rpc.ts';
+import { runAs } from './running.ts';
 import { ownerContext, type OwnerRecord, type Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
@@ -124,7 +125,7 @@ function runOwned(reg: Registration, signal: AbortSignal, fn: () => unknown): Pr
     signal.addEventListener('abort', cancelled, { once: true });
     let p: Promise<unknown>;
     try {
-      p = Promise.resolve(ownerContext.run(reg.owner, fn));
+      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
     } catch (err) {
       p = Promise.reject(err);
     }

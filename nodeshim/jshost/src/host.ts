@@ -14,6 +14,8 @@ import { evaluateHook } from './hooks.ts';
 import { serveHarness } from './shims/shellhooks.ts';
 import { attributeConsole } from './console.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
+import { HostEndRefused } from './guard.ts';
+import { setBusyFrame } from './running.ts';
 
 export interface HostOptions {
   tier: Tier;
@@ -63,6 +65,7 @@ export class ExtensionHost {
         o.exit(65);
       },
     });
+    setBusyFrame((owner) => this.rpc.encodeNotification('host/busy', { owner: owner.ref }));
     this.registrar = new Registrar(this.rpc);
     this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner), o.tier);
     attributeConsole((level, msg, owner) => this.log(level, msg, owner));
@@ -136,10 +139,28 @@ export class ExtensionHost {
     return {};
   }
 
+  /**
+   * refused reports a plugin's attempt to end the host (guard.ts) as its owner's fault, at
+   * once: the plugin may catch what the attempt throws, the attempt counts all the same.
+   */
+  refused(err: HostEndRefused): void {
+    this.reported.add(err);
+    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
+    this.o.stderr(`cwx-extension-host: refused ${err.attempt} from ${owner ? `plugin ${owner.ref.plugin_id}` : 'unattributed code'}`);
+    this.blame(owner, `tried to end the extension host: ${describeError(err)}`, 'refusal');
+  }
+
+  /** reported holds the refusals already reported, so that their throw is not a second fault. */
+  private readonly reported = new WeakSet<object>();
+
   /** fault reports an uncaught error: to its owner when it can be attributed, else as a log line. */
   fault(err: unknown, kind: 'exception' | 'rejection'): void {
-    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
-    const text = cut(describeError(err), MAX_ERROR);
+    if (err instanceof HostEndRefused && this.reported.has(err)) return;
+    this.blame(ownerContext.getStore() ?? this.ownerFromStack(err), describeError(err), kind);
+  }
+
+  private blame(owner: OwnerRecord | undefined, what: string, kind: 'exception' | 'rejection' | 'refusal'): void {
+    const text = cut(what, MAX_ERROR);
     if (!owner || owner.state === 'gone') {
       this.log('error', `unattributed extension fault (${kind}): ${text}`);
       return;

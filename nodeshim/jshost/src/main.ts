@@ -8,8 +8,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  EXIT_PROTOCOL, EXIT_SOFTWARE, EXIT_USAGE, guardExit, killOwnGroup, openChannel, parseTier, rebindStdio, startWatchdog,
+  EXIT_PROTOCOL, EXIT_SOFTWARE, EXIT_USAGE, openChannel, parseTier, rebindStdio, startWatchdog,
 } from './boot.ts';
+import { guardProcess, type HostEnd } from './guard.ts';
+import { configure, lockChannel, noteSchedulers, unlockChannel } from './running.ts';
+import { wipe } from './primordials.ts';
 import { FrameDecoder } from './frame.ts';
 import { ExtensionHost } from './host.ts';
 import { installResolution } from './dsh/resolve.ts';
@@ -19,6 +22,7 @@ import { errorMessage } from './rpc.ts';
 import { BUILTIN_MODULES, HOST_VERSION } from './version.ts';
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
+let end: HostEnd | undefined;
 
 async function main(): Promise<void> {
   const tier = parseTier(process.argv.slice(2));
@@ -28,9 +32,21 @@ async function main(): Promise<void> {
   }
   rebindStdio();
   const channel = openChannel();
-  const writeChannel = channel.write;
-  const realExit = guardExit();
-  startWatchdog(process.env);
+  // the watchdog thread writes on the channel too: the host holds the lock from a write until
+  // its stream has nothing queued (running.ts)
+  const writeChannel = (chunk: Buffer, done?: () => void) => {
+    lockChannel();
+    channel.write(chunk, () => {
+      if (channel.queued() === 0) unlockChannel();
+      wipe(chunk); // written: see wipe in primordials.ts
+      done?.();
+    });
+    if (channel.queued() === 0) unlockChannel();
+  };
+  end = guardProcess();
+  const realExit = end.exit;
+  const post = startWatchdog(process.env);
+  noteSchedulers();
   installResolution();
   if (process.env.CWX_HOST_UNSAFE_NO_LOCKDOWN !== '1') {
     lockdown();
@@ -50,6 +66,8 @@ async function main(): Promise<void> {
     writeChannel(Buffer.alloc(0), () => realExit(code));
   };
   const host = new ExtensionHost({ tier, write: (f) => { if (!exiting) writeChannel(f); }, exit, stderr });
+  end.onRefusal((err) => host.refused(err));
+  configure({ post, clear: () => host.rpc.notify('host/busy', {}) });
   process.on('uncaughtException', (err) => host.fault(err, 'exception'));
   process.on('unhandledRejection', (reason) => host.fault(reason, 'rejection'));
 
@@ -69,7 +87,7 @@ async function main(): Promise<void> {
   });
   const ended = () => {
     host.rpc.close();
-    killOwnGroup();
+    end?.killGroup();
     realExit(0);
   };
   channel.input.on('end', ended);
@@ -102,6 +120,13 @@ function runtimeInfo(): RuntimeInfo {
 main().catch((err: unknown) => {
   const stack: unknown = typeof err === 'object' && err !== null ? Reflect.get(err, 'stack') : undefined;
   stderr(`cwx-extension-host: ${stack ?? String(err)}`);
-  killOwnGroup();
+  if (end) end.killGroup();
+  else {
+    try {
+      process.kill(-process.pid, 'SIGKILL');
+    } catch {
+      // not a group leader
+    }
+  }
   process.exitCode = EXIT_SOFTWARE;
 });

@@ -39,6 +39,7 @@ export interface HostNotifications {
   'host/hello': P.HelloParams;
   'host/ready': P.Empty;
   'log': P.LogParams;
+  'host/busy': P.BusyParams;
   'ext/faulted': P.FaultedParams;
   '$/cancel': P.CancelParams;
 }

@@ -81,6 +81,9 @@ export const SHAPES: Record<string, Shape> = {
     diagnostic: { type: { t: 'string' }, required: false },
   } },
   AnyObject: { strict: false, fields: {} },
+  BusyParams: { strict: true, fields: {
+    owner: { type: { t: 'shape', shape: 'OwnerRef' }, required: false },
+  } },
   CancelParams: { strict: true, fields: {
     id: { type: { t: 'uint' }, required: true },
   } },
@@ -344,6 +347,7 @@ export const METHODS: Record<string, MethodSpec> = {
   'ext/faulted': { direction: 'host_to_core', kind: 'notification', tiers: ['plugin', 'builtin'], params: 'FaultedParams' },
   'harness/run': { direction: 'core_to_host', kind: 'request', tiers: ['builtin'], params: 'HarnessRunParams', result: 'AnyObject' },
   'hook/evaluate': { direction: 'core_to_host', kind: 'request', tiers: ['plugin', 'builtin'], params: 'HookEvaluateParams', result: 'HookVerdict' },
+  'host/busy': { direction: 'host_to_core', kind: 'notification', tiers: ['plugin', 'builtin'], params: 'BusyParams' },
   'host/hello': { direction: 'host_to_core', kind: 'notification', tiers: ['plugin', 'builtin'], params: 'HelloParams' },
   'host/initialize': { direction: 'core_to_host', kind: 'request', tiers: ['plugin', 'builtin'], params: 'InitializeParams', result: 'Empty' },
   'host/ping': { direction: 'core_to_host', kind: 'request', tiers: ['plugin', 'builtin'], params: 'Empty', result: 'Empty' },
@@ -384,6 +388,9 @@ export interface ActivateResult {
   diagnostic?: string;
 }
 export type AnyObject = Record<string, unknown>;
+export interface BusyParams {
+  owner?: OwnerRef;
+}
 export interface CancelParams {
   id: number;
 }

@@ -3,11 +3,12 @@
 // inbound `$/cancel` aborts it), numbers outbound requests from 1, bounds them to MAX_INFLIGHT
 // and sends `$/cancel` when a caller's signal aborts. A violation in either direction is fatal.
 import { ErrorCode, MAX_FRAME, MAX_INFLIGHT, type RPCError, type Tier } from './protocol.generated.ts';
-import { encodeFrame, encodeJSONFrame } from './frame.ts';
+import { detach, encodeJSON, encodeJSONFrame } from './frame.ts';
 import type {
   CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
 } from './messages.ts';
 import { parseStrict } from './strictjson.ts';
+import { wipe } from './primordials.ts';
 import { acceptInbound, isPlainObject, validateMessage } from './validate.ts';
 
 /** RpcError is an error answer with a JSON-RPC code. */
@@ -60,6 +61,8 @@ export class RpcPeer {
       msg = parseStrict(payload);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
+    } finally {
+      wipe(payload); // parsed: the bytes are no longer needed (primordials.ts, wipe)
     }
     const answers = (id: number) => this.pending.get(id)?.method;
     const reason = validateMessage(msg, 'core_to_host', this.o.tier, answers);
@@ -140,6 +143,15 @@ export class RpcPeer {
     this.send({ jsonrpc: '2.0', method, params });
   }
 
+  /** encodeNotification validates and frames a notification without sending it. */
+  encodeNotification<M extends keyof HostNotifications>(method: M, params: HostNotifications[M]): Buffer {
+    const msg: Outbound = { jsonrpc: '2.0', method, params };
+    const clean = detach(msg);
+    const reason = validateMessage(clean, 'host_to_core', this.o.tier, () => undefined);
+    if (reason !== null) throw new RpcError(ErrorCode.Internal, `refusing to encode an invalid message: ${reason}`);
+    return encodeJSON(clean, true);
+  }
+
   /** inFlight is the number of outbound requests awaiting an answer. */
   inFlight(): number {
     return this.pending.size;
@@ -152,30 +164,33 @@ export class RpcPeer {
     this.pending.clear();
   }
 
-  private send(msg: Outbound, answering?: string): void {
+  private send(outbound: Outbound, answering?: string): void {
+    // detached before anything reads it: no getter, setter or toJSON of a shared prototype
+    // sees the message (frame.ts)
+    let msg = detach(outbound) as Outbound;
     const reason = validateMessage(msg, 'host_to_core', this.o.tier, () => answering);
     if (reason !== null) {
       if ('result' in msg) {
         // A handler produced an answer the protocol refuses: report it as an internal error.
-        msg = { jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } };
+        msg = detach({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } }) as Outbound;
       } else {
         throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
       }
     }
-    if (!('result' in msg)) return this.o.write(encodeFrame(Buffer.from(JSON.stringify(msg), 'utf8')));
+    if (!('result' in msg)) return this.o.write(encodeJSON(msg, true));
     // An answer that cannot be framed is answered at once as the plugin's failure, never
     // dropped: the core's caller would otherwise wait for its deadline (ARCHITECTURE.md,
     // “Framing”). Anything else too large throws from encodeFrame to its sender.
     let failure: string;
     try {
-      const frame = encodeJSONFrame(msg, MAX_FRAME); // measured before a buffer is allocated
+      const frame = encodeJSONFrame(msg, MAX_FRAME, true); // measured before a buffer is allocated
       if (typeof frame !== 'number') return this.o.write(frame);
       failure = tooLarge(frame);
     } catch (err) {
       failure = `result could not be encoded: ${describeError(err)}`; // the runtime ran out of memory
     }
     const error = { code: ErrorCode.ExecutionFailed, message: failure };
-    this.o.write(encodeFrame(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error }), 'utf8')));
+    this.o.write(encodeJSON({ jsonrpc: '2.0', id: msg.id, error }));
   }
 }
 

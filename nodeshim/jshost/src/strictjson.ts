@@ -2,8 +2,8 @@
 // MAX_DEPTH containers deep. JSON.parse accepts duplicate keys silently, so a small scanner
 // walks the text after it parsed.
 import { MAX_DEPTH } from './protocol.generated.ts';
+import { JSONParse, JSONStringify, SetPrototypeHas, StringPrototypeSlice, TextDecode } from './primordials.ts';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export class StrictJsonError extends Error {
   override name = 'StrictJsonError';
@@ -13,13 +13,13 @@ export class StrictJsonError extends Error {
 export function parseStrict(payload: Uint8Array): unknown {
   let text: string;
   try {
-    text = utf8.decode(payload);
+    text = TextDecode(payload);
   } catch {
     throw new StrictJsonError('payload is not valid UTF-8');
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSONParse(text);
   } catch (err) {
     throw new StrictJsonError(`payload is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -27,32 +27,34 @@ export function parseStrict(payload: Uint8Array): unknown {
   return value;
 }
 
+// scan reads the text by index (text[i] on a string calls no String.prototype method, which a
+// plugin could replace to see the payload).
 function scan(text: string): void {
   const keys: (Set<string> | null)[] = []; // one entry per open container; null for arrays
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      keys.push(c === 0x7b ? new Set() : null);
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      keys.push(c === '{' ? new Set() : null);
       if (keys.length > MAX_DEPTH) throw new StrictJsonError(`JSON nests deeper than ${MAX_DEPTH} levels`);
-      expectKey = c === 0x7b;
-    } else if (c === 0x7d || c === 0x5d) {
+      expectKey = c === '{';
+    } else if (c === '}' || c === ']') {
       keys.pop();
       expectKey = false;
-    } else if (c === 0x2c /* , */) {
+    } else if (c === ',') {
       expectKey = keys[keys.length - 1] != null;
-    } else if (c === 0x22 /* " */) {
+    } else if (c === '"') {
       const start = i;
       for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
+        const d = text[i];
+        if (d === '\\') i++;
+        else if (d === '"') break;
       }
       checkSurrogates(text, start, i);
       if (expectKey) {
-        const key = String(JSON.parse(text.slice(start, i + 1)));
+        const key = String(JSONParse(StringPrototypeSlice(text, start, i + 1)));
         const set = keys[keys.length - 1]!;
-        if (set.has(key)) throw new StrictJsonError(`duplicate key ${JSON.stringify(key)}`);
+        if (SetPrototypeHas(set, key)) throw new StrictJsonError(`duplicate key ${JSONStringify(key)}`);
         set.add(key);
         expectKey = false;
       }
@@ -65,17 +67,17 @@ const HEX4 = /^[0-9a-fA-F]{4}$/;
 /** checkSurrogates refuses \u escapes that leave a surrogate unpaired (not valid UTF-8). */
 function checkSurrogates(text: string, start: number, end: number): void {
   for (let i = start; i < end; i++) {
-    if (text.charCodeAt(i) !== 0x5c) continue;
+    if (text[i] !== '\\') continue;
     if (text[i + 1] !== 'u') {
       i++;
       continue;
     }
-    const hex = text.slice(i + 2, i + 6);
+    const hex = StringPrototypeSlice(text, i + 2, i + 6);
     if (!HEX4.test(hex)) return;
     const u = parseInt(hex, 16);
     if (u >= 0xdc00 && u <= 0xdfff) throw new StrictJsonError('JSON string holds an unpaired surrogate');
     if (u >= 0xd800 && u <= 0xdbff) {
-      const next = text.slice(i + 6, i + 8) === '\\u' ? parseInt(text.slice(i + 8, i + 12), 16) : NaN;
+      const next = StringPrototypeSlice(text, i + 6, i + 8) === '\\u' ? parseInt(StringPrototypeSlice(text, i + 8, i + 12), 16) : NaN;
       if (!(next >= 0xdc00 && next <= 0xdfff)) throw new StrictJsonError('JSON string holds an unpaired surrogate');
       i += 11;
       continue;

@@ -9,6 +9,9 @@ import {
   ENVELOPE_KEYS as ENVELOPE, MAX_UINT, METHODS, SHAPES, type Direction, type FieldType, type MethodSpec, type Tier,
 } from './protocol.generated.ts';
 import type { Inbound } from './messages.ts';
+import {
+  ArrayIsArray, ArrayPrototypeIncludes, MathAbs, NumberIsInteger, ObjectHasOwn, ObjectKeys,
+} from './primordials.ts';
 
 export type AnswerLookup = (id: number) => string | undefined;
 
@@ -23,11 +26,11 @@ export class ViolationError extends Error {
 type Rec = Record<string, unknown>;
 
 export function isPlainObject(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !ArrayIsArray(v);
 }
 
 function has(o: Rec, k: string): boolean {
-  return Object.hasOwn(o, k);
+  return ObjectHasOwn(o, k);
 }
 
 function present(o: Rec, k: string): boolean {
@@ -36,7 +39,7 @@ function present(o: Rec, k: string): boolean {
 
 /** methodSpec finds a method's row for one direction; direction 'both' ($/cancel) fits either. */
 export function methodSpec(method: string, direction: Direction): MethodSpec | undefined {
-  const spec = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+  const spec = ObjectHasOwn(METHODS, method) ? METHODS[method] : undefined;
   if (!spec) return undefined;
   return spec.direction === direction || spec.direction === 'both' ? spec : undefined;
 }
@@ -61,7 +64,7 @@ function fail(reason: string): never {
 
 function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: AnswerLookup): void {
   if (!isPlainObject(msg)) fail('message is not a JSON object');
-  for (const k of Object.keys(msg)) if (!ENVELOPE_KEYS.has(k)) fail(`unknown envelope field "${k}"`);
+  for (let ks = ObjectKeys(msg), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) if (!ENVELOPE_KEYS.has(k)) fail(`unknown envelope field "${k}"`);
   if (msg.jsonrpc !== '2.0') fail('jsonrpc must be "2.0"');
   const id = msg.id;
   if (has(msg, 'id') && !isUint(id)) fail('id must be an unsigned integer');
@@ -89,7 +92,7 @@ function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: 
   if (!hasResult) {
     const e = msg.error;
     if (!isPlainObject(e)) fail('error must be an object');
-    for (const k of Object.keys(e)) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    for (let ks = ObjectKeys(e), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
     if (!isInt(e.code)) fail('error.code must be an integer');
     if (typeof e.message !== 'string') fail('error.message must be a string');
     return;
@@ -104,18 +107,18 @@ function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: 
 }
 
 function isUint(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_UINT;
+  return typeof v === 'number' && NumberIsInteger(v) && v >= 0 && v <= MAX_UINT;
 }
 
 function isInt(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= MAX_UINT;
+  return typeof v === 'number' && NumberIsInteger(v) && MathAbs(v) <= MAX_UINT;
 }
 
 function checkShape(value: Rec, shapeName: string, strict: boolean, where: string): void {
   const shape = SHAPES[shapeName];
   if (!shape) fail(`${where}: unknown shape ${shapeName}`);
   if (shapeName !== ANY_OBJECT && (strict || shape.strict)) {
-    for (const k of Object.keys(value)) if (!Object.hasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+    for (let ks = ObjectKeys(value), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
   }
   for (const [name, field] of Object.entries(shape.fields)) {
     const isAny = field.type.t === 'any';
@@ -140,15 +143,15 @@ function checkType(v: unknown, t: FieldType, strict: boolean, where: string): vo
       checkShape(v, t.shape, strict, where);
       return;
     case 'array':
-      if (!Array.isArray(v)) fail(`${where} must be an array`);
-      v.forEach((item, i) => checkType(item, t.of, strict, `${where}[${i}]`));
+      if (!ArrayIsArray(v)) fail(`${where} must be an array`);
+      for (let i = 0; i < v.length; i++) checkType(v[i], t.of, strict, `${where}[${i}]`);
       return;
     case 'enum':
-      if (typeof v !== 'string' || !t.values.includes(v)) fail(`${where} must be one of ${t.values.join(', ')}`);
+      if (typeof v !== 'string' || !ArrayPrototypeIncludes(t.values, v)) fail(`${where} must be one of ${t.values.join(', ')}`);
       return;
     case 'map':
       if (!isPlainObject(v)) fail(`${where} must be an object`);
-      for (const [k, item] of Object.entries(v)) checkType(item, t.of, strict, `${where}.${k}`);
+      for (let ks = ObjectKeys(v), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) checkType(v[k], t.of, strict, `${where}.${k}`);
       return;
   }
 }
@@ -252,6 +255,6 @@ function dropNulls(value: Rec, shapeName: string): void {
 
 function dropNullsIn(v: unknown, t: FieldType): void {
   if (t.t === 'shape' && isPlainObject(v)) dropNulls(v, t.shape);
-  else if (t.t === 'array' && Array.isArray(v)) for (const item of v) dropNullsIn(item, t.of);
-  else if (t.t === 'map' && isPlainObject(v)) for (const item of Object.values(v)) dropNullsIn(item, t.of);
+  else if (t.t === 'array' && ArrayIsArray(v)) for (let i = 0; i < v.length; i++) dropNullsIn(v[i], t.of);
+  else if (t.t === 'map' && isPlainObject(v)) for (let ks = ObjectKeys(v), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) dropNullsIn(v[k], t.of);
 }

@@ -24,7 +24,10 @@ export function test(name, fn, timeoutMs = 20000) {
 /** runtimeArgs are the flags the core passes (core/runtime launch plan). */
 export function runtimeArgs() {
   if (IS_BUN) return ['--no-install', '--no-env-file', '--config=/dev/null', '--no-addons'];
-  return ['--max-old-space-size=256', '--disable-proto=throw', '--no-addons', '--no-experimental-sqlite'];
+  // CWX_TEST_EXTRA_NODE_FLAGS adds flags to measure against the suites (ARCHITECTURE.md,
+  // “Trust model”: --frozen-intrinsics); the core never passes them
+  const extra = (process.env.CWX_TEST_EXTRA_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+  return ['--max-old-space-size=256', '--disable-proto=throw', '--no-addons', '--no-experimental-sqlite', ...extra];
 }
 
 export function runtimeEnv(extra = {}) {

@@ -1,4 +1,6 @@
-// Fixture: a tool whose execute SIGKILLs the host.
+// Fixture: a tool whose execute SIGKILLs the host, through a child: the host refuses
+// process.kill of itself (ARCHITECTURE.md, “Lifecycles and numbers”, Blame).
+import { execFileSync } from 'node:child_process';
 export const name = 'fixture-crash-tool';
 export const inject = ['tools'];
 export function apply(ctx) {
@@ -7,7 +9,7 @@ export function apply(ctx) {
     description: 'Kill the extension host.',
     parameters: { type: 'object', properties: {} },
     execute() {
-      process.kill(process.pid, 'SIGKILL');
+      execFileSync('/bin/sh', ['-c', `kill -9 ${process.pid}`]);
     },
   });
 }

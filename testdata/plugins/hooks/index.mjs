@@ -1,6 +1,8 @@
 // Fixture: two pre-execute hooks, registered in this order. The first answers as the call's
 // `text` argument says; the second speaks only for `order`, `deny-over-ask` and `ask`. A call of the
 // native `list_dir` is denied, whoever makes it.
+import { execFileSync } from 'node:child_process';
+
 export const name = 'fixture-hooks';
 
 export function apply(ctx) {
@@ -21,7 +23,7 @@ export function apply(ctx) {
       case 'allow': return { allow: true };
       case 'next': return next();
       case 'slow': return new Promise(() => {});
-      case 'crash': process.kill(process.pid, 'SIGKILL'); return undefined;
+      case 'crash': execFileSync('/bin/sh', ['-c', `kill -9 ${process.pid}`]); return undefined; // process.kill of the host is refused
       case 'exec':
         return { deny: JSON.stringify({ keys: Object.keys(exec).sort(), frozen: Object.isFrozen(exec), argsFrozen: Object.isFrozen(exec.arguments),
           name: exec.name, callId: exec.callId, workspace: exec.workspace, aborted: exec.signal.aborted }) };
