@@ -202,12 +202,18 @@ func notRun(h Hook, err error) Decision { return Decision{Hook: h}.unrun(err.Err
 
 func (d Decision) unrun(why string) Decision {
 	d.Said = "not run"
-	if d.Hook.Event == config.EventPostToolUse {
+	if !failsClosed(d.Hook.Event) {
 		d.Failed = "could not run: " + why
 		return d
 	}
 	d.Kind, d.Reason = Block, reason("the hook could not run: "+why, "")
 	return d
+}
+
+// failsClosed says whether a hook of event that cannot run blocks: PreToolUse and
+// UserPromptSubmit guard what is about to happen; the other events follow it.
+func failsClosed(event string) bool {
+	return event == config.EventPreToolUse || event == config.EventUserPromptSubmit
 }
 
 // reason makes s one inert line of at most hooks.MaxText bytes; def when s is blank.
@@ -278,7 +284,7 @@ func Contexts(ds []Decision) []string {
 	total := 0
 	for _, d := range ds {
 		var lines []string
-		if d.Kind == Block && d.Hook.Event == config.EventPostToolUse {
+		if d.Kind == Block && !failsClosed(d.Hook.Event) {
 			lines = append(lines, fmt.Sprintf("%s hook %s blocked: %s", d.Hook.Event, d.Hook.ID, d.Reason))
 		}
 		if d.Context != "" {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -32,6 +33,10 @@ type Hook struct {
 	TimeoutS int `json:"timeout_s"`
 	// Source is "config.toml" or the hooks file's path.
 	Source string `json:"source"`
+	// PluginRoot is the plugin folder of a hooks file at <folder>/hooks/hooks.json, the
+	// layout of a Claude Code plugin: the hook runs with CLAUDE_PLUGIN_ROOT set to it
+	// ([Hook.ShellCommand]). "" for any other source.
+	PluginRoot string `json:"plugin_root,omitempty"`
 
 	m matcher
 }
@@ -82,7 +87,7 @@ func (s *Set) Matching(event, tool string) []Hook {
 func Load(c config.Hooks) (*Set, error) {
 	s := &Set{}
 	count := map[string]int{}
-	add := func(ev, matcher, command string, timeoutS int, source string) error {
+	add := func(ev, matcher, command string, timeoutS int, source, root string) error {
 		id := fmt.Sprintf("%s[%d]", ev, count[ev])
 		m, err := compile(matcher)
 		if err != nil {
@@ -90,13 +95,13 @@ func Load(c config.Hooks) (*Set, error) {
 		}
 		s.Hooks = append(s.Hooks, Hook{
 			ID: id, Event: ev, Matcher: matcher, Command: command,
-			Timeout: time.Duration(timeoutS) * time.Second, TimeoutS: timeoutS, Source: source, m: m,
+			Timeout: time.Duration(timeoutS) * time.Second, TimeoutS: timeoutS, Source: source, PluginRoot: root, m: m,
 		})
 		count[ev]++
 		return nil
 	}
 	for _, e := range c.Entries {
-		if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, "config.toml"); err != nil {
+		if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, "config.toml", ""); err != nil {
 			return nil, err
 		}
 	}
@@ -111,7 +116,7 @@ func Load(c config.Hooks) (*Set, error) {
 		}
 		s.Notes = notes
 		for _, e := range entries {
-			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, c.File); err != nil {
+			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, c.File, PluginRoot(c.File)); err != nil {
 				return nil, err
 			}
 		}
@@ -121,6 +126,30 @@ func Load(c config.Hooks) (*Set, error) {
 	}
 	return s, nil
 }
+
+// PluginRoot returns the plugin folder of a hooks file laid out as a Claude Code plugin's
+// (<folder>/hooks/hooks.json), "" for any other path.
+func PluginRoot(file string) string {
+	dir := filepath.Dir(file)
+	if filepath.Base(file) != "hooks.json" || filepath.Base(dir) != "hooks" {
+		return ""
+	}
+	return filepath.Dir(dir)
+}
+
+// ShellCommand is what `sh -c` runs for h: its command, after an export of
+// CLAUDE_PLUGIN_ROOT (quoted for the shell) when h comes from a plugin's hooks file, so
+// `python3 ${CLAUDE_PLUGIN_ROOT}/hooks/pretooluse.py` names the plugin's script. The
+// export is on a line of its own: the command's text is left exactly as written.
+func (h Hook) ShellCommand() string {
+	if h.PluginRoot == "" {
+		return h.Command
+	}
+	return "CLAUDE_PLUGIN_ROOT=" + shellQuote(h.PluginRoot) + "\nexport CLAUDE_PLUGIN_ROOT\n" + h.Command
+}
+
+// shellQuote quotes s as one word for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func readBounded(path string) ([]byte, error) {
 	f, err := os.Open(path)

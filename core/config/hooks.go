@@ -13,10 +13,13 @@ const (
 	EventPreToolUse       = "PreToolUse"
 	EventPostToolUse      = "PostToolUse"
 	EventUserPromptSubmit = "UserPromptSubmit"
+	// EventPostToolUseFailure follows a call whose result is an error (PostToolUse follows
+	// only successes, as in Claude Code).
+	EventPostToolUseFailure = "PostToolUseFailure"
 )
 
 // HookEvents lists the events in the order hooks are listed and run.
-var HookEvents = []string{EventPreToolUse, EventPostToolUse, EventUserPromptSubmit}
+var HookEvents = []string{EventPreToolUse, EventPostToolUse, EventPostToolUseFailure, EventUserPromptSubmit}
 
 // Bounds of the command-hook configuration.
 const (

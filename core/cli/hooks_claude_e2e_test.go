@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cwx-dev/cwx/shared/testenv"
+)
+
+// hookEvent is what the test plugin's record.sh kept of one event.
+type hookEvent struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	PermissionMode string          `json:"permission_mode"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      map[string]any  `json:"tool_input"`
+	ToolUseID      string          `json:"tool_use_id"`
+	ToolResponse   json.RawMessage `json:"tool_response"`
+	Error          *string         `json:"error"`
+}
+
+func readHookLog(t *testing.T, ws, name string) (hookEvent, string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(ws, ".hooklog", name+".json"))
+	if err != nil {
+		t.Fatalf("the %s hook did not run: %v", name, err)
+	}
+	var ev hookEvent
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		t.Fatalf("%s event: %v\n%s", name, err, raw)
+	}
+	env, err := os.ReadFile(filepath.Join(ws, ".hooklog", name+".env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev, string(env)
+}
+
+// claudePluginHome is a CWX_HOME whose hooks_file is the test plugin's hooks/hooks.json
+// (testdata/claude-plugin, in the shape of a Claude Code plugin's), and the plugin folder.
+func claudePluginHome(t *testing.T, rt testenv.Runtime) (home, root string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", "cmdhooks", "testdata", "claude-plugin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home = t.TempDir()
+	conf := fmt.Sprintf("hooks_file = %q\n\n[extension_host]\nruntime = %q\n%s = %q\n", filepath.Join(root, "hooks", "hooks.json"), rt.Name, rt.Name, rt.Path)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home, root
+}
+
+// TestClaudePluginHooksE2E: a Claude Code plugin's hooks/hooks.json named by hooks_file
+// runs unmodified on a plain `cwx tool call`: its commands find their scripts through
+// CLAUDE_PLUGIN_ROOT (unset, `sh /hooks/pretooluse.sh` fails and the old cwx blocked every
+// call), CLAUDE_PROJECT_DIR is the workspace, and the events carry Claude Code's fields: a
+// session id, permission_mode, a toolu_ id shared by PreToolUse and PostToolUse, Read's
+// absolute file_path and Read's tool_response shape; a failed call runs PostToolUseFailure,
+// not PostToolUse; the Stop hook is listed as not run.
+func TestClaudePluginHooksE2E(t *testing.T) {
+	bin := buildCWX(t)
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home, root := claudePluginHome(t, rt)
+			list := e2eMust(t, bin, home, "hooks", "list")
+			for _, s := range []string{"PreToolUse[0]", "PostToolUseFailure[0]", "Stop hooks are not run by cwx"} {
+				if !strings.Contains(list.stdout, s) {
+					t.Errorf("hooks list lacks %q:\n%s", s, list.stdout)
+				}
+			}
+
+			ws := t.TempDir()
+			if err := os.WriteFile(filepath.Join(ws, "secret.txt"), []byte("API_KEY=abc\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			read := e2eMust(t, bin, home, "tool", "call", "read_file", "--workspace", ws, "--input", `{"file_path":"secret.txt"}`)
+			if !strings.Contains(read.stdout, "API_KEY=abc") || !strings.Contains(read.stderr, "The file holds an API key; do not repeat it.") {
+				t.Fatalf("read_file:\n%s%s", read.stdout, read.stderr)
+			}
+			pre, env := readHookLog(t, ws, "pre")
+			for _, s := range []string{"CLAUDE_PLUGIN_ROOT=" + root + "\n", "CLAUDE_PROJECT_DIR=" + ws + "\n", "CLAUDE_ENV_FILE=unset\n", "PWD=" + ws + "\n"} {
+				if !strings.Contains(env, s) {
+					t.Errorf("PreToolUse environment lacks %q:\n%s", s, env)
+				}
+			}
+			if pre.SessionID == "" || pre.Cwd != ws || pre.PermissionMode != "default" || pre.HookEventName != "PreToolUse" || pre.ToolName != "Read" ||
+				pre.ToolInput["file_path"] != filepath.Join(ws, "secret.txt") || !strings.HasPrefix(pre.ToolUseID, "toolu_01") || len(pre.ToolUseID) != 30 {
+				t.Errorf("PreToolUse event: %+v", pre)
+			}
+			post, _ := readHookLog(t, ws, "post")
+			var resp struct {
+				Type string `json:"type"`
+				File struct {
+					FilePath   string `json:"filePath"`
+					Content    string `json:"content"`
+					NumLines   int    `json:"numLines"`
+					StartLine  int    `json:"startLine"`
+					TotalLines int    `json:"totalLines"`
+				} `json:"file"`
+			}
+			if err := json.Unmarshal(post.ToolResponse, &resp); err != nil || resp.Type != "text" || resp.File.Content != "API_KEY=abc" || resp.File.NumLines != 1 || resp.File.StartLine != 1 {
+				t.Errorf("PostToolUse tool_response: %s %v", post.ToolResponse, err)
+			}
+			if post.HookEventName != "PostToolUse" || post.ToolUseID != pre.ToolUseID || post.SessionID != pre.SessionID {
+				t.Errorf("PostToolUse event: %+v (PreToolUse %+v)", post, pre)
+			}
+
+			// another process is another session, and another call another tool_use_id
+			if err := os.RemoveAll(filepath.Join(ws, ".hooklog")); err != nil {
+				t.Fatal(err)
+			}
+			miss := e2eCWX(t, bin, home, "", "tool", "call", "read_file", "--workspace", ws, "--input", `{"file_path":"missing.txt"}`)
+			fail, _ := readHookLog(t, ws, "failure")
+			if fail.HookEventName != "PostToolUseFailure" || fail.Error == nil || !strings.Contains(*fail.Error, "missing.txt") || fail.SessionID == pre.SessionID || fail.ToolUseID == pre.ToolUseID {
+				t.Errorf("PostToolUseFailure event: %+v\n%s", fail, miss.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(ws, ".hooklog", "post.json")); err == nil {
+				t.Error("PostToolUse ran for a failed call")
+			}
+
+			push := e2eCWX(t, bin, home, "", "tool", "call", "shell", "--workspace", ws, "--input", `{"command":"git push --force"}`)
+			if push.code != ExitDenied || !strings.Contains(push.stderr, "Force push rewrites shared history.") {
+				t.Fatalf("shell git push --force: exit %d\n%s%s", push.code, push.stdout, push.stderr)
+			}
+		})
+	}
+}
