@@ -148,16 +148,23 @@ func (m *Manager) logHook(d cmdhooks.Decision, tool string) {
 // the reason of a hook that "blocked" (the call has already run: nothing a hook answers
 // undoes it), each line naming its hook, within cmdhooks.MaxContextTotal.
 func (m *Manager) PostToolUse(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) []string {
+	c, _ := m.afterCall(ctx, tool, callID, input, res, opts)
+	return c
+}
+
+// afterCall runs the PostToolUse (or, for an error result, PostToolUseFailure) command hooks
+// and returns the context they added for the model and their systemMessages for the person.
+func (m *Manager) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) (hookContext, messages []string) {
 	set, err := m.commandHooks()
 	if err != nil || set.Empty() {
-		return nil
+		return nil, nil
 	}
 	o := cmdhooks.Outcome{Content: res.Content, IsError: res.IsError, Structured: res.Structured}
 	ds := set.AfterCall(ctx, harnessRunner{m}, m.hookSession(opts.SessionID, opts.Workspace), tool, cmdhooks.ToolUseID(callID), input, o)
 	for _, d := range ds {
 		m.logHook(d, tool)
 	}
-	return cmdhooks.Contexts(ds)
+	return cmdhooks.Contexts(ds), cmdhooks.Messages(ds)
 }
 
 // SubmittedPrompt is a prompt after its UserPromptSubmit hooks.

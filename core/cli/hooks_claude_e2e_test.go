@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
@@ -83,7 +85,8 @@ func TestClaudePluginHooksE2E(t *testing.T) {
 				t.Fatal(err)
 			}
 			read := e2eMust(t, bin, home, "tool", "call", "read_file", "--workspace", ws, "--input", `{"file_path":"secret.txt"}`)
-			if !strings.Contains(read.stdout, "API_KEY=abc") || !strings.Contains(read.stderr, "The file holds an API key; do not repeat it.") {
+			if !strings.Contains(read.stdout, "API_KEY=abc") || !strings.Contains(read.stderr, "The file holds an API key; do not repeat it.") ||
+				!strings.Contains(read.stderr, "hook message: PostToolUse hook PostToolUse[0]: hookify: a secret was read\n") {
 				t.Fatalf("read_file:\n%s%s", read.stdout, read.stderr)
 			}
 			pre, env := readHookLog(t, ws, "pre")
@@ -128,9 +131,49 @@ func TestClaudePluginHooksE2E(t *testing.T) {
 			}
 
 			push := e2eCWX(t, bin, home, "", "tool", "call", "shell", "--workspace", ws, "--input", `{"command":"git push --force"}`)
-			if push.code != ExitDenied || !strings.Contains(push.stderr, "Force push rewrites shared history.") {
+			if push.code != ExitDenied || !strings.Contains(push.stderr, "Force push rewrites shared history.") ||
+				!strings.Contains(push.stderr, "the hook says: hookify: force pushes are blocked in this project") {
 				t.Fatalf("shell git push --force: exit %d\n%s%s", push.code, push.stdout, push.stderr)
 			}
+			var o ToolCallOutput
+			raw := e2eMust(t, bin, home, "tool", "call", "read_file", "--json", "--workspace", ws, "--input", `{"file_path":"secret.txt"}`).stdout
+			if err := json.Unmarshal([]byte(raw), &o); err != nil || len(o.HookMessages) != 1 || o.HookMessages[0] != "PostToolUse hook PostToolUse[0]: hookify: a secret was read" {
+				t.Fatalf("tool call --json: %s %v", raw, err)
+			}
+
+			// the same in a REPL: one session for its calls, the message beside the result
+			if err := os.RemoveAll(filepath.Join(ws, ".hooklog")); err != nil {
+				t.Fatal(err)
+			}
+			repl := e2eCWX(t, bin, home, "/call read_file {\"file_path\":\"secret.txt\"}\n/call shell {\"command\":\"git push --force\"}\n", "repl", "--workspace", ws)
+			if !strings.Contains(repl.stdout, "hook message: PostToolUse hook PostToolUse[0]: hookify: a secret was read") ||
+				!strings.Contains(repl.stdout+repl.stderr, "the hook says: hookify: force pushes are blocked in this project") {
+				t.Fatalf("repl:\n%s%s", repl.stdout, repl.stderr)
+			}
+			rpre, _ := readHookLog(t, ws, "pre")
+			rpost, _ := readHookLog(t, ws, "post")
+			if rpre.SessionID == "" || rpre.SessionID == pre.SessionID || rpre.ToolInput["command"] != "git push --force" || rpost.SessionID != rpre.SessionID {
+				t.Errorf("repl events: %+v %+v", rpre, rpost)
+			}
+
+			// and through serve --mcp: the message is a text block of the result
+			srv := startServe(t, bin, home, false, "--workspace", ws)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			res, err := srv.call(t, ctx, "read_file", map[string]any{"file_path": "secret.txt"})
+			if err != nil || !strings.Contains(mcpText(res), "hook message: PostToolUse hook PostToolUse[0]: hookify: a secret was read") ||
+				!strings.Contains(mcpText(res), "PostToolUse hook context: PostToolUse hook PostToolUse[0] blocked: The file holds an API key") {
+				t.Fatalf("serve --mcp read_file: %v %+v\n%s", err, orEmpty(res), srv.stderr)
+			}
+			spost, _ := readHookLog(t, ws, "post")
+			if spost.SessionID == "" || spost.SessionID == rpre.SessionID || spost.ToolInput["file_path"] != filepath.Join(ws, "secret.txt") {
+				t.Errorf("serve events: %+v", spost)
+			}
+			res, err = srv.call(t, ctx, "shell", map[string]any{"command": "git push --force"})
+			if err != nil || !res.IsError || !strings.Contains(mcpText(res), "the hook says: hookify: force pushes are blocked in this project") {
+				t.Fatalf("serve --mcp shell: %v %+v", err, orEmpty(res))
+			}
+			srv.stop(t)
 		})
 	}
 }

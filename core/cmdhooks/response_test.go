@@ -14,7 +14,9 @@ import (
 // TestResponseShapes: tool_response is in Claude Code's shape for each native and MCP's
 // CallToolResult for an extension tool.
 func TestResponseShapes(t *testing.T) {
-	text := func(s string) []protocol.ContentBlock { return []protocol.ContentBlock{{Type: protocol.ContentText, Text: s}} }
+	text := func(s string) []protocol.ContentBlock {
+		return []protocol.ContentBlock{{Type: protocol.ContentText, Text: s}}
+	}
 	for _, c := range []struct {
 		tool string
 		o    Outcome
@@ -82,5 +84,27 @@ func TestPluginRoot(t *testing.T) {
 	}
 	if h.PluginRoot = ""; h.ShellCommand() != h.Command {
 		t.Fatal("a hook outside a plugin changed")
+	}
+}
+
+// TestSystemMessage: a hook's systemMessage is kept, lines and all, for the person; a
+// block's reason names it; a pass with one is an annotation of the card.
+func TestSystemMessage(t *testing.T) {
+	pre := Hook{ID: "PreToolUse[0]", Event: "PreToolUse", Command: "x"}
+	d := Decide(pre, Result{Stdout: `{"systemMessage":"line one\nline two","hookSpecificOutput":{"permissionDecision":"deny"}}`})
+	if d.Kind != Block || d.Message != "line one\nline two" || !strings.Contains(d.Said, "systemMessage") {
+		t.Fatalf("%+v", d)
+	}
+	if a := d.Answers(); len(a) != 1 || !strings.Contains(a[0].Verdict.Reason, "the hook denied the call (command hook PreToolUse[0] `x`, exit 0, systemMessage, permissionDecision deny); the hook says: line one / line two") {
+		t.Fatalf("%+v", a)
+	}
+	d = Decide(pre, Result{Stdout: `{"systemMessage":"fyi"}`})
+	if a := d.Answers(); d.Kind != Pass || len(a) != 1 || a[0].Verdict.Kind != protocol.HookAnnotate || a[0].Verdict.Text != "command hook PreToolUse[0] says: fyi" {
+		t.Fatalf("%+v %+v", d, a)
+	}
+	post := Hook{ID: "PostToolUse[0]", Event: "PostToolUse"}
+	ds := []Decision{Decide(post, Result{Stdout: `{"systemMessage":"a\nb"}`}), Decide(post, Result{Stdout: `{}`})}
+	if m := Messages(ds); len(m) != 1 || m[0] != "PostToolUse hook PostToolUse[0]: a\nb" {
+		t.Fatalf("%q", m)
 	}
 }
