@@ -60,6 +60,41 @@ func claudePluginHome(t *testing.T, rt testenv.Runtime) (home, root string) {
 	return home, root
 }
 
+// TestHooksFileListE2E: hooks_file as a list is merged in Claude Code's precedence order
+// (project settings before local project settings before a plugin's hooks file, whatever the
+// order written), hook ids counted over them in that order, each source listed.
+func TestHooksFileListE2E(t *testing.T) {
+	bin := buildCWX(t)
+	rt := testenv.Runtimes()[0].Get(t)
+	home, root := claudePluginHome(t, rt)
+	proj := filepath.Join(t.TempDir(), ".claude")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, cmd := range map[string]string{"settings.json": "echo project", "settings.local.json": "echo local"} {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(fmt.Sprintf(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":%q}]}]}}`, cmd)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf := fmt.Sprintf("hooks_file = [%q, %q, %q]\n\n[extension_host]\nruntime = %q\n%s = %q\n", filepath.Join(root, "hooks", "hooks.json"),
+		filepath.Join(proj, "settings.local.json"), filepath.Join(proj, "settings.json"), rt.Name, rt.Name, rt.Path)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var l HooksListJSON
+	raw := e2eMust(t, bin, home, "hooks", "list", "--json").stdout
+	if err := json.Unmarshal([]byte(raw), &l); err != nil || len(l.Sources) != 3 || l.Sources[0].Kind != "project settings" || l.Sources[1].Kind != "local project settings" ||
+		l.Sources[2].PluginRoot != root || len(l.Hooks) != 5 || l.Hooks[0].Command != "echo project" || l.Hooks[1].Command != "echo local" || l.Hooks[1].ID != "PreToolUse[1]" {
+		t.Fatalf("hooks list --json: %s %v", raw, err)
+	}
+	text := e2eMust(t, bin, home, "hooks", "list").stdout
+	for _, s := range []string{"source: " + filepath.Join(proj, "settings.json") + " (project settings, 1 hooks)", "source: " + filepath.Join(proj, "settings.local.json") + " (local project settings, 1 hooks)"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("hooks list lacks %q:\n%s", s, text)
+		}
+	}
+}
+
 // TestClaudePluginHooksE2E: a Claude Code plugin's hooks/hooks.json named by hooks_file
 // runs unmodified on a plain `cwx tool call`: its commands find their scripts through
 // CLAUDE_PLUGIN_ROOT (unset, `sh /hooks/pretooluse.sh` fails and the old cwx blocked every
@@ -74,7 +109,8 @@ func TestClaudePluginHooksE2E(t *testing.T) {
 			rt := want.Get(t)
 			home, root := claudePluginHome(t, rt)
 			list := e2eMust(t, bin, home, "hooks", "list")
-			for _, s := range []string{"PreToolUse[0]", "PostToolUseFailure[0]", "Stop hooks are not run by cwx"} {
+			for _, s := range []string{"PreToolUse[0]", "PostToolUseFailure[0]", "Stop hooks are not run by cwx",
+				"source: " + filepath.Join(root, "hooks", "hooks.json") + " (hooks file, 3 hooks, CLAUDE_PLUGIN_ROOT " + root + ")"} {
 				if !strings.Contains(list.stdout, s) {
 					t.Errorf("hooks list lacks %q:\n%s", s, list.stdout)
 				}

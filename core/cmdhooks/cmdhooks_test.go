@@ -108,7 +108,7 @@ func TestLoad(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`{"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "from-file"}]}]}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Load(config.Hooks{File: file, Entries: []config.HookEntry{
+	s, err := Load(config.Hooks{Files: []string{file}, Entries: []config.HookEntry{
 		{Event: "PreToolUse", Matcher: "Bash", Command: "from-toml", TimeoutS: 5},
 		{Event: "UserPromptSubmit", Command: "prompt", TimeoutS: 60},
 	}})
@@ -137,8 +137,8 @@ func TestLoad(t *testing.T) {
 		h   config.Hooks
 		err string
 	}{
-		{config.Hooks{File: filepath.Join(dir, "missing.json")}, "no such file"},
-		{config.Hooks{File: big}, "is over 65536 bytes"},
+		{config.Hooks{Files: []string{filepath.Join(dir, "missing.json")}}, "no such file"},
+		{config.Hooks{Files: []string{big}}, "is over 65536 bytes"},
 		{config.Hooks{Entries: []config.HookEntry{{Event: "PreToolUse", Matcher: "(?!x)", Command: "c", TimeoutS: 1}}}, "PreToolUse hook PreToolUse[0] in config.toml: matcher"},
 	} {
 		if _, err := Load(c.h); err == nil || !strings.Contains(err.Error(), c.err) || !errors.Is(err, errdefs.ErrRefused) {
@@ -162,10 +162,10 @@ func TestLoadKeepsCauses(t *testing.T) {
 		h     config.Hooks
 		cause func(error) bool
 	}{
-		{"missing file", config.Hooks{File: filepath.Join(dir, "missing.json")}, func(err error) bool { return errors.Is(err, fs.ErrNotExist) }},
+		{"missing file", config.Hooks{Files: []string{filepath.Join(dir, "missing.json")}}, func(err error) bool { return errors.Is(err, fs.ErrNotExist) }},
 		{"bad matcher", config.Hooks{Entries: []config.HookEntry{{Event: "PreToolUse", Matcher: "(?!x)", Command: "c", TimeoutS: 1}}},
 			func(err error) bool { return errors.As(err, &syn) }},
-		{"not JSON", config.Hooks{File: notJSON}, func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &js) }},
+		{"not JSON", config.Hooks{Files: []string{notJSON}}, func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &js) }},
 	} {
 		_, err := Load(c.h)
 		if err == nil || !errors.Is(err, errdefs.ErrRefused) || !c.cause(err) {

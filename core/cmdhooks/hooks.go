@@ -47,7 +47,24 @@ type Set struct {
 	// Notes say what of the hooks file was left out (an event cwx does not run, a hook of a
 	// type other than command) or adjusted (a timeout clamped), one line each.
 	Notes []string `json:"notes,omitempty"`
+	// Sources are where the hooks were read, in the order they were merged.
+	Sources []Source `json:"sources,omitempty"`
 }
+
+// Source is one place hooks were read from.
+type Source struct {
+	// Path is "config.toml" or a hooks file.
+	Path string `json:"path"`
+	// Kind is "config.toml", "user settings", "project settings", "local project settings"
+	// or "hooks file" (Claude Code's precedence, config.SettingsKind).
+	Kind string `json:"kind"`
+	// PluginRoot is the plugin folder of a plugin's hooks/hooks.json (CLAUDE_PLUGIN_ROOT).
+	PluginRoot string `json:"plugin_root,omitempty"`
+	// Hooks counts the hooks read from it.
+	Hooks int `json:"hooks"`
+}
+
+var kindNames = []string{"user settings", "project settings", "local project settings", "hooks file"}
 
 // Empty reports whether s configures no hook.
 func (s *Set) Empty() bool { return s == nil || len(s.Hooks) == 0 }
@@ -105,21 +122,31 @@ func Load(c config.Hooks) (*Set, error) {
 			return nil, err
 		}
 	}
-	if c.File != "" {
-		data, err := readBounded(c.File)
+	if len(c.Entries) > 0 {
+		s.Sources = append(s.Sources, Source{Path: "config.toml", Kind: "config.toml", Hooks: len(c.Entries)})
+	}
+	home, _ := os.UserHomeDir()
+	for _, file := range c.Files {
+		data, err := readBounded(file)
 		if err != nil {
 			return nil, err
 		}
 		entries, notes, err := ParseSettings(data)
 		if err != nil {
-			return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %w", c.File, err)
+			return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %w", file, err)
 		}
-		s.Notes = notes
+		for _, n := range notes {
+			if len(c.Files) > 1 {
+				n = file + ": " + n
+			}
+			s.Notes = append(s.Notes, n)
+		}
 		for _, e := range entries {
-			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, c.File, PluginRoot(c.File)); err != nil {
+			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, file, PluginRoot(file)); err != nil {
 				return nil, err
 			}
 		}
+		s.Sources = append(s.Sources, Source{Path: file, Kind: kindNames[config.SettingsKind(file, home)], PluginRoot: PluginRoot(file), Hooks: len(entries)})
 	}
 	if len(s.Hooks) > config.MaxHooks {
 		return nil, errdefs.Newf(errdefs.ErrRefused, "%d command hooks are configured; the limit is %d", len(s.Hooks), config.MaxHooks)
