@@ -224,7 +224,11 @@ func ParseSettings(data []byte) ([]config.HookEntry, []string, error) {
 	var notes []string
 	for ev := range f.Hooks {
 		if !known(ev) {
-			notes = append(notes, fmt.Sprintf("%s hooks are not run by cwx (it runs %s)", ev, strings.Join(config.HookEvents, ", ")))
+			why := "cwx does not have this event"
+			if slices.Contains(agentLoopEvents, ev) {
+				why = "the event comes from an agent loop, which cwx is not"
+			}
+			notes = append(notes, fmt.Sprintf("%s hooks are not run by cwx: %s (it runs %s)", ev, why, strings.Join(config.HookEvents, ", ")))
 		}
 	}
 	for _, ev := range config.HookEvents {
@@ -262,5 +266,8 @@ func ParseSettings(data []byte) ([]config.HookEntry, []string, error) {
 	slices.Sort(notes)
 	return out, notes, nil
 }
+
+// agentLoopEvents are Claude Code's events that only an agent loop raises.
+var agentLoopEvents = []string{"Stop", "SubagentStop", "PreCompact"}
 
 func known(ev string) bool { return slices.Contains(config.HookEvents, ev) }
