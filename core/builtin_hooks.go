@@ -33,6 +33,8 @@ type cmdHookState struct {
 	loaded bool          // +checklocks:mu
 	set    *cmdhooks.Set // +checklocks:mu
 	err    error         // +checklocks:mu
+	// transcripts are the sessions' transcripts, under $CWX_HOME/transcripts.
+	transcripts cmdhooks.Transcripts
 }
 
 // hooksModuleConfig is what the module's apply receives (src/builtin/hooks.ts).
@@ -113,7 +115,13 @@ func (m *Manager) builtinHookAnswers(ctx context.Context, c preCall, skip string
 	if skip != "" {
 		set = set.Without(skip)
 	}
-	ds := set.PreToolUse(ctx, harnessRunner{m}, m.hookSession(c.session, c.workspace), c.name, cmdhooks.ToolUseID(c.callID), c.input)
+	sess, id := m.hookSession(c.session, c.workspace), cmdhooks.ToolUseID(c.callID)
+	if !set.Empty() {
+		if err := m.cmdHooks.transcripts.ToolUse(sess, c.name, id, c.input); err != nil {
+			m.log.Warn("command hooks: the session transcript was not written", "error", err)
+		}
+	}
+	ds := set.PreToolUse(ctx, harnessRunner{m}, sess, c.name, id, c.input)
 	var out []hooks.Answer
 	for _, d := range ds {
 		m.logHook(d, c.name)
@@ -160,7 +168,11 @@ func (m *Manager) afterCall(ctx context.Context, tool, callID string, input json
 		return nil, nil
 	}
 	o := cmdhooks.Outcome{Content: res.Content, IsError: res.IsError, Structured: res.Structured}
-	ds := set.AfterCall(ctx, harnessRunner{m}, m.hookSession(opts.SessionID, opts.Workspace), tool, cmdhooks.ToolUseID(callID), input, o)
+	sess, id := m.hookSession(opts.SessionID, opts.Workspace), cmdhooks.ToolUseID(callID)
+	if err := m.cmdHooks.transcripts.ToolResult(sess, tool, id, o); err != nil {
+		m.log.Warn("command hooks: the session transcript was not written", "error", err)
+	}
+	ds := set.AfterCall(ctx, harnessRunner{m}, sess, tool, id, input, o)
 	for _, d := range ds {
 		m.logHook(d, tool)
 	}
@@ -210,6 +222,7 @@ func (m *Manager) hookSession(session, workspace string) cmdhooks.Session {
 	if s.ID == "" {
 		s.ID = cmdhooks.ProcessSessionID()
 	}
+	s.TranscriptPath = m.cmdHooks.transcripts.Path(s.ID)
 	if s.Cwd == "" {
 		if wd, err := os.Getwd(); err == nil {
 			s.Cwd = wd

@@ -136,6 +136,15 @@ func TestClaudePluginHooksE2E(t *testing.T) {
 				pre.ToolInput["file_path"] != filepath.Join(ws, "secret.txt") || !strings.HasPrefix(pre.ToolUseID, "toolu_01") || len(pre.ToolUseID) != 30 {
 				t.Errorf("PreToolUse event: %+v", pre)
 			}
+			if pre.TranscriptPath != filepath.Join(home, "transcripts", pre.SessionID+".jsonl") {
+				t.Errorf("transcript_path %q", pre.TranscriptPath)
+			}
+			if st, err := os.Stat(pre.TranscriptPath); err != nil || st.Mode().Perm() != 0o600 {
+				t.Errorf("transcript: %v %v", st, err)
+			} else if tr, _ := os.ReadFile(pre.TranscriptPath); !strings.Contains(string(tr), `"type":"tool_use","id":"`+pre.ToolUseID+`","name":"Read"`) ||
+				!strings.Contains(string(tr), `"type":"tool_result","tool_use_id":"`+pre.ToolUseID+`"`) {
+				t.Errorf("transcript:\n%s", tr)
+			}
 			post, _ := readHookLog(t, ws, "post")
 			var resp struct {
 				Type string `json:"type"`

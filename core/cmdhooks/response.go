@@ -3,7 +3,6 @@ package cmdhooks
 import (
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
 	"strconv"
@@ -206,13 +205,7 @@ var processSalt = sync.OnceValue(func() [32]byte {
 // ProcessSessionID is the session_id of a process's calls that name no session: a
 // one-shot `cwx tool call`, a REPL or a `serve --mcp` process is a session of its own. It
 // is a random UUID (version 4), as Claude Code's session ids are.
-var ProcessSessionID = sync.OnceValue(func() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-})
+var ProcessSessionID = sync.OnceValue(newUUID)
 
 // Claude Code's permission modes.
 const (
