@@ -78,7 +78,7 @@ FUZZ_TARGETS := \
 	./core:FuzzStripEscapes ./core/inert:FuzzStrip \
 	./core/plugins:FuzzParseManifests ./core/plugins:FuzzEntryNames ./core/plugins:FuzzInstallTarball \
 	./core/internal/jsontext:FuzzScanNumber ./core/internal/jsontext:FuzzHex4 ./core/internal/jsontext:FuzzHasControl \
-	./core/cmdhooks:FuzzParseSettings ./core/cmdhooks:FuzzDecide ./core/internal/jsjson:FuzzReencode \
+	./core/cmdhooks:FuzzParseSettings ./core/cmdhooks:FuzzDecide ./core/cmdhooks:FuzzHookInput ./core/internal/jsjson:FuzzReencode \
 	./core/plugins:FuzzDecodeState ./core/catalog:FuzzReadEntry ./core/probecache:FuzzLoad
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time

@@ -33,6 +33,8 @@ type cmdHookState struct {
 	loaded bool          // +checklocks:mu
 	set    *cmdhooks.Set // +checklocks:mu
 	err    error         // +checklocks:mu
+	// transcripts are the sessions' transcripts, under $CWX_HOME/transcripts.
+	transcripts cmdhooks.Transcripts
 }
 
 // hooksModuleConfig is what the module's apply receives (src/builtin/hooks.ts).
@@ -70,7 +72,7 @@ func hooksWork(m *Manager, cfg *config.Config, _ map[string]plugins.Desired) (Bu
 		}
 	}
 	for _, h := range set.Hooks {
-		mc.Hooks = append(mc.Hooks, hooksModuleHook{ID: h.ID, Command: h.Command, TimeoutMS: h.Timeout.Milliseconds()})
+		mc.Hooks = append(mc.Hooks, hooksModuleHook{ID: h.ID, Command: h.ShellCommand(), TimeoutMS: h.Timeout.Milliseconds()})
 	}
 	raw, err := json.Marshal(mc)
 	if err != nil {
@@ -113,7 +115,13 @@ func (m *Manager) builtinHookAnswers(ctx context.Context, c preCall, skip string
 	if skip != "" {
 		set = set.Without(skip)
 	}
-	ds := set.PreToolUse(ctx, harnessRunner{m}, cmdhooks.Session{ID: c.session, Cwd: c.workspace}, c.name, c.callID, c.input)
+	sess, id := m.hookSession(c.session, c.workspace), cmdhooks.ToolUseID(c.callID)
+	if !set.Empty() {
+		if err := m.cmdHooks.transcripts.ToolUse(sess, c.name, id, c.input); err != nil {
+			m.log.Warn("command hooks: the session transcript was not written", "error", err)
+		}
+	}
+	ds := set.PreToolUse(ctx, harnessRunner{m}, sess, c.name, id, c.input)
 	var out []hooks.Answer
 	for _, d := range ds {
 		m.logHook(d, c.name)
@@ -148,16 +156,27 @@ func (m *Manager) logHook(d cmdhooks.Decision, tool string) {
 // the reason of a hook that "blocked" (the call has already run: nothing a hook answers
 // undoes it), each line naming its hook, within cmdhooks.MaxContextTotal.
 func (m *Manager) PostToolUse(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) []string {
+	c, _ := m.afterCall(ctx, tool, callID, input, res, opts)
+	return c
+}
+
+// afterCall runs the PostToolUse (or, for an error result, PostToolUseFailure) command hooks
+// and returns the context they added for the model and their systemMessages for the person.
+func (m *Manager) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) (hookContext, messages []string) {
 	set, err := m.commandHooks()
 	if err != nil || set.Empty() {
-		return nil
+		return nil, nil
 	}
-	resp := cmdhooks.ToolResponse{Content: res.Text(), IsError: res.IsError, Structured: res.Structured}
-	ds := set.PostToolUse(ctx, harnessRunner{m}, cmdhooks.Session{ID: opts.SessionID, Cwd: opts.Workspace}, tool, callID, input, resp)
+	o := cmdhooks.Outcome{Content: res.Content, IsError: res.IsError, Structured: res.Structured}
+	sess, id := m.hookSession(opts.SessionID, opts.Workspace), cmdhooks.ToolUseID(callID)
+	if err := m.cmdHooks.transcripts.ToolResult(sess, tool, id, o); err != nil {
+		m.log.Warn("command hooks: the session transcript was not written", "error", err)
+	}
+	ds := set.AfterCall(ctx, harnessRunner{m}, sess, tool, id, input, o)
 	for _, d := range ds {
 		m.logHook(d, tool)
 	}
-	return cmdhooks.Contexts(ds)
+	return cmdhooks.Contexts(ds), cmdhooks.Messages(ds)
 }
 
 // SubmittedPrompt is a prompt after its UserPromptSubmit hooks.
@@ -179,7 +198,7 @@ func (m *Manager) SubmitPrompt(ctx context.Context, text string, opts CallOption
 	if err != nil {
 		return SubmittedPrompt{Blocked: true, Reason: fmt.Sprintf("the command hooks do not load: %v", err)}, nil
 	}
-	ds := set.UserPromptSubmit(ctx, harnessRunner{m}, cmdhooks.Session{ID: opts.SessionID, Cwd: opts.Workspace}, text)
+	ds := set.UserPromptSubmit(ctx, harnessRunner{m}, m.hookSession(opts.SessionID, opts.Workspace), text)
 	for _, d := range ds {
 		m.logHook(d, "")
 	}
@@ -192,6 +211,24 @@ func (m *Manager) SubmitPrompt(ctx context.Context, text string, opts CallOption
 		out.Prompt = text
 	}
 	return out, nil
+}
+
+// hookSession is what hooks are told of a call's session: the caller's session id, else
+// the process's (a one-shot, a REPL or a serve process is a session of its own); the
+// workspace, else the folder cwx runs in, so CLAUDE_PROJECT_DIR is always set; the
+// posture under Claude Code's name (cmdhooks.PermissionMode).
+func (m *Manager) hookSession(session, workspace string) cmdhooks.Session {
+	s := cmdhooks.Session{ID: session, Cwd: workspace, PermissionMode: cmdhooks.PermissionMode(string(m.gate.Posture()))}
+	if s.ID == "" {
+		s.ID = cmdhooks.ProcessSessionID()
+	}
+	s.TranscriptPath = m.cmdHooks.transcripts.Path(s.ID)
+	if s.Cwd == "" {
+		if wd, err := os.Getwd(); err == nil {
+			s.Cwd = wd
+		}
+	}
+	return s
 }
 
 // HookTest is one run of `cwx hooks test`: what each matching hook decided.
@@ -208,12 +245,13 @@ func (m *Manager) TestHooks(ctx context.Context, event string, input json.RawMes
 		return nil, err
 	}
 	var in struct {
-		ToolName     string                 `json:"tool_name"`
-		ToolInput    json.RawMessage        `json:"tool_input"`
-		ToolUseID    string                 `json:"tool_use_id"`
-		ToolResponse *cmdhooks.ToolResponse `json:"tool_response"`
-		Prompt       string                 `json:"prompt"`
-		SessionID    string                 `json:"session_id"`
+		ToolName     string          `json:"tool_name"`
+		ToolInput    json.RawMessage `json:"tool_input"`
+		ToolUseID    string          `json:"tool_use_id"`
+		ToolResponse json.RawMessage `json:"tool_response"`
+		Error        string          `json:"error"`
+		Prompt       string          `json:"prompt"`
+		SessionID    string          `json:"session_id"`
 	}
 	if err := json.Unmarshal(input, &in); err != nil {
 		return nil, fmt.Errorf("%w: the input is not a JSON object with Claude Code's fields: %v", ErrInvalidInput, err)
@@ -222,23 +260,26 @@ func (m *Manager) TestHooks(ctx context.Context, event string, input json.RawMes
 		in.ToolInput = json.RawMessage("{}")
 	}
 	if in.ToolUseID == "" {
-		in.ToolUseID = "hooks-test"
+		in.ToolUseID = cmdhooks.ToolUseID("hooks-test")
 	}
-	sess := cmdhooks.Session{ID: in.SessionID, Cwd: opts.Workspace}
-	if opts.SessionID != "" {
-		sess.ID = opts.SessionID
+	if opts.SessionID == "" {
+		opts.SessionID = in.SessionID
 	}
+	sess := m.hookSession(opts.SessionID, opts.Workspace)
 	tool := cmdhooks.NativeName(in.ToolName)
 	var ds []cmdhooks.Decision
 	switch event {
 	case config.EventPreToolUse:
 		ds = set.PreToolUse(ctx, harnessRunner{m}, sess, tool, in.ToolUseID, in.ToolInput)
 	case config.EventPostToolUse:
-		resp := cmdhooks.ToolResponse{}
-		if in.ToolResponse != nil {
-			resp = *in.ToolResponse
+		if len(in.ToolResponse) == 0 {
+			in.ToolResponse = json.RawMessage("{}")
 		}
-		ds = set.PostToolUse(ctx, harnessRunner{m}, sess, tool, in.ToolUseID, in.ToolInput, resp)
+		stdin, err := cmdhooks.PostToolUseEvent(sess, tool, in.ToolUseID, in.ToolInput, in.ToolResponse)
+		ds = set.Fire(ctx, harnessRunner{m}, sess, event, tool, stdin, err)
+	case config.EventPostToolUseFailure:
+		stdin, err := cmdhooks.PostToolUseFailureEvent(sess, tool, in.ToolUseID, in.ToolInput, in.Error)
+		ds = set.Fire(ctx, harnessRunner{m}, sess, event, tool, stdin, err)
 	case config.EventUserPromptSubmit:
 		ds = set.UserPromptSubmit(ctx, harnessRunner{m}, sess, in.Prompt)
 	default:

@@ -48,7 +48,7 @@ command = "input=$(cat); case \"$input\" in *alpha*) printf '{\"hookSpecificOutp
 
 [[hooks.PostToolUse]]
 matcher = "echo_text"
-command = "input=$(cat); case \"$input\" in *'\"tool_name\":\"echo_text\"'*) printf 'the echo hook ran';; esac; printf ' %s' \"$(printf '%s' \"$input\" | grep -c '\"tool_input\":{\"text\":\"hello\"},\"tool_use_id\":\"tool-[0-9]*\",\"tool_response\":{\"content\":')\" >&2; exit 2"
+command = "input=$(cat); case \"$input\" in *'\"tool_name\":\"echo_text\"'*) printf 'the echo hook ran';; esac; printf ' %s' \"$(printf '%s' \"$input\" | grep -c '\"tool_input\":{\"text\":\"hello\"},\"tool_use_id\":\"toolu_01[A-Za-z0-9]*\",\"tool_response\":{\"content\":')\" >&2; exit 2"
 
 [[hooks.PreToolUse]]
 matcher = "Glob"

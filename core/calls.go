@@ -72,6 +72,9 @@ type ToolResult struct {
 	// HookContext is what the PostToolUse command hooks added for the caller, each line
 	// naming its hook, within cmdhooks.MaxContextTotal (builtin_hooks.go).
 	HookContext []string `json:"hook_context,omitempty"`
+	// HookMessages are the systemMessage of the PostToolUse (or PostToolUseFailure) command
+	// hooks, for the person and not the model, each naming its hook (builtin_hooks.go).
+	HookMessages []string `json:"hook_messages,omitempty"`
 }
 
 // Text joins the result's text blocks. A result of one block (the usual case) is
@@ -184,7 +187,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
 	}
 	out := ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}
-	out.HookContext = m.PostToolUse(ctx, name, callID, input, out, opts)
+	out.HookContext, out.HookMessages = m.afterCall(ctx, name, callID, input, out, opts)
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -269,6 +270,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		bg:    bg, bgCancel: cancel, stopped: make(chan struct{}),
 		changes: feed,
 	}
+	m.cmdHooks.transcripts.Dir = filepath.Join(home, "transcripts") // README, “Command hooks”
 	m.newTier = m.supervisedTier
 	if o.Lazy {
 		m.newTier = m.shimCheckedTier

@@ -75,7 +75,7 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 	switch {
 	case err == nil:
 		out := ToolResult{Content: []ContentBlock{{Type: protocol.ContentText, Text: res.Text}}, IsError: res.IsError, Structured: res.Structured}
-		out.HookContext = m.PostToolUse(ctx, name, callID, input, out, opts)
+		out.HookContext, out.HookMessages = m.afterCall(ctx, name, callID, input, out, opts)
 		return out, nil
 	case errors.Is(err, ErrDenied):
 		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)

@@ -124,7 +124,7 @@ command = "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/block-rm-rf.sh"
 
 [[hooks.PreToolUse]]
 matcher = "Read"
-command = "input=$(cat); case \"$input\" in *'\"file_path\":\".env\"'*) echo 'the .env guard refuses it' >&2; exit 2;; *'\"file_path\":\"pong.txt\"'*) printf '{\"hookSpecificOutput\":{\"updatedInput\":{\"file_path\":\"other.txt\"}}}';; esac"
+command = "input=$(cat); case \"$input\" in *'\"file_path\":\"'*'/.env\"'*) echo 'the .env guard refuses it' >&2; exit 2;; *'\"file_path\":\"'*'/pong.txt\"'*) printf '{\"hookSpecificOutput\":{\"updatedInput\":{\"file_path\":\"other.txt\"}}}';; esac"
 `
 
 // TestCommandHooksSeeWhatRuns: a command hook is given the decoded input (a \u-escaped .env

@@ -47,6 +47,8 @@ type HookJSON struct {
 type HooksListJSON struct {
 	Hooks []HookJSON `json:"hooks"`
 	Notes []string   `json:"notes"`
+	// Sources are where the hooks were read, in the order they were merged.
+	Sources []cmdhooks.Source `json:"sources"`
 }
 
 func newHooksListCmd() *cobra.Command {
@@ -60,7 +62,7 @@ func newHooksListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := HooksListJSON{Hooks: []HookJSON{}, Notes: append([]string{}, set.Notes...)}
+			out := HooksListJSON{Hooks: []HookJSON{}, Notes: append([]string{}, set.Notes...), Sources: append([]cmdhooks.Source{}, set.Sources...)}
 			for _, h := range set.Hooks {
 				out.Hooks = append(out.Hooks, HookJSON{ID: h.ID, Event: h.Event, Matcher: h.Matcher, Command: h.Command, TimeoutS: h.TimeoutS, Source: h.Source})
 			}
@@ -101,6 +103,13 @@ func writeHooksTable(w io.Writer, l HooksListJSON) {
 			printf(tw, "%s\t%s\t%ds\t%s\t%s\n", h.ID, m, h.TimeoutS, h.Source, oneLineCommand(h.Command))
 		}
 		_ = tw.Flush()
+	}
+	for _, s := range l.Sources {
+		root := ""
+		if s.PluginRoot != "" {
+			root = ", CLAUDE_PLUGIN_ROOT " + s.PluginRoot
+		}
+		printf(w, "source: %s (%s, %d hooks%s)\n", s.Path, s.Kind, s.Hooks, root)
 	}
 	for _, n := range l.Notes {
 		printf(w, "note: %s\n", n)

@@ -237,6 +237,7 @@ func (s *replSession) call(ctx context.Context, rest string) error {
 	if err != nil {
 		return err
 	}
+	printHookLines(s.out, res)
 	return printToolResult(s.out, name, pluginOf(s.m, name), res, toolCallFlags{})
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,6 +42,8 @@ type ToolCallOutput struct {
 	CoreCalls []core.CoreCallReceipt `json:"core_calls,omitempty"`
 	// HookContext is what the PostToolUse command hooks added (README, “Command hooks”).
 	HookContext []string `json:"hook_context,omitempty"`
+	// HookMessages are the hooks' systemMessages, for the person (README, “Command hooks”).
+	HookMessages []string `json:"hook_messages,omitempty"`
 }
 
 func init() {
@@ -180,12 +183,21 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 			return callErr(err)
 		}
 		if !f.asJSON {
-			for _, c := range res.HookContext {
-				printf(cmd.ErrOrStderr(), "hook context: %s\n", c)
-			}
+			printHookLines(cmd.ErrOrStderr(), res)
 		}
 		return printToolResult(out, name, pluginOf(m, name), res, f)
 	})
+}
+
+// printHookLines shows what the command hooks said after a call: their context for the
+// model, and their systemMessages for the person, a message's lines kept (indented).
+func printHookLines(w io.Writer, res core.ToolResult) {
+	for _, c := range res.HookContext {
+		printf(w, "hook context: %s\n", c)
+	}
+	for _, m := range res.HookMessages {
+		printf(w, "hook message: %s\n", strings.ReplaceAll(m, "\n", "\n  "))
+	}
 }
 
 // pluginOf names the plugin that owns a live tool.
@@ -205,7 +217,7 @@ func printToolResult(w io.Writer, name, plugin string, res core.ToolResult, f to
 	}
 	if f.asJSON {
 		o := ToolCallOutput{Tool: name, Plugin: plugin, IsError: res.IsError, Content: res.Content, Structured: res.Structured, CoreCalls: res.CoreCalls,
-			HookContext: res.HookContext}
+			HookContext: res.HookContext, HookMessages: res.HookMessages}
 		if o.Content == nil {
 			o.Content = []core.ContentBlock{}
 		}

@@ -77,7 +77,7 @@ func TestParseSettings(t *testing.T) {
 		t.Fatalf("entries %+v\nwant %+v", entries, want)
 	}
 	wantNotes := []string{
-		"Stop hooks are not run by cwx (it runs PreToolUse, PostToolUse, UserPromptSubmit)",
+		"Stop hooks are not run by cwx: the event comes from an agent loop, which cwx is not (it runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit)",
 		"hooks.PostToolUse[0].hooks[0]: timeout 600s lowered to 120s, the most cwx allows",
 		`hooks.PostToolUse[0].hooks[1]: hooks of type "prompt" are not run by cwx (only command)`,
 	}
@@ -108,7 +108,7 @@ func TestLoad(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`{"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "from-file"}]}]}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Load(config.Hooks{File: file, Entries: []config.HookEntry{
+	s, err := Load(config.Hooks{Files: []string{file}, Entries: []config.HookEntry{
 		{Event: "PreToolUse", Matcher: "Bash", Command: "from-toml", TimeoutS: 5},
 		{Event: "UserPromptSubmit", Command: "prompt", TimeoutS: 60},
 	}})
@@ -137,8 +137,8 @@ func TestLoad(t *testing.T) {
 		h   config.Hooks
 		err string
 	}{
-		{config.Hooks{File: filepath.Join(dir, "missing.json")}, "no such file"},
-		{config.Hooks{File: big}, "is over 65536 bytes"},
+		{config.Hooks{Files: []string{filepath.Join(dir, "missing.json")}}, "no such file"},
+		{config.Hooks{Files: []string{big}}, "is over 65536 bytes"},
 		{config.Hooks{Entries: []config.HookEntry{{Event: "PreToolUse", Matcher: "(?!x)", Command: "c", TimeoutS: 1}}}, "PreToolUse hook PreToolUse[0] in config.toml: matcher"},
 	} {
 		if _, err := Load(c.h); err == nil || !strings.Contains(err.Error(), c.err) || !errors.Is(err, errdefs.ErrRefused) {
@@ -162,10 +162,10 @@ func TestLoadKeepsCauses(t *testing.T) {
 		h     config.Hooks
 		cause func(error) bool
 	}{
-		{"missing file", config.Hooks{File: filepath.Join(dir, "missing.json")}, func(err error) bool { return errors.Is(err, fs.ErrNotExist) }},
+		{"missing file", config.Hooks{Files: []string{filepath.Join(dir, "missing.json")}}, func(err error) bool { return errors.Is(err, fs.ErrNotExist) }},
 		{"bad matcher", config.Hooks{Entries: []config.HookEntry{{Event: "PreToolUse", Matcher: "(?!x)", Command: "c", TimeoutS: 1}}},
 			func(err error) bool { return errors.As(err, &syn) }},
-		{"not JSON", config.Hooks{File: notJSON}, func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &js) }},
+		{"not JSON", config.Hooks{Files: []string{notJSON}}, func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &js) }},
 	} {
 		_, err := Load(c.h)
 		if err == nil || !errors.Is(err, errdefs.ErrRefused) || !c.cause(err) {
@@ -325,9 +325,13 @@ func TestEvents(t *testing.T) {
 	if err != nil || string(b) != `{"session_id":"s1","transcript_path":"","cwd":"/work/p","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"fix <b> & go"}`+"\n" {
 		t.Fatalf("prompt %s %v", b, err)
 	}
-	b, err = PostToolUseEvent(s, "my_tool", "c8", json.RawMessage(`{}`), ToolResponse{Content: "ok", Structured: json.RawMessage(`{"n":1}`)})
-	if err != nil || !strings.Contains(string(b), `"tool_name":"my_tool","tool_input":{},"tool_use_id":"c8","tool_response":{"content":"ok","is_error":false,"structured":{"n":1}}`) {
+	b, err = OutcomeEvent(s, "my_tool", "c8", json.RawMessage(`{}`), Outcome{Content: []protocol.ContentBlock{{Type: protocol.ContentText, Text: "ok"}}, Structured: json.RawMessage(`{"n":1}`)})
+	if err != nil || !strings.Contains(string(b), `"hook_event_name":"PostToolUse","tool_name":"my_tool","tool_input":{},"tool_use_id":"c8","tool_response":{"content":[{"type":"text","text":"ok"}],"structuredContent":{"n":1}}`) {
 		t.Fatalf("post %s %v", b, err)
+	}
+	b, err = OutcomeEvent(s, "my_tool", "c8", json.RawMessage(`{}`), Outcome{Content: []protocol.ContentBlock{{Type: protocol.ContentText, Text: "no\nway"}}, IsError: true})
+	if err != nil || !strings.Contains(string(b), `"hook_event_name":"PostToolUseFailure","tool_name":"my_tool","tool_input":{},"tool_use_id":"c8","error":"no\nway","is_interrupt":false}`) {
+		t.Fatalf("failure %s %v", b, err)
 	}
 
 	big := json.RawMessage(`{"command":"` + strings.Repeat("x", MaxStdin) + `"}`)
@@ -337,15 +341,21 @@ func TestEvents(t *testing.T) {
 	if _, err := UserPromptSubmitEvent(s, strings.Repeat("p", MaxStdin)); !errors.Is(err, ErrStdinTooLarge) {
 		t.Fatalf("big prompt: %v", err)
 	}
-	b, err = PostToolUseEvent(s, "shell", "c9", json.RawMessage(`{"command":"cat big"}`), ToolResponse{Content: strings.Repeat("\x01", MaxStdin), Structured: json.RawMessage(`{"exit_code":0}`)})
-	if err != nil || len(b) > MaxStdin {
-		t.Fatalf("big post: %d bytes, %v", len(b), err)
-	}
-	var ev struct {
-		ToolResponse ToolResponse `json:"tool_response"`
-	}
-	if err := json.Unmarshal(b, &ev); err != nil || !ev.ToolResponse.Truncated || ev.ToolResponse.Structured != nil || len(ev.ToolResponse.Content) == 0 {
-		t.Fatalf("big post response: %+v %v", ev.ToolResponse.Truncated, err)
+	for _, tool := range []string{"shell", "grep_files", "my_tool"} {
+		text := strings.Repeat("a.go:1:\x01\n", MaxStdin/4)
+		b, err = OutcomeEvent(s, tool, "c9", json.RawMessage(`{"command":"cat big"}`), Outcome{Content: []protocol.ContentBlock{{Type: protocol.ContentText, Text: text}}, Structured: json.RawMessage(`{"exit_code":0}`)})
+		if err != nil || len(b) > MaxStdin {
+			t.Fatalf("big post %s: %d bytes, %v", tool, len(b), err)
+		}
+		var ev struct {
+			ToolResponse struct {
+				Truncated  bool            `json:"truncated"`
+				Structured json.RawMessage `json:"structuredContent"`
+			} `json:"tool_response"`
+		}
+		if err := json.Unmarshal(b, &ev); err != nil || !ev.ToolResponse.Truncated || ev.ToolResponse.Structured != nil {
+			t.Fatalf("big post response %s: %+v %v", tool, ev.ToolResponse, err)
+		}
 	}
 }
 

@@ -72,6 +72,9 @@ type Decision struct {
 	// Context is additionalContext (or a UserPromptSubmit hook's plain stdout), inert, at
 	// most MaxContext bytes.
 	Context string
+	// Message is the hook's systemMessage, for the person (never the model): inert, its
+	// lines kept, at most MaxContext bytes.
+	Message string
 	// Input is PreToolUse's updatedInput: the core validates and gates it as a revise.
 	Input json.RawMessage
 	// Said is how the hook answered: "exit 2", "permissionDecision deny", "allow (does not
@@ -141,6 +144,10 @@ func Decide(h Hook, r Result) Decision {
 
 func (d Decision) fromJSON(o output) Decision {
 	var said []string
+	if strings.TrimSpace(o.SystemMessage) != "" {
+		d.Message = contextText(o.SystemMessage, false)
+		said = append(said, "systemMessage")
+	}
 	if o.Continue != nil && !*o.Continue {
 		said = append(said, "continue false")
 		d.Kind, d.Reason = Block, reason(o.StopReason, "the hook asked to stop")
@@ -202,12 +209,18 @@ func notRun(h Hook, err error) Decision { return Decision{Hook: h}.unrun(err.Err
 
 func (d Decision) unrun(why string) Decision {
 	d.Said = "not run"
-	if d.Hook.Event == config.EventPostToolUse {
+	if !failsClosed(d.Hook.Event) {
 		d.Failed = "could not run: " + why
 		return d
 	}
 	d.Kind, d.Reason = Block, reason("the hook could not run: "+why, "")
 	return d
+}
+
+// failsClosed says whether a hook of event that cannot run blocks: PreToolUse and
+// UserPromptSubmit guard what is about to happen; the other events follow it.
+func failsClosed(event string) bool {
+	return event == config.EventPreToolUse || event == config.EventUserPromptSubmit
 }
 
 // reason makes s one inert line of at most hooks.MaxText bytes; def when s is blank.
@@ -253,9 +266,13 @@ func (d Decision) Answers() []hooks.Answer {
 	add := func(v protocol.HookVerdict) { out = append(out, hooks.Answer{Hook: h, Verdict: v}) }
 	switch d.Kind {
 	case Block:
-		add(protocol.HookVerdict{Kind: protocol.HookDeny, Reason: fmt.Sprintf("%s (command hook %s, %s)", d.Reason, name, d.Said)})
+		add(protocol.HookVerdict{Kind: protocol.HookDeny, Reason: cutText(fmt.Sprintf("%s (command hook %s, %s)%s", d.Reason, name, d.Said, d.messageTail()), hooks.MaxText)})
 	case Ask:
-		add(protocol.HookVerdict{Kind: protocol.HookAsk, Reason: fmt.Sprintf("%s (command hook %s)", d.Reason, name)})
+		add(protocol.HookVerdict{Kind: protocol.HookAsk, Reason: cutText(fmt.Sprintf("%s (command hook %s)%s", d.Reason, name, d.messageTail()), hooks.MaxText)})
+	default:
+		if d.Message != "" {
+			add(protocol.HookVerdict{Kind: protocol.HookAnnotate, Text: cutText(fmt.Sprintf("command hook %s says: %s", d.Hook.ID, oneLine(d.Message)), hooks.MaxText)})
+		}
 	}
 	if d.Input != nil {
 		add(protocol.HookVerdict{Kind: protocol.HookRevise, Input: d.Input})
@@ -271,6 +288,34 @@ func (d Decision) Answers() []hooks.Answer {
 
 func oneLine(s string) string { return reason(s, "") }
 
+// messageTail is the systemMessage of a hook that blocked or asked, for the reason the
+// person reads ("" when it gave none).
+func (d Decision) messageTail() string {
+	if d.Message == "" {
+		return ""
+	}
+	return "; the hook says: " + oneLine(d.Message)
+}
+
+// Messages gathers the systemMessage of several decisions in order, each naming its hook,
+// lines kept, within MaxContextTotal: what the person is shown beside the result.
+func Messages(ds []Decision) []string {
+	var out []string
+	total := 0
+	for _, d := range ds {
+		if d.Message == "" {
+			continue
+		}
+		l := fmt.Sprintf("%s hook %s: %s", d.Hook.Event, d.Hook.ID, d.Message)
+		if total+len(l) > MaxContextTotal {
+			return append(out, fmt.Sprintf("(more hook messages were left out: the limit is %d bytes)", MaxContextTotal))
+		}
+		total += len(l)
+		out = append(out, l)
+	}
+	return out
+}
+
 // Contexts gathers the context of several decisions in order, each line naming its hook,
 // within MaxContextTotal; for PostToolUse a block's reason is given as feedback too.
 func Contexts(ds []Decision) []string {
@@ -278,7 +323,7 @@ func Contexts(ds []Decision) []string {
 	total := 0
 	for _, d := range ds {
 		var lines []string
-		if d.Kind == Block && d.Hook.Event == config.EventPostToolUse {
+		if d.Kind == Block && !failsClosed(d.Hook.Event) {
 			lines = append(lines, fmt.Sprintf("%s hook %s blocked: %s", d.Hook.Event, d.Hook.ID, d.Reason))
 		}
 		if d.Context != "" {
@@ -310,6 +355,9 @@ func (d Decision) LogArgs(tool string) []any {
 	}
 	if d.Input != nil {
 		args = append(args, "updated_input", string(d.Input))
+	}
+	if d.Message != "" {
+		args = append(args, "system_message", d.Message)
 	}
 	return args
 }

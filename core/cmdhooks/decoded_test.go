@@ -16,7 +16,9 @@ import (
 func TestEventsCarryTheDecodedInput(t *testing.T) {
 	s := Session{ID: "s", Cwd: "/w"}
 	for _, c := range []struct{ tool, in, want string }{
-		{"read_file", `{"file_path":"\u002eenv"}`, `"tool_input":{"file_path":".env"}`},
+		{"read_file", `{"file_path":"\u002eenv"}`, `"tool_input":{"file_path":"/w/.env"}`},
+		{"read_file", `{"limit":2,"file_path":"/w/a\u2028"}`, "\"tool_input\":{\"limit\":2,\"file_path\":\"/w/a\u2028\"}"},
+		{"list_dir", `{"path":"sub/../x\u2028"}`, "\"tool_input\":{\"path\":\"/w/x\u2028\"}"},
 		{"shell", `{"command":"rm -r\u0066 build"}`, `"tool_input":{"command":"rm -rf build"}`},
 		{"shell", `{"command":"x","command":"rm -rf /"}`, `"tool_input":{"command":"rm -rf /"}`},
 		{"my_tool", `{"b":1,"2":"two","a":[1e21,-0,1.50],"1":"one"}`, `"tool_input":{"1":"one","2":"two","b":1,"a":[1e+21,0,1.5]}`},
@@ -26,7 +28,7 @@ func TestEventsCarryTheDecodedInput(t *testing.T) {
 		if err != nil || !bytes.Contains(pre, []byte(c.want)) {
 			t.Errorf("PreToolUse %s: %s, %v; want %s", c.in, pre, err, c.want)
 		}
-		post, err := PostToolUseEvent(s, c.tool, "c1", json.RawMessage(c.in), ToolResponse{Content: "ok"})
+		post, err := PostToolUseEvent(s, c.tool, "c1", json.RawMessage(c.in), json.RawMessage(`"ok"`))
 		if err != nil || !bytes.Contains(post, []byte(c.want)) {
 			t.Errorf("PostToolUse %s: %s, %v; want %s", c.in, post, err, c.want)
 		}

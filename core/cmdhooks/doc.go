@@ -20,8 +20,13 @@
 //     holds the call's fields; it is the decoded value, written again as Claude Code's
 //     JSON.stringify(JSON.parse(input)) does ([ToolInput], package jsjson), so a hook that
 //     matches text sees `.env` where the caller wrote `\u002eenv`;
-//   - the event JSON written to the hook's stdin ([Event]), in Claude Code's field names,
-//     bounded to [MaxStdin];
+//   - the event JSON written to the hook's stdin, in Claude Code's field names and meanings,
+//     bounded to [MaxStdin]: session_id never empty ([ProcessSessionID]), permission_mode
+//     ([PermissionMode]), a toolu_ tool_use_id per call ([ToolUseID]), file tools' paths made
+//     absolute, tool_response in Claude Code's per-tool shape ([Response]); a call whose
+//     result is an error runs PostToolUseFailure instead of PostToolUse ([Set.AfterCall]);
+//   - the environment beyond the module's: CLAUDE_PLUGIN_ROOT for a hooks file at
+//     <plugin>/hooks/hooks.json ([PluginRoot], [Hook.ShellCommand]);
 //   - the decision ([Decide]) from what the module reports of one run ([Result], decoded
 //     strictly by [DecodeResult] and checked against [MaxOutput]): exit 0 with optional JSON
 //     on stdout ({decision, reason, continue, stopReason, hookSpecificOutput:

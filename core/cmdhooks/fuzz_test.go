@@ -9,6 +9,7 @@ import (
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/protocol"
 )
 
 // FuzzParseSettings: any hooks file either loads into entries within the bounds cwx runs, or
@@ -57,6 +58,38 @@ func FuzzDecide(f *testing.F) {
 					t.Fatalf("fold of %+v: %+v", d, out)
 				}
 			}
+		}
+	})
+}
+
+// FuzzHookInput: for any input, the tool_input of a native file tool is JSON whenever the
+// input is, and its path, when rewritten, is absolute; the shapes built from any result text
+// are JSON.
+func FuzzHookInput(f *testing.F) {
+	f.Add("read_file", `{"file_path":"a.txt","limit":2}`, "     1\ta\n")
+	f.Add("list_dir", `{"path":"\u002e\u002e"}`, "a\n[more]\n")
+	f.Add("grep_files", `{"pattern":"x","path":"/abs"}`, "a:1:x\n")
+	f.Fuzz(func(t *testing.T, tool, input, text string) {
+		out, err := hookInput(tool, "/w", json.RawMessage(input))
+		if err != nil {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("%q -> %q is not JSON", input, out)
+		}
+		var v struct {
+			FilePath *string `json:"file_path"`
+			Path     *string `json:"path"`
+		}
+		if _, ok := pathFields[tool]; ok && json.Unmarshal(out, &v) == nil {
+			for _, p := range []*string{v.FilePath, v.Path} {
+				if p != nil && *p != "" && !strings.HasPrefix(*p, "/") {
+					t.Fatalf("%q -> %q has a relative path", input, out)
+				}
+			}
+		}
+		if r := Response(tool, "/w", Outcome{Content: []protocol.ContentBlock{{Type: protocol.ContentText, Text: text}}}); !json.Valid(r) {
+			t.Fatalf("response %q", r)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -32,6 +33,10 @@ type Hook struct {
 	TimeoutS int `json:"timeout_s"`
 	// Source is "config.toml" or the hooks file's path.
 	Source string `json:"source"`
+	// PluginRoot is the plugin folder of a hooks file at <folder>/hooks/hooks.json, the
+	// layout of a Claude Code plugin: the hook runs with CLAUDE_PLUGIN_ROOT set to it
+	// ([Hook.ShellCommand]). "" for any other source.
+	PluginRoot string `json:"plugin_root,omitempty"`
 
 	m matcher
 }
@@ -42,7 +47,24 @@ type Set struct {
 	// Notes say what of the hooks file was left out (an event cwx does not run, a hook of a
 	// type other than command) or adjusted (a timeout clamped), one line each.
 	Notes []string `json:"notes,omitempty"`
+	// Sources are where the hooks were read, in the order they were merged.
+	Sources []Source `json:"sources,omitempty"`
 }
+
+// Source is one place hooks were read from.
+type Source struct {
+	// Path is "config.toml" or a hooks file.
+	Path string `json:"path"`
+	// Kind is "config.toml", "user settings", "project settings", "local project settings"
+	// or "hooks file" (Claude Code's precedence, config.SettingsKind).
+	Kind string `json:"kind"`
+	// PluginRoot is the plugin folder of a plugin's hooks/hooks.json (CLAUDE_PLUGIN_ROOT).
+	PluginRoot string `json:"plugin_root,omitempty"`
+	// Hooks counts the hooks read from it.
+	Hooks int `json:"hooks"`
+}
+
+var kindNames = []string{"user settings", "project settings", "local project settings", "hooks file"}
 
 // Empty reports whether s configures no hook.
 func (s *Set) Empty() bool { return s == nil || len(s.Hooks) == 0 }
@@ -82,7 +104,7 @@ func (s *Set) Matching(event, tool string) []Hook {
 func Load(c config.Hooks) (*Set, error) {
 	s := &Set{}
 	count := map[string]int{}
-	add := func(ev, matcher, command string, timeoutS int, source string) error {
+	add := func(ev, matcher, command string, timeoutS int, source, root string) error {
 		id := fmt.Sprintf("%s[%d]", ev, count[ev])
 		m, err := compile(matcher)
 		if err != nil {
@@ -90,37 +112,71 @@ func Load(c config.Hooks) (*Set, error) {
 		}
 		s.Hooks = append(s.Hooks, Hook{
 			ID: id, Event: ev, Matcher: matcher, Command: command,
-			Timeout: time.Duration(timeoutS) * time.Second, TimeoutS: timeoutS, Source: source, m: m,
+			Timeout: time.Duration(timeoutS) * time.Second, TimeoutS: timeoutS, Source: source, PluginRoot: root, m: m,
 		})
 		count[ev]++
 		return nil
 	}
 	for _, e := range c.Entries {
-		if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, "config.toml"); err != nil {
+		if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, "config.toml", ""); err != nil {
 			return nil, err
 		}
 	}
-	if c.File != "" {
-		data, err := readBounded(c.File)
+	if len(c.Entries) > 0 {
+		s.Sources = append(s.Sources, Source{Path: "config.toml", Kind: "config.toml", Hooks: len(c.Entries)})
+	}
+	home, _ := os.UserHomeDir()
+	for _, file := range c.Files {
+		data, err := readBounded(file)
 		if err != nil {
 			return nil, err
 		}
 		entries, notes, err := ParseSettings(data)
 		if err != nil {
-			return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %w", c.File, err)
+			return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %w", file, err)
 		}
-		s.Notes = notes
+		for _, n := range notes {
+			if len(c.Files) > 1 {
+				n = file + ": " + n
+			}
+			s.Notes = append(s.Notes, n)
+		}
 		for _, e := range entries {
-			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, c.File); err != nil {
+			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, file, PluginRoot(file)); err != nil {
 				return nil, err
 			}
 		}
+		s.Sources = append(s.Sources, Source{Path: file, Kind: kindNames[config.SettingsKind(file, home)], PluginRoot: PluginRoot(file), Hooks: len(entries)})
 	}
 	if len(s.Hooks) > config.MaxHooks {
 		return nil, errdefs.Newf(errdefs.ErrRefused, "%d command hooks are configured; the limit is %d", len(s.Hooks), config.MaxHooks)
 	}
 	return s, nil
 }
+
+// PluginRoot returns the plugin folder of a hooks file laid out as a Claude Code plugin's
+// (<folder>/hooks/hooks.json), "" for any other path.
+func PluginRoot(file string) string {
+	dir := filepath.Dir(file)
+	if filepath.Base(file) != "hooks.json" || filepath.Base(dir) != "hooks" {
+		return ""
+	}
+	return filepath.Dir(dir)
+}
+
+// ShellCommand is what `sh -c` runs for h: its command, after an export of
+// CLAUDE_PLUGIN_ROOT (quoted for the shell) when h comes from a plugin's hooks file, so
+// `python3 ${CLAUDE_PLUGIN_ROOT}/hooks/pretooluse.py` names the plugin's script. The
+// export is on a line of its own: the command's text is left exactly as written.
+func (h Hook) ShellCommand() string {
+	if h.PluginRoot == "" {
+		return h.Command
+	}
+	return "CLAUDE_PLUGIN_ROOT=" + shellQuote(h.PluginRoot) + "\nexport CLAUDE_PLUGIN_ROOT\n" + h.Command
+}
+
+// shellQuote quotes s as one word for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func readBounded(path string) ([]byte, error) {
 	f, err := os.Open(path)
@@ -168,7 +224,11 @@ func ParseSettings(data []byte) ([]config.HookEntry, []string, error) {
 	var notes []string
 	for ev := range f.Hooks {
 		if !known(ev) {
-			notes = append(notes, fmt.Sprintf("%s hooks are not run by cwx (it runs %s)", ev, strings.Join(config.HookEvents, ", ")))
+			why := "cwx does not have this event"
+			if slices.Contains(agentLoopEvents, ev) {
+				why = "the event comes from an agent loop, which cwx is not"
+			}
+			notes = append(notes, fmt.Sprintf("%s hooks are not run by cwx: %s (it runs %s)", ev, why, strings.Join(config.HookEvents, ", ")))
 		}
 	}
 	for _, ev := range config.HookEvents {
@@ -206,5 +266,8 @@ func ParseSettings(data []byte) ([]config.HookEntry, []string, error) {
 	slices.Sort(notes)
 	return out, notes, nil
 }
+
+// agentLoopEvents are Claude Code's events that only an agent loop raises.
+var agentLoopEvents = []string{"Stop", "SubagentStop", "PreCompact"}
 
 func known(ev string) bool { return slices.Contains(config.HookEvents, ev) }

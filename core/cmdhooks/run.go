@@ -49,22 +49,37 @@ func Run(ctx context.Context, r Runner, hs []Hook, stdin []byte, s Session) []De
 
 // PreToolUse runs the PreToolUse hooks that match tool and returns their decisions (none
 // when no hook matches).
-func (s *Set) PreToolUse(ctx context.Context, r Runner, sess Session, tool, callID string, input json.RawMessage) []Decision {
+func (s *Set) PreToolUse(ctx context.Context, r Runner, sess Session, tool, toolUseID string, input json.RawMessage) []Decision {
 	hs := s.Matching(config.EventPreToolUse, tool)
 	if len(hs) == 0 {
 		return nil
 	}
-	stdin, err := PreToolUseEvent(sess, tool, callID, input)
+	stdin, err := PreToolUseEvent(sess, tool, toolUseID, input)
 	return runOrRefuse(ctx, r, hs, stdin, err, sess)
 }
 
-// PostToolUse runs the PostToolUse hooks that match tool with the call's result.
-func (s *Set) PostToolUse(ctx context.Context, r Runner, sess Session, tool, callID string, input json.RawMessage, resp ToolResponse) []Decision {
-	hs := s.Matching(config.EventPostToolUse, tool)
+// AfterCall runs the hooks that follow a call of tool that returned o: PostToolUse for a
+// success, PostToolUseFailure for a result that is an error ([OutcomeEvent]).
+func (s *Set) AfterCall(ctx context.Context, r Runner, sess Session, tool, toolUseID string, input json.RawMessage, o Outcome) []Decision {
+	ev := config.EventPostToolUse
+	if o.IsError {
+		ev = config.EventPostToolUseFailure
+	}
+	hs := s.Matching(ev, tool)
 	if len(hs) == 0 {
 		return nil
 	}
-	stdin, err := PostToolUseEvent(sess, tool, callID, input, resp)
+	stdin, err := OutcomeEvent(sess, tool, toolUseID, input, o)
+	return runOrRefuse(ctx, r, hs, stdin, err, sess)
+}
+
+// Fire runs the hooks of event whose matcher matches subject with the event stdin built
+// already (or the error building it gave); `cwx hooks test` and the session events use it.
+func (s *Set) Fire(ctx context.Context, r Runner, sess Session, event, subject string, stdin []byte, err error) []Decision {
+	hs := s.Matching(event, subject)
+	if len(hs) == 0 {
+		return nil
+	}
 	return runOrRefuse(ctx, r, hs, stdin, err, sess)
 }
 

@@ -124,7 +124,7 @@ func (e *Error) Is(target error) bool { return target == ErrInvalid }
 type fileTOML struct {
 	ExtensionHost hostTOML              `toml:"extension_host"`
 	Plugins       map[string]pluginTOML `toml:"plugins"`
-	HooksFile     *string               `toml:"hooks_file"`
+	HooksFile     any                   `toml:"hooks_file"`
 	Hooks         map[string][]hookTOML `toml:"hooks"`
 }
 

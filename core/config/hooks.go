@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,10 +14,13 @@ const (
 	EventPreToolUse       = "PreToolUse"
 	EventPostToolUse      = "PostToolUse"
 	EventUserPromptSubmit = "UserPromptSubmit"
+	// EventPostToolUseFailure follows a call whose result is an error (PostToolUse follows
+	// only successes, as in Claude Code).
+	EventPostToolUseFailure = "PostToolUseFailure"
 )
 
 // HookEvents lists the events in the order hooks are listed and run.
-var HookEvents = []string{EventPreToolUse, EventPostToolUse, EventUserPromptSubmit}
+var HookEvents = []string{EventPreToolUse, EventPostToolUse, EventPostToolUseFailure, EventUserPromptSubmit}
 
 // Bounds of the command-hook configuration.
 const (
@@ -35,9 +39,12 @@ const (
 // Hooks is the command-hook configuration of config.toml: the [[hooks.<event>]] tables in
 // file order and the hooks file named by hooks_file.
 type Hooks struct {
-	// File is hooks_file made absolute (a relative path is taken from the folder of
-	// config.toml), or "" when there is none. The file is read by package cmdhooks.
-	File string `json:"file,omitempty"`
+	// Files are hooks_file (one path or a list) made absolute (a relative path is taken from
+	// the folder of config.toml), in Claude Code's precedence order: user settings
+	// (~/.claude/settings.json) first, then a project's .claude/settings.json, then its
+	// .claude/settings.local.json, then any other file (a plugin's hooks/hooks.json), each
+	// kind in the order given ([SettingsKind]). The files are read by package cmdhooks.
+	Files []string `json:"files,omitempty"`
 	// Entries are the [[hooks.<event>]] tables, PreToolUse first, then PostToolUse, then
 	// UserPromptSubmit, each event's tables in file order.
 	Entries []HookEntry `json:"entries,omitempty"`
@@ -58,19 +65,60 @@ type hookTOML struct {
 	TimeoutS *int64  `toml:"timeout_s"`
 }
 
-// resolveHooks checks the [hooks] tables and hooks_file.
-func resolveHooks(path string, file *string, tables map[string][]hookTOML) (Hooks, error) {
+// SettingsKind ranks a hooks file in Claude Code's precedence order: 0 user settings
+// (<dir>/.claude/settings.json under the home folder), 1 a project's .claude/settings.json,
+// 2 a project's .claude/settings.local.json, 3 any other file.
+func SettingsKind(file, home string) int {
+	dir, base := filepath.Dir(file), filepath.Base(file)
+	switch {
+	case filepath.Base(dir) != ".claude":
+		return 3
+	case base == "settings.local.json":
+		return 2
+	case base != "settings.json":
+		return 3
+	case home != "" && filepath.Dir(dir) == filepath.Clean(home):
+		return 0
+	}
+	return 1
+}
+
+// resolveHooks checks the [hooks] tables and hooks_file (a string or a list of strings).
+func resolveHooks(path string, file any, tables map[string][]hookTOML) (Hooks, error) {
 	var out Hooks
-	if file != nil {
-		f := strings.TrimSpace(*file)
+	var names []string
+	switch v := file.(type) {
+	case nil:
+	case string:
+		names = []string{v}
+	case []any:
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return out, &Error{Path: path, Key: "hooks_file", Reason: "holds something other than a path; give a path or a list of paths"}
+			}
+			names = append(names, s)
+		}
+	default:
+		return out, &Error{Path: path, Key: "hooks_file", Reason: "is not a path or a list of paths"}
+	}
+	if file != nil && len(names) == 0 {
+		return out, &Error{Path: path, Key: "hooks_file", Reason: "is an empty list; name Claude Code settings.json-format files or remove the key"}
+	}
+	home, _ := os.UserHomeDir()
+	for _, n := range names {
+		f := strings.TrimSpace(n)
 		if f == "" {
 			return out, &Error{Path: path, Key: "hooks_file", Reason: "is empty; name a Claude Code settings.json-format file or remove the key"}
 		}
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(filepath.Dir(path), f)
 		}
-		out.File = filepath.Clean(f)
+		if f = filepath.Clean(f); !slices.Contains(out.Files, f) {
+			out.Files = append(out.Files, f)
+		}
 	}
+	slices.SortStableFunc(out.Files, func(a, b string) int { return SettingsKind(a, home) - SettingsKind(b, home) })
 	for ev := range tables {
 		if !slices.Contains(HookEvents, ev) {
 			return out, &Error{Path: path, Key: "hooks." + ev, Reason: fmt.Sprintf("is not a hook event cwx runs; use %s", strings.Join(HookEvents, ", "))}

@@ -29,14 +29,19 @@ command = "second"
 [[hooks.UserPromptSubmit]]
 command = "prompt"
 timeout_s = 120
-`, want: Hooks{File: "/home/c/claude/settings.json", Entries: []HookEntry{
+`, want: Hooks{Files: []string{"/home/c/claude/settings.json"}, Entries: []HookEntry{
 			{Event: EventPreToolUse, Matcher: "Bash", Command: "./block.sh", TimeoutS: 5},
 			{Event: EventPreToolUse, Command: "second", TimeoutS: DefaultHookTimeoutS},
 			{Event: EventPostToolUse, Command: "post", TimeoutS: DefaultHookTimeoutS},
 			{Event: EventUserPromptSubmit, Command: "prompt", TimeoutS: 120},
 		}}},
-		{name: "absolute file", toml: `hooks_file = "/etc/cwx/hooks.json"`, want: Hooks{File: "/etc/cwx/hooks.json"}},
+		{name: "absolute file", toml: `hooks_file = "/etc/cwx/hooks.json"`, want: Hooks{Files: []string{"/etc/cwx/hooks.json"}}},
 		{name: "empty file", toml: `hooks_file = " "`, err: "hooks_file: is empty"},
+		{name: "list in precedence order", toml: `hooks_file = ["/p/plugin/hooks/hooks.json", "/p/.claude/settings.local.json", "/p/.claude/settings.json", "/p/.claude/settings.json"]`,
+			want: Hooks{Files: []string{"/p/.claude/settings.json", "/p/.claude/settings.local.json", "/p/plugin/hooks/hooks.json"}}},
+		{name: "empty list", toml: `hooks_file = []`, err: "hooks_file: is an empty list"},
+		{name: "list of numbers", toml: `hooks_file = [1]`, err: "hooks_file: holds something other than a path"},
+		{name: "number", toml: `hooks_file = 1`, err: "hooks_file: is not a path or a list of paths"},
 		{name: "unknown event", toml: "[[hooks.Stop]]\ncommand = \"x\"", err: "hooks.Stop: is not a hook event cwx runs"},
 		{name: "unknown key", toml: "[[hooks.PreToolUse]]\ncommand = \"x\"\ntimeout = 5", err: "hooks.PreToolUse.timeout: unknown key (a [[hooks.<event>]] table knows matcher, command, timeout_s)"},
 		{name: "no command", toml: "[[hooks.PreToolUse]]\nmatcher = \"Bash\"", err: "hooks.PreToolUse[0].command: is missing or empty"},
@@ -65,5 +70,21 @@ timeout_s = 120
 				t.Fatalf("hooks %+v, want %+v", cfg.Hooks, c.want)
 			}
 		})
+	}
+}
+
+// TestSettingsKind: Claude Code's precedence of settings files, user first.
+func TestSettingsKind(t *testing.T) {
+	for file, want := range map[string]int{
+		"/home/me/.claude/settings.json":       0,
+		"/p/.claude/settings.json":             1,
+		"/p/.claude/settings.local.json":       2,
+		"/home/me/.claude/settings.local.json": 2,
+		"/p/plugin/hooks/hooks.json":           3,
+		"/p/.claude/other.json":                3,
+	} {
+		if got := SettingsKind(file, "/home/me"); got != want {
+			t.Errorf("%s: %d, want %d", file, got, want)
+		}
 	}
 }

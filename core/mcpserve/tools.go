@@ -131,11 +131,17 @@ func toolResult(res core.ToolResult) *mcp.CallToolResult {
 	for _, c := range res.HookContext {
 		out.Content = append(out.Content, &mcp.TextContent{Text: hookContextPrefix + c})
 	}
+	for _, m := range res.HookMessages {
+		out.Content = append(out.Content, &mcp.TextContent{Text: hookMessagePrefix + m})
+	}
 	return out
 }
 
 // hookContextPrefix marks a PostToolUse hook's additional context in a tool's MCP content.
 const hookContextPrefix = "PostToolUse hook context: "
+
+// hookMessagePrefix marks a command hook's systemMessage, meant for the person.
+const hookMessagePrefix = "hook message: "
 
 // callFailure maps a refused or failed call. The client's own cancellation is returned as
 // the context's error (the SDK answers nothing to a cancelled request); a tool that is not
