@@ -88,9 +88,9 @@ func writeState(t *testing.T, path, content string) {
 	}
 }
 
-// TestHostileHooksFile: a hooks file that is truncated, not JSON, of the wrong shape or over
-// config.MaxHookConfigBytes makes `cwx hooks list` exit 3 naming the file; it is never run as
-// a partial set of hooks.
+// TestHostileHooksFile: a hooks file that is truncated, not JSON, of the wrong shape, over
+// config.MaxHookConfigBytes or a FIFO makes `cwx hooks list` exit 3 naming the file, at once;
+// it is never run as a partial set of hooks.
 func TestHostileHooksFile(t *testing.T) {
 	home := pluginHome(t)
 	if err := os.MkdirAll(home, 0o700); err != nil {
@@ -114,6 +114,19 @@ func TestHostileHooksFile(t *testing.T) {
 				t.Fatalf("exit %d (want %d), stderr %q does not name %s", r.code, ExitInvalid, r.stderr, hooks)
 			}
 		})
+	}
+	// A FIFO in its place is refused at once, not read (which would wait for a writer).
+	if err := os.Remove(hooks); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(hooks, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runPluginCLI(t, "hooks", "list"); r.code != ExitInvalid || !strings.Contains(r.stderr, "not a regular file") {
+		t.Fatalf("a FIFO hooks file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if err := os.Remove(hooks); err != nil {
+		t.Fatal(err)
 	}
 	writeState(t, hooks, valid)
 	if r := runPluginCLI(t, "hooks", "list"); r.code != 0 {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/internal/boundedfile"
 )
 
 // Owner is the plugin id of the builtin module that runs command hooks.
@@ -179,17 +179,16 @@ func (h Hook) ShellCommand() string {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, config.MaxHookConfigBytes+1))
-	if err != nil {
-		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s: %w", path, err)
-	}
-	if len(data) > config.MaxHookConfigBytes {
+	// Never blocks: a FIFO, a device or a folder is refused (a symlink, as dotfile managers
+	// make, is followed to a regular file).
+	data, err := boundedfile.Read(path, config.MaxHookConfigBytes, true)
+	switch {
+	case errors.Is(err, boundedfile.ErrTooLarge):
 		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s is over %d bytes", path, config.MaxHookConfigBytes)
+	case errors.Is(err, boundedfile.ErrNotRegular):
+		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file %s is not a regular file (%w); point hooks_file at a settings.json", path, err)
+	case err != nil:
+		return nil, errdefs.Newf(errdefs.ErrRefused, "hooks file: %w", err)
 	}
 	return data, nil
 }
