@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/cwx-dev/cwx/core/bundle"
@@ -90,8 +91,9 @@ func decideSandbox(eh config.ExtensionHost, runtimePath, shim string, cache runt
 	}
 	probe := runtime.Profile{Bwrap: bw, Runtime: runtimePath, User: user}
 	why := runtime.ProbeSandboxCached(context.Background(), cache, probe, runtime.DefaultSandboxProbeTimeout)
-	if why != "" && user != nil && user.Setpriv != "" {
-		// setpriv is the cheaper drop; where it does not work, cwx's own does.
+	if why != "" && user != nil && user.Setpriv != "" && strings.Contains(why, "setpriv") {
+		// setpriv is the cheaper drop; where it is what failed (an old util-linux without
+		// one of the flags), cwx's own does. A failure of bubblewrap itself is not retried.
 		own := *user
 		own.Setpriv = ""
 		probe.User = &own

@@ -132,3 +132,34 @@ func TestSandboxKernelSurface(t *testing.T) {
 		}
 	})
 }
+
+// TestSandboxDropFallsBack: as root, when setpriv does not work inside the sandbox (here:
+// a path that is not mounted there), the probe falls back to cwx's own drop and the plugin
+// tier runs as the sandbox uid all the same.
+func TestSandboxDropFallsBack(t *testing.T) {
+	needBwrap(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the drop exists only when cwx runs as root")
+	}
+	saved := setprivPath
+	setprivPath = filepath.Join(t.TempDir(), "setpriv")
+	t.Cleanup(func() { setprivPath = saved })
+	if err := os.WriteFile(setprivPath, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		e := newEnv(t, rt)
+		e.writeConfig("sandbox = \"required\"\n")
+		e.install("secret-probe")
+		m := e.open(nil)
+		reconcile(t, m)
+		st := m.SandboxStatus()
+		if !st.Active || st.User == nil || st.User.Setpriv != "" {
+			t.Fatalf("sandbox status %+v, want active through cwx's drop", st)
+		}
+		p := callProbe(t, m, "probe_read", map[string]string{"path": "/proc/self/status"})
+		if !p.OK || statusUIDs(t, p.Text)[0] != config.DefaultSandboxUID {
+			t.Fatalf("the runtime's status: %+v", p)
+		}
+	})
+}
