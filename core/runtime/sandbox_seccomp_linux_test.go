@@ -46,6 +46,27 @@ func needSetpriv(t *testing.T) string {
 	return p
 }
 
+// underProfile prepares argv run inside p as the shim runs it: the filter on
+// SandboxSeccompFD, go-plugin's cookie for cwx's drop, PATH for the runtime.
+func underProfile(t *testing.T, p Profile, filter []byte, argv ...string) *exec.Cmd {
+	t.Helper()
+	args := append(p.args(false), p.command(argv)...)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", shared.CookieKey + "=" + shared.CookieValue}
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rd.Close() })
+	if _, err := wr.Write(filter); err != nil {
+		t.Fatal(err)
+	}
+	wr.Close()
+	cmd.ExtraFiles = make([]*os.File, SandboxSeccompFD-2)
+	cmd.ExtraFiles[SandboxSeccompFD-3] = rd
+	return cmd
+}
+
 // openDir is a fresh folder every user may enter (t.TempDir's are private to root).
 func openDir(t *testing.T) string {
 	t.Helper()
@@ -131,21 +152,9 @@ func TestSeccompUnderTheProfile(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := Profile{Bwrap: bw, Runtime: probe, Data: data, User: r.user}
-			args := append(p.args(false), p.command([]string{probe, "-test.run=^$"})...)
-			cmd := exec.Command(args[0], args[1:]...)
-			cmd.Env = []string{seccomptest.Env + "=plain", shared.CookieKey + "=" + shared.CookieValue}
+			cmd := underProfile(t, p, f.Bytes(), probe, "-test.run=^$")
+			cmd.Env = append(cmd.Env, seccomptest.Env+"=plain")
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Credential: r.cred}
-			rd, wr, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Close()
-			if _, err := wr.Write(f.Bytes()); err != nil {
-				t.Fatal(err)
-			}
-			wr.Close()
-			cmd.ExtraFiles = make([]*os.File, SandboxSeccompFD-2)
-			cmd.ExtraFiles[SandboxSeccompFD-3] = rd
 			rep, err := seccomptest.Decode(cmd)
 			if err != nil {
 				t.Fatal(err)
@@ -200,20 +209,7 @@ func TestRuntimesUnderTheProfile(t *testing.T) {
 			t.Run(l.Name+"/"+how, func(t *testing.T) {
 				rt := l.Get(t)
 				p := Profile{Bwrap: bw, Runtime: rt.Path, Data: data, User: user}
-				args := append(p.args(false), p.command([]string{rt.Path, "-e", workerScript})...)
-				cmd := exec.Command(args[0], args[1:]...)
-				cmd.Env = []string{"PATH=/usr/bin:/bin", shared.CookieKey + "=" + shared.CookieValue}
-				rd, wr, err := os.Pipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer rd.Close()
-				if _, err := wr.Write(f.Bytes()); err != nil {
-					t.Fatal(err)
-				}
-				wr.Close()
-				cmd.ExtraFiles = make([]*os.File, SandboxSeccompFD-2)
-				cmd.ExtraFiles[SandboxSeccompFD-3] = rd
+				cmd := underProfile(t, p, f.Bytes(), rt.Path, "-e", workerScript)
 				out, err := cmd.CombinedOutput()
 				if err != nil || string(out) != "worker 42\n" {
 					t.Fatalf("%s with a Worker under the profile: %v\n%s", l.Name, err, out)
