@@ -116,11 +116,17 @@ export function serve({ helloOverrides = {}, handlers = {}, afterReady, exitOnEO
       const text = typeof input === 'string' ? input : JSON.stringify(input);
       const answer = () => respond(m.id, { content: [{ type: 'text', text }], is_error: false });
       if (input && typeof input === 'object' && input.block) {
-        if (input.busy) notify('host/busy', { owner: input.busy }); // as the real host's watchdog would
-        const until = Date.now() + input.block; // keeps the event loop busy: no pings answered
-        while (Date.now() < until);
-        if (input.busy && input.clear) notify('host/busy', {});
-        answer();
+        const block = () => {
+          const until = Date.now() + input.block; // keeps the event loop busy: no pings answered
+          while (Date.now() < until);
+          if (input.busy && input.clear) notify('host/busy', {});
+          answer();
+        };
+        // The note is on the channel before the loop blocks, as the real host's watchdog
+        // writes it straight to fd 4: a write still queued in the stream would wait for the
+        // loop (Bun's write stream always queues).
+        if (input.busy) send({ jsonrpc: '2.0', method: 'host/busy', params: { owner: input.busy } }, block);
+        else block();
       } else if (input && typeof input === 'object' && input.sleep) {
         setTimeout(answer, input.sleep);
       } else {
