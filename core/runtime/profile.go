@@ -244,10 +244,14 @@ func (b *binder) bind(flag, path string) {
 	b.a = append(b.a, flag, path, path)
 }
 
+// premounted are the trees the profile mounts before any bind: the system trees, /proc and
+// /dev.
+var premounted = append(append([]string(nil), systemTrees...), "/proc", "/dev")
+
 // underSystemTree reports whether d is a system tree or inside one (or /proc or /dev): those
 // exist in the sandbox already, with their own modes.
 func underSystemTree(d string) bool {
-	for _, t := range append(systemTrees, "/proc", "/dev") {
+	for _, t := range premounted {
 		if isUnder(d, t) {
 			return true
 		}
