@@ -2,11 +2,16 @@ package core
 
 import (
 	"os"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/core/supervisor"
 )
 
@@ -29,7 +34,57 @@ type (
 	Tier = protocol.Tier
 	// TierState is a tier's state in TierStatus (supervisor.State).
 	TierState = supervisor.State
+	// TierStatus is one tier's state (owners.TierStatus): the supervisor's view, with its
+	// crash count within the budget's window, and the live owners, last blame and sandbox.
+	// Its JSON form is `cwx host status --json`.
+	TierStatus = owners.TierStatus
+	// HostInfo is what the repl prints about one tier's current incarnation (owners.HostInfo).
+	HostInfo = owners.HostInfo
+	// OwnerInfo is what `cwx plugin show` reports about a plugin's owner (owners.OwnerInfo).
+	OwnerInfo = owners.OwnerInfo
+	// BuiltinModuleInfo describes one pinned builtin module (owners.BuiltinModuleInfo).
+	BuiltinModuleInfo = owners.BuiltinModuleInfo
+	// SandboxStatus says how the plugin tier is contained (owners.SandboxStatus).
+	SandboxStatus = owners.SandboxStatus
+	// Change says that the live catalog changed (owners.Change): read Tools and Commands again.
+	Change = owners.Change
+	// PluginError is one enabled, trusted plugin that is not active after Reconcile
+	// (owners.PluginError); errors.Is matches its Kind.
+	PluginError = owners.PluginError
+	// NotLiveError: no live tool or command has the name (owners.NotLiveError); a case of
+	// ErrNotAvailable, and of ErrUnknownTool when no plugin claims the name.
+	NotLiveError = owners.NotLiveError
+	// DownHolder is one plugin whose hooks cannot be asked: its state and what to do
+	// (owners.DownHolder).
+	DownHolder = owners.DownHolder
 )
+
+// BuiltinSandboxNote is what the builtin tier's status says: it is first-party code that
+// starts user hooks, so it is not put in the plugin tier's sandbox.
+const BuiltinSandboxNote = owners.BuiltinSandboxNote
+
+// RequiredRefusedNote is what the surfaces say under sandbox = "required" when the sandbox
+// does not work: the plugin tier does not run at all, so it is not "unsandboxed".
+const RequiredRefusedNote = owners.RequiredRefusedNote
+
+// MaxStorageBytes bounds a plugin's owner-local storage folder; a larger one is refused
+// before activation (owners.MaxStorageBytes).
+const MaxStorageBytes = owners.MaxStorageBytes
+
+// PluginErrors splits an error returned by Reconcile or Reload into the per-plugin failures
+// it joins and the rest (a tier that could not start, config.toml that does not load, a
+// cancelled context), nil when there is no other error.
+func PluginErrors(err error) (failed []*PluginError, rest error) { return owners.PluginErrors(err) }
+
+// SandboxFor is SandboxStatus without a Manager, for the surfaces that read only the home
+// (a review, `plugin show`): config.toml's mode, the runtime it resolves and the probe.
+func SandboxFor(home string) SandboxStatus { return owners.SandboxFor(home) }
+
+// SandboxUserFor is the identity the plugin tier's runtime gets inside the sandbox: nil when
+// cwx does not run as root, else [extension_host] sandbox_uid (owners.SandboxUserFor).
+func SandboxUserFor(eh config.ExtensionHost, shim string) (*runtime.SandboxUser, error) {
+	return owners.SandboxUserFor(eh, shim)
+}
 
 // The tiers.
 const (
@@ -64,4 +119,21 @@ func anyEnabled(st *plugins.State) bool {
 		}
 	}
 	return false
+}
+
+// StripEscapes removes what would let plugin text drive a terminal or reorder itself on
+// screen: escape sequences and the refused characters of package inert (inert.Strip, the
+// one strip function every printer uses).
+func StripEscapes(s string) string { return inert.Strip(s) }
+
+// CutText cuts s to at most max bytes on a UTF-8 boundary and reports whether it cut.
+func CutText(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i], true
 }

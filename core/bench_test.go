@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/bench"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
@@ -149,8 +150,16 @@ func shimCaller(b *testing.B, rt testenv.Runtime) callFunc {
 	e := newEnv(b, rt)
 	e.install(benchFixture)
 	m := e.open(func(o *Options) { o.Logger = nil; o.PollInterval = -1 })
+	var plugin owners.Tier
+	setTierAround(m, func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) {
+		tr, err := real(t)
+		if t == protocol.TierPlugin {
+			plugin = tr
+		}
+		return tr, err
+	})
 	reconcile(b, m)
-	h, err := m.tier(protocol.TierPlugin).Ensure(context.Background())
+	h, err := plugin.Ensure(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -169,7 +178,7 @@ func shimCaller(b *testing.B, rt testenv.Runtime) callFunc {
 		if err != nil {
 			return "", err
 		}
-		r, _ := msgValue[protocol.ToolResult](msg)
+		r, _ := protocol.ValueOf[protocol.ToolResult](msg)
 		return ToolResult{Content: r.Content}.Text(), nil
 	}
 }

@@ -73,22 +73,16 @@ func TestHangDuringActivationBlame(t *testing.T) {
 			h.dead, ft.h = true, nil
 			ft.mu.Unlock()
 			ref := ownerOf(t, m, tool).Ref
-			m.hostEnded(ft.t, h.gen, errors.New("killed"), c.info(ref))
+			info := c.info(ref)
+			info.Reason = errors.New("killed")
+			m.own.HostExited(ft.t, h.gen, info)
 			close(gate)
 			if _, err := PluginErrors(<-done); err != nil { // the blamed plugin's failure is checked below
 				t.Fatal(err)
 			}
-			m.mu.Lock()
-			ts := m.tierLocked(ft.t)
-			var suspects []string
-			for id := range ts.suspects {
-				suspects = append(suspects, id)
-			}
-			crashes := ts.crashes
-			m.mu.Unlock()
-			slices.Sort(suspects)
-			if !slices.Equal(suspects, c.suspects) || crashes != c.crashes {
-				t.Fatalf("suspects %v, crashes %d; want %v, %d", suspects, crashes, c.suspects, c.crashes)
+			suspects := m.Status()[0].Suspects
+			if !slices.Equal(suspects, c.suspects) || info.Crash() != (c.crashes == 1) {
+				t.Fatalf("suspects %v, crash %t; want %v, %d", suspects, info.Crash(), c.suspects, c.crashes)
 			}
 			if c.failed == "" {
 				return

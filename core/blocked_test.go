@@ -104,7 +104,7 @@ func assertBlockedFound(t *testing.T, e *env, m *Manager, maxCrashes int) HostIn
 		t.Fatalf("innocent tool: %+v, %v", res, err)
 	}
 	d := strings.Join(diagnostics(t, e, m, "fixture-blocks-in-apply"), "\n")
-	if !strings.Contains(d, diagActivationFailed+": "+blockedReason) {
+	if !strings.Contains(d, "activation_failed"+": "+blockedReason) {
 		t.Fatalf("diagnostics: %s", d)
 	}
 	h := m.Host(protocol.TierPlugin)

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/supervisor"
@@ -343,15 +341,4 @@ func TestScriptNameTakenInTheSameReconcile(t *testing.T) {
 			t.Errorf("notes: %s", builtinNotes(m))
 		}
 	})
-}
-
-func TestBuiltinNotesAreReportedOnce(t *testing.T) {
-	var buf testenv.Buffer
-	m := &Manager{log: hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Warn})}
-	m.noteBuiltin("host:script-tools", "script a.sh: refused")
-	m.noteBuiltin("host:script-tools", "script a.sh: refused")
-	m.noteBuiltin("host:script-tools", "script b.sh: refused")
-	if got := strings.Count(buf.String(), "refused"); got != 2 {
-		t.Errorf("%d notes logged, want 2:\n%s", got, buf.String())
-	}
 }

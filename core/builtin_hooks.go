@@ -8,10 +8,10 @@ import (
 	"os"
 	"sync"
 
-	"github.com/cwx-dev/cwx/core/catalog"
 	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/hooks"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
@@ -23,8 +23,6 @@ const HooksModule = "hooks"
 // cmdHookEnv is the allow-list of the core's environment a command hook sees (README.md,
 // “Command hooks”); the module adds CWX_PROJECT_DIR and CLAUDE_PROJECT_DIR, the workspace.
 var cmdHookEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"}
-
-func init() { registerBuiltin(HooksModule, hooksWork) }
 
 // cmdHookState is the command hooks of the Manager's current configuration, loaded at each
 // Reconcile (hooksWork) or, before the first, from the config Open read.
@@ -54,16 +52,16 @@ type hooksModuleHook struct {
 // hooksWork loads the command hooks of cfg; the module is needed when any is configured. A
 // configuration that does not load starts no module, and every call the hooks could have
 // matched is denied with the reason (the fold fails closed).
-func hooksWork(m *Manager, cfg *config.Config, _ map[string]plugins.Desired) (BuiltinWork, error) {
+func (m *Manager) hooksWork(cfg *config.Config, _ map[string]plugins.Desired) (owners.BuiltinWork, error) {
 	set, err := cmdhooks.Load(cfg.Hooks)
 	m.cmdHooks.mu.Lock()
 	m.cmdHooks.loaded, m.cmdHooks.set, m.cmdHooks.err = true, set, err
 	m.cmdHooks.mu.Unlock()
 	if err != nil {
-		return BuiltinWork{}, err
+		return owners.BuiltinWork{}, err
 	}
 	if set.Empty() {
-		return BuiltinWork{Notes: set.Notes}, nil
+		return owners.BuiltinWork{Notes: set.Notes}, nil
 	}
 	mc := hooksModuleConfig{Env: map[string]string{}, MaxOutputBytes: cmdhooks.MaxOutput, MaxStdinBytes: cmdhooks.MaxStdin}
 	for _, k := range cmdHookEnv {
@@ -76,9 +74,9 @@ func hooksWork(m *Manager, cfg *config.Config, _ map[string]plugins.Desired) (Bu
 	}
 	raw, err := json.Marshal(mc)
 	if err != nil {
-		return BuiltinWork{}, err
+		return owners.BuiltinWork{}, err
 	}
-	return BuiltinWork{Needed: true, Config: raw, Notes: set.Notes}, nil
+	return owners.BuiltinWork{Needed: true, Config: raw, Notes: set.Notes}, nil
 }
 
 // commandHooks returns the current command hooks, loading them from the config Open read
@@ -90,9 +88,7 @@ func (m *Manager) commandHooks() (*cmdhooks.Set, error) {
 		return m.cmdHooks.set, m.cmdHooks.err
 	}
 	m.cmdHooks.mu.Unlock()
-	m.mu.Lock()
-	hc := m.cfg.Hooks
-	m.mu.Unlock()
+	hc := m.own.Config().Hooks
 	set, err := cmdhooks.Load(hc) // reads the hooks file: no lock held
 	m.cmdHooks.mu.Lock()
 	defer m.cmdHooks.mu.Unlock()
@@ -297,26 +293,25 @@ func (m *Manager) TestHooks(ctx context.Context, event string, input json.RawMes
 type harnessRunner struct{ m *Manager }
 
 func (r harnessRunner) Run(ctx context.Context, h cmdhooks.Hook, stdin []byte, s cmdhooks.Session) (cmdhooks.Result, error) {
-	r.m.mu.Lock()
-	o := r.m.owners[cmdhooks.Owner]
-	r.m.mu.Unlock()
-	if o == nil || !o.enter() {
+	o := r.m.own.Current(cmdhooks.Owner)
+	if o == nil {
 		return cmdhooks.Result{}, fmt.Errorf("%w: the builtin hooks module (%s) is not running", ErrNotAvailable, cmdhooks.Owner)
 	}
-	defer o.leave()
-	callCtx, stop := endsWith(ctx, o.ctx)
+	callCtx, stop := o.Bound(ctx)
 	defer stop()
 	r.m.log.Debug("command hook event", "hook", h.ID, "stdin", string(stdin))
 	query, err := json.Marshal(string(stdin)) // the exact bytes the hook reads
 	if err != nil {
 		return cmdhooks.Result{}, err
 	}
-	p := protocol.HarnessRunParams{Owner: o.ref, ExecutionID: h.ID, Ticket: "", DeadlineMS: uint64(h.Timeout.Milliseconds()),
+	p := protocol.HarnessRunParams{Owner: o.Ref(), ExecutionID: h.ID, Ticket: "", DeadlineMS: uint64(h.Timeout.Milliseconds()),
 		Hook: &protocol.HookDispatch{Event: h.Event, Dialect: "claude-code", Point: h.ID, Matcher: h.Matcher, Query: query}}
-	msg, err := o.h.Call(callCtx, protocol.MethodHarnessRun, p, rpc.CallOpts{})
+	msg, err := o.Send(callCtx, protocol.MethodHarnessRun, p, rpc.CallOpts{})
 	var re *rpc.RemoteError
 	switch {
 	case err == nil:
+	case errors.Is(err, owners.ErrOwnerEnded):
+		return cmdhooks.Result{}, fmt.Errorf("%w: the builtin hooks module (%s) is not running", ErrNotAvailable, cmdhooks.Owner)
 	case errors.As(err, &re):
 		return cmdhooks.Result{}, errors.New(re.Message)
 	default:
@@ -327,9 +322,3 @@ func (r harnessRunner) Run(ctx context.Context, h cmdhooks.Hook, stdin []byte, s
 	}
 	return cmdhooks.DecodeResult(msg.Result)
 }
-
-// holdsHooks says whether the plugin or module id, with catalog entry e, may judge a call: a
-// plugin whose entry lists a pre-execute hook, and the hooks module, whose hooks are
-// configured rather than registered. A lazy Manager never leaves one of them inactive
-// (lazy.go).
-func holdsHooks(id string, e catalog.Entry) bool { return e.HasHooks() || id == cmdhooks.Owner }

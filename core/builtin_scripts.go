@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -23,8 +24,6 @@ func ScriptToolsDir(home string) string { return filepath.Join(home, "tools") }
 // scriptEnv is the allow-list of the core's environment a script tool sees (README.md,
 // “Script tools”); nothing else of the core's environment reaches it.
 var scriptEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"}
-
-func init() { registerBuiltin(ScriptToolsModule, scriptToolsWork) }
 
 // scriptTool is one tool in the module's config (nodeshim/jshost/src/builtin/script-tools.ts).
 type scriptTool struct {
@@ -48,12 +47,12 @@ type scriptToolsConfig struct {
 // (claimed, or live now): a script tool never shadows another tool. A script's own
 // `approval: auto` is ignored (approval comes only from the pinned table, which lists no
 // script tool) and reported.
-func scriptToolsWork(m *Manager, _ *config.Config, want map[string]plugins.Desired) (BuiltinWork, error) {
+func (m *Manager) scriptToolsWork(_ *config.Config, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
 	scripts, problems, err := scripttools.Discover(ScriptToolsDir(m.home))
 	if err != nil {
-		return BuiltinWork{}, err
+		return owners.BuiltinWork{}, err
 	}
-	var w BuiltinWork
+	var w owners.BuiltinWork
 	for _, p := range problems {
 		w.Notes = append(w.Notes, "script "+p.String())
 	}
@@ -88,7 +87,7 @@ func scriptToolsWork(m *Manager, _ *config.Config, want map[string]plugins.Desir
 	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
-		return BuiltinWork{}, err
+		return owners.BuiltinWork{}, err
 	}
 	w.Needed, w.Config = true, b
 	return w, nil
@@ -102,14 +101,14 @@ func (m *Manager) takenToolNames(want map[string]plugins.Desired) map[string]str
 		taken[registry.Fold(n)] = "the built-in tool `" + n + "`"
 	}
 	for id, d := range want {
-		if d.Record != nil && d.Record.Claims != nil && tierOf(id) == protocol.TierPlugin {
+		if d.Record != nil && d.Record.Claims != nil && owners.TierOf(id) == protocol.TierPlugin {
 			for _, n := range d.Record.Claims.Tools {
 				taken[registry.Fold(n)] = "the tool of plugin `" + id + "`"
 			}
 		}
 	}
 	for _, t := range m.reg.Tools() {
-		if tierOf(t.PluginID) == protocol.TierPlugin {
+		if owners.TierOf(t.PluginID) == protocol.TierPlugin {
 			taken[registry.Fold(t.Name)] = "the tool of plugin `" + t.PluginID + "`"
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
@@ -53,7 +54,7 @@ func inProcessManager(b *testing.B) *Manager {
 	ft := &fakeTier{m: m, t: protocol.TierPlugin, tools: map[string][]string{"fixture-tool": {"alpha"}},
 		activateFail: map[string]string{}, activateGate: map[string]chan struct{}{},
 		deactivate: protocol.DeactivateResult{Disposed: true, Leaked: []string{}}}
-	m.newTier = func(protocol.Tier) (tier, error) { return ft, nil }
+	setTier(m, func(protocol.Tier) (owners.Tier, error) { return ft, nil })
 	reconcile(b, m)
 	return m
 }

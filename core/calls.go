@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
@@ -113,7 +115,10 @@ func (m *Manager) Tools() []ToolInfo {
 		out = append(out, ToolInfo{Name: t.Name, PluginID: t.PluginID, Origin: t.Origin, Description: t.Description, InputSchema: t.InputSchema})
 		taken[registry.Fold(t.Name)] = true
 	}
-	out = append(out, m.cachedTools(taken)...)
+	for _, c := range m.own.CachedTools(taken) {
+		out = append(out, ToolInfo{Name: c.Entry.Name, PluginID: c.PluginID, Origin: "extension:" + c.PluginID,
+			Description: c.Entry.Description, InputSchema: slices.Clone(c.Entry.InputSchema), Cached: true})
+	}
 	slices.SortFunc(out, func(a, b ToolInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
@@ -127,8 +132,11 @@ func (m *Manager) Commands() []CommandInfo {
 		out = append(out, CommandInfo{Name: c.Name, PluginID: c.PluginID, Origin: c.Origin, Description: c.Description, ArgumentHint: c.ArgumentHint})
 		taken["command:"+registry.Fold(c.Name)] = true
 	}
-	if cached := m.cachedCommands(taken); len(cached) > 0 {
-		out = append(out, cached...)
+	if cached := m.own.CachedCommands(taken); len(cached) > 0 {
+		for _, c := range cached {
+			out = append(out, CommandInfo{Name: c.Entry.Name, PluginID: c.PluginID, Origin: "extension:" + c.PluginID,
+				Description: c.Entry.Description, ArgumentHint: c.Entry.ArgumentHint, Cached: true})
+		}
 		slices.SortFunc(out, func(a, b CommandInfo) int { return strings.Compare(a.Name, b.Name) })
 	}
 	return out
@@ -146,7 +154,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	if err := m.demand(ctx, protocol.KindTool, name); err != nil { // lazy.go
+	if err := m.own.Demand(ctx, protocol.KindTool, name); err != nil { // lazy.go
 		return ToolResult{}, err
 	}
 	if tool, spec, ok := m.nat.set.Lookup(name); ok {
@@ -162,7 +170,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	if err := tg.ValidateInput(input); err != nil {
 		return ToolResult{}, err
 	}
-	req := toolRequest(tg.Owner.PluginID, tg.o.want.Closure, name, input, tg.Others)
+	req := toolRequest(tg.Owner.PluginID, tg.Holder.Closure(), name, input, tg.Others)
 	callID := m.nextCallID(toolCall)
 	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, session: opts.SessionID, validate: tg.ValidateInput}, &req)
@@ -182,7 +190,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	if err != nil {
 		return ToolResult{}, err
 	}
-	res, ok := msgValue[protocol.ToolResult](msg)
+	res, ok := protocol.ValueOf[protocol.ToolResult](msg)
 	if !ok {
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
 	}
@@ -197,7 +205,7 @@ func (m *Manager) callError(kind, name string, err error, callCtx context.Contex
 		// the supervisor's reason, with what was running, rather than the broken stream's text
 		return errdefs.WithText(fmt.Sprintf("%s %q: %s: %s while `%s` was running", kind, name, ErrHostExited, hang, name), err)
 	}
-	var ec *endCause
+	var ec *owners.EndCause
 	if errors.As(context.Cause(callCtx), &ec) && (errors.Is(err, rpc.ErrCancelled) || errors.Is(err, rpc.ErrHostExited)) {
 		return fmt.Errorf("%s %q: %w", kind, name, ec)
 	}
@@ -223,5 +231,16 @@ func (m *Manager) callError(kind, name string, err error, callCtx context.Contex
 func toolRequest(pluginID, closure, tool string, input json.RawMessage, others int) gate.Request {
 	return gate.Request{PluginID: pluginID, ClosureSHA256: closure, Tool: tool, Input: input,
 		OtherPlugins: others, Requirement: builtinRequirement(pluginID, tool),
-		Builtin: tierOf(pluginID) == protocol.TierBuiltin}
+		Builtin: owners.TierOf(pluginID) == protocol.TierBuiltin}
+}
+
+// builtinRequirement is the approval a tool of pluginID needs: Required for an extension tool,
+// and for a builtin module's tool what the pinned table says (bundle.ToolApproval), and only
+// that.
+func builtinRequirement(pluginID, tool string) gate.Requirement {
+	if owners.TierOf(pluginID) == protocol.TierBuiltin &&
+		bundle.ToolApproval(pluginID[len(registry.HostIDPrefix):], tool) == bundle.ApprovalAuto {
+		return gate.Eligible
+	}
+	return gate.Required
 }

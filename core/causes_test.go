@@ -21,7 +21,7 @@ func exitWith(f *fakeTier, cause error) {
 	h.dead, f.h = true, nil
 	f.mu.Unlock()
 	fe := &supervisor.FailureError{Tier: f.t, Generation: h.gen, Reason: cause.Error(), Err: cause}
-	f.m.hostExited(f.t, h.gen, fe, nil, false)
+	f.m.own.HostExited(f.t, h.gen, supervisor.ExitInfo{Reason: fe})
 }
 
 // TestCallErrorKeepsTheHostsEnd: a call cut short by the host's end matches ErrHostExited

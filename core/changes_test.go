@@ -6,43 +6,6 @@ import (
 	"time"
 )
 
-// TestChangeFeedCoalesces: a subscriber that does not read keeps one Change, the newest.
-func TestChangeFeedCoalesces(t *testing.T) {
-	f := &changeFeed{}
-	c := f.subscribe()
-	for range 5 {
-		f.notify()
-	}
-	if got := <-c; got.Generation != 5 || f.generation() != 5 {
-		t.Fatalf("got %+v (generation %d), want the newest, 5", got, f.generation())
-	}
-	select {
-	case extra := <-c:
-		t.Fatalf("a second value %+v for coalesced changes", extra)
-	default:
-	}
-	f.unsubscribe(c)
-	f.notify() // nothing to send to, nothing blocks
-	if _, ok := <-c; ok {
-		t.Fatal("the channel stayed open after unsubscribe")
-	}
-}
-
-// recv waits for the next Change.
-func recv(t *testing.T, c <-chan Change, what string) Change {
-	t.Helper()
-	select {
-	case ch, ok := <-c:
-		if !ok {
-			t.Fatalf("%s: the feed closed", what)
-		}
-		return ch
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s: no Change", what)
-	}
-	return Change{}
-}
-
 // TestManagerChanges: activation and a host's exit each change the catalog; the feed
 // closes when its context ends and when the Manager closes.
 func TestManagerChanges(t *testing.T) {
@@ -70,4 +33,18 @@ func TestManagerChanges(t *testing.T) {
 	if _, ok := <-m.Changes(context.Background()); ok {
 		t.Error("a feed opened after Close delivered a value")
 	}
+}
+
+func recv(t *testing.T, c <-chan Change, what string) Change {
+	t.Helper()
+	select {
+	case ch, ok := <-c:
+		if !ok {
+			t.Fatalf("%s: the feed closed", what)
+		}
+		return ch
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: no Change", what)
+	}
+	return Change{}
 }

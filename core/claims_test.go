@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/supervisor"
@@ -15,7 +16,7 @@ import (
 // failingTier never starts: Reconcile then fails before any host exists.
 type failingTier struct{}
 
-func (failingTier) Ensure(context.Context) (host, error) {
+func (failingTier) Ensure(context.Context) (owners.Host, error) {
 	return nil, errors.New("no runtime in this test")
 }
 func (failingTier) ReportDirtyTeardown()          {}
@@ -31,7 +32,7 @@ func TestClaimsKnownBeforeHostStarts(t *testing.T) {
 	if err := e.store.SetClaims("fixture-tool", []string{"hello_greet"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	m.newTier = func(protocol.Tier) (tier, error) { return failingTier{}, nil }
+	setTier(m, func(protocol.Tier) (owners.Tier, error) { return failingTier{}, nil })
 	if err := m.Reconcile(context.Background()); err == nil {
 		t.Fatal("reconcile started a tier that cannot start")
 	}

@@ -31,7 +31,7 @@ type CommandResult struct {
 // Go error; a submit prompt that is empty or over MaxSubmitPrompt is refused with
 // ErrExecutionFailed. Other errors match ErrNotAvailable, ErrCancelled or ErrTimeout.
 func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts CallOptions) (CommandResult, error) {
-	if err := m.demand(ctx, protocol.KindCommand, name); err != nil { // lazy.go
+	if err := m.own.Demand(ctx, protocol.KindCommand, name); err != nil { // lazy.go
 		return CommandResult{}, err
 	}
 	tg, err := m.lookupRunnable(ctx, commandRun, name)
@@ -45,7 +45,7 @@ func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts Ca
 	if err != nil {
 		return CommandResult{}, err
 	}
-	res, ok := msgValue[protocol.CommandResult](msg)
+	res, ok := protocol.ValueOf[protocol.CommandResult](msg)
 	if !ok {
 		return CommandResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a command result"}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/natives"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/tickets"
@@ -57,7 +58,7 @@ func (m *Manager) serveCoreCall(ctx context.Context, t protocol.Tier, gen uint64
 		return nil, errTicketRefused
 	}
 	defer inv.leave()
-	ctx, stop := endsWith(ctx, inv.ctx)
+	ctx, stop := owners.EndsWith(ctx, inv.ctx)
 	defer stop()
 	res, rc, rerr := m.coreCall(ctx, inv, p.Name, p.Input)
 	rc.Name = p.Name
@@ -194,4 +195,22 @@ func coreCallRPCError(ctx context.Context, err error) *protocol.RPCError {
 		return &protocol.RPCError{Code: protocol.CodeCancelled, Message: "core/call cancelled; its approval card was withdrawn"}
 	}
 	return &protocol.RPCError{Code: protocol.CodeDenied, Message: "core/call denied: " + err.Error()}
+}
+
+// hostRequests is the Manager as the owner layer's Requests: the host requests the call path
+// answers (core/call, user/ask), and the end of an incarnation, whose tickets it revokes.
+type hostRequests struct{ m *Manager }
+
+func (r hostRequests) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
+	switch p := msg.Value.(type) {
+	case *protocol.CoreCallParams:
+		return r.m.serveCoreCall(ctx, t, gen, p)
+	case *protocol.UserAskParams:
+		return r.m.serveUserAsk(ctx, t, gen, p)
+	}
+	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s is not supported by this core", msg.Method)}
+}
+
+func (r hostRequests) HostEnded(t protocol.Tier, gen uint64) {
+	r.m.cc.tickets().RevokeHost(tickets.Host{Tier: t, Generation: gen})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/natives"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/tickets"
@@ -79,9 +80,7 @@ func newCoreEnvWith(t *testing.T, rt testenv.Runtime, posture string, set *nativ
 	a := &cardApprover{}
 	m := e.open(func(o *Options) { o.Approval = posture; o.Approver = a; o.Natives = set })
 	if rec != nil {
-		m.mu.Lock()
-		m.wrapHost = rec.wrap
-		m.mu.Unlock()
+		setWrap(m, rec.wrap)
 	}
 	reconcile(t, m)
 	ws := t.TempDir()
@@ -452,12 +451,12 @@ type ticketRecorder struct {
 	tk string
 }
 
-func (r *ticketRecorder) wrap(h host) host { return ticketHost{h, r} }
+func (r *ticketRecorder) wrap(h owners.Host) owners.Host { return ticketHost{h, r} }
 
 func (r *ticketRecorder) last() string { r.mu.Lock(); defer r.mu.Unlock(); return r.tk }
 
 type ticketHost struct {
-	host
+	owners.Host
 	r *ticketRecorder
 }
 
@@ -467,7 +466,7 @@ func (h ticketHost) Call(ctx context.Context, method string, params any, o rpc.C
 		h.r.tk = p.Ticket
 		h.r.mu.Unlock()
 	}
-	return h.host.Call(ctx, method, params, o)
+	return h.Host.Call(ctx, method, params, o)
 }
 
 // TestCoreCallSpoofing presents a live invocation's ticket as another owner, tier or
@@ -486,9 +485,7 @@ func TestCoreCallSpoofing(t *testing.T) {
 	tk := rec.last()
 	owner := ownerOf(t, c.m, "fixture-core-call").Ref
 	other := ownerOf(t, c.m, "fixture-tool").Ref
-	c.m.mu.Lock()
-	gen := c.m.owners["fixture-core-call"].gen
-	c.m.mu.Unlock()
+	gen := c.m.own.Current("fixture-core-call").Generation()
 	read := &protocol.CoreCallParams{Owner: owner, Ticket: tk, Name: "read_file", Input: input(`{"file_path":"a.txt"}`)}
 	spoof := func(edit func(p *protocol.CoreCallParams, tier *protocol.Tier, gen *uint64)) error {
 		p, tier, g := *read, protocol.TierPlugin, gen

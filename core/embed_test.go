@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
@@ -77,7 +75,7 @@ func TestOpenChecksTheShim(t *testing.T) {
 func TestOpenInsideTheProbeFails(t *testing.T) {
 	e := newEnv(t, testenv.Runtime{Name: "node", Path: "/nonexistent/node"})
 	e.install("command")
-	t.Setenv(shimProbeEnv, "1")
+	t.Setenv("CWX_SHIM_PROBE", "1") // owners.shimProbeEnv
 	m, err := Open(context.Background(), Options{Home: e.home, ShimPath: cwxBin, Logger: testLogger(t), PollInterval: -1})
 	if err == nil {
 		_ = m.Close(context.Background())
@@ -136,45 +134,5 @@ func TestDefaultLogger(t *testing.T) {
 	defer m.Close(context.Background())
 	if !m.log.IsWarn() || m.log.IsInfo() {
 		t.Fatal("a Manager without a Logger does not log warnings (only)")
-	}
-}
-
-// TestShimCheckCutShort: a check whose context ends first is the caller's cancellation, not
-// a program that is not the shim, and is not kept: the next check probes again.
-func TestShimCheckCutShort(t *testing.T) {
-	prog := script(t, "sleep 30")
-	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
-	defer cancel()
-	cancelled, cancel2 := context.WithCancel(context.Background())
-	cancel2()
-	for name, ctx := range map[string]context.Context{"cancelled": cancelled, "deadline passed": expired} {
-		t.Run(name, func(t *testing.T) {
-			err := checkShim(ctx, prog, nil)
-			if !errors.Is(err, ErrCancelled) || errors.Is(err, ErrNoShim) || !errors.Is(err, ctx.Err()) {
-				t.Fatalf("checkShim = %v; want ErrCancelled with the context's cause, not ErrNoShim", err)
-			}
-			if !strings.Contains(err.Error(), "was cut short") {
-				t.Errorf("error %q does not say the check was cut short", err)
-			}
-			if _, kept := shimChecks.Load(prog); kept {
-				t.Error("a check cut short was kept for the process")
-			}
-		})
-	}
-}
-
-// TestShimCheckNotCutShortByAnother: a check that another caller's context cut short (that
-// caller's answer, still held for the process) is run again for a caller whose context
-// lives, instead of handing it the other caller's cancellation.
-func TestShimCheckNotCutShortByAnother(t *testing.T) {
-	prog := script(t, `echo "`+shimProbeReply+` (got cwx-probe)" >&2; exit 2`)
-	other := &shimCheck{}
-	other.once.Do(func() {
-		other.err = fmt.Errorf("%w: the check that %s runs the extension-host shim was cut short: %w", ErrCancelled, prog, context.Canceled)
-	})
-	shimChecks.Store(prog, other)
-	defer shimChecks.Delete(prog)
-	if err := checkShim(context.Background(), prog, nil); err != nil {
-		t.Fatalf("checkShim = %v; want the shim found", err)
 	}
 }

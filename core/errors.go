@@ -1,10 +1,10 @@
 package core
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/owners"
 )
 
 // Errors of the call path, matched with errors.Is. They are the errdefs kinds (one
@@ -44,12 +44,12 @@ var (
 	// registered or claims it (a case of ErrNotAvailable; the error is a *NotLiveError with
 	// Plugin ""). A tool some plugin claims but that is not live now is ErrNotAvailable
 	// without ErrUnknownTool, and the *NotLiveError names the plugin.
-	ErrUnknownTool = errdefs.New(ErrNotAvailable, "unknown tool")
+	ErrUnknownTool = owners.ErrUnknownTool
 	// ErrNoShim: the program Open would start as the extension-host shim (Options.ShimPath,
 	// or this executable) does not become the shim: its main does not hand
 	// `<program> nodeshim` to nodeshim.Main first (a case of ErrNotAvailable; see
 	// examples/embed).
-	ErrNoShim = errdefs.New(ErrNotAvailable, "the program does not run the extension-host shim")
+	ErrNoShim = owners.ErrNoShim
 )
 
 // ExecutionError is a failure reported by the plugin's own code (a thrown error, a refused
@@ -65,67 +65,3 @@ func (e *ExecutionError) Error() string {
 
 // Is makes errors.Is(err, ErrExecutionFailed) true.
 func (e *ExecutionError) Is(target error) bool { return target == ErrExecutionFailed }
-
-// NotLiveError: no live tool or command has the name (none registered it, or its plugin is
-// not active). It is a case of ErrNotAvailable; Manager.Tools and Manager.Commands list
-// the live ones.
-type NotLiveError struct {
-	Kind string // "tool" or "command"
-	Name string
-	// Plugin is who the claim table gives the name to, and Why says why that plugin is not
-	// active ("whose activation failed: <reason>"); both "" when no plugin claims it.
-	Plugin string
-	Why    string
-}
-
-func (e *NotLiveError) Error() string {
-	msg := fmt.Sprintf("%s: no live extension %s named %q", ErrNotAvailable, e.Kind, e.Name)
-	if e.Plugin != "" {
-		msg += fmt.Sprintf(": it belongs to plugin `%s`, %s", e.Plugin, e.Why)
-	}
-	return msg
-}
-
-// Unwrap makes errors.Is(err, ErrNotAvailable) true.
-func (e *NotLiveError) Unwrap() error { return ErrNotAvailable }
-
-// Is makes errors.Is(err, ErrUnknownTool) true for a tool no plugin claims.
-func (e *NotLiveError) Is(target error) bool {
-	return target == ErrUnknownTool && e.Kind == "tool" && e.Plugin == ""
-}
-
-// endCause is why an owner's calls were cut short: revocation (a case of ErrCancelled),
-// a fault or the host's exit (cases of ErrNotAvailable). err, when set, is the cause msg
-// describes (the supervisor's *supervisor.FailureError for a host exit), kept reachable.
-type endCause struct {
-	kind error
-	msg  string
-	err  error
-}
-
-func (e *endCause) Error() string { return e.kind.Error() + ": " + e.msg }
-
-func (e *endCause) Unwrap() []error {
-	if e.err == nil {
-		return []error{e.kind}
-	}
-	return []error{e.kind, e.err}
-}
-
-var (
-	causeRevoked = &endCause{kind: ErrCancelled, msg: "extension was revoked"}
-	causeClosed  = &endCause{kind: ErrNotAvailable, msg: "the manager was closed"}
-)
-
-func causeFaulted(reason string) error {
-	return &endCause{kind: ErrNotAvailable, msg: "extension faulted: " + reason}
-}
-
-func causeHostExited(err error) error {
-	return &endCause{kind: ErrHostExited, msg: err.Error(), err: err}
-}
-
-var (
-	errHostRestarted    = errors.New("the host restarted")
-	errHostExitedUnsaid = errors.New("the host exited")
-)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 )
@@ -15,9 +16,9 @@ func TestCallErrorMapping(t *testing.T) {
 	m := &Manager{}
 	live := context.Background()
 	revoked, cancel := context.WithCancelCause(context.Background())
-	cancel(causeRevoked)
+	cancel(&owners.EndCause{Kind: ErrCancelled, Msg: "extension was revoked"})
 	faulted, cancel2 := context.WithCancelCause(context.Background())
-	cancel2(causeFaulted("boom"))
+	cancel2(&owners.EndCause{Kind: ErrNotAvailable, Msg: "extension faulted: boom"})
 	for _, c := range []struct {
 		name string
 		err  error

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
@@ -56,7 +57,7 @@ func (h *fakeHost) Call(ctx context.Context, method string, params any, _ rpc.Ca
 		for _, name := range tools {
 			reg := &protocol.RegisterParams{Owner: p.Owner, Kind: protocol.KindTool, Spec: protocol.RegisterSpec{Name: name, Description: "fake",
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}}
-			out, err := ownerLayer{ft.m}.HandleRequest(ctx, ft.t, h.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: reg})
+			out, err := ft.m.own.HandleRequest(ctx, ft.t, h.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: reg})
 			if r, _ := out.(protocol.RegisterResult); err != nil || r.Handle == nil {
 				return nil, fmt.Errorf("fake host: register %s: %+v %v", name, r, err)
 			}
@@ -66,7 +67,7 @@ func (h *fakeHost) Call(ctx context.Context, method string, params any, _ rpc.Ca
 		ft.mu.Unlock()
 		if withHook {
 			reg := &protocol.RegisterParams{Owner: p.Owner, Kind: protocol.KindHook, Spec: protocol.RegisterSpec{Name: registry.HookEvent}}
-			out, err := ownerLayer{ft.m}.HandleRequest(ctx, ft.t, h.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: reg})
+			out, err := ft.m.own.HandleRequest(ctx, ft.t, h.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: reg})
 			if r, _ := out.(protocol.RegisterResult); err != nil || r.Handle == nil {
 				return nil, fmt.Errorf("fake host: register a hook: %+v %v", r, err)
 			}
@@ -117,9 +118,10 @@ type fakeTier struct {
 	sent         []string
 	activated    []protocol.OwnerRef
 	calls        []protocol.ToolCallParams
+	crashes      int // the ends kill reported that the supervisor's budget would count
 }
 
-func (f *fakeTier) Ensure(ctx context.Context) (host, error) {
+func (f *fakeTier) Ensure(ctx context.Context) (owners.Host, error) {
 	f.mu.Lock()
 	h := f.h
 	f.mu.Unlock()
@@ -135,7 +137,7 @@ func (f *fakeTier) start(ctx context.Context) *fakeHost {
 	h := &fakeHost{gen: f.gen, tier: f}
 	f.h = h
 	f.mu.Unlock()
-	f.m.activateMissing(ctx, f.t, h)
+	f.m.own.Ready(ctx, f.t, h)
 	return h
 }
 
@@ -146,7 +148,13 @@ func (f *fakeTier) kill(activating *protocol.OwnerRef) {
 	h := f.h
 	h.dead, f.h = true, nil
 	f.mu.Unlock()
-	f.m.hostExited(f.t, h.gen, errors.New("killed"), activating, false)
+	info := supervisor.ExitInfo{Reason: errors.New("killed"), Activating: activating}
+	if info.Crash() { // as the supervisor's budget counts it
+		f.mu.Lock()
+		f.crashes++
+		f.mu.Unlock()
+	}
+	f.m.own.HostExited(f.t, h.gen, info)
 }
 
 func (f *fakeTier) ReportDirtyTeardown()        { f.mu.Lock(); f.dirty++; f.mu.Unlock() }
@@ -159,7 +167,7 @@ func (f *fakeTier) Status() supervisor.TierStatus {
 	if st == "" {
 		st = supervisor.StateReady
 	}
-	return supervisor.TierStatus{Tier: f.t, State: st, Generation: f.gen}
+	return supervisor.TierStatus{Tier: f.t, State: st, Generation: f.gen, Crashes: f.crashes}
 }
 
 func (f *fakeTier) activations(id string) int {
@@ -183,7 +191,7 @@ func newFake(t *testing.T, tools map[string][]string, fixtures ...string) (*Mana
 	m := e.open(func(o *Options) { o.PollInterval = -1 })
 	ft := &fakeTier{m: m, t: protocol.TierPlugin, tools: tools, activateFail: map[string]string{}, activateGate: map[string]chan struct{}{},
 		deactivate: protocol.DeactivateResult{Disposed: true, Leaked: []string{}}}
-	m.newTier = func(protocol.Tier) (tier, error) { return ft, nil }
+	setTier(m, func(protocol.Tier) (owners.Tier, error) { return ft, nil })
 	return m, ft, e
 }
 

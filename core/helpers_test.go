@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
@@ -18,7 +19,7 @@ type sentCounter struct {
 	n  map[string]int
 }
 
-func (c *sentCounter) wrap(h host) host { return countedHost{h, c} }
+func (c *sentCounter) wrap(h owners.Host) owners.Host { return countedHost{h, c} }
 
 func (c *sentCounter) count(method string) int {
 	c.mu.Lock()
@@ -27,18 +28,18 @@ func (c *sentCounter) count(method string) int {
 }
 
 type countedHost struct {
-	host
+	owners.Host
 	c *sentCounter
 }
 
 func (h countedHost) Call(ctx context.Context, method string, params any, o rpc.CallOpts) (*protocol.Message, error) {
 	h.c.add(method)
-	return h.host.Call(ctx, method, params, o)
+	return h.Host.Call(ctx, method, params, o)
 }
 
 func (h countedHost) Activate(ctx context.Context, p protocol.ActivateParams, o rpc.CallOpts) (*protocol.Message, error) {
 	h.c.add(protocol.MethodExtActivate)
-	return h.host.Activate(ctx, p, o)
+	return h.Host.Activate(ctx, p, o)
 }
 
 func (c *sentCounter) add(method string) {
@@ -53,9 +54,7 @@ func (c *sentCounter) add(method string) {
 // countSent makes m count what it sends to hosts from now on.
 func countSent(m *Manager) *sentCounter {
 	c := &sentCounter{}
-	m.mu.Lock()
-	m.wrapHost = c.wrap
-	m.mu.Unlock()
+	setWrap(m, c.wrap)
 	return c
 }
 
@@ -99,14 +98,8 @@ func hasTool(m *Manager, name string) bool {
 }
 
 func inflight(m *Manager, id string) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if o := m.owners[id]; o != nil {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		return o.inflight
-	}
-	return 0
+	info, _ := m.Owner(id)
+	return info.InFlight
 }
 
 func input(s string) json.RawMessage { return json.RawMessage(s) }
@@ -125,4 +118,65 @@ func diagnostics(t testing.TB, e *env, m *Manager, id string) []string {
 		out = append(out, d.Kind+": "+d.Message)
 	}
 	return out
+}
+
+// seams are a test Manager's owner-layer seams (testSeams): a tier factory in place of the
+// supervisor's, and a wrapper of every host the layer activates owners on.
+type seams struct {
+	mu   sync.Mutex
+	tier func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error)
+	wrap func(owners.Host) owners.Host
+}
+
+var seamOf sync.Map // *Manager → *seams
+
+func init() {
+	testSeams = func(m *Manager, oo *owners.Options) {
+		s := &seams{}
+		seamOf.Store(m, s)
+		oo.NewTier = func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) {
+			s.mu.Lock()
+			f := s.tier
+			s.mu.Unlock()
+			if f != nil {
+				return f(t, real)
+			}
+			return real(t)
+		}
+		oo.WrapHost = func(h owners.Host) owners.Host {
+			s.mu.Lock()
+			w := s.wrap
+			s.mu.Unlock()
+			if w != nil {
+				return w(h)
+			}
+			return h
+		}
+	}
+}
+
+func seamsOf(m *Manager) *seams {
+	v, _ := seamOf.Load(m)
+	return v.(*seams)
+}
+
+// setTier makes f create m's tiers from now on (a fake in place of the supervisor).
+func setTier(m *Manager, f func(protocol.Tier) (owners.Tier, error)) {
+	setTierAround(m, func(t protocol.Tier, _ func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) { return f(t) })
+}
+
+// setTierAround makes f create m's tiers from now on, given the real factory.
+func setTierAround(m *Manager, f func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error)) {
+	s := seamsOf(m)
+	s.mu.Lock()
+	s.tier = f
+	s.mu.Unlock()
+}
+
+// setWrap makes w wrap every host m activates owners on from now on.
+func setWrap(m *Manager, w func(owners.Host) owners.Host) {
+	s := seamsOf(m)
+	s.mu.Lock()
+	s.wrap = w
+	s.mu.Unlock()
 }

@@ -157,7 +157,7 @@ func (c *coreCalls) get(id string) *invocation {
 // this invocation waits for a person.
 func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallParams, opts CallOptions) (*protocol.Message, []CoreCallReceipt, error) {
 	table := m.cc.tickets()
-	tk, err := table.Mint(tickets.Row{Kind: tickets.Invocation, Host: tickets.Host{Tier: tg.Tier, Generation: tg.o.gen},
+	tk, err := table.Mint(tickets.Row{Kind: tickets.Invocation, Host: tickets.Host{Tier: tg.Tier, Generation: tg.Holder.Generation()},
 		Owner: tg.Owner, Method: protocol.MethodCoreCall, Target: tickets.Target{CallID: p.CallID, Tool: tg.Name}})
 	if err != nil {
 		return nil, nil, &ExecutionError{Name: tg.Name, Message: err.Error()}
@@ -168,9 +168,9 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	// deadline, the owner's end (with its cause, which callError reads) and the return.
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stopOwner := context.AfterFunc(tg.o.ctx, func() {
+	stopOwner := context.AfterFunc(tg.Holder.Context(), func() {
 		table.RevokeOwner(tg.Owner)
-		cancel(context.Cause(tg.o.ctx))
+		cancel(context.Cause(tg.Holder.Context()))
 	})
 	defer stopOwner()
 	timeout := m.cc.timeout
@@ -181,7 +181,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	dl := startDeadline(m.cc.clock, timeout, func() { cancel(errDeadline) })
 	defer dl.stop()
 	approver := opts.Approver
-	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: tg.Name},
+	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.Holder.Closure(), Tool: tg.Name},
 		others: tg.Others, workspace: opts.Workspace, approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
 		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1), idle: make(chan struct{})}
 	m.cc.add(p.CallID, inv)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
@@ -65,7 +66,7 @@ func TestEndInvocationWaitsForServedCoreCalls(t *testing.T) {
 func TestEndsWith(t *testing.T) {
 	why := errors.New("the owner ended")
 	end, endCancel := context.WithCancelCause(context.Background())
-	ctx, stop := endsWith(context.Background(), end)
+	ctx, stop := owners.EndsWith(context.Background(), end)
 	defer stop()
 	endCancel(why)
 	<-ctx.Done()
@@ -74,7 +75,7 @@ func TestEndsWith(t *testing.T) {
 	}
 
 	parent, parentCancel := context.WithCancel(context.Background())
-	ctx2, stop2 := endsWith(parent, context.Background())
+	ctx2, stop2 := owners.EndsWith(parent, context.Background())
 	parentCancel()
 	<-ctx2.Done()
 	stop2()
@@ -82,7 +83,7 @@ func TestEndsWith(t *testing.T) {
 		t.Fatalf("cause = %v; want the parent's", context.Cause(ctx2))
 	}
 
-	ctx3, stop3 := endsWith(context.Background(), context.Background())
+	ctx3, stop3 := owners.EndsWith(context.Background(), context.Background())
 	stop3()
 	if ctx3.Err() == nil {
 		t.Fatal("stop did not release the context")

@@ -13,6 +13,8 @@ import (
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/catalog"
+	"github.com/cwx-dev/cwx/core/owners"
+	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/shared/testenv"
@@ -31,7 +33,7 @@ func fakeOn(t *testing.T, e *env, tools map[string][]string, mod func(*Options))
 	ft := &fakeTier{m: m, t: protocol.TierPlugin, tools: tools, activateFail: map[string]string{}, activateGate: map[string]chan struct{}{},
 		deactivate: protocol.DeactivateResult{Disposed: true, Leaked: []string{}}}
 	var created atomic.Int32
-	m.newTier = func(protocol.Tier) (tier, error) { created.Add(1); return ft, nil }
+	setTier(m, func(protocol.Tier) (owners.Tier, error) { created.Add(1); return ft, nil })
 	return m, ft, &created
 }
 
@@ -77,7 +79,7 @@ func TestCatalogWrittenAfterActivation(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range desired {
-		got, ok := m.Catalog().Lookup(m.lazy.key(d))
+		got, ok := m.Catalog().Lookup(catalogKey(d))
 		if !ok || len(got.Tools) != 1 || got.Tools[0].Name != twoTools[d.ID][0] {
 			t.Errorf("%s: catalog entry %+v, %v", d.ID, got, ok)
 		}
@@ -216,7 +218,7 @@ func TestCorruptCatalogRebuilt(t *testing.T) {
 	}
 	for _, d := range desired {
 		if d.ID == "fixture-tool" {
-			if got, ok := m.Catalog().Lookup(m.lazy.key(d)); !ok || !got.HasTool("echo_text") {
+			if got, ok := m.Catalog().Lookup(catalogKey(d)); !ok || !got.HasTool("echo_text") {
 				t.Errorf("entry not rebuilt: %+v, %v", got, ok)
 			}
 		}
@@ -234,7 +236,7 @@ func forge(t *testing.T, m *Manager, e *env, id string, f func(*catalog.Entry)) 
 		if d.ID != id {
 			continue
 		}
-		got, ok := m.Catalog().Lookup(m.lazy.key(d))
+		got, ok := m.Catalog().Lookup(catalogKey(d))
 		if !ok {
 			t.Fatalf("no entry for %s", id)
 		}
@@ -273,10 +275,7 @@ func TestMovedToolReResolved(t *testing.T) {
 	if ti, _ := toolInfo(m, "echo_text"); ti.PluginID != "fixture-tool" || ti.Cached {
 		t.Errorf("echo_text %+v, want live from fixture-tool", ti)
 	}
-	m.lazy.mu.Lock()
-	stillListed := m.lazy.entries["fixture-command"].HasTool("echo_text")
-	m.lazy.mu.Unlock()
-	if stillListed {
+	if entry, _ := entryOf(t, e, m, "fixture-command"); entry.HasTool("echo_text") {
 		t.Error("fixture-command's entry was not replaced")
 	}
 }
@@ -393,8 +392,10 @@ func TestLazyWarmListingReal(t *testing.T) {
 		}
 		m := e.open(lazy)
 		var created atomic.Int32
-		orig := m.newTier
-		m.newTier = func(t protocol.Tier) (tier, error) { created.Add(1); return orig(t) }
+		setTierAround(m, func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) {
+			created.Add(1)
+			return real(t)
+		})
 		if err := m.Advertise(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -424,4 +425,26 @@ func TestLazyWarmListingReal(t *testing.T) {
 			t.Error("the command's call activated the tool's plugin too")
 		}
 	})
+}
+
+// catalogKey is the catalog key of d under the embedded host bundle, as the owner layer
+// writes it.
+func catalogKey(d plugins.Desired) catalog.Key {
+	return catalog.Key{PluginID: d.ID, Closure: d.Closure, Config: d.Config.Digest, Bundle: bundle.Embedded().SHA256()}
+}
+
+// entryOf reads plugin id's catalog entry for its current bytes and config.
+func entryOf(t *testing.T, e *env, m *Manager, id string) (catalog.Entry, bool) {
+	t.Helper()
+	desired, _, _, err := e.store.Desired(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range desired {
+		if d.ID == id {
+			return m.Catalog().Lookup(catalogKey(d))
+		}
+	}
+	t.Fatalf("%s is not desired", id)
+	return catalog.Entry{}, false
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -12,13 +11,13 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/catalog"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/natives"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
-	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
-	"github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/core/supervisor"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
@@ -27,9 +26,8 @@ import (
 const (
 	ToolCallDeadline   = 120 * time.Second
 	CommandRunDeadline = 30 * time.Second
-	ActivateDeadline   = 6 * time.Second // the host's own bound is 5 s
-	DeactivateDeadline = 2500 * time.Millisecond
-	hostActivateMS     = 5000
+	ActivateDeadline   = owners.ActivateDeadline // the host's own bound is 5 s
+	DeactivateDeadline = owners.DeactivateDeadline
 )
 
 // Options configure a Manager. The zero value reads $CWX_HOME (or ~/.cwx) and runs the
@@ -103,54 +101,23 @@ type ApproverFunc = gate.ApproverFunc
 
 // Manager is the core: it runs the plugins the user enabled and trusted in their hosts,
 // keeps the owner registry, and is the single gate every tool and command call passes. It is
-// safe for concurrent use.
+// safe for concurrent use. The owner layer (core/owners) runs the owners and their hosts; the
+// Manager is its facade and the call path.
 type Manager struct {
 	o     Options
 	log   hclog.Logger
 	home  string
 	store *plugins.Store
-	reg   *registry.Registry
+	own   *owners.Layer
+	reg   *registry.Registry // the owner layer's
 	gate  *gate.Gate
 	nat   nativeTable // the native tools, fixed at Open
-	diags *diagWriter
-	logs  *logLimiter
 
-	reconcileMu sync.Mutex // one reconcile at a time
-
-	// mu guards the fields below it up to callSeq; it is never held across I/O. Lock
-	// order: mu before the registry's lock and before an owner's.
-	mu      sync.Mutex
-	cfg     *config.Config             // +checklocks:mu
-	desired map[string]plugins.Desired // +checklocks:mu
-	// owners holds the latest owner per plugin id.
-	owners map[string]*owner // +checklocks:mu
-	// blocked maps a plugin id to the last receipt problem recorded for it.
-	blocked map[string]string            // +checklocks:mu
-	tiers   map[protocol.Tier]*tierState // +checklocks:mu
-	// rt is the runtime, pinned at the first tier start.
-	rt *runtime.Runtime // +checklocks:mu
-	// wrapHost lets tests observe what reaches a host.
-	wrapHost func(host) host // +checklocks:mu
-	watching bool            // +checklocks:mu
-	closed   bool            // +checklocks:mu
-
-	callSeq   atomic.Uint64
-	cc        coreCalls                         // tickets and the invocations core/call serves (invocation.go)
-	newTier   func(protocol.Tier) (tier, error) // set by Open; tests replace the supervisor before the first Reconcile
-	bg        context.Context
-	bgCancel  context.CancelFunc
-	wg        sync.WaitGroup // watcher and diagnostics goroutines
-	closeOnce sync.Once
-	stopped   chan struct{} // closed when Close finished
-	changes   *changeFeed   // the catalog's change feed (changes.go)
-	sandbox   sandboxState  // the plugin tier's sandbox, decided once (sandbox.go)
+	callSeq atomic.Uint64
+	cc      coreCalls // tickets and the invocations core/call serves (invocation.go)
 
 	// hookDeadline bounds a batch of pre-execute hooks; 0 is hooks.BatchDeadline (prehook.go).
 	hookDeadline time.Duration
-
-	lazy lazyState // the plugin catalog and the plugins it stands in for (lazy.go)
-
-	builtin builtinState // the builtin modules' last work and reported notes (builtin.go)
 
 	cmdHooks cmdHookState // the command hooks of the current configuration (builtin_hooks.go)
 
@@ -160,44 +127,6 @@ type Manager struct {
 		mu   sync.Mutex
 		last string // +checklocks:mu
 	}
-}
-
-// tierState is what the Manager keeps about one tier, in one place (guarded by
-// Manager.mu).
-type tierState struct {
-	rt        tier   // nil until the tier is first needed
-	crashes   int    // unexpected ends of the tier's hosts seen by this Manager
-	hostGen   uint64 // newest incarnation the owner layer saw
-	exitedGen uint64 // newest incarnation hostExited handled
-	// suspects were activating together when a host died with no single activation to
-	// blame; the next incarnation activates them one at a time, after the others.
-	suspects map[string]bool
-	// lastBlame is the newest fault or host end blamed on a plugin of the tier, as
-	// blameLine writes it (TierStatus.LastBlame).
-	lastBlame string
-}
-
-// tierLocked returns t's state for a change, creating it. m.tiers holds an entry only for a
-// tier that was started: callers are the tier's creation and what its hosts report.
-//
-// +checklocks:m.mu
-func (m *Manager) tierLocked(t protocol.Tier) *tierState {
-	ts := m.tiers[t]
-	if ts == nil {
-		ts = &tierState{}
-		m.tiers[t] = ts
-	}
-	return ts
-}
-
-// peekLocked returns a copy of t's state to read: the zero value for a tier never started.
-//
-// +checklocks:m.mu
-func (m *Manager) peekLocked(t protocol.Tier) tierState {
-	if ts := m.tiers[t]; ts != nil {
-		return *ts
-	}
-	return tierState{}
 }
 
 // Open reads the cwx home, config.toml and the plugin state. It materializes nothing and
@@ -247,8 +176,8 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	if anyEnabled(st) && !o.Lazy { // a lazy Manager checks at its first tier start (lazy.go)
-		if err := checkShim(ctx, o.ShimPath, probeCache(home, log)); err != nil {
+	if anyEnabled(st) && !o.Lazy { // a lazy Manager checks at its first tier start
+		if err := owners.CheckShim(ctx, o.ShimPath, home, log); err != nil {
 			return nil, err
 		}
 	}
@@ -256,69 +185,31 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	bg, cancel := context.WithCancel(context.Background())
-	feed := &changeFeed{}
-	m := &Manager{
-		o: o, log: log, home: home, store: store,
-		reg:     registry.New(registry.Options{NativeTools: nat.set.Names(), BuiltinCommands: o.BuiltinCommands, Changed: feed.notify}),
-		gate:    gate.New(posture, o.Approver),
-		nat:     nat,
-		logs:    newLogLimiter(o.Now),
-		cfg:     cfg,
-		desired: map[string]plugins.Desired{}, owners: map[string]*owner{}, blocked: map[string]string{},
-		tiers: map[protocol.Tier]*tierState{},
-		bg:    bg, bgCancel: cancel, stopped: make(chan struct{}),
-		changes: feed,
-	}
+	m := &Manager{o: o, log: log, home: home, store: store, gate: gate.New(posture, o.Approver), nat: nat}
 	m.cmdHooks.transcripts.Dir = filepath.Join(home, "transcripts") // README, “Command hooks”
-	m.newTier = m.supervisedTier
-	if o.Lazy {
-		m.newTier = m.shimCheckedTier
+	oo := owners.Options{
+		Home: home, Logger: log, Store: store, NativeTools: nat.set.Names(), BuiltinCommands: o.BuiltinCommands,
+		Config: cfg, Requests: hostRequests{m},
+		Builtin: map[string]owners.BuiltinSource{ScriptToolsModule: m.scriptToolsWork, HooksModule: m.hooksWork},
+		Bundle:  o.Bundle, ShimPath: o.ShimPath, PollInterval: o.PollInterval, Tier: o.Tier, Lazy: o.Lazy, Now: o.Now,
 	}
-	m.lazy.open(home, o.Bundle, log)
-	m.diags = newDiagWriter(store, log)
-	m.wg.Add(1)
-	go func() { defer m.wg.Done(); m.diags.run(bg) }()
+	if testSeams != nil {
+		testSeams(m, &oo)
+	}
+	m.own = owners.New(oo)
+	m.reg = m.own.Registry()
 	return m, nil
 }
+
+// testSeams, set only by this package's tests, adjusts each Manager's owner-layer options
+// (fake tiers, hosts observed).
+var testSeams func(*Manager, *owners.Options)
 
 // Close revokes nothing by itself: it fails the calls in flight, stops the state watcher and
 // shuts every tier down within its bound (host/shutdown, then SIGTERM, then SIGKILL at
 // supervisor.DefaultKillAfter). It returns ctx's error if ctx ends first; the shutdown still completes in the
 // background within its bound.
-func (m *Manager) Close(ctx context.Context) error {
-	m.closeOnce.Do(func() {
-		m.mu.Lock()
-		m.closed = true
-		for _, o := range m.owners {
-			o.end(causeClosed)
-		}
-		tiers := make([]tier, 0, len(m.tiers))
-		for _, ts := range m.tiers {
-			if ts.rt != nil {
-				tiers = append(tiers, ts.rt)
-			}
-		}
-		m.mu.Unlock()
-		m.bgCancel()
-		go func() {
-			defer close(m.stopped)
-			var wg sync.WaitGroup
-			for _, t := range tiers {
-				wg.Add(1)
-				go func() { defer wg.Done(); t.Stop() }()
-			}
-			wg.Wait()
-			m.wg.Wait()
-		}()
-	})
-	select {
-	case <-m.stopped:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("close the extension hosts: %w", context.Cause(ctx))
-	}
-}
+func (m *Manager) Close(ctx context.Context) error { return m.own.Close(ctx) }
 
 // Home is the cwx home this Manager reads.
 func (m *Manager) Home() string { return m.home }
@@ -328,4 +219,77 @@ func (m *Manager) Home() string { return m.home }
 // once Reconcile has run.
 func (m *Manager) Plugins() *PluginStore { return m.store }
 
-var errClosed = errors.New("the extension manager is closed")
+// Reconcile brings the live owners in line with what is desired (enabled ∧ trusted ∧
+// receipt valid, read afresh from state.json and config.toml): owners no longer desired are
+// revoked, owners whose closure hash or config digest changed are revoked and activated
+// again under a new generation, missing owners are activated in parallel. A tier is started
+// only when a desired plugin needs it; with nothing desired nothing is spawned or
+// materialized. A plugin that failed or faulted is not retried until its bytes or config
+// change or Reload is called. The error joins, besides a tier that could not start, one
+// *PluginError per desired plugin that is failed or faulted afterwards (PluginErrors splits
+// them off; Owners lists every owner). After the first Reconcile the Manager polls the state
+// generation every plugins.PollInterval and reconciles by itself when another process changes it.
+func (m *Manager) Reconcile(ctx context.Context) error { return m.own.Reconcile(ctx) }
+
+// Reload re-reads config.toml and the state like Reconcile, and also retries the plugins
+// held back after a failed activation or a fault (`cwx plugin reload`).
+func (m *Manager) Reload(ctx context.Context) error { return m.own.Reload(ctx) }
+
+// Advertise is Reconcile for a listing: it activates only the desired plugins with no valid
+// catalog entry, and defers every other one, hooks or not, so that Tools and Commands answer
+// from the catalog. With every enabled plugin cached it starts no process at all. A later
+// call to a deferred plugin's tool or command activates it, with the hook holders.
+func (m *Manager) Advertise(ctx context.Context) error { return m.own.Advertise(ctx) }
+
+// Status reports both tiers; a tier never started is "idle".
+func (m *Manager) Status() []TierStatus { return m.own.Status() }
+
+// Host reports one tier's incarnation: runtime pid, host generation and crash count.
+func (m *Manager) Host(t Tier) HostInfo { return m.own.Host(t) }
+
+// KillRuntime sends SIGKILL to the tier's runtime process (a test hook for people: the
+// repl's `/host kill`). The supervisor sees the crash and restarts within its budget.
+func (m *Manager) KillRuntime(t Tier) error { return m.own.KillRuntime(t) }
+
+// Retry clears a Failed tier's crash budget; its next need spawns it again (and replays
+// the desired owners).
+func (m *Manager) Retry(t Tier) { m.own.Retry(t) }
+
+// Owner reports the plugin's latest owner in this Manager (after Reconcile): its state,
+// the reason when it is not active (activation failure, refused registration, fault), and
+// the names it has live. The plugin's diagnostics ring (Plugins().Get) keeps the history.
+func (m *Manager) Owner(pluginID string) (OwnerInfo, bool) { return m.own.Owner(pluginID) }
+
+// Owners reports the latest owner of every plugin this Manager activated, sorted by plugin
+// id: its state, the reason when it is not active and how long its activation took.
+func (m *Manager) Owners() []OwnerInfo { return m.own.Owners() }
+
+// BuiltinModules lists every pinned builtin module: its digest, whether it had work at this
+// Manager's last Reconcile, its owner's state and live tools, why it has no live owner (its
+// file differs from the pin, or the owner's failure, fault or revocation), and what was refused.
+func (m *Manager) BuiltinModules() []BuiltinModuleInfo { return m.own.BuiltinModules() }
+
+// SandboxStatus decides, once per Manager, whether the plugin tier runs sandboxed: it
+// resolves the runtime and bubblewrap and runs the probe (itself once per process).
+func (m *Manager) SandboxStatus() SandboxStatus { return m.own.SandboxStatus() }
+
+// Catalog is the plugin catalog of this Manager's home.
+func (m *Manager) Catalog() *catalog.Store { return m.own.Catalog() }
+
+// Changes returns a channel that receives a Change after the live catalog changes, until
+// ctx ends or the Manager closes; then the channel is closed. Changes are coalesced: a
+// receiver that falls behind finds one Change with the newest generation. Nothing is
+// polled: the registry reports each change as it happens.
+func (m *Manager) Changes(ctx context.Context) <-chan Change { return m.own.Changes(ctx) }
+
+// CatalogGeneration is the generation of the live catalog: the number of changes since
+// Open. Compare it with a Change's to know whether a listing is current.
+func (m *Manager) CatalogGeneration() uint64 { return m.own.CatalogGeneration() }
+
+// FlushDiagnostics waits until every diagnostic queued so far is in state.json.
+func (m *Manager) FlushDiagnostics(ctx context.Context) error { return m.own.FlushDiagnostics(ctx) }
+
+// NotLive is the error a call to name would fail with when no live tool or command has it:
+// a *NotLiveError naming the plugin the name belongs to and why it is not active, when
+// the claim table knows. kind is "tool" or "command".
+func (m *Manager) NotLive(kind, name string) error { return m.own.NotLive(kind, name) }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,10 +13,10 @@ import (
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/internal/jsjson"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
-	"github.com/cwx-dev/cwx/core/supervisor"
 )
 
 // preCall is one gated call as the pre-execute hooks see it.
@@ -132,16 +131,6 @@ type HooksDownError struct {
 	Holders []DownHolder // by plugin id
 }
 
-// DownHolder is one plugin whose hooks cannot be asked: its state and what to do.
-type DownHolder struct {
-	PluginID string
-	// State says why it is not live: "activating", "failed: <reason>", "the plugin tier is
-	// restarting", "the plugin tier failed (its crash budget is spent): <reason>", ...
-	State string
-	// Next is the command that lets calls run again.
-	Next string
-}
-
 // Error names every holder, its state and the next command.
 func (e *HooksDownError) Error() string { return e.text(true) }
 
@@ -168,70 +157,14 @@ func (e *HooksDownError) text(next bool) string {
 func (e *HooksDownError) Unwrap() error { return ErrDenied }
 
 // hookHoldersDown returns a *HooksDownError naming every enabled, trusted plugin that holds
-// a pre-execute hook (its catalog entry for its current bytes and config lists one, written
-// at its last successful activation, in this process or an earlier one, or it was Active with
-// one under these bytes and config in this process) and has no Active owner, or nil when
-// there is none. The builtin hooks module is not one of them: a command
-// hook that cannot run blocks the calls it matches by itself (builtin_hooks.go).
+// a pre-execute hook and has no Active owner (owners.Layer.DownHolders), or nil when there
+// is none.
 func (m *Manager) hookHoldersDown(tool string) error {
-	type down struct {
-		id       string
-		o        *owner
-		deferred bool
-	}
-	var downs []down
-	m.mu.Lock()
-	m.lazy.mu.Lock()
-	for id, d := range m.desired {
-		if tierOf(id) != protocol.TierPlugin || !m.lazy.holdsHookLocked(d) {
-			continue
-		}
-		downs = append(downs, down{id: id, o: m.owners[id], deferred: m.lazy.deferred[id]})
-	}
-	m.lazy.mu.Unlock()
-	m.mu.Unlock()
-	// the registry is read with no lock of the Manager's held
-	downs = slices.DeleteFunc(downs, func(d down) bool { return d.o != nil && m.stateOf(d.o) == registry.Active })
-	if len(downs) == 0 {
+	holders := m.own.DownHolders()
+	if len(holders) == 0 {
 		return nil
 	}
-	slices.SortFunc(downs, func(a, b down) int { return strings.Compare(a.id, b.id) })
-	var tierState string
-	if tr := m.tier(protocol.TierPlugin); tr != nil {
-		st := tr.Status()
-		tierState = string(st.State)
-		if st.State == supervisor.StateFailed {
-			tierState = "failed (its crash budget is spent)"
-			if st.LastFailure != "" {
-				tierState += ": " + oneLine(st.LastFailure)
-			}
-		}
-	}
-	e := &HooksDownError{Tool: tool}
-	for _, d := range downs {
-		h := DownHolder{PluginID: d.id, Next: fmt.Sprintf("run `cwx plugin disable %s` to go on without its hooks", d.id)}
-		ro, ok := m.reg.Owner(d.id)
-		switch {
-		case d.o != nil && ok && ro.Ref == d.o.ref && (ro.State == registry.Failed || ro.State == registry.Faulted):
-			h.State = ro.State.String()
-			if ro.Reason != "" {
-				h.State += ": " + oneLine(ro.Reason)
-			}
-			h.Next = fmt.Sprintf("fix it and run `cwx plugin reload`, or run `cwx plugin disable %s` to go on without its hooks", d.id)
-		case d.o != nil:
-			h.State = m.stateOf(d.o).String()
-		case d.deferred:
-			h.State = "not activated yet"
-		case tierState == "":
-			h.State = "its tier is not started"
-		default:
-			h.State = "the plugin tier is " + tierState
-			if strings.HasPrefix(tierState, "failed") {
-				h.Next = fmt.Sprintf("fix or disable the plugin that crashes the host and start cwx again (`/host retry` in the repl), or run `cwx plugin disable %s` to go on without its hooks", d.id)
-			}
-		}
-		e.Holders = append(e.Holders, h)
-	}
+	e := &HooksDownError{Tool: tool, Holders: holders}
 	m.noteHooksDown(e)
 	return e
 }
@@ -253,13 +186,8 @@ func (m *Manager) noteHooksDown(e *HooksDownError) {
 	}
 }
 
-// oneLine keeps the first line of s.
-func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return strings.TrimSpace(s)
-}
+// errHookOwnerEnded is a hook whose owner ended before it was asked: a deny.
+var errHookOwnerEnded = fmt.Errorf("%w: its owner is no longer live", ErrNotAvailable)
 
 // hookAsker sends hook/evaluate to a hook's owner, through the same admission as a call: an
 // owner that ended (revoked, faulted, its host gone) answers nothing, and its end cancels
@@ -267,21 +195,20 @@ func oneLine(s string) string {
 type hookAsker struct{ m *Manager }
 
 func (a hookAsker) Evaluate(ctx context.Context, h hooks.Hook, c hooks.Call, deadline time.Duration) (protocol.HookVerdict, error) {
-	a.m.mu.Lock()
-	o := a.m.owners[h.PluginID]
-	a.m.mu.Unlock()
-	if o == nil || o.ref != h.Owner || !o.enter() {
-		return protocol.HookVerdict{}, fmt.Errorf("%w: its owner is no longer live", ErrNotAvailable)
+	o := a.m.own.Current(h.PluginID)
+	if o == nil || o.Ref() != h.Owner {
+		return protocol.HookVerdict{}, errHookOwnerEnded
 	}
-	defer o.leave()
-	callCtx, stop := endsWith(ctx, o.ctx)
+	callCtx, stop := o.Bound(ctx)
 	defer stop()
 	p := protocol.HookEvaluateParams{Handle: h.Handle, Event: registry.HookEvent, Payload: c, DeadlineMS: uint64(deadline.Milliseconds())}
 	// the batch's context carries the deadline, so that it, not the call, names the cause
-	msg, err := o.h.Call(callCtx, protocol.MethodHookEvaluate, p, rpc.CallOpts{})
+	msg, err := o.Send(callCtx, protocol.MethodHookEvaluate, p, rpc.CallOpts{})
 	var re *rpc.RemoteError
 	switch {
 	case err == nil:
+	case errors.Is(err, owners.ErrOwnerEnded):
+		return protocol.HookVerdict{}, errHookOwnerEnded
 	case ctx.Err() != nil:
 		return protocol.HookVerdict{}, context.Cause(ctx)
 	case errors.As(err, &re):
@@ -289,7 +216,7 @@ func (a hookAsker) Evaluate(ctx context.Context, h hooks.Hook, c hooks.Call, dea
 	default:
 		return protocol.HookVerdict{}, err
 	}
-	v, ok := msgValue[protocol.HookVerdict](msg)
+	v, ok := protocol.ValueOf[protocol.HookVerdict](msg)
 	if !ok {
 		return protocol.HookVerdict{}, fmt.Errorf("the host answered hook/evaluate with something other than a verdict")
 	}

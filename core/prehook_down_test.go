@@ -27,7 +27,7 @@ func TestHookHolderPerCatalogDenies(t *testing.T) {
 				t.Fatalf("desired %+v, %v", desired, err)
 			}
 			m, ft, _ := fakeOn(t, e, nil, mode.mod)
-			entry := catalog.Entry{Key: m.lazy.key(desired[0]), Tools: []catalog.Tool{}, Commands: []catalog.Command{},
+			entry := catalog.Entry{Key: catalogKey(desired[0]), Tools: []catalog.Tool{}, Commands: []catalog.Command{},
 				Hooks: []catalog.Hook{{Event: registry.HookEvent}}, Sections: []catalog.Section{}}
 			if err := m.Catalog().Put(entry); err != nil {
 				t.Fatal(err)
@@ -92,12 +92,10 @@ func TestHookHolderLiveInThisProcess(t *testing.T) {
 		t.Fatalf("list_dir, the guard live: %v", err)
 	}
 	// as if the entry had never been written
-	m.lazy.mu.Lock()
-	delete(m.lazy.entries, "fixture-guard")
-	m.lazy.mu.Unlock()
 	if err := m.Catalog().Remove("fixture-guard"); err != nil {
 		t.Fatal(err)
 	}
+	reconcile(t, m) // reads the catalog again: no entry for the guard now
 	ft.mu.Lock()
 	ft.state = supervisor.StateRestarting
 	ft.mu.Unlock()

@@ -11,6 +11,7 @@ import (
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/tickets"
@@ -95,7 +96,7 @@ func (m *Manager) serveUserAsk(ctx context.Context, t protocol.Tier, gen uint64,
 	if why != "" {
 		return nil, &protocol.RPCError{Code: protocol.CodeInvalidParams, Message: "user/ask: " + why}
 	}
-	ctx, stop := endsWith(ctx, inv.ctx)
+	ctx, stop := owners.EndsWith(ctx, inv.ctx)
 	defer stop()
 	return m.ask(ctx, inv, q)
 }
@@ -201,20 +202,20 @@ func answer(q Question, a Answer) (protocol.UserAnswer, string) {
 // stands still while a question waits for the person.
 func (m *Manager) invokeCommand(ctx context.Context, tg target, p protocol.CommandRunParams, opts CallOptions) (*protocol.Message, error) {
 	table := m.cc.tickets()
-	tk, err := table.Mint(tickets.Row{Kind: tickets.Command, Host: tickets.Host{Tier: tg.Tier, Generation: tg.o.gen},
+	tk, err := table.Mint(tickets.Row{Kind: tickets.Command, Host: tickets.Host{Tier: tg.Tier, Generation: tg.Holder.Generation()},
 		Owner: tg.Owner, Method: protocol.MethodUserAsk, Target: tickets.Target{CallID: p.CommandID, Tool: tg.Name}})
 	if err != nil {
 		return nil, &ExecutionError{Name: tg.Name, Message: err.Error()}
 	}
 	defer table.Revoke(tk)
-	stopOwner := context.AfterFunc(tg.o.ctx, func() { table.RevokeOwner(tg.Owner) })
+	stopOwner := context.AfterFunc(tg.Holder.Context(), func() { table.RevokeOwner(tg.Owner) })
 	defer stopOwner()
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	errDeadline := fmt.Errorf("%w: %s after %s", ErrTimeout, tg.kind.method, tg.kind.deadline)
 	dl := startDeadline(m.cc.clock, tg.kind.deadline, func() { cancel(errDeadline) })
 	defer dl.stop()
-	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.o.want.Closure, Tool: tg.Name},
+	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.Holder.Closure(), Tool: tg.Name},
 		kind: "command", asker: opts.Asker, workspace: opts.Workspace, deadline: dl, ctx: callCtx,
 		card: make(chan struct{}, 1), idle: make(chan struct{})}
 	m.cc.add(p.CommandID, inv)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/shared/testenv"
@@ -141,10 +142,10 @@ func TestSandboxDropFallsBack(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("the drop exists only when cwx runs as root")
 	}
-	saved := setprivPath
-	setprivPath = filepath.Join(t.TempDir(), "setpriv")
-	t.Cleanup(func() { setprivPath = saved })
-	if err := os.WriteFile(setprivPath, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+	saved := owners.SetprivPath
+	owners.SetprivPath = filepath.Join(t.TempDir(), "setpriv")
+	t.Cleanup(func() { owners.SetprivPath = saved })
+	if err := os.WriteFile(owners.SetprivPath, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {

@@ -24,6 +24,7 @@ func TestSandboxMemoryExhausted(t *testing.T) {
 		e := newEnv(t, rt)
 		e.writeConfig("sandbox = \"required\"\nmemory_limit_mib = 512\n")
 		e.install("memory-hog")
+		e.writeScript("idle.sh", frontmatter("script_idle", "")+"echo idle\n") // gives the builtin tier work
 		m := e.open(func(o *Options) {
 			o.Tier = func(so *supervisor.Options) {
 				so.HandshakeTimeout = 20 * time.Second
@@ -33,10 +34,10 @@ func TestSandboxMemoryExhausted(t *testing.T) {
 		reconcile(t, m)
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		if _, err := m.ensureTier(ctx, protocol.TierBuiltin); err != nil {
-			t.Fatalf("builtin tier: %v", err)
-		}
 		builtin := m.Host(protocol.TierBuiltin)
+		if builtin.State != supervisor.StateReady {
+			t.Fatalf("builtin tier %+v, want ready", builtin)
+		}
 		first := m.Host(protocol.TierPlugin)
 
 		_, err := m.CallTool(ctx, "memory_exhaust", input(`{}`), CallOptions{})

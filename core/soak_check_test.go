@@ -228,10 +228,10 @@ func TestSoakFindsSurvivor(t *testing.T) {
 		after    time.Duration
 		findings int
 	}{
-		{"restarting, within the bound", TierStatus{State: supervisor.StateStarting}, soakStaleBound / 2, 0},
-		{"restarting, past the bound", TierStatus{State: supervisor.StateStarting}, soakStaleBound + time.Second, 1},
-		{"failed, past the bound", TierStatus{State: supervisor.StateFailed}, soakStaleBound + time.Second, 1},
-		{"descendant of the ready shim", TierStatus{State: supervisor.StateReady, ShimPID: self}, soakStaleBound + time.Second, 0},
+		{"restarting, within the bound", TierStatus{TierStatus: supervisor.TierStatus{State: supervisor.StateStarting}}, soakStaleBound / 2, 0},
+		{"restarting, past the bound", TierStatus{TierStatus: supervisor.TierStatus{State: supervisor.StateStarting}}, soakStaleBound + time.Second, 1},
+		{"failed, past the bound", TierStatus{TierStatus: supervisor.TierStatus{State: supervisor.StateFailed}}, soakStaleBound + time.Second, 1},
+		{"descendant of the ready shim", TierStatus{TierStatus: supervisor.TierStatus{State: supervisor.StateReady, ShimPID: self}}, soakStaleBound + time.Second, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,8 +34,8 @@ type fakeCore struct {
 
 func newFakeCore() *fakeCore {
 	return &fakeCore{tiers: map[protocol.Tier]*core.TierStatus{
-		protocol.TierPlugin:  {Tier: protocol.TierPlugin, State: supervisor.StateIdle},
-		protocol.TierBuiltin: {Tier: protocol.TierBuiltin, State: supervisor.StateIdle},
+		protocol.TierPlugin:  {TierStatus: supervisor.TierStatus{Tier: protocol.TierPlugin, State: supervisor.StateIdle}},
+		protocol.TierBuiltin: {TierStatus: supervisor.TierStatus{Tier: protocol.TierBuiltin, State: supervisor.StateIdle}},
 	}}
 }
 

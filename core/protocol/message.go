@@ -261,3 +261,12 @@ func (d Direction) sender() string {
 // slice returns the bytes of v as written, sharing the payload (capacity capped so an
 // append by the caller cannot write into the rest of it).
 func (p *parser) slice(v *jvalue) json.RawMessage { return p.data[v.start:v.end:v.end] }
+
+// ValueOf returns msg's decoded Value as a *T, and whether it is one (false for a nil msg).
+func ValueOf[T any](msg *Message) (*T, bool) {
+	if msg == nil {
+		return nil, false
+	}
+	v, ok := msg.Value.(*T)
+	return v, ok
+}

@@ -31,8 +31,9 @@ var (
 	ErrInvalidInput = errdefs.ErrInvalidInput
 	// ErrInvalidOwner: an owner cannot be begun (bad id for the tier, already live).
 	ErrInvalidOwner = errors.New("invalid owner")
-	// ErrUnknownTool: no live tool has that name or handle.
-	ErrUnknownTool = errors.New("no such tool")
+	// ErrUnknownTool: no tool has that name or handle (a case of ErrNotAvailable). It is the
+	// one definition: the core's look-ups return it too, for a name no plugin claims.
+	ErrUnknownTool = errdefs.New(errdefs.ErrNotAvailable, "unknown tool")
 )
 
 // Refusal is why a registration was not admitted. Its Error is the text sent back to the

@@ -19,9 +19,11 @@ type TierStatus struct {
 	RuntimeVersion string        `json:"runtime_version"` // as probed
 	RuntimePath    string        `json:"runtime_path"`
 	UptimeMS       int64         `json:"uptime_ms"` // since the current incarnation was ready
-	Crashes        int           `json:"crashes"`   // within the crash window
 	LastFailure    string        `json:"last_failure,omitempty"`
 	StderrTail     string        `json:"stderr_tail,omitempty"` // of the last failure
+	// Crashes counts the unexpected ends of the tier's hosts within the crash window: the
+	// budget's own count, the one every surface reports.
+	Crashes int `json:"crashes"`
 }
 
 // Status reports the tier's state without touching the processes.

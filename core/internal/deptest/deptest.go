@@ -20,6 +20,9 @@ type Rule struct {
 	Except []string // packages matched by From that the rule leaves alone
 	Deny   []string // imports a From package must not reach
 	Allow  []string // imports matched by Deny that are allowed after all
+	// Direct limits the rule to a package's own imports: a layer that must go through
+	// another layer's door may still reach, through that door, what stands behind it.
+	Direct bool
 }
 
 // Graph maps each package's import path to the import paths it imports directly.
@@ -104,7 +107,9 @@ func (r Rule) reached(g Graph, from string) []Violation {
 				continue
 			}
 			parent[dep] = p
-			queue = append(queue, dep)
+			if !r.Direct {
+				queue = append(queue, dep)
+			}
 			if matchAny(r.Deny, dep) && !matchAny(r.Allow, dep) {
 				out = append(out, Violation{Rule: r.Name, From: from, Dep: dep, Chain: chain(parent, dep)})
 			}

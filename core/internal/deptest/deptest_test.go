@@ -61,6 +61,22 @@ func TestCheckFakeGraphs(t *testing.T) {
 		{"every matched package", Graph{"a": {"b"}, "a/x": {"b"}, "b": nil}, []string{"r: a > b", "r: a/x > b"}},
 		{"cycle", Graph{"a": {"c"}, "c": {"a", "b"}, "b": nil}, []string{"r: a > c > b"}},
 	}
+	direct := r
+	direct.Direct = true
+	for _, tt := range []struct {
+		name string
+		g    Graph
+		want []string
+	}{
+		{"direct rule, own import", Graph{"a": {"b/x"}, "b/x": nil}, []string{"r: a > b/x"}},
+		{"direct rule, through another package", Graph{"a": {"c"}, "c": {"b"}, "b": nil}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := shortAll(Check(tt.g, []Rule{direct})); !slices.Equal(got, tt.want) {
+				t.Errorf("violations\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := shortAll(Check(tt.g, []Rule{r})); !slices.Equal(got, tt.want) {
@@ -99,6 +115,8 @@ func TestBadModuleBreaksEveryRule(t *testing.T) {
 		process + "core/gate > nodeshim > core/registry > core/supervisor > os/exec",
 		process + "core/registry > core/supervisor",
 		process + "core/registry > core/supervisor > os/exec",
+		"the owner layer does not link the core's facade: core/owners > core",
+		"the CLI goes through the core's facade: core/cli > core/owners",
 		"shipped packages link no test support: core/cli > shared/testenv",
 	}
 	got := shortAll(Check(g, rules))

@@ -61,6 +61,19 @@ var rules = []Rule{
 		Allow: []string{pkg("nodeshim/jshost"), pkg("shared/frame")},
 	},
 	{
+		Name: "the owner layer does not link the core's facade",
+		From: []string{pkg("core/owners/...")},
+		Deny: []string{pkg("core"), pkg("core/cli/..."), pkg("core/mcpserve/...")},
+	},
+	{
+		// the CLI reaches the owners, their hosts and what the call path keeps only through
+		// core's facade (Manager, its result and error types)
+		Name:   "the CLI goes through the core's facade",
+		From:   []string{pkg("core/cli/...")},
+		Deny:   []string{pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/catalog/..."), pkg("core/hooks/..."), pkg("core/natives/..."), pkg("core/scripttools/...")},
+		Direct: true,
+	},
+	{
 		Name:   "shipped packages link no test support",
 		From:   []string{pkg("...")},
 		Except: testSupport,

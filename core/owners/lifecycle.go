@@ -1,4 +1,4 @@
-package core
+package owners
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
@@ -19,81 +21,69 @@ import (
 // revokeDrainBound bounds the wait for a revoked owner's calls (twice the cancel grace).
 const revokeDrainBound = 2 * rpc.CancelGrace
 
-// Diagnostic kinds the Manager records in a plugin's ring.
-const (
-	diagActivationFailed = "activation_failed"
-	diagFaulted          = "faulted"
-	diagRefused          = "refused"
-	diagReceipt          = "receipt"
-	diagConfig           = "config"
-	diagDirty            = "dirty_teardown"
-	diagLog              = "log"
-	diagHostExited       = "host_exited"
-)
-
 // activateMissing activates, on incarnation h of tier t, every desired plugin of that tier
 // that has no owner (or only an owner of an older incarnation). Each plugin activates on its
 // own goroutine, so a slow or broken one never delays another; it returns when all are done
 // (each bounded by ActivateDeadline).
-func (m *Manager) activateMissing(ctx context.Context, t protocol.Tier, h host) {
+func (l *Layer) activateMissing(ctx context.Context, t protocol.Tier, h Host) {
 	if ctx.Err() != nil {
 		return
 	}
-	stale, todo, suspects := m.claim(t, h)
+	stale, todo, suspects := l.claim(t, h)
 	for _, o := range stale {
-		_ = m.reg.Revoke(o.ref, o.tier, "host restarted")
+		_ = l.reg.Revoke(o.ref, o.tier, "host restarted")
 		o.end(causeHostExited(errHostRestarted))
 	}
 	var wg sync.WaitGroup
-	var alone []*owner
+	var alone []*Owner
 	for _, o := range todo {
 		if suspects[o.id] {
 			alone = append(alone, o)
 			continue
 		}
 		wg.Add(1)
-		go func() { defer wg.Done(); m.activate(ctx, o) }()
+		go func() { defer wg.Done(); l.activate(ctx, o) }()
 	}
 	wg.Wait()
-	m.activateSuspects(ctx, t, alone)
+	l.activateSuspects(ctx, t, alone)
 }
 
 // claim begins, on incarnation h of tier t, an owner for every desired plugin of the tier
 // that has none (or only one of an older incarnation, which it returns as stale), and
 // returns the suspects of the tier's last unattributed crash.
-func (m *Manager) claim(t protocol.Tier, h host) (stale, todo []*owner, suspects map[string]bool) {
+func (l *Layer) claim(t protocol.Tier, h Host) (stale, todo []*Owner, suspects map[string]bool) {
 	gen := h.Generation()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.wrapHost != nil {
-		h = m.wrapHost(h)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.o.WrapHost != nil {
+		h = l.o.WrapHost(h)
 	}
-	ts := m.tierLocked(t)
-	if m.closed || gen < ts.hostGen {
+	ts := l.tierLocked(t)
+	if l.closed || gen < ts.hostGen {
 		return nil, nil, nil // a newer incarnation replaced h; its HostReady activates
 	}
 	ts.hostGen = gen
-	for id, o := range m.owners {
-		if o.tier == t && o.gen < gen && m.stateOf(o).Live() {
+	for id, o := range l.owners {
+		if o.tier == t && o.gen < gen && l.stateOf(o).Live() {
 			// a restart the owner layer was not told about (a planned restart): replay
 			stale = append(stale, o)
-			delete(m.owners, id)
+			delete(l.owners, id)
 		}
 	}
-	for id, d := range m.desired {
-		if tierOf(id) != t || m.lazy.isDeferred(id) {
+	for id, d := range l.desired {
+		if TierOf(id) != t || l.lazy.isDeferred(id) {
 			continue
 		}
-		if o := m.owners[id]; o != nil && (m.stateOf(o).Live() || o.sameIdentity(d)) {
+		if o := l.owners[id]; o != nil && (l.stateOf(o).Live() || o.sameIdentity(d)) {
 			continue // live, or failed/faulted with these very bytes and config
 		}
-		ref, err := m.reg.BeginOwner(id, t)
+		ref, err := l.reg.BeginOwner(id, t)
 		if err != nil {
-			m.log.Warn("cannot begin owner", "plugin", id, "error", err)
+			l.log.Warn("cannot begin owner", "plugin", id, "error", err)
 			continue
 		}
 		o := newOwner(d, ref, h)
-		m.owners[id] = o
+		l.owners[id] = o
 		todo = append(todo, o)
 	}
 	return stale, todo, maps.Clone(ts.suspects)
@@ -102,42 +92,42 @@ func (m *Manager) claim(t protocol.Tier, h host) (stale, todo []*owner, suspects
 // activateSuspects activates the suspects of an unattributed crash one at a time, after the
 // others, so a crash during one of their activations is blamed on exactly that one. A
 // suspect cleared (active) or blamed (failed, faulted) is no longer one.
-func (m *Manager) activateSuspects(ctx context.Context, t protocol.Tier, suspects []*owner) {
-	slices.SortFunc(suspects, func(a, b *owner) int { return strings.Compare(a.id, b.id) })
+func (l *Layer) activateSuspects(ctx context.Context, t protocol.Tier, suspects []*Owner) {
+	slices.SortFunc(suspects, func(a, b *Owner) int { return strings.Compare(a.id, b.id) })
 	for _, o := range suspects {
-		m.activate(ctx, o)
-		st := m.stateOf(o)
+		l.activate(ctx, o)
+		st := l.stateOf(o)
 		if st == registry.Activating || st == registry.Revoked {
 			return // the host died under it: the next incarnation goes on from here
 		}
-		m.mu.Lock()
-		delete(m.tierLocked(t).suspects, o.id)
-		m.mu.Unlock()
+		l.mu.Lock()
+		delete(l.tierLocked(t).suspects, o.id)
+		l.mu.Unlock()
 	}
 }
 
 // activate runs every entry of o's plugin under one owner. Any failure fails the owner
 // (the host rolls its registrations back) and is recorded in the diagnostics ring.
-func (m *Manager) activate(ctx context.Context, o *owner) {
+func (l *Layer) activate(ctx context.Context, o *Owner) {
 	start := time.Now()
 	d := o.want
-	fail := func(reason string) { m.activationFailed(o, reason) }
+	fail := func(reason string) { l.activationFailed(o, reason) }
 	if d.Config.Err != nil {
 		fail(d.Config.Err.Error())
 		return
 	}
 	// the whole closure, before every activation: replays and restarts load modules afresh
 	// (ARCHITECTURE.md, “Plugins and trust”)
-	if err := m.verifyDesired(d); err != nil {
+	if err := l.verifyDesired(d); err != nil {
 		fail(err.Error())
 		return
 	}
-	dataDir, err := m.ensureDataDir(d)
+	dataDir, err := l.ensureDataDir(d)
 	if err != nil {
 		fail(fmt.Sprintf("create the data directory: %v", err))
 		return
 	}
-	if err := checkStorage(m.dataPlace(d)); err != nil { // the quota of owner-local storage
+	if err := checkStorage(l.dataPlace(d)); err != nil { // the quota of owner-local storage
 		fail(err.Error())
 		return
 	}
@@ -150,13 +140,13 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 			Config: cfgJSON, DataDir: dataDir}
 		msg, err := o.h.Activate(ctx, p, rpc.CallOpts{Timeout: ActivateDeadline})
 		if errors.Is(err, ErrNotAvailable) {
-			m.activationGone(o, err)
+			l.activationGone(o, err)
 			return
 		}
 		if err != nil && ctx.Err() != nil {
 			// the caller gave up (Reconcile's context, a tier stop): not the plugin's fault;
 			// forget the owner so the next Reconcile activates it, and undo it in the host
-			m.abandon(o)
+			l.abandon(o)
 			return
 		}
 		if err != nil {
@@ -173,44 +163,44 @@ func (m *Manager) activate(ctx context.Context, o *owner) {
 			return
 		}
 	}
-	if err := m.reg.Activate(o.ref, o.tier); err != nil {
+	if err := l.reg.Activate(o.ref, o.tier); err != nil {
 		// revoked or the host went away while the activation ran: undo it in the host
-		m.deactivate(o)
+		l.deactivate(o)
 		return
 	}
 	o.activatedIn.Store(int64(time.Since(start)))
-	m.persistClaims(o)
-	m.persistCatalog(o)
-	m.log.Info("plugin active", "plugin", o.id, "generation", o.ref.Generation, "host_generation", o.gen)
+	l.persistClaims(o)
+	l.persistCatalog(o)
+	l.log.Info("plugin active", "plugin", o.id, "generation", o.ref.Generation, "host_generation", o.gen)
 }
 
 // activationGone handles an incarnation that ended under o's activation. hostExited blames
 // the owner or forgets it for replay; if it already ran for this incarnation without seeing
 // the owner, the owner is forgotten here so the next incarnation replays it.
-func (m *Manager) activationGone(o *owner, err error) {
-	m.mu.Lock()
-	if o.gen > m.peekLocked(o.tier).exitedGen || m.stateOf(o) != registry.Activating {
-		m.mu.Unlock()
+func (l *Layer) activationGone(o *Owner, err error) {
+	l.mu.Lock()
+	if o.gen > l.peekLocked(o.tier).exitedGen || l.stateOf(o) != registry.Activating {
+		l.mu.Unlock()
 		return
 	}
-	if m.owners[o.id] == o {
-		delete(m.owners, o.id)
+	if l.owners[o.id] == o {
+		delete(l.owners, o.id)
 	}
-	_ = m.reg.Revoke(o.ref, o.tier, "host exited during activation")
-	m.mu.Unlock()
+	_ = l.reg.Revoke(o.ref, o.tier, "host exited during activation")
+	l.mu.Unlock()
 	o.end(causeHostExited(err))
 }
 
 // activationFailed fails o with reason and records it, unless o already ended otherwise
 // (blamed for a crash, or revoked meanwhile).
-func (m *Manager) activationFailed(o *owner, reason string) {
-	first := m.reg.Fail(o.ref, o.tier, reason) == nil
-	o.end(&endCause{kind: ErrNotAvailable, msg: "activation failed: " + reason})
+func (l *Layer) activationFailed(o *Owner, reason string) {
+	first := l.reg.Fail(o.ref, o.tier, reason) == nil
+	o.end(causeActivationFailed(reason))
 	if !first {
 		return
 	}
-	m.diags.add(o.id, diagActivationFailed, reason)
-	m.log.Warn("plugin activation failed", "plugin", o.id, "generation", o.ref.Generation, "reason", reason)
+	l.diags.add(o.id, diagActivationFailed, reason)
+	l.log.Warn("plugin activation failed", "plugin", o.id, "generation", o.ref.Generation, "reason", reason)
 }
 
 // revoke takes an owner back synchronously: its registrations are dropped at once, its calls
@@ -218,8 +208,8 @@ func (m *Manager) activationFailed(o *owner, reason string) {
 // within rpc.CancelGrace), then the host is asked to deactivate it within
 // DeactivateDeadline. An answer other than {disposed: true, leaked: []} is a dirty
 // teardown, reported to the supervisor.
-func (m *Manager) revoke(o *owner, reason string) {
-	wasLive := m.reg.Revoke(o.ref, o.tier, reason) == nil
+func (l *Layer) revoke(o *Owner, reason string) {
+	wasLive := l.reg.Revoke(o.ref, o.tier, reason) == nil
 	drained := o.end(causeRevoked)
 	if !wasLive {
 		return
@@ -229,39 +219,39 @@ func (m *Manager) revoke(o *owner, reason string) {
 	select {
 	case <-drained:
 	case <-time.After(revokeDrainBound):
-		m.log.Warn("calls still in flight after revocation", "plugin", o.id, "generation", o.ref.Generation)
+		l.log.Warn("calls still in flight after revocation", "plugin", o.id, "generation", o.ref.Generation)
 	}
-	m.deactivate(o)
+	l.deactivate(o)
 }
 
 // abandon forgets an owner whose activation was cancelled by its caller.
-func (m *Manager) abandon(o *owner) {
-	_ = m.reg.Revoke(o.ref, o.tier, "activation cancelled")
-	m.mu.Lock()
-	if m.owners[o.id] == o {
-		delete(m.owners, o.id)
+func (l *Layer) abandon(o *Owner) {
+	_ = l.reg.Revoke(o.ref, o.tier, "activation cancelled")
+	l.mu.Lock()
+	if l.owners[o.id] == o {
+		delete(l.owners, o.id)
 	}
-	m.mu.Unlock()
+	l.mu.Unlock()
 	o.end(causeRevoked)
-	m.log.Debug("activation abandoned", "plugin", o.id, "generation", o.ref.Generation)
+	l.log.Debug("activation abandoned", "plugin", o.id, "generation", o.ref.Generation)
 	ctx, cancel := context.WithTimeout(context.Background(), DeactivateDeadline)
 	defer cancel()
 	_, _ = o.h.Call(ctx, protocol.MethodExtDeactivate, protocol.DeactivateParams{Owner: o.ref}, rpc.CallOpts{Timeout: DeactivateDeadline})
 }
 
 // deactivate sends ext/deactivate for o and reports a dirty teardown.
-func (m *Manager) deactivate(o *owner) {
+func (l *Layer) deactivate(o *Owner) {
 	ctx, cancel := context.WithTimeout(context.Background(), DeactivateDeadline)
 	defer cancel()
 	msg, err := o.h.Call(ctx, protocol.MethodExtDeactivate, protocol.DeactivateParams{Owner: o.ref}, rpc.CallOpts{Timeout: DeactivateDeadline})
 	if errors.Is(err, ErrNotAvailable) {
 		// the host is gone (its owners with it), restarting, busy or unresponsive: the
 		// heartbeat and the crash budget deal with it; it is not this plugin's teardown
-		m.log.Debug("ext/deactivate not delivered", "plugin", o.id, "generation", o.ref.Generation, "error", err)
+		l.log.Debug("ext/deactivate not delivered", "plugin", o.id, "generation", o.ref.Generation, "error", err)
 		return
 	}
 	var detail string
-	switch res, ok := msgValue[protocol.DeactivateResult](msg); {
+	switch res, ok := protocol.ValueOf[protocol.DeactivateResult](msg); {
 	case err != nil:
 		detail = "ext/deactivate: " + err.Error()
 	case !ok:
@@ -269,28 +259,14 @@ func (m *Manager) deactivate(o *owner) {
 	case !res.Disposed || len(res.Leaked) > 0:
 		detail = fmt.Sprintf("disposed %t, leaked [%s]", res.Disposed, strings.Join(res.Leaked, ", "))
 	default:
-		m.log.Debug("plugin deactivated", "plugin", o.id, "generation", o.ref.Generation)
+		l.log.Debug("plugin deactivated", "plugin", o.id, "generation", o.ref.Generation)
 		return
 	}
-	m.log.Warn("dirty teardown", "plugin", o.id, "generation", o.ref.Generation, "detail", detail)
-	m.diags.add(o.id, diagDirty, detail)
-	if t := m.tier(o.tier); t != nil {
+	l.log.Warn("dirty teardown", "plugin", o.id, "generation", o.ref.Generation, "detail", detail)
+	l.diags.add(o.id, diagDirty, detail)
+	if t := l.tier(o.tier); t != nil {
 		t.ReportDirtyTeardown()
 	}
-}
-
-func msgValue[T any](msg *protocol.Message) (*T, bool) {
-	if msg == nil {
-		return nil, false
-	}
-	v, ok := msg.Value.(*T)
-	return v, ok
-}
-
-// hostExited drops the owners of an ended incarnation that was not killed for a hang (see
-// hostEnded).
-func (m *Manager) hostExited(t protocol.Tier, gen uint64, cause error, activating *protocol.OwnerRef, planned bool) {
-	m.hostEnded(t, gen, cause, supervisor.ExitInfo{Activating: activating, Planned: planned})
 }
 
 // hostEnded drops the owners of an ended incarnation: the one it is blamed on is failed
@@ -299,38 +275,35 @@ func (m *Manager) hostExited(t protocol.Tier, gen uint64, cause error, activatin
 // not answering blames the owner whose callback its watchdog named (ExitInfo.Busy), else its
 // activating owner, for blocking it; any other end blames the activating owner for crashing
 // it. The blame is logged and kept for `cwx host status` (TierStatus.LastBlame).
-func (m *Manager) hostEnded(t protocol.Tier, gen uint64, cause error, info supervisor.ExitInfo) {
+func (l *Layer) hostEnded(t protocol.Tier, gen uint64, cause error, info supervisor.ExitInfo) {
 	reason := cause.Error()
-	m.mu.Lock()
-	ts := m.tierLocked(t)
-	if info.Crash() {
-		ts.crashes++
-	}
+	l.mu.Lock()
+	ts := l.tierLocked(t)
 	ts.exitedGen = max(ts.exitedGen, gen)
-	live := m.liveOnLocked(t, gen)
-	blamed, crashed := m.blameLocked(ts, live, info, reason)
+	live := l.liveOnLocked(t, gen)
+	blamed, crashed := l.blameLocked(ts, live, info, reason)
 	if blamed != nil {
 		delete(ts.suspects, blamed.id)
 		ts.lastBlame = blameLine(blamed.id, crashed)
 	}
-	for _, l := range live {
-		l.o.end(causeHostExited(cause))
-		if l.o == blamed {
-			_ = m.reg.Fail(l.o.ref, t, crashed)
+	for _, lo := range live {
+		lo.o.end(causeHostExited(cause))
+		if lo.o == blamed {
+			_ = l.reg.Fail(lo.o.ref, t, crashed)
 			continue
 		}
-		_ = m.reg.Revoke(l.o.ref, t, "host exited: "+reason)
-		delete(m.owners, l.o.id)
+		_ = l.reg.Revoke(lo.o.ref, t, "host exited: "+reason)
+		delete(l.owners, lo.o.id)
 	}
 	suspects := len(ts.suspects)
-	m.mu.Unlock()
+	l.mu.Unlock()
 	id := ""
 	if blamed != nil {
 		id = blamed.id
-		m.diags.add(blamed.id, diagActivationFailed, crashed)
-		m.log.Warn("host end blamed on a plugin", "tier", t, "host_generation", gen, "plugin", id, "reason", crashed)
+		l.diags.add(blamed.id, diagActivationFailed, crashed)
+		l.log.Warn("host end blamed on a plugin", "tier", t, "host_generation", gen, "plugin", id, "reason", crashed)
 	}
-	m.log.Info("owners of an ended host dropped", "tier", t, "host_generation", gen, "blamed", id, "suspects", suspects)
+	l.log.Info("owners of an ended host dropped", "tier", t, "host_generation", gen, "blamed", id, "suspects", suspects)
 }
 
 // blameLine is how a blame reads in `cwx host status`.
@@ -338,20 +311,20 @@ func blameLine(id, reason string) string { return "plugin `" + id + "`: " + reas
 
 // liveOwner is an owner of an ended incarnation that was live, with its state then.
 type liveOwner struct {
-	o  *owner
+	o  *Owner
 	st registry.State
 }
 
 // liveOnLocked returns the owners of tier t's incarnations up to gen that are live.
 //
-// +checklocks:m.mu
-func (m *Manager) liveOnLocked(t protocol.Tier, gen uint64) []liveOwner {
+// +checklocks:l.mu
+func (l *Layer) liveOnLocked(t protocol.Tier, gen uint64) []liveOwner {
 	var live []liveOwner
-	for _, o := range m.owners {
+	for _, o := range l.owners {
 		if o.tier != t || o.gen > gen {
 			continue
 		}
-		if st := m.stateOf(o); st.Live() {
+		if st := l.stateOf(o); st.Live() {
 			live = append(live, liveOwner{o, st})
 		}
 	}
@@ -367,12 +340,12 @@ func (m *Manager) liveOnLocked(t protocol.Tier, gen uint64) []liveOwner {
 // becomes a suspect of ts: the next incarnation activates the suspects one at a time after
 // the others, so the next crash names the culprit. Anything else is unattributed (nil).
 //
-// +checklocks:m.mu
-func (m *Manager) blameLocked(ts *tierState, live []liveOwner, info supervisor.ExitInfo, reason string) (*owner, string) {
+// +checklocks:l.mu
+func (l *Layer) blameLocked(ts *tierState, live []liveOwner, info supervisor.ExitInfo, reason string) (*Owner, string) {
 	if info.Hung && info.Busy != nil {
-		for _, l := range live {
-			if l.o.ref == *info.Busy {
-				return l.o, "a callback of the plugin did not return and blocked the host: " + reason
+		for _, lo := range live {
+			if lo.o.ref == *info.Busy {
+				return lo.o, "a callback of the plugin did not return and blocked the host: " + reason
 			}
 		}
 	}
@@ -380,10 +353,10 @@ func (m *Manager) blameLocked(ts *tierState, live []liveOwner, info supervisor.E
 	if info.Hung {
 		crashed = fmt.Sprintf("apply did not finish within %s and blocked the host", hostActivateMS*time.Millisecond)
 	}
-	var activating []*owner
-	for _, l := range live {
-		if l.st == registry.Activating {
-			activating = append(activating, l.o)
+	var activating []*Owner
+	for _, lo := range live {
+		if lo.st == registry.Activating {
+			activating = append(activating, lo.o)
 		}
 	}
 	switch {
@@ -407,12 +380,56 @@ func (m *Manager) blameLocked(ts *tierState, live []liveOwner, info supervisor.E
 }
 
 // forgetHeldBack drops failed and faulted owners so the next activation retries them.
-func (m *Manager) forgetHeldBack() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for id, o := range m.owners {
-		if !m.stateOf(o).Live() {
-			delete(m.owners, id)
+func (l *Layer) forgetHeldBack() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for id, o := range l.owners {
+		if !l.stateOf(o).Live() {
+			delete(l.owners, id)
 		}
 	}
+}
+
+// resettleBuiltin runs after a Reconcile's activations. A plugin activated in it may have
+// registered, first, a name a module's work had given the module (a script named like the
+// plugin's new tool); that module's owner then failed with the clash. For every builtin owner
+// that is not live, the work is computed again, now seeing the plugin's names, and a module
+// whose work changed is activated again with it, in the same Reconcile.
+func (l *Layer) resettleBuiltin(ctx context.Context, cfg *config.Config) []error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	l.mu.Lock()
+	want := maps.Clone(l.desired)
+	stuck := false
+	for id := range want {
+		if o := l.owners[id]; TierOf(id) == protocol.TierBuiltin && o != nil && !l.stateOf(o).Live() {
+			stuck = true
+		}
+	}
+	l.mu.Unlock()
+	if !stuck {
+		return nil
+	}
+	var redo []plugins.Desired
+	for _, d := range l.builtinDesired(cfg, want) {
+		if old, ok := want[d.ID]; ok && old.Config.Digest == d.Config.Digest {
+			continue
+		}
+		redo = append(redo, d)
+	}
+	if len(redo) == 0 {
+		return nil
+	}
+	l.mu.Lock()
+	for _, d := range redo {
+		l.desired[d.ID] = d
+	}
+	l.mu.Unlock()
+	h, err := l.ensureTier(ctx, protocol.TierBuiltin)
+	if err != nil {
+		return []error{fmt.Errorf("start the builtin tier: %w", err)}
+	}
+	l.activateMissing(ctx, protocol.TierBuiltin, h)
+	return nil
 }

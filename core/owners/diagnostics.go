@@ -1,16 +1,27 @@
-package core
+package owners
 
 import (
 	"context"
 	"sync"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/hashicorp/go-hclog"
 )
 
 const diagQueue = 256
+
+// Diagnostic kinds the Manager records in a plugin's ring.
+const (
+	diagActivationFailed = "activation_failed"
+	diagFaulted          = "faulted"
+	diagRefused          = "refused"
+	diagReceipt          = "receipt"
+	diagConfig           = "config"
+	diagDirty            = "dirty_teardown"
+	diagLog              = "log"
+	diagHostExited       = "host_exited"
+)
 
 type diagItem struct {
 	id string
@@ -92,16 +103,6 @@ func (w *diagWriter) flushed() <-chan struct{} {
 		w.idle = make(chan struct{})
 	}
 	return w.idle
-}
-
-// FlushDiagnostics waits until every diagnostic queued so far is in state.json.
-func (m *Manager) FlushDiagnostics(ctx context.Context) error {
-	select {
-	case <-m.diags.flushed():
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Log rate limit per plugin: a burst of logBurst lines, then one per logEvery.

@@ -1,14 +1,12 @@
-package core
+package owners
 
 import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
-	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/runtime"
 )
@@ -34,31 +32,6 @@ type sandboxState struct {
 	mu   sync.Mutex
 	done bool          // +checklocks:mu
 	st   SandboxStatus // +checklocks:mu
-}
-
-// SandboxStatus decides, once per Manager, whether the plugin tier runs sandboxed: it
-// resolves the runtime and bubblewrap and runs the probe (itself once per process).
-func (m *Manager) SandboxStatus() SandboxStatus {
-	m.sandbox.mu.Lock()
-	defer m.sandbox.mu.Unlock()
-	if m.sandbox.done {
-		return m.sandbox.st
-	}
-	m.mu.Lock()
-	cfg, rt := m.cfg, m.rt
-	m.mu.Unlock()
-	var st SandboxStatus
-	if rt == nil {
-		r, err := resolveRuntime(cfg, m.home)
-		if err != nil {
-			st = SandboxStatus{Mode: cfg.ExtensionHost.Sandbox, Note: runtime.Unsandboxed, Problem: err.Error()}
-			return st // not cached: the runtime may appear
-		}
-		rt = &r
-	}
-	st = decideSandbox(cfg.ExtensionHost, rt.Path, m.o.ShimPath, probeCache(m.home, m.log))
-	m.sandbox.st, m.sandbox.done = st, true
-	return st
 }
 
 // RequiredRefusedNote is what the surfaces say under sandbox = "required" when the sandbox
@@ -131,41 +104,15 @@ func SandboxUserFor(eh config.ExtensionHost, shim string) (*runtime.SandboxUser,
 		shim = exe
 	}
 	u := &runtime.SandboxUser{UID: eh.SandboxUID, GID: eh.SandboxUID, Shim: shim}
-	if fi, err := os.Stat(setprivPath); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-		u.Setpriv = setprivPath
+	if fi, err := os.Stat(SetprivPath); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		u.Setpriv = SetprivPath
 	}
 	return u, nil
 }
 
-// setprivPath is util-linux's setpriv, inside the read-only /usr the sandbox mounts (a
+// SetprivPath is util-linux's setpriv, inside the read-only /usr the sandbox mounts (a
 // variable for tests).
-var setprivPath = "/usr/bin/setpriv"
-
-// pluginSandbox is the profile the plugin tier runs in, nil when it runs unsandboxed, or
-// the refusal under sandbox = "required".
-func (m *Manager) pluginSandbox(eh config.ExtensionHost, rt runtime.Runtime, mat bundle.Materialized, dataDir string) (*runtime.Profile, error) {
-	st := m.SandboxStatus()
-	if !st.Active {
-		if eh.Sandbox == config.SandboxRequired {
-			return nil, fmt.Errorf("%w: plugin tier requires a verified OS sandbox: %s", ErrNotAvailable, st.Problem)
-		}
-		if st.Problem != "" {
-			m.log.Warn("plugin tier runs unsandboxed", "why", st.Problem)
-		}
-		return nil, nil
-	}
-	p := &runtime.Profile{
-		Bwrap: st.Bwrap, Runtime: rt.Path, Bundle: filepath.Dir(mat.Path),
-		Plugins: filepath.Join(m.home, "plugins"), Data: dataDir, DenyRead: eh.DenyRead, User: st.User,
-	}
-	if err := m.sandboxAccess(p); err != nil {
-		return nil, err
-	}
-	if eh.SandboxWorkspace == config.WorkspaceRead {
-		p.Workspace, _ = os.Getwd()
-	}
-	return p, nil
-}
+var SetprivPath = "/usr/bin/setpriv"
 
 // SandboxFor is SandboxStatus without a Manager, for the surfaces that read only the home
 // (a review, `plugin show`): config.toml's mode, the runtime it resolves and the probe.
@@ -179,4 +126,18 @@ func SandboxFor(home string) SandboxStatus {
 		return SandboxStatus{Mode: cfg.ExtensionHost.Sandbox, Note: runtime.Unsandboxed, Problem: err.Error()}
 	}
 	return decideSandbox(cfg.ExtensionHost, rt.Path, "", probeCache(home, nil))
+}
+
+func resolveRuntime(cfg *config.Config, home string) (runtime.Runtime, error) {
+	wd, _ := os.Getwd()
+	userHome, _ := os.UserHomeDir()
+	res, err := runtime.Resolve(context.Background(), runtime.Options{
+		Kind: runtime.Kind(cfg.ExtensionHost.Runtime), NodePath: cfg.ExtensionHost.Node, BunPath: cfg.ExtensionHost.Bun,
+		PathEnv: os.Getenv("PATH"), WorkDir: wd, HomeDir: userHome, ConfigFile: config.Path(home),
+		Cache: probeCache(home, nil),
+	})
+	if err != nil {
+		return runtime.Runtime{}, fmt.Errorf("%w: %w", ErrNotAvailable, err)
+	}
+	return res.Chosen, nil
 }

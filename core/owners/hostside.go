@@ -1,4 +1,4 @@
-package core
+package owners
 
 import (
 	"context"
@@ -8,115 +8,116 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/supervisor"
-	"github.com/cwx-dev/cwx/core/tickets"
 )
 
-// ownerLayer is the Manager as the supervisor's owner layer (supervisor.Owners).
-type ownerLayer struct{ m *Manager }
-
-var _ supervisor.Owners = ownerLayer{}
+var _ supervisor.Owners = (*Layer)(nil)
 
 // HostReady replays every desired owner of the tier on the new incarnation, each under a
 // fresh generation and token, in parallel.
-func (l ownerLayer) HostReady(ctx context.Context, t protocol.Tier, gen uint64, h *supervisor.Host) error {
-	l.m.activateMissing(ctx, t, h)
+func (l *Layer) HostReady(ctx context.Context, t protocol.Tier, gen uint64, h *supervisor.Host) error {
+	l.Ready(ctx, t, h)
 	return nil
 }
 
+// Ready activates, on incarnation h of tier t, every desired plugin of the tier that has no
+// owner there (HostReady for any Host).
+func (l *Layer) Ready(ctx context.Context, t protocol.Tier, h Host) { l.activateMissing(ctx, t, h) }
+
 // HostExited drops the incarnation's owners; the sole owner that was activating is failed.
-func (l ownerLayer) HostExited(t protocol.Tier, gen uint64, info supervisor.ExitInfo) {
+func (l *Layer) HostExited(t protocol.Tier, gen uint64, info supervisor.ExitInfo) {
 	cause := info.Reason
 	if cause == nil {
 		cause = errHostExitedUnsaid
 	}
-	l.m.cc.tickets().RevokeHost(tickets.Host{Tier: t, Generation: gen})
-	l.m.hostEnded(t, gen, cause, info)
+	if l.o.Requests != nil {
+		l.o.Requests.HostEnded(t, gen)
+	}
+	l.hostEnded(t, gen, cause, info)
 }
 
 // HandleRequest answers what a host asks of the core.
-func (l ownerLayer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
-	m := l.m
+func (l *Layer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
 	switch p := msg.Value.(type) {
 	case *protocol.RegisterParams:
-		if !m.ownerOnHost(p.Owner, gen) {
+		if !l.ownerOnHost(p.Owner, gen) {
 			return registry.Result(0, &registry.Refusal{Kind: string(p.Kind), Name: p.Spec.Name, Cause: registry.ErrStaleOwner,
 				Reason: fmt.Sprintf("%s: owner %s generation %d is not live on this host", registry.ErrStaleOwner, p.Owner.PluginID, p.Owner.Generation)}), nil
 		}
-		handle, evicted, err := m.reg.Admit(t, p)
+		handle, evicted, err := l.reg.Admit(t, p)
 		if evicted != nil {
-			m.evicted(evicted)
+			l.evicted(evicted)
 		}
 		if err != nil {
 			var r *registry.Refusal
 			if errors.As(err, &r) && !errors.Is(err, registry.ErrStaleOwner) {
-				m.diags.add(p.Owner.PluginID, diagRefused, err.Error())
+				l.diags.add(p.Owner.PluginID, diagRefused, err.Error())
 			}
-			m.log.Info("registration refused", "plugin", p.Owner.PluginID, "kind", p.Kind, "name", p.Spec.Name, "reason", err)
+			l.log.Info("registration refused", "plugin", p.Owner.PluginID, "kind", p.Kind, "name", p.Spec.Name, "reason", err)
 		}
 		return registry.Result(handle, err), nil
 	case *protocol.UnregisterParams:
-		if m.ownerOnHost(p.Owner, gen) {
-			m.reg.Unregister(t, p)
+		if l.ownerOnHost(p.Owner, gen) {
+			l.reg.Unregister(t, p)
 		}
 		return protocol.Empty{}, nil
-	case *protocol.CoreCallParams:
-		return m.serveCoreCall(ctx, t, gen, p)
-	case *protocol.UserAskParams:
-		return m.serveUserAsk(ctx, t, gen, p)
+	case *protocol.CoreCallParams, *protocol.UserAskParams:
+		if l.o.Requests != nil {
+			return l.o.Requests.HandleRequest(ctx, t, gen, msg)
+		}
 	}
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s is not supported by this core", msg.Method)}
 }
 
 // ownerOnHost reports whether ref names the latest owner of its plugin and that owner lives
 // in incarnation gen: a callback from an older incarnation never reaches a newer owner.
-func (m *Manager) ownerOnHost(ref protocol.OwnerRef, gen uint64) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	o := m.owners[ref.PluginID]
+func (l *Layer) ownerOnHost(ref protocol.OwnerRef, gen uint64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	o := l.owners[ref.PluginID]
 	return o != nil && o.ref == ref && o.gen == gen
 }
 
 // HandleNotification takes log and ext/faulted. It never blocks: diagnostics are written
 // by their own goroutine.
-func (l ownerLayer) HandleNotification(t protocol.Tier, gen uint64, msg *protocol.Message) {
+func (l *Layer) HandleNotification(t protocol.Tier, gen uint64, msg *protocol.Message) {
 	switch p := msg.Value.(type) {
 	case *protocol.LogParams:
-		l.m.hostLog(t, gen, p)
+		l.hostLog(t, gen, p)
 	case *protocol.FaultedParams:
-		l.m.faulted(t, gen, p)
+		l.faulted(t, gen, p)
 	}
 }
 
 // faulted marks the owner Faulted: registrations dropped, calls failed NotAvailable, not
 // replayed until its identity changes or a reload. The host disposes the owner itself.
-func (m *Manager) faulted(t protocol.Tier, gen uint64, p *protocol.FaultedParams) {
-	if !m.ownerOnHost(p.Owner, gen) {
+func (l *Layer) faulted(t protocol.Tier, gen uint64, p *protocol.FaultedParams) {
+	if !l.ownerOnHost(p.Owner, gen) {
 		return
 	}
-	if err := m.reg.Fault(p.Owner, t, p.Error); err != nil {
+	if err := l.reg.Fault(p.Owner, t, p.Error); err != nil {
 		return
 	}
-	m.mu.Lock()
-	o := m.owners[p.Owner.PluginID]
-	m.mu.Unlock()
+	l.mu.Lock()
+	o := l.owners[p.Owner.PluginID]
+	l.mu.Unlock()
 	if o != nil && o.ref == p.Owner { // the registry took it from live to Faulted just now
 		o.end(causeFaulted(p.Error))
 	}
-	m.mu.Lock()
-	m.tierLocked(t).lastBlame = blameLine(p.Owner.PluginID, "faulted: "+p.Error)
-	m.mu.Unlock()
-	m.diags.add(p.Owner.PluginID, diagFaulted, p.Error)
-	m.log.Warn("plugin faulted", "plugin", p.Owner.PluginID, "generation", p.Owner.Generation, "error", p.Error)
+	l.mu.Lock()
+	l.tierLocked(t).lastBlame = blameLine(p.Owner.PluginID, "faulted: "+p.Error)
+	l.mu.Unlock()
+	l.diags.add(p.Owner.PluginID, diagFaulted, p.Error)
+	l.log.Warn("plugin faulted", "plugin", p.Owner.PluginID, "generation", p.Owner.Generation, "error", p.Error)
 }
 
 // hostLog passes a host's log line to hclog and the plugin's diagnostics ring, rate-limited
 // per plugin.
-func (m *Manager) hostLog(t protocol.Tier, gen uint64, p *protocol.LogParams) {
+func (l *Layer) hostLog(t protocol.Tier, gen uint64, p *protocol.LogParams) {
 	key := p.PluginID
 	if key == "" {
 		key = "host:" + string(t)
 	}
-	ok, dropped := m.logs.allow(key)
+	ok, dropped := l.logs.allow(key)
 	if !ok {
 		return
 	}
@@ -127,15 +128,15 @@ func (m *Manager) hostLog(t protocol.Tier, gen uint64, p *protocol.LogParams) {
 	args := []any{"tier", t, "host_generation", gen, "plugin", p.PluginID}
 	switch p.Level {
 	case "error":
-		m.log.Error("host: "+msg, args...)
+		l.log.Error("host: "+msg, args...)
 	case "warn":
-		m.log.Warn("host: "+msg, args...)
+		l.log.Warn("host: "+msg, args...)
 	case "debug", "trace":
-		m.log.Debug("host: "+msg, args...)
+		l.log.Debug("host: "+msg, args...)
 	default:
-		m.log.Info("host: "+msg, args...)
+		l.log.Info("host: "+msg, args...)
 	}
 	if p.PluginID != "" {
-		m.diags.add(p.PluginID, diagLog, p.Level+": "+msg)
+		l.diags.add(p.PluginID, diagLog, p.Level+": "+msg)
 	}
 }

@@ -1,4 +1,4 @@
-package core
+package owners
 
 import (
 	"bytes"
@@ -12,11 +12,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
+	"github.com/cwx-dev/cwx/core/inert"
 	"github.com/cwx-dev/cwx/core/probecache"
 	"github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/shared"
+	"github.com/hashicorp/go-hclog"
 )
 
 // The shim check (ARCHITECTURE.md, “Embedding”): the Manager starts each tier by running
@@ -139,7 +139,7 @@ func probeShim(ctx context.Context, path string) error {
 		what = "exited with status 0"
 	}
 	if said != "" {
-		what += ", saying: " + StripEscapes(firstLine(said))
+		what += ", saying: " + inert.Strip(firstLine(said))
 	}
 	return fmt.Errorf("%w: %s, run as `%s %s`, %s instead of becoming the shim; %s", ErrNoShim, path, path, shared.Subcommand, what, shimAdvice)
 }
@@ -173,4 +173,11 @@ func (c *capped) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.b.String()
+}
+
+// CheckShim runs, once per process and program, the check that path (this executable when
+// "") becomes the shim when run as `<path> nodeshim`: ErrNoShim, saying what to change,
+// when it does not. A success is cached in home's probe cache.
+func CheckShim(ctx context.Context, path, home string, log hclog.Logger) error {
+	return checkShim(ctx, path, probeCache(home, log))
 }

@@ -1,4 +1,4 @@
-package core
+package owners
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ import (
 
 // sandboxAccess prepares p's trees for p.User before a launch: the data tree becomes the
 // user's, and the plugins folder and each plugin's folder are opened to its group.
-func (m *Manager) sandboxAccess(p *runtime.Profile) error {
+func sandboxAccess(p *runtime.Profile) error {
 	if p.User == nil {
 		return nil
 	}
@@ -38,8 +38,7 @@ func (m *Manager) sandboxAccess(p *runtime.Profile) error {
 
 // pluginAccess is sandboxAccess for one plugin about to be activated: its data folder (just
 // ensured) and its folder of staged copies, which may be newer than the tier's launch.
-func (m *Manager) pluginAccess(dataDir, pluginDir string) error {
-	st := m.SandboxStatus()
+func pluginAccess(st SandboxStatus, dataDir, pluginDir string) error {
 	if !st.Active || st.User == nil {
 		return nil
 	}

@@ -1,9 +1,6 @@
-package core
+package owners
 
-import (
-	"context"
-	"sync"
-)
+import "sync"
 
 // Change says that the live catalog (what Tools and Commands list) changed: a plugin was
 // activated or revoked, a host restarted and replayed its plugins, a live owner registered
@@ -62,23 +59,3 @@ func (f *changeFeed) unsubscribe(c chan Change) {
 		close(c)
 	}
 }
-
-// Changes returns a channel that receives a Change after the live catalog changes, until
-// ctx ends or the Manager closes; then the channel is closed. Changes are coalesced: a
-// receiver that falls behind finds one Change with the newest generation. Nothing is
-// polled: the registry reports each change as it happens.
-func (m *Manager) Changes(ctx context.Context) <-chan Change {
-	c := m.changes.subscribe()
-	sub, cancel := context.WithCancel(ctx)
-	stopBg := context.AfterFunc(m.bg, cancel)
-	context.AfterFunc(sub, func() {
-		stopBg()
-		cancel()
-		m.changes.unsubscribe(c)
-	})
-	return c
-}
-
-// CatalogGeneration is the generation of the live catalog: the number of changes since
-// Open. Compare it with a Change's to know whether a listing is current.
-func (m *Manager) CatalogGeneration() uint64 { return m.changes.generation() }

@@ -1,0 +1,2 @@
+// Package core is the facade the owner layer must not import.
+package core

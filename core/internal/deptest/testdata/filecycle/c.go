@@ -1,0 +1,4 @@
+package filecycle
+
+// C only uses what is above it.
+func C() int { return A() }

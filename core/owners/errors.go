@@ -1,0 +1,146 @@
+package owners
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/registry"
+)
+
+// The kinds this package's errors match (errdefs; core re-exports them).
+var (
+	ErrNotAvailable    = errdefs.ErrNotAvailable
+	ErrHostExited      = errdefs.ErrHostExited
+	ErrCancelled       = errdefs.ErrCancelled
+	ErrInvalidInput    = errdefs.ErrInvalidInput
+	ErrExecutionFailed = errdefs.ErrExecutionFailed
+)
+
+// Refinements of ErrNotAvailable.
+var (
+	// ErrUnknownTool: no tool has the name, live or claimed: no native, and no plugin
+	// registered or claims it (the error is a *NotLiveError with Plugin ""). It is the
+	// registry's own (registry.ErrUnknownTool), which the registry's look-ups return too.
+	ErrUnknownTool = registry.ErrUnknownTool
+	// ErrNoShim: the program the layer would start as the extension-host shim does not
+	// become the shim: its main does not hand `<program> nodeshim` to nodeshim.Main first.
+	ErrNoShim = errdefs.New(ErrNotAvailable, "the program does not run the extension-host shim")
+	// ErrOwnerEnded: the owner ended (revoked, faulted, failed, its host gone, the layer
+	// closed) before a request was sent; the host saw nothing.
+	ErrOwnerEnded = errdefs.New(ErrNotAvailable, "its owner is no longer live")
+)
+
+// NotLiveError: no live tool or command has the name (none registered it, or its plugin is
+// not active). It is a case of ErrNotAvailable.
+type NotLiveError struct {
+	Kind string // "tool" or "command"
+	Name string
+	// Plugin is who the claim table gives the name to, and Why says why that plugin is not
+	// active ("whose activation failed: <reason>"); both "" when no plugin claims it.
+	Plugin string
+	Why    string
+}
+
+func (e *NotLiveError) Error() string {
+	msg := fmt.Sprintf("%s: no live extension %s named %q", ErrNotAvailable, e.Kind, e.Name)
+	if e.Plugin != "" {
+		msg += fmt.Sprintf(": it belongs to plugin `%s`, %s", e.Plugin, e.Why)
+	}
+	return msg
+}
+
+// Unwrap makes errors.Is(err, ErrNotAvailable) true.
+func (e *NotLiveError) Unwrap() error { return ErrNotAvailable }
+
+// Is makes errors.Is(err, ErrUnknownTool) true for a tool no plugin claims.
+func (e *NotLiveError) Is(target error) bool {
+	return target == ErrUnknownTool && e.Kind == "tool" && e.Plugin == ""
+}
+
+// EndCause is why an owner's calls were cut short: revocation (a case of ErrCancelled), a
+// fault or the host's exit (cases of ErrNotAvailable). It is the cause of the owner's
+// context (Owner.Context), so a call cut short by it can say why.
+type EndCause struct {
+	Kind error  // ErrCancelled, ErrNotAvailable or ErrHostExited
+	Msg  string // what ended the owner
+	Err  error  // the cause Msg describes (a host exit's *supervisor.FailureError), kept reachable
+}
+
+func (e *EndCause) Error() string { return e.Kind.Error() + ": " + e.Msg }
+
+func (e *EndCause) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}
+
+var (
+	causeRevoked = &EndCause{Kind: ErrCancelled, Msg: "extension was revoked"}
+	causeClosed  = &EndCause{Kind: ErrNotAvailable, Msg: "the manager was closed"}
+)
+
+func causeFaulted(reason string) error {
+	return &EndCause{Kind: ErrNotAvailable, Msg: "extension faulted: " + reason}
+}
+
+func causeHostExited(err error) error {
+	return &EndCause{Kind: ErrHostExited, Msg: err.Error(), Err: err}
+}
+
+func causeActivationFailed(reason string) error {
+	return &EndCause{Kind: ErrNotAvailable, Msg: "activation failed: " + reason}
+}
+
+var (
+	errHostRestarted    = errors.New("the host restarted")
+	errHostExitedUnsaid = errors.New("the host exited")
+	errClosed           = errors.New("the extension manager is closed")
+)
+
+// PluginError is one enabled, trusted plugin that is not active after Reconcile: its
+// activation failed (a syntax error, a bad export, a refused registration, a refused config
+// table), it faulted, or its staged bytes no longer match its receipt. Reconcile joins one
+// per such plugin into its error; errors.Is matches Kind (ErrExecutionFailed for the
+// plugin's own code, ErrInvalidInput for a refused config table, ErrRefused for bytes that
+// changed).
+type PluginError struct {
+	Plugin string
+	State  string // failed, faulted, or "not activated" (the receipt no longer holds)
+	Reason string // one line, the plugin's text: strip escapes before printing
+	Kind   error
+}
+
+func (e *PluginError) Error() string {
+	return fmt.Sprintf("plugin %s %s: %s", e.Plugin, e.State, e.Reason)
+}
+
+// Unwrap returns the errdefs kind.
+func (e *PluginError) Unwrap() error { return e.Kind }
+
+// PluginErrors splits an error returned by Reconcile or Reload into the per-plugin failures
+// it joins and the rest (a tier that could not start, config.toml that does not load, a
+// cancelled context), nil when there is no other error.
+func PluginErrors(err error) (failed []*PluginError, rest error) {
+	if err == nil {
+		return nil, nil
+	}
+	var others []error
+	var walk func(error)
+	walk = func(e error) {
+		if pe, ok := e.(*PluginError); ok {
+			failed = append(failed, pe)
+			return
+		}
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, c := range j.Unwrap() {
+				walk(c)
+			}
+			return
+		}
+		others = append(others, e)
+	}
+	walk(err)
+	return failed, errors.Join(others...)
+}
