@@ -1064,6 +1064,13 @@ var ViolationError = class extends Error {
 function isPlainObject(v) {
   return typeof v === "object" && v !== null && !ArrayIsArray(v);
 }
+function eachKey(o, fn) {
+  const ks = ObjectKeys(o);
+  for (let i = 0; i < ks.length; i++) {
+    const k = ks[i];
+    if (k !== void 0) fn(k);
+  }
+}
 function has(o, k) {
   return ObjectHasOwn(o, k);
 }
@@ -1089,7 +1096,9 @@ function fail(reason) {
 }
 function checkMessage(msg, direction, tier, answers) {
   if (!isPlainObject(msg)) fail("message is not a JSON object");
-  for (let ks = ObjectKeys(msg), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
+  eachKey(msg, (k) => {
+    if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
+  });
   if (msg.jsonrpc !== "2.0") fail('jsonrpc must be "2.0"');
   const id = msg.id;
   if (has(msg, "id") && !isUint(id)) fail("id must be an unsigned integer");
@@ -1117,7 +1126,9 @@ function checkMessage(msg, direction, tier, answers) {
   if (!hasResult) {
     const e = msg.error;
     if (!isPlainObject(e)) fail("error must be an object");
-    for (let ks = ObjectKeys(e), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    eachKey(e, (k) => {
+      if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    });
     if (!isInt(e.code)) fail("error.code must be an integer");
     if (typeof e.message !== "string") fail("error.message must be a string");
     return;
@@ -1140,7 +1151,9 @@ function checkShape(value, shapeName, strict, where) {
   const shape = SHAPES[shapeName];
   if (!shape) fail(`${where}: unknown shape ${shapeName}`);
   if (shapeName !== ANY_OBJECT && (strict || shape.strict)) {
-    for (let ks = ObjectKeys(value), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+    eachKey(value, (k) => {
+      if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+    });
   }
   for (const [name, field] of Object.entries(shape.fields)) {
     const isAny = field.type.t === "any";
@@ -1183,7 +1196,9 @@ function checkType(v, t, strict, where) {
       return;
     case "map":
       if (!isPlainObject(v)) fail(`${where} must be an object`);
-      for (let ks = ObjectKeys(v), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) checkType(v[k], t.of, strict, `${where}.${k}`);
+      eachKey(v, (k) => {
+        checkType(v[k], t.of, strict, `${where}.${k}`);
+      });
       return;
   }
 }
@@ -1281,7 +1296,9 @@ function dropNulls(value, shapeName) {
 function dropNullsIn(v, t) {
   if (t.t === "shape" && isPlainObject(v)) dropNulls(v, t.shape);
   else if (t.t === "array" && ArrayIsArray(v)) for (let i = 0; i < v.length; i++) dropNullsIn(v[i], t.of);
-  else if (t.t === "map" && isPlainObject(v)) for (let ks = ObjectKeys(v), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) dropNullsIn(v[k], t.of);
+  else if (t.t === "map" && isPlainObject(v)) eachKey(v, (k) => {
+    dropNullsIn(v[k], t.of);
+  });
 }
 
 // src/rpc.ts
@@ -3672,6 +3689,22 @@ function effectLabels(fiber) {
   return fiber.getEffects().map((e) => e.label);
 }
 
+// src/run-owned.ts
+function runOwned(reg, signal, fn) {
+  return new Promise((resolve2, reject) => {
+    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
+    if (signal.aborted) return cancelled();
+    signal.addEventListener("abort", cancelled, { once: true });
+    let p;
+    try {
+      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
+  });
+}
+
 // src/hooks.ts
 var HOOK_EVENT = "tools/pre-execute";
 var MAX_ERROR = 4096;
@@ -3693,9 +3726,11 @@ async function evaluateHook(registrar, params, signal, log) {
   }
   const p = params.payload;
   const exec = Object.freeze({ name: p.name, arguments: deepFrozenCopy(p.input), callId: p.call_id, signal, workspace: p.workspace });
+  const listener = reg.def.listener;
   let value;
   try {
-    value = await runOwned(reg, signal, () => Reflect.apply(reg.def.listener, void 0, [exec, () => void 0]));
+    if (typeof listener !== "function") throw new TypeError("the listener is not a function");
+    value = await runOwned(reg, signal, () => Reflect.apply(listener, void 0, [exec, () => void 0]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(`the listener threw: ${describeError(err)}`, MAX_ERROR));
@@ -3722,9 +3757,11 @@ function verdictOf(v, owner, log) {
     case "annotate":
       if (typeof arg !== "string") throw unsupported(v);
       return { kind: "annotate", text: arg };
-    case "revise":
-      if (!isPlainObject(arg)) throw new RpcError(ErrorCode.ExecutionFailed, "revise needs the arguments as a plain object");
-      return { kind: "revise", input: JSON.parse(JSON.stringify(arg)) };
+    case "revise": {
+      const input = isPlainObject(arg) ? JSON.parse(JSON.stringify(arg)) : void 0;
+      if (!isPlainObject(input)) throw new RpcError(ErrorCode.ExecutionFailed, "revise needs the arguments as a plain object");
+      return { kind: "revise", input };
+    }
   }
   throw unsupported(v);
 }
@@ -3747,20 +3784,6 @@ function deepFrozenCopy(v) {
   };
   freeze(copy);
   return copy;
-}
-function runOwned(reg, signal, fn) {
-  return new Promise((resolve2, reject) => {
-    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
-    if (signal.aborted) return cancelled();
-    signal.addEventListener("abort", cancelled, { once: true });
-    let p;
-    try {
-      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
-    } catch (err) {
-      p = Promise.reject(err);
-    }
-    p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
-  });
 }
 
 // src/dsh/tools-compat.ts
@@ -5640,9 +5663,12 @@ function relPath(root, file) {
   const rel = relative(root, p);
   return rel.startsWith("..") || isAbsolute(rel) ? p : rel.split(sep).join("/");
 }
+function firstError(err) {
+  return isPlainObject(err) && Array.isArray(err.errors) ? err.errors[0] : err;
+}
 function syntaxWhere(err, entryPath) {
-  const first = Array.isArray(err?.errors) ? err.errors[0] : err;
-  const pos = first?.position;
+  const first = firstError(err);
+  const pos = isPlainObject(first) ? first.position : void 0;
   if (isPlainObject(pos) && typeof pos.file === "string" && typeof pos.line === "number" && typeof pos.column === "number") {
     return { file: pos.file, line: pos.line, column: pos.column, lineText: typeof pos.lineText === "string" ? pos.lineText : "" };
   }
@@ -5670,8 +5696,8 @@ function decorated(stack) {
   const m = /^(.+):(\d+)$/.exec(lines[0] ?? "");
   if (!m) return void 0;
   for (let i = 2; i < Math.min(lines.length, 6); i++) {
-    const caret = /^( *)\^+\s*$/.exec(lines[i]);
-    if (caret) return { file: m[1], line: Number(m[2]), column: caret[1].length + 1, lineText: lines[i - 1] };
+    const caret = /^( *)\^+\s*$/.exec(lines[i] ?? "");
+    if (caret) return { file: m[1] ?? "", line: Number(m[2]), column: (caret[1] ?? "").length + 1, lineText: lines[i - 1] ?? "" };
   }
   return void 0;
 }
@@ -5683,8 +5709,8 @@ function describeSyntax(err, entryPath) {
   const w = syntaxWhere(err, entryPath);
   if (!w) return void 0;
   const root = pluginRoot(entryPath);
-  const first = Array.isArray(err?.errors) ? err.errors[0] : err;
-  const message = String(first?.message ?? err).split("\n")[0].replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
+  const first = firstError(err);
+  const message = (String((isPlainObject(first) ? first.message : void 0) ?? err).split("\n")[0] ?? "").replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
   const text = w.lineText.replace(/\t/g, " ");
   const lead = text.length - text.trimStart().length;
   const shown2 = text.trim().slice(0, 160);
@@ -5699,8 +5725,10 @@ function topFrame(err, root) {
   for (const line of err.stack.split("\n").slice(1)) {
     const m = FRAME.exec(line);
     if (!m) continue;
-    const rel = relPath(root, m[1]);
-    if (rel === m[1] || isAbsolute(rel)) continue;
+    const file = m[1];
+    if (file === void 0) continue;
+    const rel = relPath(root, file);
+    if (rel === file || isAbsolute(rel)) continue;
     return `${rel}:${m[2]}:${m[3]}`;
   }
   return void 0;
@@ -5822,16 +5850,21 @@ async function load2(d, owner, entry, config) {
 }
 var SCHEMA = /* @__PURE__ */ Symbol.for("schemastery");
 var VALIDATION = /* @__PURE__ */ Symbol.for("ValidationError");
+function isSchema(v) {
+  return typeof v === "function" && Boolean(Reflect.get(v, SCHEMA));
+}
+function isValidationError(err) {
+  return typeof err === "object" && err !== null && Boolean(Reflect.get(err, VALIDATION));
+}
 function configIssues(plugin, config) {
-  const schema = plugin.Config ?? plugin.schema;
-  if (typeof schema !== "function" || !schema[SCHEMA]) return [];
-  const s = schema;
+  const s = Reflect.get(plugin, "Config") ?? Reflect.get(plugin, "schema");
+  if (!isSchema(s)) return [];
   const check = (fn, value, key) => {
     try {
       fn(value);
       return void 0;
     } catch (err) {
-      if (!err?.[VALIDATION]) return `${key || "config"}: ${describeError(err)}`;
+      if (!isValidationError(err)) return `${key || "config"}: ${describeError(err)}`;
       const msg = errorMessage(err).replace(/^\$\.?(\S*) /, (_m, p) => p ? `${key ? key + "." : ""}${p}: ` : `${key}: `);
       return msg.includes(": ") ? msg : `${key || "config"}: ${msg}`;
     }
@@ -5842,8 +5875,8 @@ function configIssues(plugin, config) {
   }
   const dict = s.dict;
   const issues = [];
-  for (const key of Object.keys(dict)) {
-    const one = check(dict[key], config[key], key);
+  for (const [key, fn] of Object.entries(dict)) {
+    const one = isSchema(fn) ? check(fn, config[key], key) : `${key}: the schema of this key is not a schemastery schema`;
     if (one !== void 0) issues.push(one);
   }
   const known = Object.keys(dict);
@@ -5864,17 +5897,20 @@ function nearest(name, known) {
   return best;
 }
 function distance(a, b) {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  const w = b.length + 1;
+  const d = new Array((a.length + 1) * w).fill(0);
+  const at = (i, j) => d[i * w + j] ?? 0;
+  for (let i = 0; i <= a.length; i++) d[i * w] = i;
+  for (let j = 0; j <= b.length; j++) d[j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2][j - 2] + 1);
-      d[i][j] = v;
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
+      d[i * w + j] = v;
     }
   }
-  return d[a.length][b.length];
+  return at(a.length, b.length);
 }
 function pickPlugin(mod) {
   const candidate = isPlainObject(mod) ? mod.default ?? mod : mod;
@@ -6024,20 +6060,6 @@ function invoke(def, key, args) {
   if (typeof fn !== "function") throw new TypeError(`${key} is not a function`);
   return Reflect.apply(fn, def, args);
 }
-function runOwned2(reg, signal, fn) {
-  return new Promise((resolve2, reject) => {
-    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
-    if (signal.aborted) return cancelled();
-    signal.addEventListener("abort", cancelled, { once: true });
-    let p;
-    try {
-      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
-    } catch (err) {
-      p = Promise.reject(err);
-    }
-    p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
-  });
-}
 async function callTool(registrar, params, signal, rpc) {
   const reg = live(registrar, params.handle, "tool");
   const def = reg.def;
@@ -6047,7 +6069,7 @@ async function callTool(registrar, params, signal, rpc) {
   Object.freeze(exec);
   let value;
   try {
-    value = await runOwned2(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "execute", [input, exec])));
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "execute", [input, exec])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR2));
@@ -6129,7 +6151,7 @@ async function runCommand(registrar, params, signal, rpc) {
   Object.freeze(invocation);
   let value;
   try {
-    value = await runOwned2(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "handler", [invocation])));
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "handler", [invocation])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     return { kind: "error", text: cut(`handler threw: ${describeError(err)}${atFrame(err, reg)}`, MAX_ERROR2) };
