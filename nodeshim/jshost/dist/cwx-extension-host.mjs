@@ -6,7 +6,7 @@ var __export = (target, all) => {
 };
 
 // <define:__CWX_BUILTIN_MODULES__>
-var define_CWX_BUILTIN_MODULES_default = [{ id: "hooks", sha256: "e184c6dd4dec3c4aeffd376ac7fff314fe288f457b530ede281d9fc04672c409" }, { id: "script-tools", sha256: "6524d674b97b195f40a4eada512c7f536c69793298ff0040f3f4407a9faf891d" }];
+var define_CWX_BUILTIN_MODULES_default = [{ id: "hooks", sha256: "91d67fd78a0937b65caa137475f0f791bcfbabdb9f7351b9c5c6a952b34a82df" }, { id: "script-tools", sha256: "6524d674b97b195f40a4eada512c7f536c69793298ff0040f3f4407a9faf891d" }];
 
 // src/main.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -36,7 +36,8 @@ var TOLD = 3;
 var BUSY_MS = 500;
 var TICK_MS = 100;
 var PIPE_BUF = 4096;
-var words = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+var shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
+var words = new Int32Array(shared);
 var { load, store, compareExchange, add } = Atomics;
 var post;
 var cleared;
@@ -162,12 +163,13 @@ setInterval(() => {
 }, tickMs);
 `;
 function watchdogData(fd) {
-  return { words: words.buffer, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
+  return { words: shared, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
 }
 
 // src/primordials.ts
 var R = Reflect;
 var ReflectApply = R.apply;
+var ReflectGet = R.get;
 var ReflectDefineProperty = R.defineProperty;
 var ReflectGetOwnPropertyDescriptor = R.getOwnPropertyDescriptor;
 var O = Object;
@@ -188,20 +190,33 @@ var StringFromCharCode = String.fromCharCode;
 function uncurry(f) {
   return (self, ...args) => ReflectApply(f, self, args);
 }
+var arrayPush = Array.prototype.push;
+var arrayIncludes = Array.prototype.includes;
+var setHas = Set.prototype.has;
+var mapGet = Map.prototype.get;
+var promiseThen = Promise.prototype.then;
 var StringPrototypeCharCodeAt = uncurry(String.prototype.charCodeAt);
 var StringPrototypeSlice = uncurry(String.prototype.slice);
 var StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
-var ArrayPrototypePush = uncurry(Array.prototype.push);
-var ArrayPrototypeIncludes = uncurry(Array.prototype.includes);
-var SetPrototypeHas = uncurry(Set.prototype.has);
-var MapPrototypeGet = uncurry(Map.prototype.get);
+var ArrayPrototypePush = uncurry(arrayPush);
+var ArrayPrototypeIncludes = uncurry(arrayIncludes);
+var SetPrototypeHas = uncurry(setHas);
+var MapPrototypeGet = uncurry(mapGet);
 var RegExpPrototypeTest = uncurry(RegExp.prototype.test);
-var PromisePrototypeThen = uncurry(Promise.prototype.then);
+var PromisePrototypeThen = uncurry(promiseThen);
+var u8 = Uint8Array.prototype;
+var typedArraySet = u8.set;
+var typedArrayFill = u8.fill;
+var typedArraySubarray = u8.subarray;
+var TypedArrayPrototypeSet = uncurry(typedArraySet);
+var TypedArrayPrototypeFill = uncurry(typedArrayFill);
+var TypedArrayPrototypeSubarray = uncurry(typedArraySubarray);
 var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
-var TypedArrayPrototypeSet = uncurry(TypedArrayPrototype.set);
-var TypedArrayPrototypeFill = uncurry(TypedArrayPrototype.fill);
-var TypedArrayPrototypeSubarray = uncurry(TypedArrayPrototype.subarray);
-var getter = (k) => ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k).get;
+function getter(k) {
+  const get = ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k)?.get;
+  if (get === void 0) throw new Error(`%TypedArray%.prototype.${k} is not an accessor in this runtime`);
+  return get;
+}
 var lengthGetter = getter("length");
 var bufferGetter = getter("buffer");
 var byteOffsetGetter = getter("byteOffset");
@@ -213,8 +228,7 @@ var encodeInto = TextEncoder.prototype.encodeInto;
 var encode = TextEncoder.prototype.encode;
 var TextEncode = (s) => ReflectApply(encode, encoder, [s]);
 var TextEncodeInto = (s, dst) => {
-  const r = ReflectApply(encodeInto, encoder, [s, dst]);
-  return r.written;
+  return ReflectApply(encodeInto, encoder, [s, dst]).written;
 };
 var decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 var decode = TextDecoder.prototype.decode;
@@ -225,10 +239,12 @@ var wipe = (b, end2) => {
   TypedArrayPrototypeFill(b, 0, 0, end2);
 };
 var BufferConcat = Buffer.concat;
-var BufferProto = Buffer.prototype;
-var latin1Write = BufferProto.latin1Write;
+var latin1Write = Reflect.get(Buffer.prototype, "latin1Write");
 var BufferLatin1Write = (buf, s, at) => {
-  if (latin1Write !== void 0) return ReflectApply(latin1Write, buf, [s, at, s.length]);
+  if (typeof latin1Write === "function") {
+    const n = ReflectApply(latin1Write, buf, [s, at, s.length]);
+    if (typeof n === "number") return n;
+  }
   return TextEncodeInto(s, TypedArrayPrototypeSubarray(buf, at));
 };
 
@@ -289,22 +305,28 @@ function sealChannel(input, output) {
   }
   hideHandles([input, output, Reflect.get(input, "_handle"), Reflect.get(output, "_handle")]);
   const write2 = Reflect.get(output, "write");
+  if (typeof write2 !== "function") throw new TypeError("the channel output has no write method");
   const queued = findGetter(output, "writableLength");
   return {
     input,
     write: (chunk, done) => {
       Reflect.apply(write2, output, [chunk, done]);
     },
-    queued: () => queued ? Reflect.apply(queued, output, []) : output.writableLength
+    queued: () => {
+      const n = queued ? Reflect.apply(queued, output, []) : output.writableLength;
+      return typeof n === "number" ? n : 0;
+    }
   };
 }
 function hideHandles(hidden) {
   const list = Reflect.get(process, "_getActiveHandles");
   if (typeof list !== "function") return;
+  const isArray = Array.isArray;
   const filter = Array.prototype.filter;
   const includes = Array.prototype.includes;
   const visible = function _getActiveHandles() {
     const all = Reflect.apply(list, process, []);
+    if (!isArray(all)) return [];
     return Reflect.apply(filter, all, [(h) => !Reflect.apply(includes, hidden, [h])]);
   };
   Reflect.defineProperty(process, "_getActiveHandles", { value: visible, writable: false, enumerable: false, configurable: false });
@@ -317,7 +339,7 @@ function pin(target, keys) {
   }
 }
 function findGetter(o, k) {
-  for (let p = o; p !== null; p = Object.getPrototypeOf(p)) {
+  for (let p = o; typeof p === "object" && p !== null; p = Object.getPrototypeOf(p)) {
     const d = Reflect.getOwnPropertyDescriptor(p, k);
     if (d) return d.get;
   }
@@ -328,42 +350,44 @@ function lockHasInstance(C) {
   Reflect.defineProperty(C, Symbol.hasInstance, { value: ordinary, writable: false, enumerable: false, configurable: false });
 }
 function readLoop(read, fd) {
-  const listeners = { data: [], end: [], error: [] };
-  const emit = (ev, v) => {
-    for (const f of listeners[ev] ?? []) f(v);
+  const data = [];
+  const done = { end: [], error: [] };
+  const emit = (fns) => {
+    for (let i = 0; i < fns.length; i++) fns[i]?.();
   };
   const buf = BufferAllocUnsafeSlow(1 << 20);
-  const next2 = () => {
-    Reflect.apply(read, void 0, [fd, buf, 0, 1 << 20, null, (err, n) => {
-      if (err) {
-        if (err.code === "EAGAIN") return void setTimeout(next2, 1);
-        return emit("error", err);
-      }
-      if (n === 0) return emit("end");
-      const chunk = BufferAllocUnsafeSlow(n);
-      TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
-      wipe(buf, n);
-      emit("data", chunk);
-      next2();
-    }]);
-  };
+  const next2 = () => read(fd, buf, 0, 1 << 20, null, (err, n) => {
+    if (err) {
+      if (err.code === "EAGAIN") return void setTimeout(next2, 1);
+      return emit(done.error);
+    }
+    if (n === 0) return emit(done.end);
+    const chunk = BufferAllocUnsafeSlow(n);
+    TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
+    wipe(buf, n);
+    for (let i = 0; i < data.length; i++) data[i]?.(chunk);
+    next2();
+  });
   setImmediate(next2);
-  const input = { on: (ev, f) => {
-    (listeners[ev] ??= []).push(f);
-    return input;
-  } };
+  const input = {
+    on(event, f) {
+      if (event === "data") data.push(f);
+      else done[event].push(f);
+      return input;
+    }
+  };
   return input;
 }
 function capturedFs() {
   const fs = createRequire2(import.meta.url)("node:fs");
-  const out = {};
-  for (const k of ["open", "close", "read", "write", "writev", "fsync"]) if (typeof fs[k] === "function") out[k] = fs[k];
-  return out;
+  const { open: open2, close, read, write: write2, writev, fsync } = fs;
+  return { open: open2, close, read, write: write2, writev, fsync };
 }
 function startWatchdog(env) {
   const p = Number(env.CWX_HOST_PARENT_PID);
   const parent = Number.isSafeInteger(p) && p > 1 ? p : 0;
-  const { Worker } = createRequire2(import.meta.url)("node:worker_threads");
+  const threads = createRequire2(import.meta.url)("node:worker_threads");
+  const { Worker } = threads;
   const w = new Worker(WATCHDOG, { eval: true, workerData: { parent, self: process.pid, ppid: process.ppid, ...watchdogData(CHANNEL_OUT) } });
   w.unref();
   const post2 = w.postMessage.bind(w);
@@ -383,6 +407,10 @@ Object.freeze(HostEndRefused.prototype);
 function lock(key, value) {
   Object.defineProperty(process, key, { value, writable: false, configurable: false, enumerable: true });
 }
+function functionOf(key) {
+  const v = Reflect.get(process, key);
+  return typeof v === "function" ? v : void 0;
+}
 function shown(v) {
   return typeof v === "string" ? JSON.stringify(v) : String(v);
 }
@@ -391,10 +419,9 @@ function guardProcess() {
   const parent = process.ppid;
   const original = {
     exit: process.exit,
-    reallyExit: Reflect.get(process, "reallyExit"),
-    abort: process.abort,
+    reallyExit: functionOf("reallyExit"),
     kill: process.kill,
-    _kill: Reflect.get(process, "_kill")
+    _kill: functionOf("_kill")
   };
   let trusted = false;
   let told;
@@ -447,7 +474,7 @@ function guardProcess() {
     }
   };
   return {
-    exit: (code) => asHost(() => call(original.exit, [code])),
+    exit: (code) => asHost(() => Reflect.apply(original.exit, process, [code])),
     killGroup: () => {
       try {
         asHost(() => call(original.kill, [-self, "SIGKILL"]));
@@ -851,7 +878,7 @@ function detach(v, depth = 0) {
   const ks = ObjectKeys(v);
   for (let i = 0; i < ks.length; i++) {
     const k = ks[i];
-    o[k] = detach(v[k], depth + 1);
+    if (k !== void 0) o[k] = detach(ReflectGet(v, k), depth + 1);
   }
   return o;
 }
@@ -872,7 +899,7 @@ function encodeJSONFrame(raw, max, detached = false) {
   let n = 0;
   const sizes = [];
   for (let i = 0; i < pieces.length; i++) {
-    const k = BufferByteLength(pieces[i], "utf8");
+    const k = BufferByteLength(pieces[i] ?? "", "utf8");
     sizes[i] = k;
     n += k;
   }
@@ -880,7 +907,7 @@ function encodeJSONFrame(raw, max, detached = false) {
   const out = header(n);
   let at = HEADER_SIZE;
   for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i];
+    const p = pieces[i] ?? "";
     at += sizes[i] === p.length ? BufferLatin1Write(out, p, at) : TextEncodeInto(p, TypedArrayPrototypeSubarray(out, at));
   }
   return out;
@@ -889,7 +916,10 @@ var marker = (i) => `cwx-text-${i}`;
 function withKey(o, k, v) {
   const out = ObjectCreate(null);
   const ks = ObjectKeys(o);
-  for (let i = 0; i < ks.length; i++) out[ks[i]] = o[ks[i]];
+  for (let i = 0; i < ks.length; i++) {
+    const key = ks[i];
+    if (key !== void 0) out[key] = o[key];
+  }
   out[k] = v;
   return out;
 }
@@ -916,7 +946,7 @@ function splitAtMarkers(json, texts, pieces) {
     const m = JSONStringify(marker(i));
     const at = StringPrototypeIndexOf(json, m);
     if (at < from2 || StringPrototypeIndexOf(json, m, at + 1) >= 0) return false;
-    ArrayPrototypePush(pieces, StringPrototypeSlice(json, from2, at), '"', texts[i], '"');
+    ArrayPrototypePush(pieces, StringPrototypeSlice(json, from2, at), '"', texts[i] ?? "", '"');
     from2 = at + m.length;
   }
   ArrayPrototypePush(pieces, StringPrototypeSlice(json, from2));
@@ -936,10 +966,11 @@ var FrameDecoder = class {
       if (this.want < 0) {
         if (this.size < HEADER_SIZE) break;
         const h = this.take(HEADER_SIZE);
-        if (h[0] !== M0 || h[1] !== M1 || h[2] !== M2 || h[3] !== M3) {
-          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(h[0], h[1], h[2], h[3]))}`);
+        const b = (i) => h[i] ?? 0;
+        if (b(0) !== M0 || b(1) !== M1 || b(2) !== M2 || b(3) !== M3) {
+          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(b(0), b(1), b(2), b(3)))}`);
         }
-        const n = (h[4] | h[5] << 8 | h[6] << 16) + h[7] * 16777216;
+        const n = (b(4) | b(5) << 8 | b(6) << 16) + b(7) * 16777216;
         if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
         this.want = n;
       }
@@ -960,6 +991,7 @@ var FrameDecoder = class {
     let i = 0;
     for (; at < n; i++) {
       const c = this.chunks[i];
+      if (c === void 0) throw new FrameError(`internal: ${n} bytes taken from a buffer of ${at}`);
       const len = TypedArrayLength(c);
       const k = len <= n - at ? len : n - at;
       TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
@@ -972,7 +1004,8 @@ var FrameDecoder = class {
     }
     const rest = [];
     for (let j = i; j < this.chunks.length; j++) {
-      if (TypedArrayLength(this.chunks[j]) > 0) ArrayPrototypePush(rest, this.chunks[j]);
+      const c = this.chunks[j];
+      if (c !== void 0 && TypedArrayLength(c) > 0) ArrayPrototypePush(rest, c);
     }
     this.chunks = rest;
     this.size -= n;
@@ -1022,9 +1055,9 @@ function scan(text) {
         else if (d === '"') break;
       }
       checkSurrogates(text, start, i);
-      if (expectKey) {
+      const set2 = keys[keys.length - 1];
+      if (expectKey && set2) {
         const key = String(JSONParse(StringPrototypeSlice(text, start, i + 1)));
-        const set2 = keys[keys.length - 1];
         if (SetPrototypeHas(set2, key)) throw new StrictJsonError(`duplicate key ${JSONStringify(key)}`);
         set2.add(key);
         expectKey = false;
@@ -1064,6 +1097,13 @@ var ViolationError = class extends Error {
 function isPlainObject(v) {
   return typeof v === "object" && v !== null && !ArrayIsArray(v);
 }
+function eachKey(o, fn) {
+  const ks = ObjectKeys(o);
+  for (let i = 0; i < ks.length; i++) {
+    const k = ks[i];
+    if (k !== void 0) fn(k);
+  }
+}
 function has(o, k) {
   return ObjectHasOwn(o, k);
 }
@@ -1089,7 +1129,9 @@ function fail(reason) {
 }
 function checkMessage(msg, direction, tier, answers) {
   if (!isPlainObject(msg)) fail("message is not a JSON object");
-  for (let ks = ObjectKeys(msg), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
+  eachKey(msg, (k) => {
+    if (!ENVELOPE_KEYS2.has(k)) fail(`unknown envelope field "${k}"`);
+  });
   if (msg.jsonrpc !== "2.0") fail('jsonrpc must be "2.0"');
   const id = msg.id;
   if (has(msg, "id") && !isUint(id)) fail("id must be an unsigned integer");
@@ -1117,7 +1159,9 @@ function checkMessage(msg, direction, tier, answers) {
   if (!hasResult) {
     const e = msg.error;
     if (!isPlainObject(e)) fail("error must be an object");
-    for (let ks = ObjectKeys(e), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    eachKey(e, (k) => {
+      if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    });
     if (!isInt(e.code)) fail("error.code must be an integer");
     if (typeof e.message !== "string") fail("error.message must be a string");
     return;
@@ -1140,7 +1184,9 @@ function checkShape(value, shapeName, strict, where) {
   const shape = SHAPES[shapeName];
   if (!shape) fail(`${where}: unknown shape ${shapeName}`);
   if (shapeName !== ANY_OBJECT && (strict || shape.strict)) {
-    for (let ks = ObjectKeys(value), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+    eachKey(value, (k) => {
+      if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+    });
   }
   for (const [name, field] of Object.entries(shape.fields)) {
     const isAny = field.type.t === "any";
@@ -1183,7 +1229,9 @@ function checkType(v, t, strict, where) {
       return;
     case "map":
       if (!isPlainObject(v)) fail(`${where} must be an object`);
-      for (let ks = ObjectKeys(v), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) checkType(v[k], t.of, strict, `${where}.${k}`);
+      eachKey(v, (k) => {
+        checkType(v[k], t.of, strict, `${where}.${k}`);
+      });
       return;
   }
 }
@@ -1281,7 +1329,9 @@ function dropNulls(value, shapeName) {
 function dropNullsIn(v, t) {
   if (t.t === "shape" && isPlainObject(v)) dropNulls(v, t.shape);
   else if (t.t === "array" && ArrayIsArray(v)) for (let i = 0; i < v.length; i++) dropNullsIn(v[i], t.of);
-  else if (t.t === "map" && isPlainObject(v)) for (let ks = ObjectKeys(v), i = 0, k = ks[0]; i < ks.length; k = ks[++i]) dropNullsIn(v[k], t.of);
+  else if (t.t === "map" && isPlainObject(v)) eachKey(v, (k) => {
+    dropNullsIn(v[k], t.of);
+  });
 }
 
 // src/rpc.ts
@@ -1412,26 +1462,24 @@ var RpcPeer = class {
     this.pending.clear();
   }
   send(outbound, answering) {
-    let msg = detach(outbound);
+    const msg = detach(outbound);
+    const answer = isPlainObject(msg) && ObjectHasOwn(msg, "result") ? msg : void 0;
     const reason = validateMessage(msg, "host_to_core", this.o.tier, () => answering);
     if (reason !== null) {
-      if ("result" in msg) {
-        msg = detach({ jsonrpc: "2.0", id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } });
-      } else {
-        throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
-      }
+      if (answer === void 0) throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
+      return this.o.write(encodeJSON({ jsonrpc: "2.0", id: answer.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } }));
     }
-    if (!("result" in msg)) return this.o.write(encodeJSON(msg, true));
+    if (answer === void 0) return this.o.write(encodeJSON(msg, true));
     let failure;
     try {
-      const frame = encodeJSONFrame(msg, MAX_FRAME, true);
+      const frame = encodeJSONFrame(answer, MAX_FRAME, true);
       if (typeof frame !== "number") return this.o.write(frame);
       failure = tooLarge(frame);
     } catch (err) {
       failure = `result could not be encoded: ${describeError(err)}`;
     }
     const error = { code: ErrorCode.ExecutionFailed, message: failure };
-    this.o.write(encodeJSON({ jsonrpc: "2.0", id: msg.id, error }));
+    this.o.write(encodeJSON({ jsonrpc: "2.0", id: answer.id, error }));
   }
 };
 function tooLarge(n) {
@@ -1453,7 +1501,7 @@ function cut(s, max) {
   if (s.length <= max / 3 || Buffer.byteLength(s, "utf8") <= max) return s;
   let end2 = max;
   const bytes = Buffer.from(s, "utf8");
-  while (end2 > 0 && (bytes[end2] & 192) === 128) end2--;
+  while (end2 > 0 && ((bytes[end2] ?? 0) & 192) === 128) end2--;
   return bytes.subarray(0, end2).toString("utf8");
 }
 
@@ -3672,6 +3720,22 @@ function effectLabels(fiber) {
   return fiber.getEffects().map((e) => e.label);
 }
 
+// src/run-owned.ts
+function runOwned(reg, signal, fn) {
+  return new Promise((resolve2, reject) => {
+    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
+    if (signal.aborted) return cancelled();
+    signal.addEventListener("abort", cancelled, { once: true });
+    let p;
+    try {
+      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
+  });
+}
+
 // src/hooks.ts
 var HOOK_EVENT = "tools/pre-execute";
 var MAX_ERROR = 4096;
@@ -3693,9 +3757,11 @@ async function evaluateHook(registrar, params, signal, log) {
   }
   const p = params.payload;
   const exec = Object.freeze({ name: p.name, arguments: deepFrozenCopy(p.input), callId: p.call_id, signal, workspace: p.workspace });
+  const listener = reg.def.listener;
   let value;
   try {
-    value = await runOwned(reg, signal, () => Reflect.apply(reg.def.listener, void 0, [exec, () => void 0]));
+    if (typeof listener !== "function") throw new TypeError("the listener is not a function");
+    value = await runOwned(reg, signal, () => Reflect.apply(listener, void 0, [exec, () => void 0]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(`the listener threw: ${describeError(err)}`, MAX_ERROR));
@@ -3722,9 +3788,11 @@ function verdictOf(v, owner, log) {
     case "annotate":
       if (typeof arg !== "string") throw unsupported(v);
       return { kind: "annotate", text: arg };
-    case "revise":
-      if (!isPlainObject(arg)) throw new RpcError(ErrorCode.ExecutionFailed, "revise needs the arguments as a plain object");
-      return { kind: "revise", input: JSON.parse(JSON.stringify(arg)) };
+    case "revise": {
+      const input = isPlainObject(arg) ? JSON.parse(JSON.stringify(arg)) : void 0;
+      if (!isPlainObject(input)) throw new RpcError(ErrorCode.ExecutionFailed, "revise needs the arguments as a plain object");
+      return { kind: "revise", input };
+    }
   }
   throw unsupported(v);
 }
@@ -3747,20 +3815,6 @@ function deepFrozenCopy(v) {
   };
   freeze(copy);
   return copy;
-}
-function runOwned(reg, signal, fn) {
-  return new Promise((resolve2, reject) => {
-    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
-    if (signal.aborted) return cancelled();
-    signal.addEventListener("abort", cancelled, { once: true });
-    let p;
-    try {
-      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
-    } catch (err) {
-      p = Promise.reject(err);
-    }
-    p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
-  });
 }
 
 // src/dsh/tools-compat.ts
@@ -4042,7 +4096,7 @@ function refusingBase(service, base) {
 function freezeDeep(v) {
   if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
     Object.freeze(v);
-    for (const k of Object.keys(v)) freezeDeep(v[k]);
+    for (const x of Object.values(v)) freezeDeep(x);
   }
   return v;
 }
@@ -4222,8 +4276,11 @@ function checkKey(method, key) {
   }
   return key;
 }
+function errnoCode(err) {
+  return typeof err === "object" && err !== null ? Reflect.get(err, "code") : void 0;
+}
 function isMissing(err) {
-  return err?.code === "ENOENT";
+  return errnoCode(err) === "ENOENT";
 }
 var Store = class {
   tail = Promise.resolve();
@@ -4271,7 +4328,7 @@ var Store = class {
       fh = await open(this.file(key), constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (err) {
       if (isMissing(err)) return void 0;
-      if (err.code === "ELOOP") throw new StorageError(`storage.get: \`${key}\` is a symlink; it is never followed`);
+      if (errnoCode(err) === "ELOOP") throw new StorageError(`storage.get: \`${key}\` is a symlink; it is never followed`);
       throw err;
     }
     try {
@@ -4466,8 +4523,7 @@ function toQuestion(q) {
 function toQuestionError(err) {
   if (err instanceof QuestionError) return err;
   if (!(err instanceof RpcError)) return new QuestionError("FAILED", `userQuestions.ask: ${String(err)}`);
-  const data = err.data;
-  if (data?.code === "NO_PROVIDER") return new QuestionError("NO_PROVIDER", err.message);
+  if (isPlainObject(err.data) && err.data.code === "NO_PROVIDER") return new QuestionError("NO_PROVIDER", err.message);
   if (err.code === ErrorCode.Cancelled) return new QuestionError("CANCELLED", err.message);
   if (err.code === ErrorCode.Refused || err.code === ErrorCode.InvalidParams) return new QuestionError("REFUSED", err.message);
   return new QuestionError("FAILED", err.message);
@@ -4507,7 +4563,9 @@ async function serveHarness(owners, params, signal) {
   const owner = owners.get(ref.owner_token);
   const handler = owner && owner.state === "active" && owner.ref.plugin_id === ref.plugin_id && owner.ref.generation === ref.generation ? handlers.get(owner) : void 0;
   if (!handler) throw new RpcError(ErrorCode.InvalidParams, `owner \`${ref.plugin_id}\` serves no harness/run here`);
-  return handler(Object.freeze({ ...params }), signal);
+  const result = await Reflect.apply(handler, void 0, [Object.freeze({ ...params }), signal]);
+  if (!isPlainObject(result)) throw new RpcError(ErrorCode.ExecutionFailed, `the harness/run handler of \`${ref.plugin_id}\` answered no object`);
+  return result;
 }
 function defineShellHooks() {
   class ShellHooks extends Service {
@@ -5531,16 +5589,15 @@ var MissingModuleError = class extends Error {
 function classify(specifier) {
   if (Object.hasOwn(PROVIDED, specifier)) return { provide: specifier };
   for (const p of SINGLETON_PACKAGES) if (specifier.startsWith(`${p}/`)) return { refuse: specifier };
-  const m = PEER.exec(specifier);
-  if (m) return { refuse: m[1] };
+  const pkg = PEER.exec(specifier)?.[1];
+  if (pkg !== void 0) return { refuse: pkg };
   return null;
 }
 function explainImportError(err) {
   if (!(err instanceof Error)) return err;
-  const m = /Cannot find (?:package|module) '([^']+)'/.exec(err.message);
-  if (!m) return err;
-  const spec = m[1];
-  const pkg = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+  const spec = /Cannot find (?:package|module) '([^']+)'/.exec(err.message)?.[1];
+  if (spec === void 0) return err;
+  const pkg = spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
   const c = classify(spec);
   if (c && "refuse" in c) return new MissingModuleError(c.refuse);
   if (PEER.test(pkg)) return new MissingModuleError(pkg);
@@ -5587,9 +5644,9 @@ function installResolution() {
   return "node";
 }
 function refusePeerCopy(path) {
-  const m = PEER_COPY.exec(path);
-  if (!m) return;
-  const pkg = m[1].replace("\\", "/");
+  const found = PEER_COPY.exec(path)?.[1];
+  if (found === void 0) return;
+  const pkg = found.replace("\\", "/");
   const c = classify(pkg);
   if (c && "provide" in c) throw new Error(`loads its own copy of \`${pkg}\` from ${path}; import \`${pkg}\` by name to get cwx's single copy`);
   if (PEER.test(pkg)) throw new MissingModuleError(pkg);
@@ -5640,9 +5697,12 @@ function relPath(root, file) {
   const rel = relative(root, p);
   return rel.startsWith("..") || isAbsolute(rel) ? p : rel.split(sep).join("/");
 }
+function firstError(err) {
+  return isPlainObject(err) && Array.isArray(err.errors) ? err.errors[0] : err;
+}
 function syntaxWhere(err, entryPath) {
-  const first = Array.isArray(err?.errors) ? err.errors[0] : err;
-  const pos = first?.position;
+  const first = firstError(err);
+  const pos = isPlainObject(first) ? first.position : void 0;
   if (isPlainObject(pos) && typeof pos.file === "string" && typeof pos.line === "number" && typeof pos.column === "number") {
     return { file: pos.file, line: pos.line, column: pos.column, lineText: typeof pos.lineText === "string" ? pos.lineText : "" };
   }
@@ -5670,8 +5730,8 @@ function decorated(stack) {
   const m = /^(.+):(\d+)$/.exec(lines[0] ?? "");
   if (!m) return void 0;
   for (let i = 2; i < Math.min(lines.length, 6); i++) {
-    const caret = /^( *)\^+\s*$/.exec(lines[i]);
-    if (caret) return { file: m[1], line: Number(m[2]), column: caret[1].length + 1, lineText: lines[i - 1] };
+    const caret = /^( *)\^+\s*$/.exec(lines[i] ?? "");
+    if (caret) return { file: m[1] ?? "", line: Number(m[2]), column: (caret[1] ?? "").length + 1, lineText: lines[i - 1] ?? "" };
   }
   return void 0;
 }
@@ -5683,8 +5743,8 @@ function describeSyntax(err, entryPath) {
   const w = syntaxWhere(err, entryPath);
   if (!w) return void 0;
   const root = pluginRoot(entryPath);
-  const first = Array.isArray(err?.errors) ? err.errors[0] : err;
-  const message = String(first?.message ?? err).split("\n")[0].replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
+  const first = firstError(err);
+  const message = (String((isPlainObject(first) ? first.message : void 0) ?? err).split("\n")[0] ?? "").replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
   const text = w.lineText.replace(/\t/g, " ");
   const lead = text.length - text.trimStart().length;
   const shown2 = text.trim().slice(0, 160);
@@ -5699,8 +5759,10 @@ function topFrame(err, root) {
   for (const line of err.stack.split("\n").slice(1)) {
     const m = FRAME.exec(line);
     if (!m) continue;
-    const rel = relPath(root, m[1]);
-    if (rel === m[1] || isAbsolute(rel)) continue;
+    const file = m[1];
+    if (file === void 0) continue;
+    const rel = relPath(root, file);
+    if (rel === file || isAbsolute(rel)) continue;
     return `${rel}:${m[2]}:${m[3]}`;
   }
   return void 0;
@@ -5822,16 +5884,21 @@ async function load2(d, owner, entry, config) {
 }
 var SCHEMA = /* @__PURE__ */ Symbol.for("schemastery");
 var VALIDATION = /* @__PURE__ */ Symbol.for("ValidationError");
+function isSchema(v) {
+  return typeof v === "function" && Boolean(Reflect.get(v, SCHEMA));
+}
+function isValidationError(err) {
+  return typeof err === "object" && err !== null && Boolean(Reflect.get(err, VALIDATION));
+}
 function configIssues(plugin, config) {
-  const schema = plugin.Config ?? plugin.schema;
-  if (typeof schema !== "function" || !schema[SCHEMA]) return [];
-  const s = schema;
+  const s = Reflect.get(plugin, "Config") ?? Reflect.get(plugin, "schema");
+  if (!isSchema(s)) return [];
   const check = (fn, value, key) => {
     try {
       fn(value);
       return void 0;
     } catch (err) {
-      if (!err?.[VALIDATION]) return `${key || "config"}: ${describeError(err)}`;
+      if (!isValidationError(err)) return `${key || "config"}: ${describeError(err)}`;
       const msg = errorMessage(err).replace(/^\$\.?(\S*) /, (_m, p) => p ? `${key ? key + "." : ""}${p}: ` : `${key}: `);
       return msg.includes(": ") ? msg : `${key || "config"}: ${msg}`;
     }
@@ -5842,8 +5909,8 @@ function configIssues(plugin, config) {
   }
   const dict = s.dict;
   const issues = [];
-  for (const key of Object.keys(dict)) {
-    const one = check(dict[key], config[key], key);
+  for (const [key, fn] of Object.entries(dict)) {
+    const one = isSchema(fn) ? check(fn, config[key], key) : `${key}: the schema of this key is not a schemastery schema`;
     if (one !== void 0) issues.push(one);
   }
   const known = Object.keys(dict);
@@ -5864,17 +5931,20 @@ function nearest(name, known) {
   return best;
 }
 function distance(a, b) {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  const w = b.length + 1;
+  const d = new Array((a.length + 1) * w).fill(0);
+  const at = (i, j) => d[i * w + j] ?? 0;
+  for (let i = 0; i <= a.length; i++) d[i * w] = i;
+  for (let j = 0; j <= b.length; j++) d[j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2][j - 2] + 1);
-      d[i][j] = v;
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
+      d[i * w + j] = v;
     }
   }
-  return d[a.length][b.length];
+  return at(a.length, b.length);
 }
 function pickPlugin(mod) {
   const candidate = isPlainObject(mod) ? mod.default ?? mod : mod;
@@ -6024,20 +6094,6 @@ function invoke(def, key, args) {
   if (typeof fn !== "function") throw new TypeError(`${key} is not a function`);
   return Reflect.apply(fn, def, args);
 }
-function runOwned2(reg, signal, fn) {
-  return new Promise((resolve2, reject) => {
-    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
-    if (signal.aborted) return cancelled();
-    signal.addEventListener("abort", cancelled, { once: true });
-    let p;
-    try {
-      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
-    } catch (err) {
-      p = Promise.reject(err);
-    }
-    p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
-  });
-}
 async function callTool(registrar, params, signal, rpc) {
   const reg = live(registrar, params.handle, "tool");
   const def = reg.def;
@@ -6047,7 +6103,7 @@ async function callTool(registrar, params, signal, rpc) {
   Object.freeze(exec);
   let value;
   try {
-    value = await runOwned2(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "execute", [input, exec])));
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "execute", [input, exec])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR2));
@@ -6129,7 +6185,7 @@ async function runCommand(registrar, params, signal, rpc) {
   Object.freeze(invocation);
   let value;
   try {
-    value = await runOwned2(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "handler", [invocation])));
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "handler", [invocation])));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     return { kind: "error", text: cut(`handler threw: ${describeError(err)}${atFrame(err, reg)}`, MAX_ERROR2) };
@@ -6156,9 +6212,10 @@ function commandResult(v) {
 
 // src/console.ts
 import { format } from "node:util";
+var NAMES = ["log", "info", "debug", "warn", "error"];
 var LEVELS = { log: "info", info: "info", debug: "info", warn: "warn", error: "error" };
 function attributeConsole(sink) {
-  for (const name of Object.keys(LEVELS)) {
+  for (const name of NAMES) {
     const previous = console[name].bind(console);
     const level = LEVELS[name];
     console[name] = (...args) => {

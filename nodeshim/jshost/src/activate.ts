@@ -162,21 +162,30 @@ const VALIDATION = Symbol.for('ValidationError');
 
 type SchemaFn = ((value: unknown) => unknown) & { type?: unknown; dict?: unknown };
 
+/** isSchema holds for a schemastery schema: a function carrying the library's brand. */
+function isSchema(v: unknown): v is SchemaFn {
+  return typeof v === 'function' && Boolean(Reflect.get(v, SCHEMA));
+}
+
+/** isValidationError holds for the error a schemastery check throws. */
+function isValidationError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && Boolean(Reflect.get(err, VALIDATION));
+}
+
 /**
  * configIssues checks config against the plugin's schemastery `Config` before `apply` runs,
  * and reports every problem, not the first: each key of an object schema on its own, and
  * every key the schema does not know, with the nearest known one.
  */
 function configIssues(plugin: Plugin, config: unknown): string[] {
-  const schema = (plugin as { Config?: unknown; schema?: unknown }).Config ?? (plugin as { schema?: unknown }).schema;
-  if (typeof schema !== 'function' || !(schema as unknown as Record<symbol, unknown>)[SCHEMA]) return [];
-  const s = schema as SchemaFn;
+  const s: unknown = Reflect.get(plugin, 'Config') ?? Reflect.get(plugin, 'schema');
+  if (!isSchema(s)) return [];
   const check = (fn: SchemaFn, value: unknown, key: string): string | undefined => {
     try {
       fn(value);
       return undefined;
     } catch (err) {
-      if (!(err as Record<symbol, unknown> | null)?.[VALIDATION]) return `${key || 'config'}: ${describeError(err)}`;
+      if (!isValidationError(err)) return `${key || 'config'}: ${describeError(err)}`;
       const msg = errorMessage(err).replace(/^\$\.?(\S*) /, (_m, p: string) => (p ? `${key ? key + '.' : ''}${p}: ` : `${key}: `));
       return msg.includes(': ') ? msg : `${key || 'config'}: ${msg}`;
     }
@@ -185,10 +194,10 @@ function configIssues(plugin: Plugin, config: unknown): string[] {
     const one = check(s, config, '');
     return one === undefined ? [] : [one];
   }
-  const dict = s.dict as Record<string, SchemaFn>;
+  const dict = s.dict;
   const issues: string[] = [];
-  for (const key of Object.keys(dict)) {
-    const one = check(dict[key]!, config[key], key);
+  for (const [key, fn] of Object.entries(dict)) {
+    const one = isSchema(fn) ? check(fn, config[key], key) : `${key}: the schema of this key is not a schemastery schema`;
     if (one !== undefined) issues.push(one);
   }
   const known = Object.keys(dict);
@@ -213,17 +222,21 @@ function nearest(name: string, known: string[]): string | undefined {
 
 /** distance is the Levenshtein distance of a and b (adjacent transpositions count once). */
 function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  // one row-major table of (a.length + 1) × (b.length + 1); every cell read was written before
+  const w = b.length + 1;
+  const d = new Array<number>((a.length + 1) * w).fill(0);
+  const at = (i: number, j: number): number => d[i * w + j] ?? 0;
+  for (let i = 0; i <= a.length; i++) d[i * w] = i;
+  for (let j = 0; j <= b.length; j++) d[j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
+      d[i * w + j] = v;
     }
   }
-  return d[a.length]![b.length]!;
+  return at(a.length, b.length);
 }
 
 function pickPlugin(mod: unknown): Plugin {

@@ -47,8 +47,14 @@ export function rebindStdio(): void {
 export const CHANNEL_IN = 3;
 export const CHANNEL_OUT = 4;
 
+/** ChannelInput is the part of a readable stream the host uses: its three events. */
+export interface ChannelInput {
+  on(event: 'data', f: (chunk: Buffer) => void): unknown;
+  on(event: 'end' | 'error', f: () => void): unknown;
+}
+
 export interface Channel {
-  input: NodeJS.ReadableStream;
+  input: ChannelInput;
   write: (chunk: Buffer, done?: () => void) => void;
   /** queued is the number of bytes written but not yet handed to the pipe. */
   queued: () => number;
@@ -67,8 +73,8 @@ export function openChannel(): Channel {
     const io = capturedFs();
     // Bun's fs.ReadStream copies each chunk out of its pool with Buffer.prototype.copy, which a
     // plugin can replace: fd 3 is read here instead, with the captured fs.read
-    const input = readLoop(io.read as ReadFn, CHANNEL_IN);
-    const output = createWriteStream('', { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io as never });
+    const input = readLoop(io.read, CHANNEL_IN);
+    const output = createWriteStream('', { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io });
     output.on('error', () => {});
     return sealChannel(input, output);
   }
@@ -95,19 +101,23 @@ const HANDLE_KEYS = ['writeBuffer', 'writev', 'writeUtf8String', 'writeLatin1Str
  * Socket.prototype._writeGeneric, the Pipe handle's writeBuffer (reachable through any pipe
  * it opens) or EventEmitter.prototype.emit sees no frame (ARCHITECTURE.md, “Trust model”).
  */
-function sealChannel(input: NodeJS.ReadableStream, output: NodeJS.WritableStream & { writableLength: number }): Channel {
+function sealChannel(input: ChannelInput, output: NodeJS.WritableStream & { writableLength: number }): Channel {
   for (const [stream, keys] of [[input, INPUT_KEYS], [output, OUTPUT_KEYS]] as const) {
     pin(stream, keys);
     const handle: unknown = Reflect.get(stream, '_handle');
     if (typeof handle === 'object' && handle !== null) pin(handle, HANDLE_KEYS);
   }
   hideHandles([input, output, Reflect.get(input, '_handle'), Reflect.get(output, '_handle')]);
-  const write = Reflect.get(output, 'write') as (chunk: Uint8Array, cb?: () => void) => boolean;
+  const write: unknown = Reflect.get(output, 'write'); // pinned above
+  if (typeof write !== 'function') throw new TypeError('the channel output has no write method');
   const queued = findGetter(output, 'writableLength');
   return {
     input,
     write: (chunk, done) => { Reflect.apply(write, output, [chunk, done]); },
-    queued: () => (queued ? Reflect.apply(queued, output, []) as number : output.writableLength),
+    queued: () => {
+      const n: unknown = queued ? Reflect.apply(queued, output, []) : output.writableLength;
+      return typeof n === 'number' ? n : 0;
+    },
   };
 }
 
@@ -116,13 +126,15 @@ function sealChannel(input: NodeJS.ReadableStream, output: NodeJS.WritableStream
  * which would otherwise hand a plugin the very sockets the frames pass through.
  */
 function hideHandles(hidden: unknown[]): void {
-  const list = Reflect.get(process, '_getActiveHandles') as (() => unknown[]) | undefined;
+  const list: unknown = Reflect.get(process, '_getActiveHandles');
   if (typeof list !== 'function') return;
-  const filter = Array.prototype.filter;
-  const includes = Array.prototype.includes;
+  const isArray = Array.isArray;
+  const filter: (this: unknown[], keep: (h: unknown) => boolean) => unknown[] = Array.prototype.filter;
+  const includes: (this: readonly unknown[], v: unknown) => boolean = Array.prototype.includes;
   const visible = function _getActiveHandles(): unknown[] {
-    const all = Reflect.apply(list, process, []) as unknown[];
-    return Reflect.apply(filter, all, [(h: unknown) => !(Reflect.apply(includes, hidden, [h]) as boolean)]) as unknown[];
+    const all: unknown = Reflect.apply(list, process, []);
+    if (!isArray(all)) return [];
+    return Reflect.apply(filter, all, [(h: unknown) => !Reflect.apply(includes, hidden, [h])]);
   };
   Reflect.defineProperty(process, '_getActiveHandles', { value: visible, writable: false, enumerable: false, configurable: false });
 }
@@ -136,7 +148,7 @@ function pin(target: object, keys: readonly string[]): void {
 }
 
 function findGetter(o: object, k: string): (() => unknown) | undefined {
-  for (let p: object | null = o; p !== null; p = Object.getPrototypeOf(p) as object | null) {
+  for (let p: unknown = o; typeof p === 'object' && p !== null; p = Object.getPrototypeOf(p)) {
     const d = Reflect.getOwnPropertyDescriptor(p, k);
     if (d) return d.get;
   }
@@ -148,45 +160,49 @@ function findGetter(o: object, k: string): (() => unknown) | undefined {
  * `chunk instanceof Buffer`, and a plugin could otherwise define one that sees each frame.
  */
 function lockHasInstance(C: object): void {
-  const ordinary = Reflect.get(Function.prototype, Symbol.hasInstance) as (v: unknown) => boolean;
+  const ordinary = Reflect.get(Function.prototype, Symbol.hasInstance);
   Reflect.defineProperty(C, Symbol.hasInstance, { value: ordinary, writable: false, enumerable: false, configurable: false });
 }
-
-type ReadFn = (fd: number, buf: Uint8Array, off: number, len: number, pos: null, cb: (err: Error | null, n: number) => void) => void;
 
 /**
  * readLoop reads fd into a private buffer with read, and emits each chunk as 'data' in a
  * buffer of its own, then 'end' at EOF or 'error'. Only the host listens.
  */
-function readLoop(read: ReadFn, fd: number): NodeJS.ReadableStream {
-  const listeners: Record<string, ((v?: unknown) => void)[]> = { data: [], end: [], error: [] };
-  const emit = (ev: string, v?: unknown) => { for (const f of listeners[ev] ?? []) f(v); };
+function readLoop(read: typeof import('node:fs').read, fd: number): ChannelInput {
+  const data: ((chunk: Buffer) => void)[] = [];
+  const done: { end: (() => void)[]; error: (() => void)[] } = { end: [], error: [] };
+  // by index, never through the array iterator, which a plugin can replace (and see the chunk)
+  const emit = (fns: readonly (() => void)[]) => { for (let i = 0; i < fns.length; i++) fns[i]?.(); };
   const buf = BufferAllocUnsafeSlow(1 << 20);
-  const next = () => {
-    Reflect.apply(read, undefined, [fd, buf, 0, 1 << 20, null, (err: Error | null, n: number) => {
-      if (err) {
-        if ((err as { code?: string }).code === 'EAGAIN') return void setTimeout(next, 1);
-        return emit('error', err);
-      }
-      if (n === 0) return emit('end');
-      const chunk = BufferAllocUnsafeSlow(n);
-      TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
-      wipe(buf, n);
-      emit('data', chunk);
-      next();
-    }]);
-  };
+  // called as a plain function, as Reflect.apply(read, undefined, ...) would: nothing is looked up
+  const next = () => read(fd, buf, 0, 1 << 20, null, (err, n) => {
+    if (err) {
+      if (err.code === 'EAGAIN') return void setTimeout(next, 1);
+      return emit(done.error);
+    }
+    if (n === 0) return emit(done.end);
+    const chunk = BufferAllocUnsafeSlow(n);
+    TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
+    wipe(buf, n);
+    for (let i = 0; i < data.length; i++) data[i]?.(chunk);
+    next();
+  });
   setImmediate(next);
-  const input = { on: (ev: string, f: (v?: unknown) => void) => { (listeners[ev] ??= []).push(f); return input; } };
-  return input as unknown as NodeJS.ReadableStream;
+  const input: ChannelInput = {
+    on(event: 'data' | 'end' | 'error', f: ((chunk: Buffer) => void) & (() => void)) {
+      if (event === 'data') data.push(f);
+      else done[event].push(f);
+      return input;
+    },
+  };
+  return input;
 }
 
 /** capturedFs is the fs functions Bun's fs streams call (their `fs` option), as of now. */
-function capturedFs(): Record<string, unknown> {
-  const fs = createRequire(import.meta.url)('node:fs') as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of ['open', 'close', 'read', 'write', 'writev', 'fsync']) if (typeof fs[k] === 'function') out[k] = fs[k];
-  return out;
+function capturedFs() {
+  const fs: typeof import('node:fs') = createRequire(import.meta.url)('node:fs'); // require is untyped
+  const { open, close, read, write, writev, fsync } = fs;
+  return { open, close, read, write, writev, fsync };
 }
 
 /**
@@ -201,7 +217,8 @@ export function startWatchdog(env: NodeJS.ProcessEnv): (index: number, frame: Ui
   const parent = Number.isSafeInteger(p) && p > 1 ? p : 0;
   // required, not imported: Bun snapshots a builtin's ESM namespace at its first import, and the
   // lockdown must still be able to replace Worker in it afterwards.
-  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+  const threads: typeof import('node:worker_threads') = createRequire(import.meta.url)('node:worker_threads'); // require is untyped
+  const { Worker } = threads;
   const w = new Worker(WATCHDOG, { eval: true, workerData: { parent, self: process.pid, ppid: process.ppid, ...watchdogData(CHANNEL_OUT) } });
   w.unref();
   const post = w.postMessage.bind(w);

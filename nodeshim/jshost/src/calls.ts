@@ -5,8 +5,8 @@ import { ErrorCode, type CommandResult, type CommandRunParams, type ContentBlock
 import { RpcError, cut, describeError, type RpcPeer } from './rpc.ts';
 import { makeCore, type CoreApi } from './shims/core.ts';
 import { withQuestions } from './shims/questions.ts';
-import { runAs } from './running.ts';
-import { ownerContext, type Registration } from './owner.ts';
+import { runOwned } from './run-owned.ts';
+import type { Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
 import { pluginRoot, topFrame } from './where.ts';
@@ -65,22 +65,6 @@ function invoke(def: Registration['def'], key: string, args: unknown[]): unknown
   const fn = def[key];
   if (typeof fn !== 'function') throw new TypeError(`${key} is not a function`);
   return Reflect.apply(fn, def, args);
-}
-
-/** runOwned calls fn inside the owner's context and races it against the signal. */
-function runOwned<T>(reg: Registration, signal: AbortSignal, fn: () => T): Promise<Awaited<T>> {
-  return new Promise((resolve, reject) => {
-    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, 'cancelled'));
-    if (signal.aborted) return cancelled();
-    signal.addEventListener('abort', cancelled, { once: true });
-    let p: Promise<Awaited<T>>;
-    try {
-      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
-    } catch (err) {
-      p = Promise.reject(err);
-    }
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', cancelled));
-  });
 }
 
 export async function callTool(registrar: Registrar, params: ToolCallParams, signal: AbortSignal, rpc?: RpcPeer): Promise<ToolResult> {

@@ -9,11 +9,12 @@ import { ownerContext, type OwnerRecord } from './owner.ts';
 
 export type LogSink = (level: 'error' | 'warn' | 'info', msg: string, owner: OwnerRecord) => void;
 
-const LEVELS = { log: 'info', info: 'info', debug: 'info', warn: 'warn', error: 'error' } as const;
+const NAMES = ['log', 'info', 'debug', 'warn', 'error'] as const;
+const LEVELS = { log: 'info', info: 'info', debug: 'info', warn: 'warn', error: 'error' } as const satisfies Record<(typeof NAMES)[number], string>;
 
 /** attributeConsole routes the console methods through sink whenever an owner's code runs. */
 export function attributeConsole(sink: LogSink): void {
-  for (const name of Object.keys(LEVELS) as (keyof typeof LEVELS)[]) {
+  for (const name of NAMES) {
     const previous = console[name].bind(console);
     const level = LEVELS[name];
     console[name] = (...args: unknown[]) => {

@@ -6,9 +6,10 @@
 // (detach), so a plugin that wraps a built-in or defines a getter, a setter or toJSON on a
 // shared prototype never sees a frame (ARCHITECTURE.md, “Trust model”).
 import { MAX_FRAME } from './protocol.generated.ts';
+import type {} from './runtime-globals.ts';
 import {
   ArrayIsArray, ArrayPrototypePush, BufferAllocUnsafeSlow, BufferByteLength, BufferLatin1Write, JSONParse, JSONStringify, ObjectCreate,
-  ObjectDefineProperty, ObjectGetPrototypeOf, ObjectHasOwn, ObjectKeys, ObjectPrototype, ObjectSetPrototypeOf, RegExpPrototypeTest,
+  ObjectDefineProperty, ObjectGetPrototypeOf, ObjectHasOwn, ObjectKeys, ObjectPrototype, ObjectSetPrototypeOf, ReflectGet, RegExpPrototypeTest,
   StringFromCharCode, StringPrototypeIndexOf, StringPrototypeSlice, TextEncode, TextEncodeInto, TypedArrayBuffer, TypedArrayByteOffset, TypedArrayLength, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray, wipe,
 } from './primordials.ts';
 
@@ -54,7 +55,7 @@ function sealed(b: Buffer, n: number): Buffer {
 
 /** encodeJSON is one frame holding the JSON of msg, detached first unless it already is. */
 export function encodeJSON(msg: unknown, detached = false): Buffer {
-  const payload = TextEncode(JSONStringify(detached ? msg : detach(msg)) as string);
+  const payload = TextEncode(JSONStringify(detached ? msg : detach(msg)));
   try {
     return encodeFrame(payload);
   } finally {
@@ -83,11 +84,11 @@ export function detach(v: unknown, depth = 0): unknown {
     const json = JSONStringify(v);
     return json === undefined ? undefined : detach(JSONParse(json), depth + 1);
   }
-  const o = ObjectCreate(null) as Record<string, unknown>;
+  const o: Rec = ObjectCreate(null);
   const ks = ObjectKeys(v);
   for (let i = 0; i < ks.length; i++) {
-    const k = ks[i]!;
-    o[k] = detach((v as Record<string, unknown>)[k], depth + 1);
+    const k = ks[i];
+    if (k !== undefined) o[k] = detach(ReflectGet(v, k), depth + 1);
   }
   return o;
 }
@@ -103,7 +104,7 @@ export const BIG_TEXT = 64 << 10;
 // quotes: no control character, quote, backslash or surrogate (a lone surrogate is escaped by
 // JSON.stringify). The two are the same set; the negated class is the faster of the two on
 // Node, the positive one on Bun.
-const NEEDS_ESCAPE = (globalThis as { Bun?: unknown }).Bun !== undefined
+const NEEDS_ESCAPE = globalThis.Bun !== undefined
   ? /[\u0000-\u001f"\\\ud800-\udfff]/
   : /[^\u0020\u0021\u0023-\u005b\u005d-\ud7ff\ue000-\uffff]/;
 
@@ -126,16 +127,16 @@ function plainRecord(v: unknown): v is Rec {
  * needs no escaping is copied in as is; the bytes are the same as JSON.stringify's. msg is
  * detached first (detach).
  */
-export function encodeJSONFrame(raw: object, max: number, detached = false): Buffer | number {
-  const msg = (detached ? raw : detach(raw)) as object;
+export function encodeJSONFrame(raw: unknown, max: number, detached = false): Buffer | number {
+  const msg: unknown = detached ? raw : detach(raw);
   const texts: string[] = [];
   const shaped = withMarkers(msg, texts);
   let pieces: string[] = [];
-  if (shaped === undefined || !splitAtMarkers(JSONStringify(shaped) as string, texts, pieces)) pieces = [JSONStringify(msg) as string];
+  if (shaped === undefined || !splitAtMarkers(JSONStringify(shaped), texts, pieces)) pieces = [JSONStringify(msg)];
   let n = 0;
   const sizes: number[] = [];
   for (let i = 0; i < pieces.length; i++) {
-    const k = BufferByteLength(pieces[i]!, 'utf8');
+    const k = BufferByteLength(pieces[i] ?? '', 'utf8');
     sizes[i] = k;
     n += k;
   }
@@ -144,7 +145,7 @@ export function encodeJSONFrame(raw: object, max: number, detached = false): Buf
   let at = HEADER_SIZE;
   // ASCII (as many bytes as UTF-16 units) is written as latin1, the cheaper encoder
   for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i]!;
+    const p = pieces[i] ?? '';
     at += sizes[i] === p.length ? BufferLatin1Write(out, p, at) : TextEncodeInto(p, TypedArrayPrototypeSubarray(out, at));
   }
   return out;
@@ -154,15 +155,18 @@ const marker = (i: number) => `\u0001cwx-text-${i}\u0001`;
 
 /** withKey is a detached copy of o with k set to v. */
 function withKey(o: Rec, k: string, v: unknown): Rec {
-  const out = ObjectCreate(null) as Rec;
+  const out: Rec = ObjectCreate(null);
   const ks = ObjectKeys(o);
-  for (let i = 0; i < ks.length; i++) out[ks[i]!] = o[ks[i]!];
+  for (let i = 0; i < ks.length; i++) {
+    const key = ks[i];
+    if (key !== undefined) out[key] = o[key];
+  }
   out[k] = v;
   return out;
 }
 
 /** withMarkers returns msg with its big plain texts replaced by markers (pushed to texts), or undefined when it has none. */
-function withMarkers(msg: object, texts: string[]): object | undefined {
+function withMarkers(msg: unknown, texts: string[]): object | undefined {
   if (!plainRecord(msg) || !plainRecord(msg.result) || !ArrayIsArray(msg.result.content)) return undefined;
   const content: unknown[] = msg.result.content;
   let blocks: unknown[] | undefined;
@@ -188,10 +192,10 @@ function withMarkers(msg: object, texts: string[]): object | undefined {
 function splitAtMarkers(json: string, texts: string[], pieces: string[]): boolean {
   let from = 0;
   for (let i = 0; i < texts.length; i++) {
-    const m = JSONStringify(marker(i)) as string;
+    const m = JSONStringify(marker(i));
     const at = StringPrototypeIndexOf(json, m);
     if (at < from || StringPrototypeIndexOf(json, m, at + 1) >= 0) return false;
-    ArrayPrototypePush(pieces, StringPrototypeSlice(json, from, at), '"', texts[i]!, '"');
+    ArrayPrototypePush(pieces, StringPrototypeSlice(json, from, at), '"', texts[i] ?? '', '"');
     from = at + m.length;
   }
   ArrayPrototypePush(pieces, StringPrototypeSlice(json, from));
@@ -216,10 +220,11 @@ export class FrameDecoder {
       if (this.want < 0) {
         if (this.size < HEADER_SIZE) break;
         const h = this.take(HEADER_SIZE);
-        if (h[0] !== M0 || h[1] !== M1 || h[2] !== M2 || h[3] !== M3) {
-          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(h[0]!, h[1]!, h[2]!, h[3]!))}`);
+        const b = (i: number): number => h[i] ?? 0; // take returned HEADER_SIZE bytes
+        if (b(0) !== M0 || b(1) !== M1 || b(2) !== M2 || b(3) !== M3) {
+          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(b(0), b(1), b(2), b(3)))}`);
         }
-        const n = (h[4]! | (h[5]! << 8) | (h[6]! << 16)) + h[7]! * 0x1000000;
+        const n = (b(4) | (b(5) << 8) | (b(6) << 16)) + b(7) * 0x1000000;
         if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
         this.want = n;
       }
@@ -241,7 +246,8 @@ export class FrameDecoder {
     let at = 0;
     let i = 0;
     for (; at < n; i++) {
-      const c = this.chunks[i]!;
+      const c = this.chunks[i];
+      if (c === undefined) throw new FrameError(`internal: ${n} bytes taken from a buffer of ${at}`);
       const len = TypedArrayLength(c);
       const k = len <= n - at ? len : n - at;
       TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
@@ -254,7 +260,8 @@ export class FrameDecoder {
     }
     const rest: Uint8Array[] = [];
     for (let j = i; j < this.chunks.length; j++) {
-      if (TypedArrayLength(this.chunks[j]!) > 0) ArrayPrototypePush(rest, this.chunks[j]!);
+      const c = this.chunks[j];
+      if (c !== undefined && TypedArrayLength(c) > 0) ArrayPrototypePush(rest, c);
     }
     this.chunks = rest;
     this.size -= n;

@@ -38,6 +38,12 @@ function lock(key: string, value: Fn): void {
   Object.defineProperty(process, key, { value, writable: false, configurable: false, enumerable: true });
 }
 
+/** functionOf is process[key] when it is a function: Node's internals, which @types/node does not declare. */
+function functionOf(key: string): Function | undefined {
+  const v: unknown = Reflect.get(process, key);
+  return typeof v === 'function' ? v : undefined;
+}
+
 function shown(v: unknown): string {
   return typeof v === 'string' ? JSON.stringify(v) : String(v);
 }
@@ -47,11 +53,10 @@ export function guardProcess(): HostEnd {
   const self = process.pid;
   const parent = process.ppid;
   const original = {
-    exit: process.exit as Fn,
-    reallyExit: Reflect.get(process, 'reallyExit') as Fn | undefined,
-    abort: process.abort as Fn,
-    kill: process.kill as Fn,
-    _kill: Reflect.get(process, '_kill') as Fn | undefined,
+    exit: process.exit,
+    reallyExit: functionOf('reallyExit'),
+    kill: process.kill,
+    _kill: functionOf('_kill'),
   };
   let trusted = false; // true only while the host itself calls an original
   let told: Refusal | undefined;
@@ -70,20 +75,20 @@ export function guardProcess(): HostEnd {
     const ppid = process.ppid;
     return p === self || p === -self || p === 0 || p === -1 || p === parent || p === -parent || (ppid > 1 && (p === ppid || p === -ppid));
   };
-  const call = (fn: Fn, args: unknown[]): unknown => Reflect.apply(fn, process, args);
+  const call = (fn: Function, args: unknown[]): unknown => Reflect.apply(fn, process, args);
 
-  lock('exit', function exit(code?: unknown): never {
-    if (trusted) return call(original.exit, [code]) as never;
+  lock('exit', function exit(code?: unknown): unknown {
+    if (trusted) return call(original.exit, [code]);
     return refuse(`process.exit(${code === undefined ? '' : shown(code)})`);
   });
   if (original.reallyExit) {
     const real = original.reallyExit;
-    lock('reallyExit', function reallyExit(code?: unknown): never {
-      if (trusted) return call(real, [code]) as never;
+    lock('reallyExit', function reallyExit(code?: unknown): unknown {
+      if (trusted) return call(real, [code]);
       return refuse(`process.reallyExit(${code === undefined ? '' : shown(code)})`);
     });
   }
-  lock('abort', function abort(): never {
+  lock('abort', function abort(): unknown {
     return refuse('process.abort()');
   });
   lock('kill', function kill(pid: unknown, sig?: unknown): unknown {
@@ -106,7 +111,7 @@ export function guardProcess(): HostEnd {
     }
   };
   return {
-    exit: (code) => asHost(() => call(original.exit, [code])) as never,
+    exit: (code) => asHost(() => Reflect.apply(original.exit, process, [code])),
     killGroup: () => {
       try {
         asHost(() => call(original.kill, [-self, 'SIGKILL']));

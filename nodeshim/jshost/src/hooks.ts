@@ -8,8 +8,8 @@
 import { ownerOf, type Context } from './cordis-adapter.ts';
 import { ErrorCode, type HookEvaluateParams, type HookVerdict } from './protocol.generated.ts';
 import { RpcError, cut, describeError } from './rpc.ts';
-import { runAs } from './running.ts';
-import { ownerContext, type OwnerRecord, type Registration } from './owner.ts';
+import { runOwned } from './run-owned.ts';
+import type { OwnerRecord } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
 
@@ -56,9 +56,11 @@ export async function evaluateHook(registrar: Registrar, params: HookEvaluatePar
   }
   const p = params.payload;
   const exec: PreExecute = Object.freeze({ name: p.name, arguments: deepFrozenCopy(p.input), callId: p.call_id, signal, workspace: p.workspace });
+  const listener = reg.def.listener;
   let value: unknown;
   try {
-    value = await runOwned(reg, signal, () => Reflect.apply(reg.def.listener as Listener, undefined, [exec, () => undefined]));
+    if (typeof listener !== 'function') throw new TypeError('the listener is not a function');
+    value = await runOwned(reg, signal, () => Reflect.apply(listener, undefined, [exec, () => undefined]));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(`the listener threw: ${describeError(err)}`, MAX_ERROR));
@@ -87,9 +89,12 @@ function verdictOf(v: unknown, owner: OwnerRecord, log: HookLog): HookVerdict {
     case 'annotate':
       if (typeof arg !== 'string') throw unsupported(v);
       return { kind: 'annotate', text: arg };
-    case 'revise':
-      if (!isPlainObject(arg)) throw new RpcError(ErrorCode.ExecutionFailed, 'revise needs the arguments as a plain object');
-      return { kind: 'revise', input: JSON.parse(JSON.stringify(arg)) as Record<string, unknown> };
+    case 'revise': {
+      // the copy of a plain object is a plain object unless a toJSON in it answered otherwise
+      const input: unknown = isPlainObject(arg) ? JSON.parse(JSON.stringify(arg)) : undefined;
+      if (!isPlainObject(input)) throw new RpcError(ErrorCode.ExecutionFailed, 'revise needs the arguments as a plain object');
+      return { kind: 'revise', input };
+    }
   }
   throw unsupported(v);
 }
@@ -115,20 +120,4 @@ function deepFrozenCopy(v: unknown): unknown {
   };
   freeze(copy);
   return copy;
-}
-
-/** runOwned calls fn inside the owner's context and races it against the signal. */
-function runOwned(reg: Registration, signal: AbortSignal, fn: () => unknown): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, 'cancelled'));
-    if (signal.aborted) return cancelled();
-    signal.addEventListener('abort', cancelled, { once: true });
-    let p: Promise<unknown>;
-    try {
-      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
-    } catch (err) {
-      p = Promise.reject(err);
-    }
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', cancelled));
-  });
 }

@@ -7,6 +7,7 @@
 // nothing here is looked up on a prototype at call time.
 const R = Reflect;
 export const ReflectApply = R.apply;
+export const ReflectGet = R.get;
 export const ReflectDefineProperty = R.defineProperty;
 export const ReflectGetOwnPropertyDescriptor = R.getOwnPropertyDescriptor;
 
@@ -27,50 +28,68 @@ export const JSONStringify = JSON.stringify;
 export const JSONParse = JSON.parse;
 export const StringFromCharCode = String.fromCharCode;
 
-type AnyFn = (...args: never[]) => unknown;
-/** uncurry turns a prototype method into a function of (this, ...args). */
-function uncurry<F extends AnyFn>(f: F): (self: unknown, ...args: Parameters<F>) => ReturnType<F> {
-  return (self, ...args) => ReflectApply(f, self, args) as ReturnType<F>;
+/**
+ * uncurry turns a prototype method into a function of (this, ...args). The method's declared
+ * type says which receiver it takes; where the library declares it on `any[]` or `Set<any>`, the
+ * typed constant it is first assigned to says it instead.
+ */
+function uncurry<T, A extends unknown[], R>(f: (this: T, ...args: A) => R): (self: T, ...args: A) => R {
+  return (self, ...args) => ReflectApply(f, self, args);
 }
+
+const arrayPush: (this: unknown[], ...items: unknown[]) => number = Array.prototype.push;
+const arrayIncludes: (this: readonly unknown[], v: unknown) => boolean = Array.prototype.includes;
+const setHas: (this: ReadonlySet<unknown>, v: unknown) => boolean = Set.prototype.has;
+const mapGet: (this: ReadonlyMap<unknown, unknown>, k: unknown) => unknown = Map.prototype.get;
+const promiseThen: (this: Promise<unknown>, a?: (v: unknown) => unknown, b?: (e: unknown) => unknown) => Promise<unknown> = Promise.prototype.then;
 
 export const StringPrototypeCharCodeAt = uncurry(String.prototype.charCodeAt);
 export const StringPrototypeSlice = uncurry(String.prototype.slice);
 export const StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
-export const ArrayPrototypePush = uncurry(Array.prototype.push as (...items: unknown[]) => number);
-export const ArrayPrototypeIncludes = uncurry(Array.prototype.includes as (v: unknown) => boolean);
-export const SetPrototypeHas = uncurry(Set.prototype.has as (v: unknown) => boolean);
-export const MapPrototypeGet = uncurry(Map.prototype.get as (k: unknown) => unknown);
+export const ArrayPrototypePush = uncurry(arrayPush);
+export const ArrayPrototypeIncludes = uncurry(arrayIncludes);
+export const SetPrototypeHas = uncurry(setHas);
+export const MapPrototypeGet = uncurry(mapGet);
 export const RegExpPrototypeTest = uncurry(RegExp.prototype.test);
-export const PromisePrototypeThen = uncurry(Promise.prototype.then as (a?: (v: unknown) => unknown, b?: (e: unknown) => unknown) => Promise<unknown>);
+export const PromisePrototypeThen = uncurry(promiseThen);
 
-const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype) as Uint8Array;
-export const TypedArrayPrototypeSet = uncurry(TypedArrayPrototype.set as (a: ArrayLike<number>, offset?: number) => void);
-export const TypedArrayPrototypeFill = uncurry(TypedArrayPrototype.fill as (v: number, start?: number, end?: number) => Uint8Array);
-export const TypedArrayPrototypeSubarray = uncurry(TypedArrayPrototype.subarray as (a?: number, b?: number) => Uint8Array);
-const getter = (k: string) => ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k)!.get!;
-const lengthGetter = getter('length');
-const bufferGetter = getter('buffer');
-const byteOffsetGetter = getter('byteOffset');
+// %TypedArray%.prototype's methods, read through Uint8Array.prototype (which inherits them); its
+// accessors are read as own properties of %TypedArray%.prototype itself
+const u8: Uint8Array = Uint8Array.prototype;
+const typedArraySet: (this: Uint8Array, a: ArrayLike<number>, offset?: number) => void = u8.set;
+const typedArrayFill: (this: Uint8Array, v: number, start?: number, end?: number) => Uint8Array = u8.fill;
+const typedArraySubarray: (this: Uint8Array, a?: number, b?: number) => Uint8Array = u8.subarray;
+export const TypedArrayPrototypeSet = uncurry(typedArraySet);
+export const TypedArrayPrototypeFill = uncurry(typedArrayFill);
+export const TypedArrayPrototypeSubarray = uncurry(typedArraySubarray);
+const TypedArrayPrototype: object = ObjectGetPrototypeOf(Uint8Array.prototype);
+function getter(k: 'length' | 'buffer' | 'byteOffset') {
+  const get = ReflectGetOwnPropertyDescriptor(TypedArrayPrototype, k)?.get;
+  if (get === undefined) throw new Error(`%TypedArray%.prototype.${k} is not an accessor in this runtime`);
+  return get;
+}
+const lengthGetter: (this: Uint8Array) => number = getter('length');
+const bufferGetter: (this: Uint8Array) => ArrayBufferLike = getter('buffer');
+const byteOffsetGetter: (this: Uint8Array) => number = getter('byteOffset');
 /** TypedArrayLength reads a typed array's length without its (patchable) getter lookup. */
-export const TypedArrayLength = (a: Uint8Array): number => ReflectApply(lengthGetter, a, []) as number;
-export const TypedArrayBuffer = (a: Uint8Array): ArrayBufferLike => ReflectApply(bufferGetter, a, []) as ArrayBufferLike;
-export const TypedArrayByteOffset = (a: Uint8Array): number => ReflectApply(byteOffsetGetter, a, []) as number;
+export const TypedArrayLength = (a: Uint8Array): number => ReflectApply(lengthGetter, a, []);
+export const TypedArrayBuffer = (a: Uint8Array): ArrayBufferLike => ReflectApply(bufferGetter, a, []);
+export const TypedArrayByteOffset = (a: Uint8Array): number => ReflectApply(byteOffsetGetter, a, []);
 
 const encoder = new TextEncoder();
 const encodeInto = TextEncoder.prototype.encodeInto;
 const encode = TextEncoder.prototype.encode;
 /** TextEncode is UTF-8 of s, through the captured encoder. */
-export const TextEncode = (s: string): Uint8Array => ReflectApply(encode, encoder, [s]) as Uint8Array;
+export const TextEncode = (s: string): Uint8Array => ReflectApply(encode, encoder, [s]);
 /** TextEncodeInto writes UTF-8 of s into dst; it returns the bytes written. */
 export const TextEncodeInto = (s: string, dst: Uint8Array): number => {
-  const r = ReflectApply(encodeInto, encoder, [s, dst]) as { written: number };
-  return r.written;
+  return ReflectApply(encodeInto, encoder, [s, dst]).written;
 };
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const decode = TextDecoder.prototype.decode;
 /** TextDecode decodes strict UTF-8 (it throws on invalid bytes), through the captured decoder. */
-export const TextDecode = (b: Uint8Array): string => ReflectApply(decode, decoder, [b]) as string;
+export const TextDecode = (b: Uint8Array): string => ReflectApply(decode, decoder, [b]);
 
 export const BufferByteLength = Buffer.byteLength;
 /**
@@ -85,10 +104,13 @@ export const BufferAllocUnsafeSlow = Buffer.allocUnsafeSlow;
  */
 export const wipe = (b: Uint8Array, end?: number): void => { TypedArrayPrototypeFill(b, 0, 0, end); };
 export const BufferConcat = Buffer.concat;
-const BufferProto = Buffer.prototype as unknown as Record<string, unknown>;
-const latin1Write = BufferProto.latin1Write as ((s: string, at: number, n: number) => number) | undefined;
+// Node's Buffer binding, undocumented (so untyped): Bun has none, and the UTF-8 path below runs there
+const latin1Write: unknown = Reflect.get(Buffer.prototype, 'latin1Write');
 /** BufferLatin1Write writes an ASCII string into buf at at, through the captured binding. */
 export const BufferLatin1Write = (buf: Uint8Array, s: string, at: number): number => {
-  if (latin1Write !== undefined) return ReflectApply(latin1Write, buf, [s, at, s.length]) as number;
+  if (typeof latin1Write === 'function') {
+    const n: unknown = ReflectApply(latin1Write, buf, [s, at, s.length]);
+    if (typeof n === 'number') return n;
+  }
   return TextEncodeInto(s, TypedArrayPrototypeSubarray(buf, at));
 };

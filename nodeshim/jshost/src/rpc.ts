@@ -8,7 +8,7 @@ import type {
   CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
 } from './messages.ts';
 import { parseStrict } from './strictjson.ts';
-import { wipe } from './primordials.ts';
+import { ObjectHasOwn, wipe } from './primordials.ts';
 import { acceptInbound, isPlainObject, validateMessage } from './validate.ts';
 
 /** RpcError is an error answer with a JSON-RPC code. */
@@ -166,31 +166,29 @@ export class RpcPeer {
 
   private send(outbound: Outbound, answering?: string): void {
     // detached before anything reads it: no getter, setter or toJSON of a shared prototype
-    // sees the message (frame.ts)
-    let msg = detach(outbound) as Outbound;
+    // sees the message (frame.ts); whether it answers with a result is read on that copy too
+    const msg = detach(outbound);
+    const answer = isPlainObject(msg) && ObjectHasOwn(msg, 'result') ? msg : undefined;
     const reason = validateMessage(msg, 'host_to_core', this.o.tier, () => answering);
     if (reason !== null) {
-      if ('result' in msg) {
-        // A handler produced an answer the protocol refuses: report it as an internal error.
-        msg = detach({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } }) as Outbound;
-      } else {
-        throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
-      }
+      if (answer === undefined) throw new RpcError(ErrorCode.Internal, `refusing to send an invalid message: ${reason}`);
+      // A handler produced an answer the protocol refuses: report it as an internal error.
+      return this.o.write(encodeJSON({ jsonrpc: '2.0', id: answer.id, error: { code: ErrorCode.Internal, message: `invalid result: ${reason}` } }));
     }
-    if (!('result' in msg)) return this.o.write(encodeJSON(msg, true));
+    if (answer === undefined) return this.o.write(encodeJSON(msg, true));
     // An answer that cannot be framed is answered at once as the plugin's failure, never
     // dropped: the core's caller would otherwise wait for its deadline (ARCHITECTURE.md,
     // “Framing”). Anything else too large throws from encodeFrame to its sender.
     let failure: string;
     try {
-      const frame = encodeJSONFrame(msg, MAX_FRAME, true); // measured before a buffer is allocated
+      const frame = encodeJSONFrame(answer, MAX_FRAME, true); // measured before a buffer is allocated
       if (typeof frame !== 'number') return this.o.write(frame);
       failure = tooLarge(frame);
     } catch (err) {
       failure = `result could not be encoded: ${describeError(err)}`; // the runtime ran out of memory
     }
     const error = { code: ErrorCode.ExecutionFailed, message: failure };
-    this.o.write(encodeJSON({ jsonrpc: '2.0', id: msg.id, error }));
+    this.o.write(encodeJSON({ jsonrpc: '2.0', id: answer.id, error }));
   }
 }
 
@@ -221,6 +219,6 @@ export function cut(s: string, max: number): string {
   if (s.length <= max / 3 || Buffer.byteLength(s, 'utf8') <= max) return s;
   let end = max;
   const bytes = Buffer.from(s, 'utf8');
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // back to a character boundary
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--; // back to a character boundary
   return bytes.subarray(0, end).toString('utf8');
 }

@@ -28,7 +28,8 @@ export const TICK_MS = 100;
 /** PIPE_BUF is the size up to which one write to a pipe is atomic (POSIX; 4096 on Linux). */
 const PIPE_BUF = 4096;
 
-const words = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+const shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
+const words = new Int32Array(shared);
 // captured before any plugin loads: a plugin replacing Atomics cannot reach these
 const { load, store, compareExchange, add } = Atomics;
 
@@ -107,14 +108,12 @@ export function unlockChannel(): void {
   compareExchange(words, WRITE, 1, 0);
 }
 
-type Callback = (...args: unknown[]) => unknown;
-
 /** owned wraps cb so that it runs noted as the owner whose async context scheduled it. */
 function owned(cb: unknown): unknown {
   if (typeof cb !== 'function') return cb;
   const owner = ownerContext.getStore();
   if (owner === undefined) return cb;
-  const fn = cb as Callback;
+  const fn = cb;
   return function (this: unknown, ...args: unknown[]) {
     const prev = enter(owner);
     try {
@@ -128,7 +127,7 @@ function owned(cb: unknown): unknown {
 function wrapScheduler(target: object, key: string): void {
   const original: unknown = Reflect.get(target, key);
   if (typeof original !== 'function') return;
-  const orig = original as Callback;
+  const orig = original;
   const wrapped = function (this: unknown, cb: unknown, ...rest: unknown[]) {
     return Reflect.apply(orig, this, [owned(cb), ...rest]);
   };
@@ -195,5 +194,5 @@ setInterval(() => {
 
 /** watchdogData is what the watchdog thread needs to read the notes and write on fd. */
 export function watchdogData(fd: number): { words: SharedArrayBuffer; fd: number; busyMs: number; tickMs: number } {
-  return { words: words.buffer as SharedArrayBuffer, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
+  return { words: shared, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
 }

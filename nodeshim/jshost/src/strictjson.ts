@@ -51,9 +51,9 @@ function scan(text: string): void {
         else if (d === '"') break;
       }
       checkSurrogates(text, start, i);
-      if (expectKey) {
+      const set = keys[keys.length - 1];
+      if (expectKey && set) { // a key is expected only inside an object, whose entry is its Set
         const key = String(JSONParse(StringPrototypeSlice(text, start, i + 1)));
-        const set = keys[keys.length - 1]!;
         if (SetPrototypeHas(set, key)) throw new StrictJsonError(`duplicate key ${JSONStringify(key)}`);
         set.add(key);
         expectKey = false;

@@ -29,6 +29,15 @@ export function isPlainObject(v: unknown): v is Rec {
   return typeof v === 'object' && v !== null && !ArrayIsArray(v);
 }
 
+/** eachKey calls fn with each own enumerable key of o, by index: no array iterator a plugin could replace. */
+function eachKey(o: Rec, fn: (k: string) => void): void {
+  const ks = ObjectKeys(o);
+  for (let i = 0; i < ks.length; i++) {
+    const k = ks[i];
+    if (k !== undefined) fn(k);
+  }
+}
+
 function has(o: Rec, k: string): boolean {
   return ObjectHasOwn(o, k);
 }
@@ -64,7 +73,7 @@ function fail(reason: string): never {
 
 function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: AnswerLookup): void {
   if (!isPlainObject(msg)) fail('message is not a JSON object');
-  for (let ks = ObjectKeys(msg), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) if (!ENVELOPE_KEYS.has(k)) fail(`unknown envelope field "${k}"`);
+  eachKey(msg, (k) => { if (!ENVELOPE_KEYS.has(k)) fail(`unknown envelope field "${k}"`); });
   if (msg.jsonrpc !== '2.0') fail('jsonrpc must be "2.0"');
   const id = msg.id;
   if (has(msg, 'id') && !isUint(id)) fail('id must be an unsigned integer');
@@ -92,7 +101,7 @@ function checkMessage(msg: unknown, direction: Direction, tier: Tier, answers?: 
   if (!hasResult) {
     const e = msg.error;
     if (!isPlainObject(e)) fail('error must be an object');
-    for (let ks = ObjectKeys(e), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`);
+    eachKey(e, (k) => { if (!ERROR_KEYS.has(k)) fail(`unknown error field "${k}"`); });
     if (!isInt(e.code)) fail('error.code must be an integer');
     if (typeof e.message !== 'string') fail('error.message must be a string');
     return;
@@ -118,7 +127,7 @@ function checkShape(value: Rec, shapeName: string, strict: boolean, where: strin
   const shape = SHAPES[shapeName];
   if (!shape) fail(`${where}: unknown shape ${shapeName}`);
   if (shapeName !== ANY_OBJECT && (strict || shape.strict)) {
-    for (let ks = ObjectKeys(value), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
+    eachKey(value, (k) => { if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`); });
   }
   for (const [name, field] of Object.entries(shape.fields)) {
     const isAny = field.type.t === 'any';
@@ -151,7 +160,7 @@ function checkType(v: unknown, t: FieldType, strict: boolean, where: string): vo
       return;
     case 'map':
       if (!isPlainObject(v)) fail(`${where} must be an object`);
-      for (let ks = ObjectKeys(v), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) checkType(v[k], t.of, strict, `${where}.${k}`);
+      eachKey(v, (k) => { checkType(v[k], t.of, strict, `${where}.${k}`); });
       return;
   }
 }
@@ -256,5 +265,5 @@ function dropNulls(value: Rec, shapeName: string): void {
 function dropNullsIn(v: unknown, t: FieldType): void {
   if (t.t === 'shape' && isPlainObject(v)) dropNulls(v, t.shape);
   else if (t.t === 'array' && ArrayIsArray(v)) for (let i = 0; i < v.length; i++) dropNullsIn(v[i], t.of);
-  else if (t.t === 'map' && isPlainObject(v)) for (let ks = ObjectKeys(v), i = 0, k = ks[0]!; i < ks.length; k = ks[++i]!) dropNullsIn(v[k], t.of);
+  else if (t.t === 'map' && isPlainObject(v)) eachKey(v, (k) => { dropNullsIn(v[k], t.of); });
 }

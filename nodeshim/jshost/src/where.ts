@@ -40,6 +40,11 @@ export function relPath(root: string, file: string): string {
   return rel.startsWith('..') || isAbsolute(rel) ? p : rel.split(sep).join('/');
 }
 
+/** firstError is the first of an error's `errors` (Bun's build error carries them), or the error itself. */
+function firstError(err: unknown): unknown {
+  return isPlainObject(err) && Array.isArray(err.errors) ? err.errors[0] : err;
+}
+
 /**
  * syntaxWhere finds where a syntax or type-stripping error points: Bun's build message carries
  * its position; Node's type-stripping error carries it in its stack; Node's module syntax error
@@ -47,8 +52,8 @@ export function relPath(root: string, file: string): string {
  * kept) and its location is used only when that compile fails with the very same message.
  */
 export function syntaxWhere(err: unknown, entryPath: string): Where | undefined {
-  const first = Array.isArray((err as { errors?: unknown })?.errors) ? (err as { errors: unknown[] }).errors[0] : err;
-  const pos = (first as { position?: unknown } | undefined)?.position;
+  const first = firstError(err);
+  const pos = isPlainObject(first) ? first.position : undefined;
   if (isPlainObject(pos) && typeof pos.file === 'string' && typeof pos.line === 'number' && typeof pos.column === 'number') {
     return { file: pos.file, line: pos.line, column: pos.column, lineText: typeof pos.lineText === 'string' ? pos.lineText : '' };
   }
@@ -81,8 +86,8 @@ function decorated(stack: string): Where | undefined {
   const m = /^(.+):(\d+)$/.exec(lines[0] ?? '');
   if (!m) return undefined;
   for (let i = 2; i < Math.min(lines.length, 6); i++) {
-    const caret = /^( *)\^+\s*$/.exec(lines[i]!);
-    if (caret) return { file: m[1]!, line: Number(m[2]), column: caret[1]!.length + 1, lineText: lines[i - 1]! };
+    const caret = /^( *)\^+\s*$/.exec(lines[i] ?? '');
+    if (caret) return { file: m[1] ?? '', line: Number(m[2]), column: (caret[1] ?? '').length + 1, lineText: lines[i - 1] ?? '' };
   }
   return undefined;
 }
@@ -103,9 +108,9 @@ export function describeSyntax(err: unknown, entryPath: string): string | undefi
   const w = syntaxWhere(err, entryPath);
   if (!w) return undefined;
   const root = pluginRoot(entryPath);
-  const first = Array.isArray((err as { errors?: unknown })?.errors) ? (err as { errors: unknown[] }).errors[0] : err;
+  const first = firstError(err);
   // Bun says "Unexpected ;" where Node says "Unexpected token ';'": one wording for both
-  const message = String((first as { message?: unknown })?.message ?? err).split('\n')[0]!
+  const message = (String((isPlainObject(first) ? first.message : undefined) ?? err).split('\n')[0] ?? '')
     .replace(/^Unexpected ([^\s\w'"]{1,3})$/, "Unexpected token '$1'");
   const text = w.lineText.replace(/\t/g, ' ');
   const lead = text.length - text.trimStart().length;
@@ -122,8 +127,10 @@ export function topFrame(err: unknown, root: string): string | undefined {
   for (const line of err.stack.split('\n').slice(1)) {
     const m = FRAME.exec(line);
     if (!m) continue;
-    const rel = relPath(root, m[1]!);
-    if (rel === m[1] || isAbsolute(rel)) continue; // outside the plugin: the host or a runtime module
+    const file = m[1];
+    if (file === undefined) continue;
+    const rel = relPath(root, file);
+    if (rel === file || isAbsolute(rel)) continue; // outside the plugin: the host or a runtime module
     return `${rel}:${m[2]}:${m[3]}`;
   }
   return undefined;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { plugin, test, withCore } from './harness.mjs';
 
 const TICKET = 'tkt-' + 'a1b2c3d4'.repeat(8);
-const VECTORS = ['stringify', 'parse', 'tojson', 'accessors', 'then', 'encode', 'buffer', 'stream', 'iterate', 'handles'];
+const VECTORS = ['stringify', 'parse', 'tojson', 'accessors', 'then', 'encode', 'buffer', 'stream', 'iterate', 'handles', 'listeners'];
 
 for (const vector of [...VECTORS, 'all']) {
   test(`a plugin patching built-ins (${vector}) sees no other plugin's ticket or owner token`, async () => {
@@ -20,7 +20,7 @@ for (const vector of [...VECTORS, 'all']) {
       const sent = core.messages.find((m) => m.method === 'core/call');
       assert.equal(sent.params.ticket, TICKET, 'the host sent the ticket');
       const seen = (await core.callTool(core.handleOf('snoop_seen'), {})).result.structured;
-      assert.ok(seen.count > 0 || vector === 'accessors' || vector === 'handles', `the ${vector} patch recorded nothing: it did not take`);
+      assert.ok(seen.count > 0 || vector === 'accessors' || vector === 'handles' || vector === 'listeners', `the ${vector} patch recorded nothing: it did not take`);
       assert.ok(!seen.text.includes(TICKET), `the snoop saw the ticket through ${vector}`);
       assert.ok(!seen.text.includes(victim.owner.owner_token), `the snoop saw the victim's owner token through ${vector}`);
     });

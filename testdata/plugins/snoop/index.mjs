@@ -10,7 +10,8 @@
 // (Writable.prototype.write, Socket.prototype._writeGeneric, the Pipe handle's writeBuffer
 // and writev, EventEmitter.prototype.emit), iterate (Array.prototype[Symbol.iterator],
 // forEach, Object.keys, entries, values), handles (a 'data' listener on every stream
-// process._getActiveHandles() returns).
+// process._getActiveHandles() returns); listeners, only when named (an array iterator that
+// puts a function of its own first in every list of functions, such as a stream's listeners).
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -125,6 +126,20 @@ const patches = {
     wrap(Array.prototype, Symbol.iterator);
     wrap(Array.prototype, 'forEach');
     for (const k of ['keys', 'entries', 'values']) wrap(Object, k);
+  },
+  // not in ALL: an array iterator that slips a listener of its own in front of every list of
+  // functions iterated with for-of (a stream's 'data' listeners, for one), to be called with
+  // whatever they are called with
+  listeners: () => {
+    const iterate = Array.prototype[Symbol.iterator];
+    const concat = Array.prototype.concat;
+    const every = Array.prototype.every;
+    const spy = (...args) => { for (let i = 0; i < args.length; i++) record(args[i]); };
+    const isFn = (f) => typeof f === 'function' && f !== spy;
+    Array.prototype[Symbol.iterator] = function () {
+      const list = this.length > 0 && Reflect.apply(every, this, [isFn]) ? Reflect.apply(concat, [spy], [this]) : this;
+      return Reflect.apply(iterate, list, []);
+    };
   },
 };
 

@@ -38,7 +38,8 @@ function describe(r) {
 function workspaceOf(stdin) {
   try {
     const ev = JSON.parse(stdin);
-    return typeof ev.cwd === "string" && ev.cwd !== "" ? ev.cwd : void 0;
+    const cwd = typeof ev === "object" && ev !== null ? Reflect.get(ev, "cwd") : void 0;
+    return typeof cwd === "string" && cwd !== "" ? cwd : void 0;
   } catch {
     return void 0;
   }

@@ -94,8 +94,9 @@ function describe(r: HookResult): string {
 
 function workspaceOf(stdin: string): string | undefined {
   try {
-    const ev = JSON.parse(stdin) as { cwd?: unknown };
-    return typeof ev.cwd === 'string' && ev.cwd !== '' ? ev.cwd : undefined;
+    const ev: unknown = JSON.parse(stdin);
+    const cwd: unknown = typeof ev === 'object' && ev !== null ? Reflect.get(ev, 'cwd') : undefined;
+    return typeof cwd === 'string' && cwd !== '' ? cwd : undefined;
   } catch {
     return undefined;
   }

@@ -48,18 +48,17 @@ export class MissingModuleError extends Error {
 export function classify(specifier: string): { provide: string } | { refuse: string } | null {
   if (Object.hasOwn(PROVIDED, specifier)) return { provide: specifier };
   for (const p of SINGLETON_PACKAGES) if (specifier.startsWith(`${p}/`)) return { refuse: specifier };
-  const m = PEER.exec(specifier);
-  if (m) return { refuse: m[1]! };
+  const pkg = PEER.exec(specifier)?.[1];
+  if (pkg !== undefined) return { refuse: pkg };
   return null;
 }
 
 /** explainImportError maps a runtime's "cannot find package" error onto the "requires `X`" one. */
 export function explainImportError(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
-  const m = /Cannot find (?:package|module) '([^']+)'/.exec(err.message);
-  if (!m) return err;
-  const spec = m[1]!;
-  const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+  const spec = /Cannot find (?:package|module) '([^']+)'/.exec(err.message)?.[1];
+  if (spec === undefined) return err;
+  const pkg = spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
   const c = classify(spec);
   if (c && 'refuse' in c) return new MissingModuleError(c.refuse);
   if (PEER.test(pkg)) return new MissingModuleError(pkg);
@@ -112,9 +111,9 @@ export function installResolution(): 'node' | 'bun' {
 }
 
 function refusePeerCopy(path: string): void {
-  const m = PEER_COPY.exec(path);
-  if (!m) return;
-  const pkg = m[1]!.replace('\\', '/');
+  const found = PEER_COPY.exec(path)?.[1];
+  if (found === undefined) return;
+  const pkg = found.replace('\\', '/');
   const c = classify(pkg);
   if (c && 'provide' in c) throw new Error(`loads its own copy of \`${pkg}\` from ${path}; import \`${pkg}\` by name to get cwx's single copy`);
   if (PEER.test(pkg)) throw new MissingModuleError(pkg);

@@ -73,8 +73,7 @@ function toQuestion(q: unknown): UserQuestion {
 function toQuestionError(err: unknown): QuestionError {
   if (err instanceof QuestionError) return err;
   if (!(err instanceof RpcError)) return new QuestionError('FAILED', `userQuestions.ask: ${String(err)}`);
-  const data = err.data as { code?: unknown } | undefined;
-  if (data?.code === 'NO_PROVIDER') return new QuestionError('NO_PROVIDER', err.message);
+  if (isPlainObject(err.data) && err.data.code === 'NO_PROVIDER') return new QuestionError('NO_PROVIDER', err.message);
   if (err.code === ErrorCode.Cancelled) return new QuestionError('CANCELLED', err.message);
   if (err.code === ErrorCode.Refused || err.code === ErrorCode.InvalidParams) return new QuestionError('REFUSED', err.message);
   return new QuestionError('FAILED', err.message);

@@ -72,7 +72,7 @@ export interface ToolView {
 function freezeDeep<T>(v: T): T {
   if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
     Object.freeze(v);
-    for (const k of Object.keys(v)) freezeDeep((v as Record<string, unknown>)[k]);
+    for (const x of Object.values(v)) freezeDeep(x);
   }
   return v;
 }
@@ -109,7 +109,7 @@ export function defineServices(registrar: Registrar): ServiceClasses {
       return freezeDeep({
         name: reg.name,
         description: String(def.description ?? ''),
-        inputSchema: JSON.parse(JSON.stringify(schema)) as unknown,
+        inputSchema: JSON.parse(JSON.stringify(schema)),
         plugin: reg.owner.pluginName,
       });
     }

@@ -7,11 +7,13 @@ import { ownerOf } from '../cordis-adapter.ts';
 import type { OwnerRecord } from '../owner.ts';
 import { ErrorCode, type AnyObject, type HarnessRunParams } from '../protocol.generated.ts';
 import { RpcError } from '../rpc.ts';
+import { isPlainObject } from '../validate.ts';
 
-/** HarnessHandler runs what one harness/run names and answers its result. */
-export type HarnessHandler = (params: Readonly<HarnessRunParams>, signal: AbortSignal) => Promise<AnyObject>;
-
-const handlers = new WeakMap<OwnerRecord, HarnessHandler>();
+/**
+ * handlers are the functions the modules serve, each called as (params, signal) for one
+ * harness/run; what it answers is checked here and again by the RPC peer's validator.
+ */
+const handlers = new WeakMap<OwnerRecord, Function>();
 
 /** serveHarness answers harness/run with the handler of the live owner it names. */
 export async function serveHarness(owners: Map<string, OwnerRecord>, params: HarnessRunParams, signal: AbortSignal): Promise<AnyObject> {
@@ -20,7 +22,9 @@ export async function serveHarness(owners: Map<string, OwnerRecord>, params: Har
   const handler = owner && owner.state === 'active' && owner.ref.plugin_id === ref.plugin_id && owner.ref.generation === ref.generation
     ? handlers.get(owner) : undefined;
   if (!handler) throw new RpcError(ErrorCode.InvalidParams, `owner \`${ref.plugin_id}\` serves no harness/run here`);
-  return handler(Object.freeze({ ...params }), signal);
+  const result: unknown = await Reflect.apply(handler, undefined, [Object.freeze({ ...params }), signal]);
+  if (!isPlainObject(result)) throw new RpcError(ErrorCode.ExecutionFailed, `the harness/run handler of \`${ref.plugin_id}\` answered no object`);
+  return result;
 }
 
 export function defineShellHooks(): new (ctx: Context) => Service {
@@ -35,7 +39,7 @@ export function defineShellHooks(): new (ctx: Context) => Service {
       if (typeof handler !== 'function') throw new TypeError('shellHooks.serve: the handler must be a function');
       if (handlers.has(owner)) throw new TypeError('shellHooks.serve: this module already serves harness/run');
       this.ctx.effect(() => {
-        handlers.set(owner, handler as HarnessHandler);
+        handlers.set(owner, handler);
         return () => {
           if (handlers.get(owner) === handler) handlers.delete(owner);
         };

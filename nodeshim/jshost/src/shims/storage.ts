@@ -46,7 +46,7 @@ function encode(key: string, value: unknown): string {
       return;
     }
     if (typeof v === 'object') {
-      const proto = Object.getPrototypeOf(v) as unknown;
+      const proto: unknown = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) throw new StorageError(`storage.set: value of \`${key}\` holds an object that is not plain JSON`);
       for (const x of Object.values(v)) check(x, depth + 1);
       return;
@@ -67,8 +67,13 @@ function checkKey(method: string, key: unknown): string {
   return key;
 }
 
+/** errnoCode is the `code` of a Node system error (ENOENT, ELOOP, ...), or undefined. */
+function errnoCode(err: unknown): unknown {
+  return typeof err === 'object' && err !== null ? Reflect.get(err, 'code') : undefined;
+}
+
 function isMissing(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+  return errnoCode(err) === 'ENOENT';
 }
 
 /** Store is one owner's folder. */
@@ -124,7 +129,7 @@ class Store {
       fh = await open(this.file(key), constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (err) {
       if (isMissing(err)) return undefined;
-      if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new StorageError(`storage.get: \`${key}\` is a symlink; it is never followed`);
+      if (errnoCode(err) === 'ELOOP') throw new StorageError(`storage.get: \`${key}\` is a symlink; it is never followed`);
       throw err;
     }
     try {
@@ -132,7 +137,7 @@ class Store {
       if (!st.isFile() || st.size > MAX_VALUE) throw new StorageError(`storage.get: \`${key}\` is corrupt (not a file of at most ${MAX_VALUE} bytes); delete it`);
       const text = (await fh.readFile()).toString('utf8');
       try {
-        return JSON.parse(text) as unknown;
+        return JSON.parse(text);
       } catch {
         throw new StorageError(`storage.get: \`${key}\` is corrupt (not JSON); delete it`);
       }
@@ -275,7 +280,7 @@ export function defineStorage(): new (ctx: Context) => Service {
         const s = storeOf(this.ctx, 'list');
         return s.run('list', () => s.list());
       } catch (err) {
-        return Promise.reject(err as Error);
+        return Promise.reject(err);
       }
     }
     private op<T>(method: string, key: unknown, fn: (s: Store, k: string) => Promise<T>): Promise<T> {
@@ -284,7 +289,7 @@ export function defineStorage(): new (ctx: Context) => Service {
         const s = storeOf(this.ctx, method);
         return s.run(method, () => fn(s, k));
       } catch (err) {
-        return Promise.reject(err as Error);
+        return Promise.reject(err);
       }
     }
   }
