@@ -21,5 +21,6 @@
 //
 // A reader of the repository cannot open the project's issue tracker, so no document but
 // CHANGELOG.md names an issue: TestNoIssueNumbersInDocuments reads every tracked Markdown
-// file and every doc.go for "issue 12", "issues 12 and 13" and "#12".
+// file and every doc.go for the word issue (or issues) followed by a number, and for a
+// number written after a hash sign.
 package doccheck
