@@ -55,7 +55,7 @@
 //
 // A measuring aid: with CWX_SHIM_CPUPROFILE=<prefix> in the core's environment (the core
 // passes it on), every shim writes a Go CPU profile to <prefix>.<tier>.<pid> at its orderly
-// exit (BENCHMARKS.md, “The cheaper path”).
+// exit (BENCHMARKS.md, “AutoMTLS on and off”).
 //
 // One case no user-space design covers: `kill -9` of the shim itself. The runtime dies with
 // it (its death signal), but the shim's sweep never runs, so a process that had already left
