@@ -61,7 +61,7 @@
 // (`BUN_JSC_jitMemoryReservationSize`, 1/64 of the limit) so Bun keeps its JIT under `RLIMIT_DATA`.
 // Node always gets `--max-old-space-size=256 --disable-proto=throw --no-addons` plus whichever of
 // `--no-experimental-sqlite` and `--no-experimental-ffi` the binary accepts (probed once per binary,
-// kept across processes by the probe cache below);
+// kept across processes by the probe cache, core/probecache doc.go, “Probe cache”);
 // Bun gets `--no-install --no-env-file --config=/dev/null --no-addons`.
 //
 // The JS host refuses native code before any plugin loads and verifies the locks through the entry

@@ -39,7 +39,7 @@
 // the array iterator. It does not cover `Buffer`, the stream classes or `process`
 // (`Buffer.prototype.write` stays writable), and it turns the ordinary assignment of a method over
 // one inherited from a frozen prototype (`obj.toString = …`, the polyfill pattern) into a
-// `TypeError` in strict code. So it is not used: the primordials above hold on both runtimes and
+// `TypeError` in strict code. So it is not used: the primordials (ARCHITECTURE.md, “Trust model”) hold on both runtimes and
 // break no plugin; adopting the flag would need the host to stop assigning to `console`, a Node-only
 // code path and a survey of published plugins for the override pattern.
 //
