@@ -11,7 +11,7 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
+.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
 
 all: build
 
@@ -39,10 +39,13 @@ lockcheck: ## the lock annotations (// +checklocks:mu) hold, and every …Locked
 deptest: ## the import rules between core, shared and nodeshim
 	$(GO) test -count=1 ./core/internal/deptest
 
+doccheck: ## every citation of a document's heading or a doc.go resolves; no document but CHANGELOG.md names an issue
+	$(GO) test -count=1 ./core/internal/doccheck
+
 builtin-table: ## print the Go rows of core/bundle's pinned builtin-module table for the built JS host (paste them by hand)
 	@$(GO) test -count=1 -run '^TestPinnedTableMatchesTheHost$$' -v ./core/bundle -args -print-table | grep -o '{ID: .*},$$' | sed 's/^/\t/'
 
-lint: fmt-check vet staticcheck lockcheck deptest
+lint: fmt-check vet staticcheck lockcheck deptest doccheck
 
 test-go: tools mcp-client
 	$(GO) test -race -count=1 ./...

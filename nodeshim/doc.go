@@ -55,7 +55,7 @@
 //
 // A measuring aid: with CWX_SHIM_CPUPROFILE=<prefix> in the core's environment (the core
 // passes it on), every shim writes a Go CPU profile to <prefix>.<tier>.<pid> at its orderly
-// exit (BENCHMARKS.md, “The cheaper path”).
+// exit (BENCHMARKS.md, “AutoMTLS on and off”).
 //
 // One case no user-space design covers: `kill -9` of the shim itself. The runtime dies with
 // it (its death signal), but the shim's sweep never runs, so a process that had already left
@@ -85,4 +85,37 @@
 // checks it, setting the limit with the shell's `ulimit -d` before the exec, since there is
 // no prlimit(2)). The runtime's pipes keep the system's size (no F_SETPIPE_SZ), and Stats
 // reports RSS 0 (no /proc).
+//
+// # What the shim does
+//
+// **The shim is thin.** It serves the gRPC service of `shared/proto/shimv1`: one `Channel` stream of
+// payloads, and the control calls `Start` (exactly once), `Signal` and `Stats`, each on its own
+// HTTP/2 stream so none waits behind a large payload. It MUST NOT parse JSON-RPC and MUST NOT decide
+// anything. It:
+//
+//  1. spawns the runtime from the core's `runtime.LaunchPlan` (argv, environment, working directory,
+//     memory limit) with stdin on `/dev/null`, fd 1 and fd 2 on one capture pipe, and the channel on
+//     two pipes of its own: fd 3 (frames to the runtime) and fd 4 (frames from it), so nothing a
+//     plugin writes to fd 1 (even `fs.writeSync(1, …)`) can corrupt or forge a frame; the shim's own
+//     fd 3 (the lifeline) is a different pipe the runtime never inherits;
+//  2. spawns it through the exec helper, its own binary as `cwx nodeshim exec-helper`, which sets
+//     `RLIMIT_DATA` on itself and execs the runtime in its place, so the runtime is born with the
+//     limit (setting it after the spawn would leave a window without a cap) and the shim never runs
+//     under it (a low limit would kill the Go shim);
+//  3. relays frames in order: CWX1 frames from the runtime's fd 4 become gRPC messages carrying the
+//     payload, split into parts of at most `shared.PartSize` (256 KiB); messages from the core become
+//     CWX1 frames on the runtime's fd 3;
+//  4. checks framing only (magic, and the announced length against `frame.MaxPayload` before it
+//     allocates); a framing violation kills the runtime's group and is reported as the exit reason;
+//  5. logs the runtime's fd 1 and fd 2 line by line through hclog as plain text (go-plugin reads the shim's
+//     own stderr as hclog JSON, so runtime output is never forwarded raw) and keeps its last 8 KiB for
+//     the exit report and `Stats`;
+//  6. reports the runtime's exit (code, signal, reason, stderr tail) as the last event on the Channel,
+//     then waits for the core to close the connection, exiting on its own if the core does not.
+//
+// The shim's exit has one owner (`nodeshim/shutdown.go`): the lifeline, SIGTERM, the core closing the
+// connection and the grace after the exit report each trigger it, the first trigger decides the exit
+// code (0 for a normal end, 3 when the lifeline closed, 143 after SIGTERM) and the cleanup, and
+// `Main` returns that code to `main.go`, the only caller of `os.Exit`. Starting the runtime reserves
+// the slot under the shim's lock and forks without holding it.
 package nodeshim

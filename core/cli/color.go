@@ -7,7 +7,7 @@ import (
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
-// Colour (ARCHITECTURE.md, “CLI conventions”): only on a terminal, never when NO_COLOR is
+// Colour (core/cli doc.go, “CLI conventions”): only on a terminal, never when NO_COLOR is
 // set to a non-empty value or TERM is "dumb", and never in --json output. Colour marks what
 // the text already says (a status, an error, a prompt's choices); nothing is said by colour
 // alone.

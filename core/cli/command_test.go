@@ -62,7 +62,7 @@ func TestCommandRunFlagsAfterName(t *testing.T) {
 	}
 }
 
-// TestCommandExitCodes covers every exit status (ARCHITECTURE.md, “CLI conventions”) for the
+// TestCommandExitCodes covers every exit status (core/cli doc.go, “CLI conventions”) for the
 // command group.
 func TestCommandExitCodes(t *testing.T) {
 	fail := func(err error) func(context.Context, string, string, core.CallOptions) (core.CommandResult, error) {

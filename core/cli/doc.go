@@ -22,4 +22,79 @@
 // SIGTERM cancels the running command's context (Main runs every command under it); a
 // command still running termGrace later, whatever it is doing, is ended by exiting the
 // process (status 7), and a second SIGTERM exits at once (watchTerm).
+//
+// # CLI conventions
+//
+// Tiers belong to the process that started them. A one-shot command starts only the tiers it needs
+// and stops them before exiting (`tool list`, `command list`, `tool call` and `command run` are
+// lazy, ARCHITECTURE.md, “Catalog”); `cwx repl` and `cwx serve --mcp` keep their hosts running until the session ends; an
+// embedding program keeps its `Manager`, and with it the hosts, until it calls `Close`. Command
+// groups: `version`, `protocol check`, `doctor`, `config check`, `plugin` (`install`, `review`,
+// `trust`, `enable`, `disable`, `untrust`, `remove`, `list`, `show`, `reload`), `tool` (`list`,
+// `call`), `command` (`list`, `run`), `host status`, `prompt show`, `repl` and `serve --mcp` (core/mcpserve doc.go, “MCP server”).
+// `tool call`, `command run` and `repl` take `--session ID`, the label a plugin sees as
+// `exec.sessionId` / `invocation.sessionId` (`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`, exit 2 otherwise);
+// the same commands ask a plugin's questions on the terminal (ARCHITECTURE.md, “Questions to the person”).
+//
+// **SIGTERM** (`core/cli/terminate.go`) cancels the running command's context at once, so it winds
+// down and closes its hosts as usual; a command still running `termGrace` (10 s) later, whatever it
+// is doing (a validation, a call that ignores its context, a read of stdin in `repl`), is ended by
+// exiting the process with status 7 and a line on stderr, and a second SIGTERM exits at once. The
+// hosts end with the process: each shim kills its runtime's group when its lifeline closes. This
+// holds for every command, `serve --mcp` (stdio and HTTP), `repl` and the one-shots included
+// (`TestSIGTERMWhileValidating` drives each while it validates a million-item input).
+//
+// Exit codes, the same for every command (constants in `core/cli/exit.go`):
+//
+// Columns: code, constant, meaning.
+//
+//   - 0: `cli.ExitOK`, ok
+//   - 1: `cli.ExitInternal`, internal error
+//   - 2: `cli.ExitUsage`, usage, or unreadable input
+//   - 3: `cli.ExitInvalid`, invalid input, or a check that disagrees
+//   - 4: `cli.ExitDenied`, denied
+//   - 5: `cli.ExitUnavailable`, unavailable, including "no usable runtime"
+//   - 6: `cli.ExitPlugin`, the plugin's code failed
+//   - 7: `cli.ExitTimeout`, timeout or cancelled
+//
+// **Failed plugins are listed where people look.** `tool list` and `command list` print, after the
+// table, one line per enabled, trusted plugin that is not active (`cli.PluginFailure`: plugin,
+// state, the first line of the reason, a schema refusal shortened), and exit 6; with `--json` the
+// array stays on stdout and those lines go to stderr. Each row has a `source` column (`live`, or
+// `cached` when the catalog answered, ARCHITECTURE.md, “Catalog”). `plugin list` activates the enabled plugins when
+// one is runnable and shows a failed one as `failed` (`PluginListItem.State`, `Reason`).
+// `plugin show` prints each diagnostic once: a refusal repeated by the activation failure, the live
+// reason and this activation's problems is left out after its first line; a multi-line diagnostic
+// (a syntax error's source line and caret) keeps up to four lines; a JSON Schema refusal is cut to
+// the schema location and the reason, the metaschema path only under `--verbose`. `config check`
+// activates the enabled plugins too (not under `--offline`) and lists, per plugin, every problem its
+// `Config` schema found (`ConfigCheckPlugin.SchemaProblems`), exit 3. It also loads the command
+// hooks as the core would (`cmdhooks.Load`): a hooks file that cannot be read or is not Claude
+// Code's shape, or a matcher that does not compile, is reported with the hook named, exit 3.
+//
+// With `--json`, each command prints one of the documented structs of `core/cli`; the goldens in
+// `testdata/cli` pin them. Anything a plugin wrote reaches a terminal only through `inert.Strip`, and
+// `--json` output only with control and bidi characters as `\u` escapes (ARCHITECTURE.md, “Plugins and trust”). Error text for people ends with what to do next, and that advice is written in
+// `core/cli` alone.
+//
+// Output for people follows the usual terminal conventions (`core/cli/color.go`, `progress.go`):
+//
+//   - **`--json` on every command that prints**, `plugin trust`/`enable`/`disable`/`untrust`/`remove`
+//     included (`cli.PluginStateChange`: id, version, closure, action, status after it, `next`,
+//     `kept_data_dir`), and `plugin new` (`cli.PluginNewResult`). `--json` output has no colour; the
+//     progress line goes to stderr only. Left without it: `repl`, `serve`, `plugin dev` (sessions),
+//     `plugin types` (prints the `.d.ts` itself) and `logs` (prints the log lines as they were kept).
+//   - **Colour only on a terminal**, and never when `NO_COLOR` is set to a non-empty value or
+//     `TERM=dumb`. Colour repeats what the words say (a plugin's status, the approval card's title and
+//     choice letters, the red `cwx:` of an error); it is added after `inert.Strip`, so the CLI's own
+//     escapes are the only ones printed.
+//   - **A progress line on stderr** for anything still running after 500 ms: the tier start and
+//     activations of `tool list`/`command list`/`plugin list`/`prompt show`, `tool call`/`command run`
+//     (the start, then the call itself), `plugin install`. Only when stderr is a terminal; erased
+//     before the result is printed; paused while an approval card or a plugin's question waits for an
+//     answer.
+//   - **Help renders**: no flag usage string has a backquoted word (pflag would print it as the flag's
+//     type).
+//   - `cwx version` prints the module version, the Go toolchain and the embedded extension-host
+//     bundle's sha256 (the digest `host/hello` must report).
 package cli

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes shared by every command (ARCHITECTURE.md, “CLI conventions”).
+// Exit codes shared by every command (core/cli doc.go, “CLI conventions”).
 const (
 	ExitOK          = 0
 	ExitInternal    = 1

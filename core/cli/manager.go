@@ -296,7 +296,7 @@ func reconcileAll(ctx context.Context, m liveCore) error {
 	return nil
 }
 
-// callErr maps an error of the core to its exit status (ARCHITECTURE.md, “CLI conventions”).
+// callErr maps an error of the core to its exit status (core/cli doc.go, “CLI conventions”).
 // The message is printed with terminal escapes removed: it may quote a plugin (its error text,
 // the names in its schema).
 func callErr(err error) error {

@@ -45,7 +45,7 @@ func openPlugins() (*plugins.Store, *config.Config, error) {
 	return s, cfg, nil
 }
 
-// pluginErr maps a core/plugins error to its exit status (ARCHITECTURE.md, “CLI conventions”).
+// pluginErr maps a core/plugins error to its exit status (core/cli doc.go, “CLI conventions”).
 func pluginErr(err error) error {
 	var ee *ExitError
 	switch {

@@ -12,7 +12,7 @@ import (
 	"github.com/cwx-dev/cwx/core"
 )
 
-// The progress line (ARCHITECTURE.md, “CLI conventions”): an operation still running after
+// The progress line (core/cli doc.go, “CLI conventions”): an operation still running after
 // progressAfter (a tier start, an install, a call) shows one line on stderr, a spinner with
 // what it waits for and for how long, redrawn in place and erased when it ends. Only on a
 // terminal: piped or redirected stderr never gets it. A prompt on the same terminal (an

@@ -46,7 +46,7 @@ func TestToolCallGoldens(t *testing.T) {
 	}
 }
 
-// TestToolCallExitCodes covers every exit status (ARCHITECTURE.md, “CLI conventions”) for
+// TestToolCallExitCodes covers every exit status (core/cli doc.go, “CLI conventions”) for
 // `cwx tool call`.
 func TestToolCallExitCodes(t *testing.T) {
 	dir := t.TempDir()

@@ -4,7 +4,7 @@
 // config.toml is decoded strictly: a key cwx does not know is an error that names the key,
 // so a typo never silently falls back to a default. The tables and keys:
 //
-//	[extension_host]             # how plugin hosts run (ARCHITECTURE.md, “Runtimes”)
+//	[extension_host]             # how plugin hosts run (core/runtime doc.go, “Runtimes”)
 //	runtime = "node"             # "node" (default), "bun" or "auto"
 //	node = "/abs/path/to/node"   # a configured path is the only candidate for its runtime
 //	bun = "/abs/path/to/bun"
@@ -34,4 +34,25 @@
 // compares digests to re-activate exactly the plugins whose configuration changed; hashing a
 // refusal by its reason means a broken table is not retried on every reconcile, and fixing
 // it changes the digest so the plugin recovers.
+//
+// # Configuration
+//
+// `$CWX_HOME/config.toml` is decoded strictly: an unknown key is an error naming the key.
+//
+//   - `[extension_host]`: `runtime`, `node`, `bun` (see core/runtime doc.go, “Runtimes”), `memory_limit_mib` (between
+//     the chosen runtime's minimum, `config.MinMemoryLimitMiB(runtime)`, and
+//     `config.MaxMemoryLimitMiB`, default `config.DefaultMemoryLimitMiB`; below the minimum it is a
+//     load error naming it) and `approval` (`ask`, `auto` or `deny`; see ARCHITECTURE.md, “Approval”).
+//   - `[plugins."<id>".config]` reaches the plugin's `apply(ctx, config)` as JSON. It holds plain TOML
+//     values only: no date-times, at most `config.MaxPluginConfigDepth` (16) levels, at most
+//     `config.MaxPluginConfigBytes` (16 KiB) serialized. A table over a limit is not a load error: that
+//     plugin alone fails its activation with the reason, before any host is asked. A table the
+//     plugin's own `Config` schema refuses fails that plugin's activation in the host, before `apply`
+//     runs, with every problem named (core/errdefs doc.go, “Errors”); `cwx config check` reports them per plugin.
+//   - Each plugin's config has a digest (of the JSON it receives, or of the refusal reason); the owner
+//     records it, and when the digest changes, that plugin, and no other, is activated again.
+//   - `hooks_file` (a top-level key, so before the first table) and the `[[hooks.PreToolUse]]`,
+//     `[[hooks.PostToolUse]]` and `[[hooks.UserPromptSubmit]]` tables (`matcher`, `command`,
+//     `timeout_s`) configure the command hooks (ARCHITECTURE.md, “Command hooks”); a bad table is a load error naming
+//     it, a hooks file that does not load fails the hooks closed.
 package config

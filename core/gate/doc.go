@@ -35,4 +35,40 @@
 // Canonicalize implements RFC 8785 (JSON Canonicalization Scheme) for the key, in one
 // pass that writes straight into the result. Every call's input must have a canonical
 // form; a call the auto posture approves is only checked for one (no key is hashed).
+//
+// # Approval
+//
+// Every card and every refusal names the call by its origin (`gate.Request.Origin`, `Subject`):
+// "native tool `shell`", "extension tool `greet` from plugin `hello`", "tool `word_count` of builtin
+// module `host:script-tools`", or "native tool `shell` requested by plugin `hello` from its tool
+// `greet` (core/call)". cwx calls no MCP server's tools, so there is no such origin. Advice follows
+// only where it would work: a refusal of a forced call (`shell`, a hook's ask) says that no posture
+// or grant approves it and advises no flag (`gate.Card.Refusal`; the goldens
+// `testdata/gate/refusals.golden` and `testdata/cli/serve-refusals.golden` hold every origin).
+//
+// `core/gate` decides whether a call to an extension tool may run. Extension tools always need
+// approval; nothing a plugin says makes one read-only or auto-approved, and the core composes the
+// approval card itself (the plugin, the tool, the input, cut at `gate.MaxCardInput` bytes).
+//
+//   - The approval key is `ext:<plugin_id>@<closure sha256>:<tool>:<sha256 of the RFC 8785 canonical
+//     input>` (`gate.Key`), so a different input, another build of the plugin or another plugin asks
+//     again.
+//   - The card offers, each named (the terminal prompt's letters; the MCP elicitation's values):
+//     allow once (`o`, `allow_once`), allow this exact call for the session (`s`, `allow_session`,
+//     `gate.AllowSession`: records that exact key), allow `<tool>` from `<plugin>` at this exact
+//     version for the session (`t`, `allow_tool`, `gate.AllowToolForSession`: records the tool key
+//     `tool:ext:<plugin_id>@<closure sha256>:<tool>`, `gate.ToolKey`, the key without the input
+//     hash, so any input to that tool of that build is approved and a changed plugin asks again),
+//     and deny (`d`, `deny`, the default). `y` is not an answer: the prompt asks again.
+//   - The keys, all in memory only, all origin-scoped (a grant for a model's call never covers a
+//     `core/call` and the reverse): `ext:…:<input hash>` and `tool:ext:…:<tool>` for a model's call
+//     of an extension tool; `extcall:ext:<caller plugin>@<closure>:<tool>:<input hash>` and
+//     `tool:extcall:ext:<caller plugin>@<closure>:<tool>` for a `core/call`; `native:<tool>:<input
+//     hash>` and `tool:native:<tool>` for a model's call of a native. A forced card (`shell`, a hook's
+//     ask) offers neither session grant and no grant covers it.
+//   - The posture says who answers: `ask` (the `Approver`; the default), `auto` (approved without
+//     asking, except a prompt the core marks `gate.Forced`) or `deny` (refused without asking).
+//     Precedence: the CLI's `--approve` flag, then `[extension_host] approval`, then `ask`. With `ask`
+//     and no approver the call fails closed.
+//   - Commands need no approval: a person typed them.
 package gate

@@ -27,4 +27,47 @@
 // command ends, times out or is cancelled the whole group is killed, so nothing it started
 // outlives the call, unless it left the group by starting a session of its own: the
 // process group is a bound, not a sandbox.
+//
+// # Native tools
+//
+// Native tools run in the core, not in a host (`core/natives`). `core.Options.Natives` is their table
+// (`natives.Builtin()` when nil; an embedder adds its own with `Builtin().With(...)`); their names go
+// to the registry as reserved, so no extension tool can shadow one, and `Manager.Tools` lists them
+// with origin `native`. Each `natives.Spec` says how its calls are approved:
+//
+// Columns: tool, input, approval.
+//
+//   - `read_file`: `{file_path, offset?, limit?}`, auto-eligible
+//
+//   - `list_dir`: `{path}`, auto-eligible
+//
+//   - `file_search`: `{pattern, path?}` (glob, `**` for any depth), auto-eligible
+//
+//   - `grep_files`: `{pattern, path?, glob?}` (RE2), auto-eligible
+//
+//   - `shell`: `{command, timeout_s?}`, forced
+//
+//   - A call of a native through `CallTool` is validated against the schema compiled at `Open` (a
+//     schema the registry would refuse fails `Open`), then gated with `gate.Request.Native`: an
+//     auto-eligible tool is `gate.Eligible` (no card, in every posture); `shell` is `gate.Forced` (a
+//     card on every call under `ask` and `auto`, never a session grant, denied under `deny` or with no
+//     approver); an embedder's native that is neither is `gate.Required`, like an extension tool. Keys
+//     are `native:<tool>:<input hash>` (`gate.NativeKey`), distinct from `ext:` and `extcall:` keys.
+//
+//   - Every call carries a workspace (`CallOptions.Workspace`; `cwx tool call --workspace`, default the
+//     current directory). A call without one reaches no file (`natives.ErrNoWorkspace`). The file tools
+//     open it as an `os.Root`: `..`, absolute paths elsewhere and symbolic links leading out are refused
+//     (`natives.ErrOutsideWorkspace`, a case of `ErrDenied`); walks do not follow links.
+//
+//   - Outputs are bounded: `natives.MaxOutput` bytes of text, `MaxLineBytes` per line, `MaxEntries`
+//     listed paths, `MaxMatches` grep lines, `MaxVisited` entries per walk, `MaxShellOutput` of the
+//     command's output. A bound reached is said in the text.
+//
+//   - `shell` runs `/bin/sh -c` in the workspace in a process group of its own, with stdin empty; when
+//     the command exits, its timeout (`DefaultShellTimeout`, at most `MaxShellTimeout`) passes or the
+//     call is cancelled, the whole group is killed with SIGKILL, so nothing it started outlives the
+//     call. Output is read from a pipe the core holds, and the read ends at most a second after the
+//     kill, so a descendant that left the group cannot hold the call open; such a descendant (one
+//     that started a session of its own) is not killed: the group is the bound, not a sandbox. A non-zero exit or a timeout
+//     is an error result (`exit_code`, `timed_out`, `truncated` in the structured result).
 package natives

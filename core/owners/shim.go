@@ -19,7 +19,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 )
 
-// The shim check (ARCHITECTURE.md, “Embedding”): the Manager starts each tier by running
+// The shim check (core doc.go, “Embedding”): the Manager starts each tier by running
 // Options.ShimPath (this executable when empty) as `<program> nodeshim --tier=<tier>` with
 // go-plugin's cookie set, and only a main that hands that invocation to nodeshim.Main first
 // becomes the shim. A program that does not runs its own main instead, and go-plugin, the

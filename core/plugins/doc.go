@@ -102,4 +102,121 @@
 //	// failures, faults, refusals:                    s.AppendDiagnostic(d.ID, plugins.Diagnostic{...})
 //	// blocked plugins carry their *ReceiptError:      s.AppendDiagnostic(b.ID, ...)
 //	w, _ := plugins.NewWatcher(s); go w.Run(ctx, nil) // then w.ChangedSince(gen) or <-w.Changed() [Store.Desired] gives a Manager what to run.
+//
+// # Plugins and trust
+//
+// **What a plugin is.** Either a folder holding `plugin.json` (fields `name`, `version`,
+// `description` and `native`, the latter a single entry path or a list of at most
+// `plugins.MaxEntries` (64), each `.mjs`, `.js`, `.mts` or `.ts`, a `.ts` entry type-stripped by
+// the runtime exactly like `.mts`; `extensions."net.codewhale".native`,
+// Codewhale's spelling, works as well), or an npm package (a folder with `package.json`, or a `.tgz`)
+// whose entry is a Cordis 4 plugin, so a published DSH plugin installs without a wrapper.
+//
+// **Identity and paths.** `$CWX_HOME` (`config.EnvHome`) defaults to `~/.cwx`, mode 0700. A plugin's
+// id is its manifest name or npm package name, verbatim. On disk it becomes `plugins.DiskName`: the
+// id sanitized to `[a-z0-9-]` (at most 64 characters), `-`, and the first 12 hex digits of
+// sha256(id).
+//
+// **Install** takes a folder or a tarball and never fetches or runs anything. It refuses install
+// scripts (`preinstall`, `install`, `postinstall`, `prepare`), symlinks that leave the package,
+// absolute or `..` tarball entries, hard links, device files, sparse files, more than
+// `plugins.MaxFiles` (10,000) entries (files, symlinks and folders; in a tarball every header
+// counts, the skipped ones too) or `plugins.MaxBytes` (256 MiB) bytes (an entry's announced size
+// is judged at its header, before its type and before a byte of it is read, so a 1 GiB sparse
+// entry costs one header), more than `plugins.MaxBytes` + `plugins.MaxFiles` ×
+// `plugins.TarOverheadPerEntry` (4 KiB) of uncompressed tar stream (extended headers included),
+// and runtime
+// dependencies that are neither bundled under `node_modules` inside the package nor provided by the
+// host (the list in `nodeshim/jshost`); the refusal lists what is missing. A tarball is unpacked, and
+// the package copied, into a private folder under `$CWX_HOME/plugins/.tmp/`, every folder, file and
+// symlink created through an `os.Root` opened on that folder: no entry is written through a symlink
+// that leaves it, even a chain of links that each look local. `os.Root` does not judge a symlink's
+// target, so each target is checked by name and every link resolved on disk afterwards. The folder is
+// removed on any failure. The copy is staged read-only under `$CWX_HOME/plugins/<disk
+// name>/<closure sha256>/`.
+//
+// **Closure hash.** sha256 over a fixed prefix (`cwx-closure-v1` and a NUL byte) and, for every file
+// sorted by its slash-separated relative path in byte order, its kind (`f` regular file, `l`
+// symlink), path, a NUL byte, the content's length as 8 big-endian bytes and the content (a symlink's
+// target). Every file counts, `node_modules` included; modes and times do not. The exact layout is in
+// `core/plugins/doc.go`.
+//
+// **Review, trust, enable.** A plugin is installed disabled and untrusted. `cwx plugin review`
+// (`plugins.Store.Review`) re-hashes the staged copy and shows the name, version, closure hash, file
+// count, each entry as "host code (JavaScript)", what it injects, and the sentence
+// `plugins.RunsJavaScript` ("Runs JavaScript on your computer with your user permissions"); it ends
+// with a review token bound to the id, the closure hash and the activation policy version. Trusting
+// needs that token and writes a receipt; enabling is a separate step. A receipt fails closed:
+//
+//   - no receipt: not trusted;
+//   - `plugins.PolicyVersion` moved since the receipt: capabilities changed, review again;
+//   - the installed closure differs from the receipt's, or the staged copy no longer hashes to it:
+//     content changed, review again. The whole staged copy is verified before every activation, a
+//     replay after a host restart and a planned restart included, not only at install: a plugin that
+//     rewrites one of its own modules fails closed at its next activation. `plugins.Store.VerifyClosure`
+//     keeps, per staged folder, each file's identity (device and inode), size, mode, modification and
+//     change times from its last good hash, and hashes again when any of them moved, a file came or
+//     went, or a file changed within two seconds of that hash. `cwx plugin show` runs the same check
+//     and reports the receipt as invalid when it fails.
+//
+// New bytes under an installed id are a new version: the record keeps its enabled flag and its old
+// receipt, which no longer matches, so the plugin stops until it is reviewed again.
+//
+// **Dev receipts.** `cwx plugin dev PATH` (a folder only, never a tarball) trusts without a token:
+// `plugins.Store.TrustDev` writes a receipt bound to the staged closure, like any receipt, and to the
+// dev session: `plugins.Store.BeginDev` takes an exclusive flock on `$CWX_HOME/dev/<token>.lock`
+// (16 random bytes in hex, the file created under a temporary name, locked, then renamed into
+// place) and holds it for the session's life, and each receipt records the token (`dev_session`)
+// and, for people to read, the pid (`dev_pid`). Every change of the folder is installed again (a new closure,
+// verified like any other before its activation, under the same sandbox mounts) and gets a new dev
+// receipt, and the Manager of the session activates it under a new generation on its warm host.
+// Listings show the plugin as `dev` and its review says so. The receipt holds only while the lock
+// its token names is held: `CheckReceipt` probes it with a non-blocking shared flock, which fails
+// exactly while the session holds its exclusive one (and two probes at once never mistake each
+// other for a session). The kernel releases the lock when the session dies, however it dies, so a
+// killed session leaves nothing trusted, and a later process that reuses its pid holds no lock; a
+// receipt without a token, a missing, unlocked or symlinked lock file all fail it as not trusted.
+// A new session removes the lock files no session holds. At a clean end `Store.EndDev` drops the
+// receipt and puts the enabled flag back as it was, and the session releases its lock.
+// A person's own receipt for the very same bytes is kept, never replaced by a dev receipt.
+//
+// **Plugin logs.** A host sends a plugin's `ctx.logger` lines, and its `console.*` calls made while
+// its code runs (the JS host follows the owner through async context; a call outside every owner
+// stays on stderr as the host's line), as `log` notifications naming the plugin. The CLI keeps them,
+// whatever the stderr level (`--log-level`, else `CWX_LOG`, default error), in
+// `$CWX_HOME/logs/<disk name>.log`, appended by every process, rotated to `.log.1` past 1 MiB, so a
+// plugin holds at most about 2 MiB; they are never part of `state.json`. `cwx logs [PLUGIN] [-f]`
+// reads them, through `inert.Strip`.
+//
+// **Plugin text is inert.** Plugin text must read as what it is. A manifest's name, version,
+// description and entry paths, and a tool's or command's description or argument hint, are refused
+// at admission (`inert.Check`) when they hold a character of one set: C0 controls other than tab and
+// newline, DEL, C1 (U+0080–U+009F), the bidi embeddings, overrides and isolates (U+202A–U+202E,
+// U+2066–U+2069), U+200E, U+200F, U+061C, U+2028, U+2029 and U+FEFF. Everything else a plugin
+// produces (results, command text, log lines, diagnostics, and records written before this rule)
+// reaches a terminal only through `inert.Strip`, which removes whole escape sequences and the same
+// set and keeps joiners such as U+200D; every printer of `core/cli` goes through it. `--json` output
+// keeps the text whole, each character of the set written as a `\u` escape (`inert.EscapeJSON`).
+//
+// **Desired.** A plugin runs when it is enabled, trusted and its receipt is valid. `state.json` under
+// `$CWX_HOME` holds every record, receipt, enabled flag and a diagnostics ring of
+// `plugins.DiagnosticsRing` entries; it is replaced atomically under an exclusive lock on
+// `state.lock`, and a file that does not parse is reported, never reset: a `*CorruptStateError`
+// naming it (`errdefs.ErrCorrupt`, exit 3) for a file that is truncated, not JSON, of another
+// version, over `plugins.MaxStateBytes` (16 MiB), a symlink, a FIFO or a device, or that holds a
+// record cwx could not have written (an id install refuses, a closure or entry hash that is not a
+// sha256, an entry path outside the staged copy, a malformed dev receipt); a diagnostic's message
+// is cut at `plugins.MaxDiagnosticBytes` (4 KiB) and a write over the bound fails. Its generation counter grows
+// with every change to what is desired; a running Manager polls it every `plugins.PollInterval`, so
+// `cwx plugin disable` in another terminal revokes the plugin in a running session.
+//
+// **data_dir.** Each plugin gets `$CWX_HOME/extension-host/data/plugins/<disk name>` (0700), created
+// before activation, passed in `ext/activate`, stable across generations and updates, and kept by
+// `remove` unless asked to purge. A sandboxed plugin can write `extension-host/data`, so the core
+// never follows a symlink below it: creating, checking and tightening a data folder, checking its
+// storage and purging it all go through an `os.Root` on `extension-host/data` (`data-builtin` for
+// a builtin module), one folder at a time, each `Lstat`ed, refused when it is a symlink or not a
+// folder, and confirmed (same device and inode) once opened (`plugins.OpenDirNoFollow`). The
+// refusal is a `*plugins.SymlinkError` (`errdefs.ErrRefused`) naming the path and saying to remove
+// it; the activation fails with it and nothing is created, changed or deleted at the link's target.
 package plugins

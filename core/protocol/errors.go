@@ -8,7 +8,7 @@ import (
 	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
-// JSON-RPC error codes used on the wire (ARCHITECTURE.md, “Error codes”).
+// JSON-RPC error codes used on the wire (core/protocol doc.go, “Error codes”).
 const (
 	CodeParseError      = -32700
 	CodeInvalidRequest  = -32600

@@ -14,7 +14,7 @@ const AnyObjectShape = "AnyObject"
 // Version is the protocol version both sides speak.
 const Version = 1
 
-// Limits shared by both sides (ARCHITECTURE.md, “Limits”).
+// Limits shared by both sides (core/protocol doc.go, “Limits”).
 const (
 	MaxFrame    = frame.MaxPayload // bytes of one frame's payload: the framing's own limit
 	MaxInflight = 256              // requests in flight per direction
@@ -127,7 +127,7 @@ func notification(name string, dir Direction, params any) MethodSpec {
 	return s
 }
 
-// methodTable is the method table (ARCHITECTURE.md, “Methods”). A nil result means "any JSON
+// methodTable is the method table (core/protocol doc.go, “Methods”). A nil result means "any JSON
 // object" (the reserved builtin-only methods, whose results are not specified yet).
 var methodTable = []MethodSpec{
 	request(MethodHostInitialize, CoreToHost, bothTiers, (*InitializeParams)(nil), (*Empty)(nil)),

@@ -268,7 +268,7 @@ func TestRoundTripTypes(t *testing.T) {
 
 func TestMethodTable(t *testing.T) {
 	if got := len(Methods()); got != 32 {
-		t.Fatalf("%d methods, want 32 (ARCHITECTURE.md, “Methods”)", got)
+		t.Fatalf("%d methods, want 32 (core/protocol doc.go, “Methods”)", got)
 	}
 	if got := len(Pairs()); got != 33 {
 		t.Fatalf("%d (method, direction) pairs, want 33", got)

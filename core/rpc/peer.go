@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 )
 
-// Limits fixed by the protocol (ARCHITECTURE.md, “Limits”).
+// Limits fixed by the protocol (core/protocol doc.go, “Limits”).
 const (
 	// MaxPending is the number of outbound requests pending at once, heartbeat excluded.
 	MaxPending = protocol.MaxInflight

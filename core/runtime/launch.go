@@ -22,7 +22,7 @@ type LaunchPlan struct {
 	Seccomp []byte `json:"seccomp,omitempty"`
 }
 
-// nodeFixedFlags go to every Node host (ARCHITECTURE.md, “Runtimes”).
+// nodeFixedFlags go to every Node host (core/runtime doc.go, “Runtimes”).
 var nodeFixedFlags = []string{"--max-old-space-size=256", "--disable-proto=throw", "--no-addons"}
 
 // bunFlags keep Bun from installing packages, reading .env or bunfig.toml from the working

@@ -83,7 +83,7 @@ func (t *TierRuntime) endedDuring(inc *incarnation, when string) error {
 	return fmt.Errorf("extension host ended during the handshake (%s): %w", when, endCause(inc))
 }
 
-// checkHello applies the identity checks of ARCHITECTURE.md, “Handshake” in order; the first
+// checkHello applies the identity checks of core/protocol doc.go, “Handshake” in order; the first
 // failure is the reason.
 func (t *TierRuntime) checkHello(h *protocol.HelloParams) error {
 	o := &t.o

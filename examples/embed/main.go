@@ -38,7 +38,7 @@ func main() {
 	os.Exit(code)
 }
 
-// Exit statuses, the same as cwx's (ARCHITECTURE.md, “CLI conventions”).
+// Exit statuses, the same as cwx's (core/cli doc.go, “CLI conventions”).
 const (
 	exitOK          = 0
 	exitInternal    = 1

@@ -26,4 +26,41 @@
 // with the TypeScript parser (`as T` and `<T>x` but not `as const`, and `x!` with definite
 // assignment; protocol.generated.ts and cordis-adapter.ts left out) and `npm run typecheck`
 // fails above 2 type assertions or any non-null assertion; `npm run assertions` lists them.
+//
+// # Where errors point
+//
+// In the JS host (`nodeshim/jshost/src/where.ts`), errors say where. A syntax or type-stripping error
+// is `file:line:column: SyntaxError: message`, then the source line and a caret: Bun's build
+// message carries the position, Node's type stripping puts it on the stack, and for Node's module
+// syntax error (which carries none) the entry is compiled again as a script with its module syntax
+// blanked (offsets kept), its location used only when that compile fails with the same message.
+// A throw in `apply`, `execute` or `handler` gets ` (at file:line:col)`, the first stack frame
+// inside the plugin's staged directory, relative to it (the column is Node's `throw`, Bun's `new`).
+// A handler that throws answers `{kind: error, text: "handler threw: …"}`, which `command run`
+// reports as "its handler threw", apart from an error answer. A tool whose value is a function or a
+// symbol, or holds a BigInt in its plain data, fails ExecutionFailed saying so. A plugin's config
+// is checked against its schemastery `Config` before `apply` runs: each key of an object schema on
+// its own and every unknown key with the nearest known one, joined in one line `config refused: …`.
+//
+// # Frozen intrinsics
+//
+// Node's `--frozen-intrinsics` (experimental; Bun has no equivalent) was measured against the JS
+// suites' DSH fixtures (`test/dsh.test.mjs`, `test/tools-service.test.mjs`,
+// `test/activate.test.mjs`: the published `@deepseek-ai/dsh-session-log-export`, the DSH peer
+// modules, `defineTool`, `tools.get`) with `CWX_TEST_EXTRA_NODE_FLAGS=--frozen-intrinsics`.
+// Findings: the host does not start at all under it, since it freezes `console`, which the host
+// rebinds; with that rebinding worked around (an experiment, not kept) every DSH fixture passes,
+// and the hostile fixture can no longer patch `JSON`, `Object.prototype`, `Promise.prototype` or
+// the array iterator. It does not cover `Buffer`, the stream classes or `process`
+// (`Buffer.prototype.write` stays writable), and it turns the ordinary assignment of a method over
+// one inherited from a frozen prototype (`obj.toString = …`, the polyfill pattern) into a
+// `TypeError` in strict code. So it is not used: the primordials (ARCHITECTURE.md, “Trust model”) hold on both runtimes and
+// break no plugin; adopting the flag would need the host to stop assigning to `console`, a Node-only
+// code path and a survey of published plugins for the override pattern.
+//
+// Cost. `BenchmarkCallTool/<runtime>/direct/result-1KiB` (1500 calls, main's bundle and this
+// one alternated in one session, load 2–4): Node p50 155–184 µs against 158 µs, Bun 206–212 µs
+// against 253 µs, within the run-to-run spread; `result-1MiB` (150 calls) Node p50 7.5 ms
+// against 9.6 ms, Bun 3.6 ms against 3.9 ms. The blame notes add two atomic stores per callback
+// and no frame.
 package jshost

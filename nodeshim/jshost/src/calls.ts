@@ -84,7 +84,7 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
   const bad = hasRender(def.output) ? undefined : notJson(value);
   if (bad !== undefined) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad}; return a string, or a value JSON can carry`);
   const result: ToolResult = { content: render(def, input, value), is_error: false };
-  // a string is its own text: sent once, in content (ARCHITECTURE.md, “Methods”)
+  // a string is its own text: sent once, in content (core/protocol doc.go, “Methods”)
   if (value !== undefined && typeof value !== 'string' && isPlainJson(value, 0)) result.structured = value;
   return result;
 }

@@ -96,7 +96,7 @@ export function detach(v: unknown, depth = 0): unknown {
 /**
  * BIG_TEXT is the length from which a text block of a result is framed without passing
  * through JSON.stringify: Node's JSON.stringify of a 1 MiB string costs several times a copy
- * of it (~5 ms against ~1 ms for the check below; BENCHMARKS.md, “The cheaper path”).
+ * of it (~5 ms against ~1 ms for the check below; BENCHMARKS.md, “Where the time goes”).
  */
 export const BIG_TEXT = 64 << 10;
 

@@ -177,7 +177,7 @@ export class RpcPeer {
     }
     if (answer === undefined) return this.o.write(encodeJSON(msg, true));
     // An answer that cannot be framed is answered at once as the plugin's failure, never
-    // dropped: the core's caller would otherwise wait for its deadline (ARCHITECTURE.md,
+    // dropped: the core's caller would otherwise wait for its deadline (core/protocol doc.go,
     // “Framing”). Anything else too large throws from encodeFrame to its sender.
     let failure: string;
     try {
