@@ -104,7 +104,7 @@ func (r ToolResult) Text() string {
 }
 
 // Tools lists the native tools and the live extension tools, and the cached tools of the
-// plugins the catalog stands in for (Cached; lazy.go), sorted by name.
+// plugins the catalog stands in for (Cached; core/owners), sorted by name.
 func (m *Manager) Tools() []ToolInfo {
 	out := m.nat.infos()
 	taken := map[string]bool{}
@@ -124,7 +124,7 @@ func (m *Manager) Tools() []ToolInfo {
 }
 
 // Commands lists the live commands, and the cached commands of the plugins the catalog
-// stands in for (Cached; lazy.go), sorted by name.
+// stands in for (Cached; core/owners), sorted by name.
 func (m *Manager) Commands() []CommandInfo {
 	var out []CommandInfo
 	taken := map[string]bool{}
@@ -154,7 +154,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	if err := m.own.Demand(ctx, protocol.KindTool, name); err != nil { // lazy.go
+	if err := m.own.Demand(ctx, protocol.KindTool, name); err != nil { // lazy activation (core/owners)
 		return ToolResult{}, err
 	}
 	if tool, spec, ok := m.nat.set.Lookup(name); ok {

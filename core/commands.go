@@ -31,7 +31,7 @@ type CommandResult struct {
 // Go error; a submit prompt that is empty or over MaxSubmitPrompt is refused with
 // ErrExecutionFailed. Other errors match ErrNotAvailable, ErrCancelled or ErrTimeout.
 func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts CallOptions) (CommandResult, error) {
-	if err := m.own.Demand(ctx, protocol.KindCommand, name); err != nil { // lazy.go
+	if err := m.own.Demand(ctx, protocol.KindCommand, name); err != nil { // lazy activation (core/owners)
 		return CommandResult{}, err
 	}
 	tg, err := m.lookupRunnable(ctx, commandRun, name)

@@ -20,7 +20,7 @@
 // Advertise from cache, connect on demand. After every successful activation the Manager writes
 // what the owner registered, its tools (name, description, input schema), commands (name,
 // description, argument hint), pre-execute hooks and prompt sections, as the plugin's entry in
-// `$CWX_HOME/catalog/<disk name>.json` (`core/catalog`, `core/lazy.go`). The folder is 0700 and the
+// `$CWX_HOME/catalog/<disk name>.json` (`core/catalog`, `core/owners`). The folder is 0700 and the
 // file 0600, replaced atomically: a temporary file in the folder, fsynced, renamed over the entry,
 // then the folder fsynced. An entry that already holds exactly that is not written again.
 //

@@ -58,7 +58,7 @@ type lazyState struct {
 	// demanded are plugins a call activated; they are never deferred again by this Manager.
 	demanded map[string]bool // +checklocks:mu
 	// holders are the plugins this Manager saw Active with a pre-execute hook, under the key
-	// they held it with, whether or not their catalog entry could be written (prehook.go).
+	// they held it with, whether or not their catalog entry could be written (DownHolders; core prehook.go).
 	holders map[string]catalog.Key // +checklocks:mu
 }
 

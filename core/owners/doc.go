@@ -80,6 +80,121 @@
 // keeps one record per tier: its runtime, the newest incarnations seen and ended, the
 // suspects and the last blame.
 //
+// # The owner layer
+//
+// What follows moves with the owner layer; `core` keeps the facade and the call path.
+//
+// **Blame.** What ends or blocks a host is blamed on a plugin only on evidence; anything else is
+// unattributed (the tier's crash budget, and replay with its suspects below, handle it).
+//
+//   - *An attempt to end the host.* Before any plugin loads the JS host replaces `process.exit`,
+//     `process.reallyExit`, `process.abort`, `process.kill` and `process._kill`
+//     (`nodeshim/jshost/src/guard.ts`): from plugin code, exiting, aborting, and any signal but 0 to
+//     the host's own pid, its group, 0, -1, or the shim (the parent) and its group throw
+//     `HostEndRefused`. The attempt is reported at once, caught or not, as the owner's fault
+//     ("tried to end the extension host: …"; the owner through async context): `ext/faulted` for an
+//     active owner, the activation's failure for one activating; outside every owner it is a log
+//     line. The host lives on. A plugin that ends the host another way (a child process that
+//     signals it, closing fd 3) is not seen: that end is unattributed.
+//   - *A callback that never returns.* The host notes the owner in a shared word before it calls
+//     plugin code and restores the previous note when the call returns
+//     (`nodeshim/jshost/src/running.ts`): `apply`, a tool's `execute`, a command's `handler`, a
+//     hook, and every callback of `setTimeout`, `setInterval`, `setImmediate` (the globals, `node:timers`
+//     and the `timer` service), `queueMicrotask` and `process.nextTick` scheduled inside an owner's
+//     async context. The word is a `SharedArrayBuffer` the host's watchdog thread (the one that
+//     watches the parent) reads every 100 ms; when one callback has held the event loop for
+//     500 ms it writes `host/busy {owner}` straight onto fd 4 (one write under `PIPE_BUF`, under a
+//     lock word the host's own writer holds while its stream has bytes queued), and the host sends
+//     `host/busy {}` when that callback returns after all. The supervisor keeps the last note per
+//     incarnation (`ExitInfo.Busy`); a kill for not answering (the heartbeat, or a blocked
+//     activation) with a note outstanding names the plugin in its reason and is blamed on that
+//     owner, active or activating: it fails ("a callback of the plugin did not return and blocked the
+//     host: …") and is not replayed, so the next incarnation runs without it; the kill counts as a
+//     crash. Code the host does not call (a promise's continuation, an I/O callback, a listener of
+//     an emitter the host does not drive) carries no note of its own: a hang there is
+//     unattributed. Noting costs two atomic stores per callback and no frame; `host/busy` is sent only
+//     for a callback that held the loop for 500 ms.
+//   - *An uncaught exception or rejection* is the fault of the owner of the code that threw (async
+//     context, else the plugin folder in its stack), as before; an `EventEmitter` listener's throw is
+//     its emitter's caller's: the owner whose callback emitted.
+//   - *Running out of memory* ends the host on Node (V8's heap limit, or `RLIMIT_DATA`):
+//     unattributed, with the memory reason. On Bun an allocation that fails is a `RangeError` in the
+//     plugin's code, so it is that owner's fault.
+//
+// The blame is logged ("host end blamed on a plugin", "plugin faulted"), kept in the plugin's
+// diagnostics, and the newest one per tier is `last_blame` in `cwx host status` ("plugin `P`:
+// reason"). Plugins share one process, so the note says whose callback ran, not who caused it: a
+// plugin that patches a shared built-in runs its code inside another plugin's callbacks, under
+// that plugin's note (ARCHITECTURE.md, “Trust model”).
+//
+// **Replay.** After a restart every remaining desired owner is activated again under a new
+// generation, a new token and new handles. The sole owner whose `ext/activate` was in flight when the
+// host died is failed instead of replayed. When several were activating together, none is blamed:
+// they are replayed one at a time after the others, so the next crash names the culprit. A host the
+// core killed for not answering (a blocked activation, or a heartbeat kill) during activation is
+// handled the same way, and the culprit fails "apply did not finish within 5s and blocked the host";
+// the kill that left several suspects is the one crash counted, the one that names the culprit is
+// not.
+//
+// **Calls beside an activation.** A JS host runs its plugins on one thread, so while another
+// plugin's activation is in flight on the same incarnation the host may be blocked for good. A call
+// made then first pings the host (`Layer.LookupRunnable`, lookup.go): an answer means the thread runs and the call is
+// sent; a host that ends under the ping never received the call, which waits (at most three
+// activation deadlines) for its plugin to be live on the next incarnation and is sent there. With no
+// activation in flight beside it a call costs one look at the owner table and no ping.
+//
+// **Activation.** The core sends `ext/activate` and waits `ActivateDeadline`; the host gives `apply`
+// 5 s and answers `failed` when it does not settle. Activation of different plugins runs in parallel,
+// so a slow or broken plugin never delays another. An `ext/activate` still unanswered at
+// `ActivateDeadline` means the host's event loop is blocked (an `apply` that never yields stops the
+// whole host, its timer included): the core kills the incarnation at once (`supervisor.Host.Activate`)
+// instead of failing the owner, and an incarnation killed during the activations of its start is
+// never reported Ready. A plugin whose activation failed or that faulted is not activated again
+// until its bytes or its config change or it is reloaded.
+//
+// **Revocation** (disable, untrust, changed bytes or config, removal) is synchronous: the owner's
+// registrations are dropped at once, its calls in flight are sent `$/cancel` and resolve Cancelled
+// ("extension was revoked") within `rpc.CancelGrace`, then the host is asked to deactivate it within
+// `DeactivateDeadline`. `ext/faulted` marks the owner Faulted, drops its registrations and fails its
+// calls NotAvailable.
+//
+// **Eager and lazy.** `Options.Lazy` says what `Reconcile` activates. The zero value is eager.
+//
+// Columns: Manager, `Reconcile` activates, used by.
+//
+//   - eager (the default): every desired plugin, an embedding program, `cwx repl`, `cwx serve --mcp`, `cwx prompt show`, `cwx plugin …`, `cwx host status`
+//   - lazy (`Options.Lazy`): the desired plugins with no valid entry, and those whose entry holds a pre-execute hook (builtin modules included), `cwx tool call`, `cwx command run`, `cwx tool list`, `cwx command list`
+//
+// Long-lived processes stay eager: they want warm hosts, and `Changes`, the MCP server's listings
+// and the prompt sections complete from the start, and they pay the activations once. A one-shot
+// command ends after one call, so it activates only what that call needs. An embedder that wants
+// the one-shot behaviour sets `Options.Lazy`.
+//
+// `Manager.Advertise` is the reconcile of a listing: it activates only the desired plugins with no
+// valid entry (a listing needs no hook) and defers every other one. With every enabled plugin
+// cached it creates no tier and starts no process: no shim, no runtime, no runtime probe. A lazy
+// Manager makes the shim check of `Open` (core doc.go, “Embedding”) at its first tier start instead.
+//
+// **Listing.** `Tools` and `Commands` list, after the native and live ones, the tools and commands
+// of the deferred plugins that have no owner in this Manager, from their entries, with `Cached`
+// set (the CLI's listings show `cached` or `live`). A name a live owner or a native holds is not
+// listed from the catalog; when two entries list one name, the plugin the claim table gives it to
+// is listed. `PromptSections` lists live sections only: a deferred plugin contributes its
+// sections once a call has activated it (the catalog keeps them, and `cwx prompt show` is eager).
+//
+// **Calling on demand.** `CallTool` and `RunCommand` of a lazy Manager (or after `Advertise`)
+// first make the call's plugins live (`Layer.Demand`): the deferred plugin whose entry lists the
+// name, when no live owner has it; every plugin whose entry holds a pre-execute hook, and every
+// builtin module that holds hooks; every desired plugin with no entry, which may hold one. They
+// wait until each is settled (Active, Failed or Faulted), at most `core.lazyWait` (12 s, twice
+// `ActivateDeadline`), so a hook sees every one-shot call and still denies. A plugin activated for
+// a call is not deferred again by that Manager; the others stay cached until a call needs them.
+// When the plugin activated for a name does not register it, its activation has replaced its
+// entry, and the name is resolved again: another deferred entry that lists it is activated in turn
+// (the name moved; a warning names both plugins), and when none does the call fails with a
+// `NotLiveError` naming the plugin, "whose catalog entry listed it, but which no longer registers
+// it (the entry is replaced)". At most `core.maxResolve` (4) plugins are activated for one name.
+//
 // # Files
 //
 // The files read top-down, each using only what the ones before it define (a deptest check):

@@ -34,7 +34,7 @@ func (l *Layer) Advertise(ctx context.Context) error {
 	return l.reconcile(ctx, modeAdvertise)
 }
 
-// reconcile is Reconcile; mode says which desired plugins it activates (lazy.go).
+// reconcile is Reconcile; mode says which desired plugins it activates (catalog.go).
 func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	l.reconcileMu.Lock()
 	defer l.reconcileMu.Unlock()
@@ -52,7 +52,7 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	for _, d := range desired {
 		want[d.ID] = d
 	}
-	for _, d := range l.builtinDesired(cfg, want) { // the builtin modules with work (builtin.go)
+	for _, d := range l.builtinDesired(cfg, want) { // the builtin modules with work (start.go)
 		want[d.ID] = d
 	}
 
@@ -123,7 +123,7 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 		}
 		l.activateMissing(ctx, t, h)
 	}
-	errs = append(errs, l.resettleBuiltin(ctx, cfg)...) // names the plugins just took (builtin.go)
+	errs = append(errs, l.resettleBuiltin(ctx, cfg)...) // names the plugins just took (lifecycle.go)
 	// a cancelled reconcile reports the cancellation, not half-done owners
 	if ctx.Err() == nil {
 		errs = append(errs, l.pluginFailures(unverified)...)

@@ -157,7 +157,7 @@ func (l *Layer) liveOwner(kind protocol.RegisterKind, name string) (string, bool
 
 // lookupEntries reads the catalog entries of the desired plugins (disk I/O, no lock held).
 // An eager reconcile defers none of them, but reads them too: an entry that lists a
-// pre-execute hook makes its plugin's absence deny calls (prehook.go) from the start.
+// pre-execute hook makes its plugin's absence deny calls (DownHolders; core prehook.go) from the start.
 func (l *Layer) lookupEntries(want map[string]plugins.Desired) map[string]catalog.Entry {
 	out := map[string]catalog.Entry{}
 	for id, d := range want {

@@ -251,7 +251,7 @@ func (l *Layer) builtinOwner(id string, work BuiltinWork) (plugins.Desired, erro
 	// the approval key's closure: the module's bytes and the work it was given (a changed
 	// script is another closure, so a session grant does not carry over to it)
 	closure := sha256.Sum256([]byte(pin.SHA256 + "\x00" + digest))
-	dir := filepath.Join(l.home, "extension-host", l.lazy.bundle()) // the bundle digest, computed once (lazy.go)
+	dir := filepath.Join(l.home, "extension-host", l.lazy.bundle()) // the bundle digest, computed once (catalog.go)
 	path := bundle.ModulePath(dir, id)
 	return plugins.Desired{
 		ID: owner, Version: pin.SHA256[:builtinVersionLen], Closure: hex.EncodeToString(closure[:]),

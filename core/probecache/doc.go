@@ -47,7 +47,7 @@
 // success would, and a sandbox that stopped working for a reason outside the key fails that
 // launch (under `prefer` too, where a fresh probe would have fallen back to unsandboxed). A
 // sandboxed plugin tier that fails to start removes the cached sandbox successes
-// (`Manager.forgetSandboxSuccess`, `core/tiers.go`), so the next process probes afresh and
+// (`Layer.forgetSandboxSuccess`, `core/owners`), so the next process probes afresh and
 // `prefer` falls back there. `cwx doctor` never reads the cache (its `probes` line and
 // `probe_cache` field say so): it is the diagnostic, so every probe runs afresh, and a sandbox
 // probe that fails there removes the cached sandbox successes, so the next command probes again.

@@ -122,7 +122,7 @@
 // host exited"; go-plugin's ERROR line for the killed shim is lowered to DEBUG, as for a planned
 // stop.
 //
-// **Crashes.** An unexpected exit, a violation, a heartbeat kill, a blocked activation (core doc.go, “The owner layer”) or a
+// **Crashes.** An unexpected exit, a violation, a heartbeat kill, a blocked activation (core/owners doc.go, “The owner layer”) or a
 // failed start is a crash, except a blocked activation attributed to one owner: that is the plugin's
 // failure, which is never replayed (`supervisor.ExitInfo.Crash`).
 // Crashes older than `DefaultCrashWindow` are forgotten. Below `DefaultCrashLimit` the next
