@@ -107,8 +107,13 @@ func (t writeTool) Plan(ctx context.Context, c Call) (Plan, error) {
 	}
 	defer w.Close()
 	ch, fail, err := t.plan(w, c.Input)
-	if err != nil || fail.IsError {
+	switch {
+	case err != nil:
 		return Plan{}, err
+	case fail.IsError:
+		// The call will fail as it runs; whether its path is protected does not depend on
+		// that, and the card still says so.
+		return Plan{Protected: t.protection(w, "", c.Input)}, nil
 	}
 	return Plan{Protected: t.protection(w, ch.rel, c.Input), Diff: unified(ch.rel, !ch.exists, hunks(ch.old, ch.new))}, nil
 }
@@ -122,6 +127,9 @@ func (t writeTool) protection(w *workspace, rel string, input json.RawMessage) s
 	named, err := w.rel(in.FilePath)
 	if err != nil {
 		named = rel
+	}
+	if rel == "" {
+		rel = named
 	}
 	abs := []string{filepath.Join(w.dir, filepath.FromSlash(named)), filepath.Join(w.dir, filepath.FromSlash(rel))}
 	if real, err := filepath.EvalSymlinks(w.dir); err == nil {
