@@ -107,6 +107,9 @@ func (t writeTool) Plan(ctx context.Context, c Call) (Plan, error) {
 	}
 	defer w.Close()
 	ch, fail, err := t.plan(w, c.Input)
+	if err == nil && !fail.IsError {
+		fail = t.linkedToProtected(w, ch.rel, c.Input)
+	}
 	switch {
 	case err != nil:
 		return Plan{}, err
@@ -116,6 +119,46 @@ func (t writeTool) Plan(ctx context.Context, c Call) (Plan, error) {
 		return Plan{Protected: t.protection(w, "", c.Input)}, nil
 	}
 	return Plan{Protected: t.protection(w, ch.rel, c.Input), Diff: unified(ch.rel, !ch.exists, hunks(ch.old, ch.new))}, nil
+}
+
+// linkedToProtected refuses a write whose named path is ordinary but which reaches a
+// protected one through a symbolic link (of the file or of a folder above it, perhaps put
+// there after the card was shown): such a write is refused in every posture; the caller
+// may write the protected path by its name, which asks.
+func (t writeTool) linkedToProtected(w *workspace, rel string, input json.RawMessage) Result {
+	var in struct {
+		FilePath string `json:"file_path"`
+	}
+	_ = json.Unmarshal(input, &in)
+	named, err := w.rel(in.FilePath)
+	if err != nil || protection(named, nil, nil) != "" {
+		return Result{}
+	}
+	base, err := filepath.EvalSymlinks(w.dir)
+	if err != nil {
+		base = w.dir
+	}
+	full, suffix := filepath.Join(w.dir, filepath.FromSlash(rel)), ""
+	for {
+		real, err := filepath.EvalSymlinks(full)
+		if err == nil {
+			full = filepath.Join(real, suffix)
+			break
+		}
+		if full == w.dir || full == filepath.Dir(full) {
+			return Result{}
+		}
+		suffix = filepath.Join(filepath.Base(full), suffix)
+		full = filepath.Dir(full)
+	}
+	r, ok := within(base, full)
+	if !ok {
+		return Result{}
+	}
+	if why := protection(filepath.ToSlash(r), []string{full}, t.opts.Protected); why != "" {
+		return failed("%s: %s leads through a symbolic link to %s, and %s; write it by its own name", t.spec.Name, display(named), filepath.ToSlash(r), why)
+	}
+	return Result{}
 }
 
 // protection checks both the path the call names and the file it reaches.
@@ -153,6 +196,9 @@ func (t writeTool) Run(ctx context.Context, c Call) (Result, error) {
 	ch, fail, err := t.plan(w, c.Input)
 	if err != nil || fail.IsError {
 		return fail, err
+	}
+	if fail := t.linkedToProtected(w, ch.rel, c.Input); fail.IsError {
+		return fail, nil
 	}
 	if err := replace(w.root, ch.rel, []byte(ch.new), ch.perm, t.opts.beforeRename); err != nil {
 		if err := w.classifyWrite(ch.rel, err); errors.Is(err, ErrOutsideWorkspace) {

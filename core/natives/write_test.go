@@ -227,7 +227,7 @@ func TestProtectedPaths(t *testing.T) {
 		{".git/config", true}, {".git/hooks/pre-commit", true}, {"sub/.git/config", true}, {".GIT/config", true},
 		{".envrc", true}, {".env", true}, {".env.local", true}, {"app/.env.production", true},
 		{".mcp.json", true}, {".claude/settings.json", true}, {".vscode/tasks.json", true},
-		{"package.json", true}, {"web/package.json", true}, {"hooks.json", true}, {"to-git", true},
+		{"package.json", true}, {"web/package.json", true}, {"hooks.json", true},
 	}
 	for _, tt := range tests {
 		p, err := WriteFile(o).(Planner).Plan(context.Background(), Call{Workspace: ws, Input: json.RawMessage(`{"file_path":"` + tt.path + `","content":"x"}`)})
@@ -254,4 +254,32 @@ func TestProtectedPaths(t *testing.T) {
 	if err != nil || p.Protected == "" {
 		t.Fatalf("inner-home/config.toml: %v %q", err, p.Protected)
 	}
+}
+
+// TestWriteThroughLinkToProtected: a write whose name is ordinary but reaches a protected
+// path through a link (of the file, or of a folder above it) is refused, so the card
+// cannot be bypassed by linking; the protected file is untouched.
+func TestWriteThroughLinkToProtected(t *testing.T) {
+	ws, _ := tree(t, map[string]string{".git/config": "[core]\n", ".git/hooks/x": "", "to-git": "->.git/config", "hooks-dir": "->.git/hooks"})
+	for _, in := range []string{
+		`{"file_path":"to-git","content":"x"}`,
+		`{"file_path":"hooks-dir/pre-commit","content":"x"}`,
+		`{"file_path":"to-git","old_string":"core","new_string":"x"}`,
+	} {
+		tl := WriteFile(WriteOptions{})
+		if strings.Contains(in, "old_string") {
+			tl = EditFile(WriteOptions{})
+		}
+		res, err := run(t, tl, ws, in)
+		if err != nil || !res.IsError || !strings.Contains(res.Text, "symbolic link") {
+			t.Errorf("%s: %v %+v; want refused", in, err, res)
+		}
+	}
+	if got := readWS(t, ws, ".git/config"); got != "[core]\n" {
+		t.Fatalf(".git/config = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(ws, ".git/hooks/pre-commit")); err == nil {
+		t.Fatal("a git hook was written through a linked folder")
+	}
+	noTemps(t, ws)
 }
