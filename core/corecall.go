@@ -100,6 +100,14 @@ func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, in
 		e, rc := coreCallError(protocol.CodeDenied, "denied", "denied", "core/call denied: "+err.Error())
 		return nil, rc, e
 	}
+	if err := planWrite(ctx, tool, inv.workspace, input, &req); err != nil {
+		code, status := protocol.CodeRefused, "refused"
+		if ctx.Err() != nil {
+			code, status = protocol.CodeCancelled, "cancelled"
+		}
+		e, rc := coreCallError(code, status, status, "core/call refused: "+err.Error())
+		return nil, rc, e
+	}
 	decision, err := m.approveRequest(ctx, inv, req)
 	if err != nil {
 		return nil, CoreCallReceipt{Decision: decision, Status: decision}, coreCallRPCError(ctx, err)
@@ -158,10 +166,15 @@ func (m *Manager) approveCoreCall(ctx context.Context, inv *invocation, spec nat
 	return m.approveRequest(ctx, inv, coreCallRequest(inv, spec, input))
 }
 
-// coreCallRequest is the gate's request for inv's core/call of spec's tool with input.
+// coreCallRequest is the gate's request for inv's core/call of spec's tool with input. A
+// tool that writes files is Forced: a plugin's write is always asked of a person.
 func coreCallRequest(inv *invocation, spec natives.Spec, input json.RawMessage) gate.Request {
-	return gate.Request{PluginID: inv.caller.PluginID, ClosureSHA256: inv.caller.ClosureSHA256, Tool: spec.Name, Input: input,
+	req := gate.Request{PluginID: inv.caller.PluginID, ClosureSHA256: inv.caller.ClosureSHA256, Tool: spec.Name, Input: input,
 		OtherPlugins: inv.others, Requirement: requirementOf(spec), Caller: &inv.caller}
+	if spec.Writes {
+		req.Requirement = gate.Forced
+	}
+	return req
 }
 
 // approveRequest is approveCoreCall of a request the pre-execute hooks may have changed

@@ -64,11 +64,13 @@ func Example() {
 	_, err = m.CallTool(ctx, "no_such_tool", []byte(`{}`), core.CallOptions{Workspace: work})
 	fmt.Println(errors.Is(err, core.ErrUnknownTool))
 	// Output:
+	// edit_file native
 	// file_search native
 	// grep_files native
 	// list_dir native
 	// read_file native
 	// shell native
+	// write_file native
 	// "     1\thello\n"
 	// asked: Native tool `shell` (runs in cwx with your permissions)
 	// "hi\n"

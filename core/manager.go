@@ -181,7 +181,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 			return nil, err
 		}
 	}
-	nat, err := openNatives(o)
+	nat, err := openNatives(o, append([]string{home}, cfg.Hooks.Files...))
 	if err != nil {
 		return nil, err
 	}

@@ -22,12 +22,13 @@ type nativeTable struct {
 	schemas map[string]*registry.InputSchema
 }
 
-// openNatives returns the native table of o (natives.Builtin when o gives none). Every
+// openNatives returns the native table of o (natives.Builtin when o gives none, its
+// writes protecting the files and folders protected: the cwx home, the hooks files). Every
 // schema must compile under the registration rules.
-func openNatives(o Options) (nativeTable, error) {
+func openNatives(o Options, protected []string) (nativeTable, error) {
 	t := nativeTable{set: o.Natives, schemas: map[string]*registry.InputSchema{}}
 	if t.set == nil {
-		t.set = natives.Builtin()
+		t.set = natives.BuiltinWith(natives.WriteOptions{Protected: protected})
 	}
 	for _, sp := range t.set.Specs() {
 		s, err := registry.CompileInputSchema(sp.Name, sp.InputSchema)
@@ -65,6 +66,9 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 	if err != nil {
 		return ToolResult{}, err
 	}
+	if err := planWrite(ctx, tool, opts.Workspace, input, &req); err != nil {
+		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
+	}
 	if _, err := m.gate.Check(ctx, req, opts.Approver); err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
 			return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, err)
@@ -94,4 +98,24 @@ func requirementOf(spec natives.Spec) gate.Requirement {
 		return gate.Forced
 	}
 	return gate.Required
+}
+
+// planWrite puts what a file-writing native's call would change (natives.Planner) on req's
+// card, and forces the card when the path is protected: no posture, auto included, and no
+// session grant approves such a call. An error (a path outside the workspace) refuses it.
+func planWrite(ctx context.Context, tool natives.Tool, workspace string, input json.RawMessage, req *gate.Request) error {
+	p, ok := tool.(natives.Planner)
+	if !ok {
+		return nil
+	}
+	plan, err := p.Plan(ctx, natives.Call{Workspace: workspace, Input: input})
+	if err != nil {
+		return err
+	}
+	req.Diff = plan.Diff
+	if plan.Protected != "" {
+		req.Requirement = gate.Forced
+		req.Notes = append(req.Notes, "protected path: "+plan.Protected+"; it is asked in every posture")
+	}
+	return nil
 }

@@ -57,7 +57,7 @@ func TestNativesAreListed(t *testing.T) {
 		}
 		names = append(names, ti.Name)
 	}
-	want := []string{"deploy", "file_search", "grep_files", "list_dir", "read_file", "shell"}
+	want := []string{"deploy", "edit_file", "file_search", "grep_files", "list_dir", "read_file", "shell", "write_file"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}

@@ -42,7 +42,7 @@ func TestToolCommandReplEndToEnd(t *testing.T) {
 				}
 				tools = append(tools, it)
 			}
-			if err != nil || natives != 5 || len(tools) != 2 || tools[0].Name != "hello_greet" || tools[1].Origin != "extension:@cwx-examples/dsh-word-stats" {
+			if err != nil || natives != 7 || len(tools) != 2 || tools[0].Name != "hello_greet" || tools[1].Origin != "extension:@cwx-examples/dsh-word-stats" {
 				t.Fatalf("tool list: %v %+v %s", err, tools, r.stderr)
 			}
 			cases := []struct {

@@ -14,7 +14,8 @@
 //     letters, digits, `_` and `|` is a list of exact names; anything else is a regular
 //     expression searched in the tool's name (RE2, so look-around is refused at load);
 //   - names: a native tool is shown to hooks, and matched, under Claude Code's name (shell is
-//     Bash, read_file Read, grep_files Grep, file_search Glob, list_dir LS); an exact matcher
+//     Bash, read_file Read, grep_files Grep, file_search Glob, list_dir LS, write_file Write,
+//     edit_file Edit); an exact matcher
 //     also accepts the cwx name. Extension tools keep their own names. The natives' input
 //     fields already follow Claude Code's (command, file_path, pattern, path), so tool_input
 //     holds the call's fields; it is the decoded value, written again as Claude Code's

@@ -90,7 +90,8 @@ func hookInput(tool, cwd string, input json.RawMessage) (json.RawMessage, error)
 }
 
 // pathFields names the path field of each native file tool.
-var pathFields = map[string]string{"read_file": "file_path", "grep_files": "path", "file_search": "path", "list_dir": "path"}
+var pathFields = map[string]string{"read_file": "file_path", "grep_files": "path", "file_search": "path", "list_dir": "path",
+	"write_file": "file_path", "edit_file": "file_path"}
 
 // absolutize rewrites the top-level string member field of the JSON object obj (as
 // ToolInput writes it) to an absolute path against cwd, leaving every other byte as it is.

@@ -14,6 +14,8 @@ var claudeNames = map[string]string{
 	"grep_files":  "Grep",
 	"file_search": "Glob",
 	"list_dir":    "LS",
+	"write_file":  "Write",
+	"edit_file":   "Edit",
 }
 
 // ToolName returns the name hooks see for the cwx tool name: Claude Code's for a native, the

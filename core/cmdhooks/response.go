@@ -81,7 +81,9 @@ type (
 // (shell's output is one stream, so it is all stdout), Read {type, file: {filePath,
 // content, numLines, startLine, totalLines}}, Grep in content mode {mode, numFiles,
 // filenames, content, numLines}, Glob {filenames, durationMs, numFiles, truncated} with
-// absolute names, LS its listing as a string; an extension tool's is MCP's CallToolResult
+// absolute names, LS its listing as a string, Write {type, filePath, content,
+// structuredPatch, originalFile} and Edit {filePath, oldString, newString, originalFile,
+// structuredPatch, userModified, replaceAll} as the native gave them; an extension tool's is MCP's CallToolResult
 // {content, isError, structuredContent}. cwd makes paths absolute.
 func Response(tool, cwd string, o Outcome) json.RawMessage {
 	text := o.text()
@@ -128,6 +130,12 @@ func Response(tool, cwd string, o Outcome) json.RawMessage {
 		v = r
 	case "list_dir":
 		v = text
+	case "write_file", "edit_file":
+		// The native's Structured is already Claude Code's Write and Edit shape.
+		if len(o.Structured) > 0 && json.Valid(o.Structured) && !o.IsError {
+			return o.Structured
+		}
+		fallthrough
 	default:
 		content := o.Content
 		if content == nil {

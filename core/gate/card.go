@@ -28,6 +28,8 @@ type Card struct {
 	Forced     bool   // asked even under auto; "allow for session" is not remembered
 	// Notes are the pre-execute hooks' asks and annotations, each naming its plugin.
 	Notes []string
+	// Diff is the change a file write would make (Request.Diff), or "".
+	Diff string
 }
 
 // NewCard composes the card of a call whose canonical input is canon.
@@ -41,6 +43,7 @@ func NewCard(req Request, key string, canon []byte) Card {
 		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (runs JavaScript with your permissions)", req.Tool, req.PluginID),
 		Forced:   req.Requirement == Forced,
 		Notes:    append([]string(nil), req.Notes...),
+		Diff:     req.Diff,
 	}
 	switch req.Origin() {
 	case OriginNative:
@@ -93,6 +96,10 @@ func (c Card) Text() string {
 		b.WriteString(n)
 	}
 	b.WriteString("\n")
+	if c.Diff != "" {
+		b.WriteString("change:\n")
+		b.WriteString(c.Diff)
+	}
 	return b.String()
 }
 

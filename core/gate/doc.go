@@ -21,7 +21,9 @@
 // marks auto-eligible (the read-only file tools) is Eligible: approved without a card in
 // every posture. shell is Forced: a card on every call under ask and auto, never a session
 // grant, denied under deny or with no approver. Any other native is Required, like an
-// extension tool.
+// extension tool: write_file and edit_file are, and the core makes a call of theirs Forced
+// when its path is protected or it comes through core/call. A file write's card carries
+// the change as a unified diff (Request.Diff, Card.Diff), outside the key.
 //
 // Pre-execute hooks (package hooks) run before the gate: a hook's ask makes the caller ask
 // with Forced, and the asks and annotations reach the card as Request.Notes, each naming its

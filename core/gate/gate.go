@@ -133,6 +133,10 @@ type Request struct {
 	// Notes are lines the core composed from pre-execute hooks' asks and annotations, each
 	// naming its hook's plugin; the card shows them. They do not change the key.
 	Notes []string
+	// Diff is what a call of a file-writing native would change, as a unified diff the
+	// core composed from the workspace (natives.Plan); the card shows it. It does not
+	// change the key.
+	Diff string
 }
 
 // Caller is the extension tool a core/call comes from.

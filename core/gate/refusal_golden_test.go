@@ -73,3 +73,39 @@ func checkGolden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
+
+// TestCardDiffGolden: a file write's card shows the change it would make, and the key
+// does not depend on it.
+func TestCardDiffGolden(t *testing.T) {
+	diff := "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"
+	var b bytes.Buffer
+	for _, c := range []struct {
+		name string
+		req  Request
+	}{
+		{"native ordinary", Request{Tool: "write_file", Native: true, Requirement: Required}},
+		{"native protected", Request{Tool: "write_file", Native: true, Requirement: Forced, Notes: []string{"protected path: .envrc is protected: direnv runs it on entering the folder"}}},
+		{"core/call", Request{PluginID: "hello", ClosureSHA256: "c1", Tool: "edit_file", Requirement: Forced,
+			Caller: &Caller{PluginID: "hello", ClosureSHA256: "c1", Tool: "greet"}}},
+	} {
+		r := c.req
+		r.Input, r.Diff = []byte(`{"file_path":"a.txt","content":"one\n2\n"}`), diff
+		var got Card
+		g := New(Ask, ApproverFunc(func(_ context.Context, card Card) (Decision, error) { got = card; return AllowOnce, nil }))
+		if _, err := g.Check(context.Background(), r, nil); err != nil {
+			t.Fatal(err)
+		}
+		withDiff := got
+		plain := r
+		plain.Diff = ""
+		if _, err := g.Check(context.Background(), plain, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got.Key != withDiff.Key || got.Diff != "" {
+			t.Errorf("%s: the key depends on the diff (%s, %s)", c.name, got.Key, withDiff.Key)
+		}
+		got = withDiff
+		fmt.Fprintf(&b, "== %s (forced %v)\n%s", c.name, got.Forced, got.Text())
+	}
+	checkGolden(t, "card_diff.golden", b.Bytes())
+}

@@ -19,6 +19,9 @@
 //	file_search  {pattern, path?} (glob)            auto-eligible
 //	grep_files   {pattern, path?, glob?} (RE2)      auto-eligible
 //	shell        {command, timeout_s?}              forced
+//	write_file   {file_path, content}               required; forced when protected
+//	edit_file    {file_path, old_string,            required; forced when protected
+//	              new_string, replace_all?}
 //
 // The input field names follow the common agent tools' (file_path, pattern, command), so
 // hooks written for those read them unchanged.
@@ -47,6 +50,11 @@
 //
 //   - `shell`: `{command, timeout_s?}`, forced
 //
+//   - `write_file`: `{file_path, content}`, required; forced when the path is protected
+//
+//   - `edit_file`: `{file_path, old_string, new_string, replace_all?}`, required; forced when the
+//     path is protected
+//
 //   - A call of a native through `CallTool` is validated against the schema compiled at `Open` (a
 //     schema the registry would refuse fails `Open`), then gated with `gate.Request.Native`: an
 //     auto-eligible tool is `gate.Eligible` (no card, in every posture); `shell` is `gate.Forced` (a
@@ -70,4 +78,32 @@
 //     kill, so a descendant that left the group cannot hold the call open; such a descendant (one
 //     that started a session of its own) is not killed: the group is the bound, not a sandbox. A non-zero exit or a timeout
 //     is an error result (`exit_code`, `timed_out`, `truncated` in the structured result).
+//
+// write_file and edit_file (Spec.Writes) change one file, at most MaxWriteBytes. The file
+// is resolved inside the workspace through os.Root: a symbolic link is followed only to a
+// file inside it, a link or a folder leading out is ErrOutsideWorkspace. The write is an
+// atomic replace: a temporary file `.<name>.cwx-<random>.tmp` in the same folder, written,
+// given the old file's permissions, synced, then renamed over the target. The rename
+// replaces the directory entry, so a hard link's other names keep the old content (the
+// file gets a new inode) and nothing is written through a link; a failure at any step
+// removes the temporary file and leaves the target as it was. edit_file replaces exact
+// text: old_string must occur once, or replace_all must be set; an absent or ambiguous
+// match is an error result and nothing is written.
+//
+// Both are Planners: before the gate the core asks Plan what the call would change, and
+// puts the unified diff (bounded at MaxDiffBytes) on the card. Plan also says whether the
+// path is protected: a path with a .git, .claude or .vscode folder in it, a file named
+// .envrc, .env*, .mcp.json or package.json (compared folded), or a file or folder of
+// WriteOptions.Protected (the core passes the cwx home and the hooks files), checked for the
+// path the call names and for the file a link in it reaches. The core makes such a call
+// Forced, so no posture, auto included, and no session grant approves it; any other write
+// is Required (a card under ask, approved under auto as Claude Code's acceptEdits mode
+// does). Through core/call a Writes tool is always Forced. The file may change between the
+// card and the write: the write recomputes its change from what is on disk then, and the
+// card's diff is what the file held when it was asked.
+//
+// Their Result's Structured is Claude Code's Write and Edit tool_response shape
+// (type/filePath/content/structuredPatch/originalFile; filePath/oldString/newString/
+// originalFile/structuredPatch/userModified/replaceAll), which package cmdhooks hands to
+// hooks as it is.
 package natives

@@ -41,6 +41,10 @@ type Spec struct {
 	Forced bool
 	// ReadOnly says the tool changes nothing; it is shown, not enforced.
 	ReadOnly bool
+	// Writes says the tool changes the workspace's files (write_file, edit_file): a call
+	// an extension asks for through core/call is Forced, never covered by a session grant.
+	// A Writes tool that is a Planner also forces a card for a protected path.
+	Writes bool
 }
 
 // Call is one call of a native tool.
@@ -130,6 +134,8 @@ func checkSpec(sp Spec) error {
 		return fmt.Errorf("%w: native tool name %q must match %s", ErrBadSpec, sp.Name, nameRE())
 	case sp.AutoEligible && sp.Forced:
 		return fmt.Errorf("%w: native tool `%s` is both auto-eligible and forced", ErrBadSpec, sp.Name)
+	case sp.AutoEligible && sp.Writes:
+		return fmt.Errorf("%w: native tool `%s` writes files and cannot be auto-eligible", ErrBadSpec, sp.Name)
 	case len(sp.InputSchema) == 0:
 		return fmt.Errorf("%w: native tool `%s` has no input schema", ErrBadSpec, sp.Name)
 	}
@@ -174,9 +180,14 @@ func (s *Set) Len() int {
 }
 
 // Builtin returns the core's own native tools: read_file, list_dir, file_search and
-// grep_files (read-only, auto-eligible) and shell (forced).
-func Builtin() *Set {
-	s, err := NewSet(ReadFile(), ListDir(), FileSearch(), GrepFiles(), Shell())
+// grep_files (read-only, auto-eligible), write_file and edit_file (approved like an
+// extension tool's call, forced for a protected path or through core/call) and shell
+// (forced).
+func Builtin() *Set { return BuiltinWith(WriteOptions{}) }
+
+// BuiltinWith is Builtin with o configuring write_file and edit_file.
+func BuiltinWith(o WriteOptions) *Set {
+	s, err := NewSet(ReadFile(), ListDir(), FileSearch(), GrepFiles(), Shell(), WriteFile(o), EditFile(o))
 	if err != nil {
 		panic(err) // the built-in Specs are constants
 	}

@@ -56,14 +56,15 @@ func TestSetAdmission(t *testing.T) {
 // original Set as it was.
 func TestBuiltin(t *testing.T) {
 	b := Builtin()
-	want := []string{"file_search", "grep_files", "list_dir", "read_file", "shell"}
+	want := []string{"edit_file", "file_search", "grep_files", "list_dir", "read_file", "shell", "write_file"}
 	if got := b.Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names = %v, want %v", got, want)
 	}
 	for _, sp := range b.Specs() {
 		shell := sp.Name == "shell"
-		if sp.AutoEligible == shell || sp.Forced != shell || sp.ReadOnly == shell {
-			t.Errorf("%s: auto %v forced %v read-only %v", sp.Name, sp.AutoEligible, sp.Forced, sp.ReadOnly)
+		writes := sp.Name == "write_file" || sp.Name == "edit_file"
+		if sp.AutoEligible == (shell || writes) || sp.Forced != shell || sp.ReadOnly == (shell || writes) || sp.Writes != writes {
+			t.Errorf("%s: auto %v forced %v read-only %v writes %v", sp.Name, sp.AutoEligible, sp.Forced, sp.ReadOnly, sp.Writes)
 		}
 		var schema map[string]any
 		if err := json.Unmarshal(sp.InputSchema, &schema); err != nil || schema["type"] != "object" {
@@ -74,7 +75,7 @@ func TestBuiltin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Len() != 5 || more.Len() != 6 {
+	if b.Len() != 7 || more.Len() != 8 {
 		t.Errorf("Len: builtin %d, extended %d", b.Len(), more.Len())
 	}
 	if _, _, ok := more.Lookup("Deploy"); ok {
