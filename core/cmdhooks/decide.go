@@ -68,7 +68,7 @@ func (k Kind) String() string {
 type Decision struct {
 	Hook   Hook
 	Kind   Kind
-	Reason string // one line, inert, at most hooks.MaxText bytes (Block and Ask)
+	Reason string // inert, its lines kept, at most hooks.MaxText bytes (Block and Ask)
 	// Context is additionalContext (or a UserPromptSubmit hook's plain stdout), inert, at
 	// most MaxContext bytes.
 	Context string
@@ -223,18 +223,37 @@ func failsClosed(event string) bool {
 	return event == config.EventPreToolUse || event == config.EventUserPromptSubmit
 }
 
-// reason makes s one inert line of at most hooks.MaxText bytes; def when s is blank.
+// reason makes s an inert text of at most hooks.MaxText-256 bytes (room for the hook's
+// name), its lines kept as written: escapes and control characters other than newline and
+// tab are stripped (a carriage return too, so "\r\n" ends a line), and blank lines at either
+// end and trailing blanks go; def when s is blank.
 func reason(s, def string) string {
+	lines := strings.Split(strings.ReplaceAll(inert.Strip(s), "\r", ""), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return def
+	}
+	return cutText(strings.Join(lines, "\n"), hooks.MaxText-256)
+}
+
+// oneLine folds s into one inert line ("a / b"), for what must stay on one line: a hook's
+// command in its name, a card's note.
+func oneLine(s string) string {
 	var lines []string
 	for _, l := range strings.Split(inert.Strip(s), "\n") {
 		if l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " ")); l != "" {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) == 0 {
-		return def
-	}
-	return cutText(strings.Join(lines, " / "), hooks.MaxText-256) // room for the hook's name
+	return cutText(strings.Join(lines, " / "), hooks.MaxText-256)
 }
 
 // contextText makes s inert text of at most MaxContext bytes.
@@ -286,15 +305,13 @@ func (d Decision) Answers() []hooks.Answer {
 	return out
 }
 
-func oneLine(s string) string { return reason(s, "") }
-
 // messageTail is the systemMessage of a hook that blocked or asked, for the reason the
 // person reads ("" when it gave none).
 func (d Decision) messageTail() string {
 	if d.Message == "" {
 		return ""
 	}
-	return "; the hook says: " + oneLine(d.Message)
+	return "; the hook says: " + d.Message
 }
 
 // Messages gathers the systemMessage of several decisions in order, each naming its hook,
