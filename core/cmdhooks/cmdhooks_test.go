@@ -77,7 +77,7 @@ func TestParseSettings(t *testing.T) {
 		t.Fatalf("entries %+v\nwant %+v", entries, want)
 	}
 	wantNotes := []string{
-		"Stop hooks are not run by cwx: the event comes from an agent loop, which cwx is not (it runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit)",
+		"Stop hooks are not run by cwx: the event comes from an agent loop, which cwx is not (it runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionStart, SessionEnd, Notification)",
 		"hooks.PostToolUse[0].hooks[0]: timeout 600s lowered to 120s, the most cwx allows",
 		`hooks.PostToolUse[0].hooks[1]: hooks of type "prompt" are not run by cwx (only command)`,
 	}

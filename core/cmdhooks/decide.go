@@ -80,6 +80,14 @@ type Decision struct {
 	// Said is how the hook answered: "exit 2", "permissionDecision deny", "allow (does not
 	// approve)", ...
 	Said string
+	// Stop says the hook answered `continue: false`: the call is stopped (a PreToolUse
+	// hook's is a Block) and a session event's session should end; StopReason is its
+	// stopReason for the person (inert, its lines kept).
+	Stop       bool
+	StopReason string
+	// Suppress says the hook answered `suppressOutput: true`: what it printed (its context)
+	// is not shown to the person nor logged; the model still gets the context.
+	Suppress bool
 	// Failed is a non-blocking error (an exit other than 0 and 2, a timeout, JSON that does
 	// not parse): logged, and the hook decides nothing.
 	Failed string
@@ -90,6 +98,7 @@ type Decision struct {
 type output struct {
 	Continue           *bool  `json:"continue"`
 	StopReason         string `json:"stopReason"`
+	SuppressOutput     bool   `json:"suppressOutput"`
 	Decision           string `json:"decision"`
 	Reason             string `json:"reason"`
 	SystemMessage      string `json:"systemMessage"`
@@ -110,6 +119,10 @@ func Decide(h Hook, r Result) Decision {
 	case r.TimedOut:
 		d.Said, d.Failed = "timed out", fmt.Sprintf("timed out after %ds; its process tree was killed", h.TimeoutS)
 		return d
+	case r.ExitCode == 2 && !blocks(h.Event):
+		d.Said = "exit 2"
+		d.Failed = fmt.Sprintf("exit 2 (%s hooks cannot block): %s", h.Event, reason(r.Stderr, "no stderr"))
+		return d
 	case r.ExitCode == 2:
 		d.Said = "exit 2"
 		d.Kind, d.Reason = Block, reason(r.Stderr, "the hook exited with status 2")
@@ -125,7 +138,7 @@ func Decide(h Hook, r Result) Decision {
 	out := strings.TrimSpace(r.Stdout)
 	if !strings.HasPrefix(out, "{") {
 		d.Said = "exit 0"
-		if h.Event == config.EventUserPromptSubmit && out != "" {
+		if takesStdout(h.Event) && out != "" {
 			d.Context = contextText(out, r.StdoutTruncated)
 		}
 		return d
@@ -148,9 +161,16 @@ func (d Decision) fromJSON(o output) Decision {
 		d.Message = contextText(o.SystemMessage, false)
 		said = append(said, "systemMessage")
 	}
+	if o.SuppressOutput {
+		d.Suppress = true
+		said = append(said, "suppressOutput")
+	}
 	if o.Continue != nil && !*o.Continue {
 		said = append(said, "continue false")
-		d.Kind, d.Reason = Block, reason(o.StopReason, "the hook asked to stop")
+		d.Stop, d.StopReason = true, reason(o.StopReason, "the hook asked to stop")
+		if blocks(d.Hook.Event) || d.Hook.Event == config.EventPostToolUse {
+			d.Kind, d.Reason = Block, d.StopReason
+		}
 	}
 	perm, permReason := "", ""
 	if hs := o.HookSpecificOutput; hs != nil {
@@ -168,7 +188,7 @@ func (d Decision) fromJSON(o output) Decision {
 		}
 	}
 	switch {
-	case d.Kind == Block:
+	case d.Kind == Block, d.Stop:
 	case perm != "" && d.Hook.Event == config.EventPreToolUse:
 		said = append(said, "permissionDecision "+perm)
 		switch perm {
@@ -181,7 +201,7 @@ func (d Decision) fromJSON(o output) Decision {
 		default:
 			d.Failed = fmt.Sprintf("unknown permissionDecision %q; it was ignored", perm)
 		}
-	case o.Decision != "":
+	case o.Decision != "" && blocks(d.Hook.Event):
 		said = append(said, "decision "+o.Decision)
 		switch o.Decision {
 		case "block", "deny":
@@ -215,6 +235,23 @@ func (d Decision) unrun(why string) Decision {
 	}
 	d.Kind, d.Reason = Block, reason("the hook could not run: "+why, "")
 	return d
+}
+
+// blocks says whether a hook of event can block what it follows (exit 2, decision
+// block): the session and notification events cannot, as in Claude Code (exit 2 there is a
+// non-blocking error, its stderr logged).
+func blocks(event string) bool {
+	switch event {
+	case config.EventSessionStart, config.EventSessionEnd, config.EventNotification:
+		return false
+	}
+	return true
+}
+
+// takesStdout says whether a hook of event that exits 0 with plain text on stdout adds it
+// as context, as Claude Code does for UserPromptSubmit and SessionStart.
+func takesStdout(event string) bool {
+	return event == config.EventUserPromptSubmit || event == config.EventSessionStart
 }
 
 // failsClosed says whether a hook of event that cannot run blocks: PreToolUse and
