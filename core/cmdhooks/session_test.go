@@ -65,7 +65,9 @@ func TestSessionEvents(t *testing.T) {
 	}{
 		{func() ([]byte, error) { return SessionStartEvent(s, SourceStartup) }, `"hook_event_name":"SessionStart","source":"startup"}`},
 		{func() ([]byte, error) { return SessionEndEvent(s, ReasonPromptInputExit) }, `"hook_event_name":"SessionEnd","reason":"prompt_input_exit"}`},
-		{func() ([]byte, error) { return NotificationEvent(s, "cwx needs your approval to use shell", NotifyPermission) },
+		{func() ([]byte, error) {
+			return NotificationEvent(s, "cwx needs your approval to use shell", NotifyPermission)
+		},
 			`"hook_event_name":"Notification","message":"cwx needs your approval to use shell","notification_type":"permission_prompt"}`},
 	} {
 		b, err := c.got()
