@@ -276,7 +276,7 @@ func (d *devSession) call(ctx context.Context, w io.Writer, line string) error {
 	if err != nil {
 		return err
 	}
-	return printToolResult(w, name, pluginOf(d.m, name), res, toolCallFlags{})
+	return printToolResult(w, name, pluginOf(d.m, name), res, nil, toolCallFlags{})
 }
 
 func (d *devSession) printf(format string, args ...any) {
