@@ -130,3 +130,16 @@ func TestRunAnswersInOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestBuiltinAskKeepsLines: a command hook's ask reason reaches the card's note with its
+// lines; a plugin's two-line ask is a deny.
+func TestBuiltinAskKeepsLines(t *testing.T) {
+	v := protocol.HookVerdict{Kind: protocol.HookAsk, Reason: "Writes outside the repo:\n  /etc/hosts"}
+	out := Fold([]Answer{{Hook: Hook{PluginID: "host:hooks"}, Verdict: v}}, nil)
+	if out.Decision != Ask || len(out.Notes) != 1 || out.Notes[0].String() != "hook of plugin `host:hooks` asks: Writes outside the repo:\n  /etc/hosts" {
+		t.Fatalf("%+v", out)
+	}
+	if out := Fold(nil, []Answer{{Hook: Hook{PluginID: "a"}, Verdict: v}}); out.Decision != Deny || !strings.Contains(out.Reason, "must be one line") {
+		t.Fatalf("plugin: %+v", out)
+	}
+}
