@@ -127,6 +127,9 @@ func (s *hookSession) notify(message, typ string) {
 
 // Approver wraps next so that each card raises a permission_prompt notification.
 func (s *hookSession) Approver(next core.Approver) core.Approver {
+	if s.h == nil {
+		return next
+	}
 	return core.ApproverFunc(func(ctx context.Context, card core.ApprovalCard) (core.Decision, error) {
 		s.notify(fmt.Sprintf("cwx needs your permission to use %s", card.Tool), cmdhooks.NotifyPermission)
 		return next.Approve(ctx, card)
@@ -134,7 +137,12 @@ func (s *hookSession) Approver(next core.Approver) core.Approver {
 }
 
 // Asker wraps next so that each question raises an elicitation_dialog notification.
-func (s *hookSession) Asker(next core.Asker) core.Asker { return notifyingAsker{s, next} }
+func (s *hookSession) Asker(next core.Asker) core.Asker {
+	if s.h == nil {
+		return next
+	}
+	return notifyingAsker{s, next}
+}
 
 type notifyingAsker struct {
 	s    *hookSession
