@@ -25,7 +25,7 @@ func TestHooksE2E(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			settings := fmt.Sprintf(`{"permissions": {}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": %q, "timeout": 10}]}], "Notification": []}}`, guard)
+			settings := fmt.Sprintf(`{"permissions": {}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": %q, "timeout": 10}]}], "PermissionRequest": []}}`, guard)
 			if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +35,7 @@ func TestHooksE2E(t *testing.T) {
 			}
 
 			list := e2eMust(t, bin, home, "hooks", "list")
-			for _, s := range []string{"PreToolUse[0]", "Bash", "10s", "block-rm-rf.sh", "UserPromptSubmit[0]", "note: Notification hooks are not run by cwx"} {
+			for _, s := range []string{"PreToolUse[0]", "Bash", "10s", "block-rm-rf.sh", "UserPromptSubmit[0]", "note: PermissionRequest hooks are not run by cwx"} {
 				if !strings.Contains(list.stdout, s) {
 					t.Errorf("hooks list lacks %q:\n%s", s, list.stdout)
 				}

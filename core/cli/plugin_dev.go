@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
@@ -116,7 +117,29 @@ func runDev(ctx context.Context, path string, stdin io.Reader, out, errw io.Writ
 	d.m = m
 	d.printf("cwx plugin dev: %s from %s; edit it and it is activated again\n", d.id, dir)
 	d.activate(ctx, start, 0)
+	// a dev session is one session: SessionStart now, SessionEnd when it ends (input ended:
+	// prompt_input_exit; a signal: other)
+	hs := startHookSession(ctx, m, core.CallOptions{Workspace: d.dir}, devWriter{d})
+	defer func() {
+		reason := cmdhooks.ReasonPromptInputExit
+		if ctx.Err() != nil || hs.Start.Stop {
+			reason = cmdhooks.ReasonOther
+		}
+		hs.end(ctx, reason)
+	}()
+	if err := hs.Stopped(); err != nil {
+		return err
+	}
 	return d.loop(ctx, w, stdin)
+}
+
+// devWriter writes through the dev session's printf, so hook lines never interleave with
+// its own.
+type devWriter struct{ d *devSession }
+
+func (w devWriter) Write(p []byte) (int, error) {
+	w.d.printf("%s", p)
+	return len(p), nil
 }
 
 // devFolder resolves path to an absolute folder; a file (a tarball) is refused.
@@ -276,7 +299,7 @@ func (d *devSession) call(ctx context.Context, w io.Writer, line string) error {
 	if err != nil {
 		return err
 	}
-	return printToolResult(w, name, pluginOf(d.m, name), res, toolCallFlags{})
+	return printToolResult(w, name, pluginOf(d.m, name), res, nil, toolCallFlags{})
 }
 
 func (d *devSession) printf(format string, args ...any) {

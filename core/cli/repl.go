@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/supervisor"
@@ -85,9 +86,10 @@ type replSession struct {
 	approver    core.Approver
 	asker       core.Asker // plugins' questions, asked on the same terminal
 	workspace   string
-	editor      *lineEditor // line editing on a terminal, else nil
-	session     string      // --session, told to every call
-	failed      int         // exit status of the first failed command
+	editor      *lineEditor  // line editing on a terminal, else nil
+	session     string       // --session, told to every call
+	hooks       *hookSession // the session's command hooks (SessionStart, SessionEnd, Notification)
+	failed      int          // exit status of the first failed command
 	// settle bounds the waits for a tier to come back or a tool to become live.
 	settle time.Duration
 }
@@ -108,12 +110,23 @@ func (s *replSession) run(ctx context.Context) error {
 		s.report(err)
 	}
 	printf(s.out, "cwx repl: %s and %s live; /help lists the commands\n", plural(len(s.m.Tools()), "tool"), plural(len(s.m.Commands()), "command"))
+	// the REPL is one session: SessionStart now, SessionEnd when it ends (README, “Command hooks”)
+	s.hooks = startHookSession(ctx, s.m, core.CallOptions{Workspace: s.workspace, SessionID: s.session}, s.out)
+	reason := cmdhooks.ReasonPromptInputExit
+	defer func() { s.hooks.end(ctx, reason) }()
+	s.approver, s.asker = s.hooks.Approver(s.approver), s.hooks.Asker(s.asker)
+	if err := s.hooks.Stopped(); err != nil {
+		reason = cmdhooks.ReasonOther
+		s.report(err)
+		return &ExitError{Code: s.failed}
+	}
 	for {
 		if s.interactive {
 			s.prompt()
 		}
 		line, err := s.readLine(ctx)
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			reason = cmdhooks.ReasonOther
 			break // SIGTERM (or the caller) ended an idle session
 		}
 		if line == "" && err != nil {
@@ -238,7 +251,7 @@ func (s *replSession) call(ctx context.Context, rest string) error {
 		return err
 	}
 	printHookLines(s.out, res)
-	return printToolResult(s.out, name, pluginOf(s.m, name), res, toolCallFlags{})
+	return printToolResult(s.out, name, pluginOf(s.m, name), res, nil, toolCallFlags{})
 }
 
 func (s *replSession) runCommand(ctx context.Context, rest string) error {

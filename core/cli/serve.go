@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/mcpserve"
@@ -96,9 +97,20 @@ func runServe(cmd *cobra.Command, f serveFlags) (err error) {
 	if !ok {
 		return exitf(ExitInternal, "this core has no change feed to serve from")
 	}
-	srv := mcpserve.New(mm, mcpserve.Options{Version: versionInfo().Version, Workspace: ws, Logger: log, Fallback: serveFallback(posture)})
-	log.RegisterSink(mcpSink{srv.LogSink()})
 	reconcileInBackground(ctx, m, log)
+	// the process serves one session (stdio; every client of --http shares it): SessionStart
+	// now, its context the initialize result's instructions, SessionEnd when serving ends
+	hs := startHookSession(ctx, m, core.CallOptions{Workspace: ws}, stderr)
+	defer func() { hs.end(ctx, cmdhooks.ReasonOther) }()
+	if err := hs.Stopped(); err != nil {
+		return err
+	}
+	instructions := ""
+	if sec := hs.Section(); sec != nil {
+		instructions = sec.Wrapped
+	}
+	srv := mcpserve.New(mm, mcpserve.Options{Version: versionInfo().Version, Workspace: ws, Logger: log, Fallback: serveFallback(posture), Instructions: instructions})
+	log.RegisterSink(mcpSink{srv.LogSink()})
 	if f.http != "" {
 		return serveHTTP(ctx, srv, f, stderr)
 	}

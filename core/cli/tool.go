@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/cmdhooks"
 )
 
 // ToolListItem is one element of the --json output of `cwx tool list`.
@@ -44,6 +45,9 @@ type ToolCallOutput struct {
 	HookContext []string `json:"hook_context,omitempty"`
 	// HookMessages are the hooks' systemMessages, for the person (README, “Command hooks”).
 	HookMessages []string `json:"hook_messages,omitempty"`
+	// SessionSection is the session's prompt section: the context its SessionStart command
+	// hooks added (README, “Command hooks”).
+	SessionSection *core.PromptSection `json:"session_section,omitempty"`
 }
 
 func init() {
@@ -176,16 +180,24 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 	if err != nil {
 		return err
 	}
-	return runOneShot(cmd, f.approve, liveTool, name, func(ctx context.Context, m liveCore) error {
-		res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, SessionID: f.session, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr()),
-			Asker: newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr())})
+	return runOneShot(cmd, f.approve, liveTool, name, func(ctx context.Context, m liveCore) (err error) {
+		// a one-shot call is a session of its own: SessionStart before, SessionEnd after
+		opts := core.CallOptions{Workspace: ws, SessionID: f.session}
+		hs := startHookSession(ctx, m, opts, cmd.ErrOrStderr())
+		defer func() { hs.end(ctx, cmdhooks.ReasonOther) }()
+		if err := hs.Stopped(); err != nil {
+			return err
+		}
+		opts.Approver = hs.Approver(terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr()))
+		opts.Asker = hs.Asker(newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr()))
+		res, err := m.CallTool(ctx, name, input, opts)
 		if err != nil {
 			return callErr(err)
 		}
 		if !f.asJSON {
 			printHookLines(cmd.ErrOrStderr(), res)
 		}
-		return printToolResult(out, name, pluginOf(m, name), res, f)
+		return printToolResult(out, name, pluginOf(m, name), res, hs.Section(), f)
 	})
 }
 
@@ -210,14 +222,14 @@ func pluginOf(m liveCore, tool string) string {
 	return ""
 }
 
-func printToolResult(w io.Writer, name, plugin string, res core.ToolResult, f toolCallFlags) error {
+func printToolResult(w io.Writer, name, plugin string, res core.ToolResult, section *core.PromptSection, f toolCallFlags) error {
 	var failed error
 	if res.IsError {
 		failed = &ExitError{Code: ExitPlugin}
 	}
 	if f.asJSON {
 		o := ToolCallOutput{Tool: name, Plugin: plugin, IsError: res.IsError, Content: res.Content, Structured: res.Structured, CoreCalls: res.CoreCalls,
-			HookContext: res.HookContext, HookMessages: res.HookMessages}
+			HookContext: res.HookContext, HookMessages: res.HookMessages, SessionSection: section}
 		if o.Content == nil {
 			o.Content = []core.ContentBlock{}
 		}

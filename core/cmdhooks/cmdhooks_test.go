@@ -77,7 +77,7 @@ func TestParseSettings(t *testing.T) {
 		t.Fatalf("entries %+v\nwant %+v", entries, want)
 	}
 	wantNotes := []string{
-		"Stop hooks are not run by cwx: the event comes from an agent loop, which cwx is not (it runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit)",
+		"Stop hooks are not run by cwx: the event comes from an agent loop, which cwx is not (it runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionStart, SessionEnd, Notification)",
 		"hooks.PostToolUse[0].hooks[0]: timeout 600s lowered to 120s, the most cwx allows",
 		`hooks.PostToolUse[0].hooks[1]: hooks of type "prompt" are not run by cwx (only command)`,
 	}
@@ -195,7 +195,9 @@ func TestDecide(t *testing.T) {
 		{name: "exit 0", hook: pre, res: Result{}, said: "exit 0"},
 		{name: "exit 0 text ignored", hook: pre, res: Result{Stdout: "checked\n"}, said: "exit 0"},
 		{name: "exit 2 stderr", hook: pre, res: Result{ExitCode: 2, Stderr: "Blocked: rm -rf\nuse trash\n", Stdout: `{"decision":"approve"}`},
-			kind: Block, reason: "Blocked: rm -rf / use trash", said: "exit 2"},
+			kind: Block, reason: "Blocked: rm -rf\nuse trash", said: "exit 2"},
+		{name: "exit 2 lines kept as written", hook: pre, res: Result{ExitCode: 2, Stderr: "\n  Blocked:\r\n\t- rm -rf /\n\n  use trash \x1b[2J\n\n"},
+			kind: Block, reason: "  Blocked:\n\t- rm -rf /\n\n  use trash", said: "exit 2"},
 		{name: "exit 2 silent", hook: pre, res: Result{ExitCode: 2}, kind: Block, reason: "the hook exited with status 2", said: "exit 2"},
 		{name: "exit 2 escapes stripped", hook: pre, res: Result{ExitCode: 2, Stderr: "\x1b[31mno\x1b[0m\u202e"}, kind: Block, reason: "no", said: "exit 2"},
 		{name: "exit 1 non-blocking", hook: pre, res: Result{ExitCode: 1, Stderr: "jq: not found"}, said: "exit 1", failed: "exit 1 (non-blocking): jq: not found"},

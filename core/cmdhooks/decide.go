@@ -68,7 +68,7 @@ func (k Kind) String() string {
 type Decision struct {
 	Hook   Hook
 	Kind   Kind
-	Reason string // one line, inert, at most hooks.MaxText bytes (Block and Ask)
+	Reason string // inert, its lines kept, at most hooks.MaxText bytes (Block and Ask)
 	// Context is additionalContext (or a UserPromptSubmit hook's plain stdout), inert, at
 	// most MaxContext bytes.
 	Context string
@@ -80,6 +80,14 @@ type Decision struct {
 	// Said is how the hook answered: "exit 2", "permissionDecision deny", "allow (does not
 	// approve)", ...
 	Said string
+	// Stop says the hook answered `continue: false`: the call is stopped (a PreToolUse
+	// hook's is a Block) and a session event's session should end; StopReason is its
+	// stopReason for the person (inert, its lines kept).
+	Stop       bool
+	StopReason string
+	// Suppress says the hook answered `suppressOutput: true`: a session event's context is
+	// kept from the person (SessionOutcome.Shown); the model still gets it.
+	Suppress bool
 	// Failed is a non-blocking error (an exit other than 0 and 2, a timeout, JSON that does
 	// not parse): logged, and the hook decides nothing.
 	Failed string
@@ -90,6 +98,7 @@ type Decision struct {
 type output struct {
 	Continue           *bool  `json:"continue"`
 	StopReason         string `json:"stopReason"`
+	SuppressOutput     bool   `json:"suppressOutput"`
 	Decision           string `json:"decision"`
 	Reason             string `json:"reason"`
 	SystemMessage      string `json:"systemMessage"`
@@ -110,6 +119,10 @@ func Decide(h Hook, r Result) Decision {
 	case r.TimedOut:
 		d.Said, d.Failed = "timed out", fmt.Sprintf("timed out after %ds; its process tree was killed", h.TimeoutS)
 		return d
+	case r.ExitCode == 2 && !blocks(h.Event):
+		d.Said = "exit 2"
+		d.Failed = fmt.Sprintf("exit 2 (%s hooks cannot block): %s", h.Event, reason(r.Stderr, "no stderr"))
+		return d
 	case r.ExitCode == 2:
 		d.Said = "exit 2"
 		d.Kind, d.Reason = Block, reason(r.Stderr, "the hook exited with status 2")
@@ -125,7 +138,7 @@ func Decide(h Hook, r Result) Decision {
 	out := strings.TrimSpace(r.Stdout)
 	if !strings.HasPrefix(out, "{") {
 		d.Said = "exit 0"
-		if h.Event == config.EventUserPromptSubmit && out != "" {
+		if takesStdout(h.Event) && out != "" {
 			d.Context = contextText(out, r.StdoutTruncated)
 		}
 		return d
@@ -148,9 +161,16 @@ func (d Decision) fromJSON(o output) Decision {
 		d.Message = contextText(o.SystemMessage, false)
 		said = append(said, "systemMessage")
 	}
+	if o.SuppressOutput {
+		d.Suppress = true
+		said = append(said, "suppressOutput")
+	}
 	if o.Continue != nil && !*o.Continue {
 		said = append(said, "continue false")
-		d.Kind, d.Reason = Block, reason(o.StopReason, "the hook asked to stop")
+		d.Stop, d.StopReason = true, reason(o.StopReason, "the hook asked to stop")
+		if blocks(d.Hook.Event) || d.Hook.Event == config.EventPostToolUse {
+			d.Kind, d.Reason = Block, d.StopReason
+		}
 	}
 	perm, permReason := "", ""
 	if hs := o.HookSpecificOutput; hs != nil {
@@ -168,7 +188,7 @@ func (d Decision) fromJSON(o output) Decision {
 		}
 	}
 	switch {
-	case d.Kind == Block:
+	case d.Kind == Block, d.Stop:
 	case perm != "" && d.Hook.Event == config.EventPreToolUse:
 		said = append(said, "permissionDecision "+perm)
 		switch perm {
@@ -181,7 +201,7 @@ func (d Decision) fromJSON(o output) Decision {
 		default:
 			d.Failed = fmt.Sprintf("unknown permissionDecision %q; it was ignored", perm)
 		}
-	case o.Decision != "":
+	case o.Decision != "" && blocks(d.Hook.Event):
 		said = append(said, "decision "+o.Decision)
 		switch o.Decision {
 		case "block", "deny":
@@ -217,24 +237,60 @@ func (d Decision) unrun(why string) Decision {
 	return d
 }
 
+// blocks says whether a hook of event can block what it follows (exit 2, decision
+// block): the session and notification events cannot, as in Claude Code (exit 2 there is a
+// non-blocking error, its stderr logged).
+func blocks(event string) bool {
+	switch event {
+	case config.EventSessionStart, config.EventSessionEnd, config.EventNotification:
+		return false
+	}
+	return true
+}
+
+// takesStdout says whether a hook of event that exits 0 with plain text on stdout adds it
+// as context, as Claude Code does for UserPromptSubmit and SessionStart.
+func takesStdout(event string) bool {
+	return event == config.EventUserPromptSubmit || event == config.EventSessionStart
+}
+
 // failsClosed says whether a hook of event that cannot run blocks: PreToolUse and
 // UserPromptSubmit guard what is about to happen; the other events follow it.
 func failsClosed(event string) bool {
 	return event == config.EventPreToolUse || event == config.EventUserPromptSubmit
 }
 
-// reason makes s one inert line of at most hooks.MaxText bytes; def when s is blank.
+// reason makes s an inert text of at most hooks.MaxText-256 bytes (room for the hook's
+// name), its lines kept as written: escapes and control characters other than newline and
+// tab are stripped (a carriage return too, so "\r\n" ends a line), and blank lines at either
+// end and trailing blanks go; def when s is blank.
 func reason(s, def string) string {
+	lines := strings.Split(strings.ReplaceAll(inert.Strip(s), "\r", ""), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return def
+	}
+	return cutText(strings.Join(lines, "\n"), hooks.MaxText-256)
+}
+
+// oneLine folds s into one inert line ("a / b"), for what must stay on one line: a hook's
+// command in its name, a card's note.
+func oneLine(s string) string {
 	var lines []string
 	for _, l := range strings.Split(inert.Strip(s), "\n") {
 		if l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " ")); l != "" {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) == 0 {
-		return def
-	}
-	return cutText(strings.Join(lines, " / "), hooks.MaxText-256) // room for the hook's name
+	return cutText(strings.Join(lines, " / "), hooks.MaxText-256)
 }
 
 // contextText makes s inert text of at most MaxContext bytes.
@@ -286,15 +342,13 @@ func (d Decision) Answers() []hooks.Answer {
 	return out
 }
 
-func oneLine(s string) string { return reason(s, "") }
-
 // messageTail is the systemMessage of a hook that blocked or asked, for the reason the
 // person reads ("" when it gave none).
 func (d Decision) messageTail() string {
 	if d.Message == "" {
 		return ""
 	}
-	return "; the hook says: " + oneLine(d.Message)
+	return "; the hook says: " + d.Message
 }
 
 // Messages gathers the systemMessage of several decisions in order, each naming its hook,

@@ -31,10 +31,22 @@
 //   - the decision ([Decide]) from what the module reports of one run ([Result], decoded
 //     strictly by [DecodeResult] and checked against [MaxOutput]): exit 0 with optional JSON
 //     on stdout ({decision, reason, continue, stopReason, hookSpecificOutput:
-//     {permissionDecision, permissionDecisionReason, updatedInput, additionalContext}}),
-//     exit 2 blocks with stderr as the reason, any other exit, a timeout or unreadable JSON is
-//     a non-blocking error that is logged. "allow" and "approve" never approve: they abstain,
-//     and the call goes to the gate as it would without the hook.
+//     {permissionDecision, permissionDecisionReason, updatedInput, additionalContext}},
+//     suppressOutput, systemMessage), exit 2 blocks with stderr as the reason, any other
+//     exit, a timeout or unreadable JSON is a non-blocking error that is logged. "allow" and
+//     "approve" never approve: they abstain, and the call goes to the gate as it would
+//     without the hook. A reason keeps its lines as written (inert, bounded); only what must
+//     stay on one line (a card's note of context, the hook's command) is folded;
+//   - the session events: SessionStart ([SessionStartEvent], source always "startup") and
+//     SessionEnd ([SessionEndEvent], reason "prompt_input_exit" or "other"), matched on the
+//     source and the reason, and Notification ([NotificationEvent], notification_type
+//     "permission_prompt" or "elicitation_dialog"), matched on the type. They cannot block
+//     (exit 2 and decision block are logged) and do not fail closed. [FoldSession] folds a
+//     session event: SessionStart's context (plain stdout or additionalContext) is the
+//     session's prompt section ([SessionOutcome.SectionText]); Shown leaves out the context
+//     of a hook that answered suppressOutput; continue false (Decision.Stop, with its
+//     stopReason) says the session ends. The callers (core/session_hooks.go, core/cli's
+//     session wiring) decide where a session opens and closes.
 //
 // A hook that could not be run at all (no module, the host down, a stdin over the bound)
 // counts as a block for PreToolUse and UserPromptSubmit: the core cannot tell what the

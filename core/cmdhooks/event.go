@@ -193,6 +193,40 @@ func UserPromptSubmitEvent(s Session, prompt string) ([]byte, error) {
 	return encode(eventJSON{HookEventName: config.EventUserPromptSubmit, Prompt: &prompt}, s)
 }
 
+// Session sources and end reasons, in Claude Code's spelling. cwx starts every session
+// fresh, so its source is always SourceStartup; a session ends with ReasonPromptInputExit
+// when the person left the REPL (/exit, end of input) and ReasonOther otherwise (a
+// one-shot's call returned, an MCP client went away, a signal, a SessionStart hook's
+// `continue: false`).
+const (
+	SourceStartup         = "startup"
+	ReasonPromptInputExit = "prompt_input_exit"
+	ReasonOther           = "other"
+)
+
+// Claude Code's notification types cwx raises: an approval card waits (permission_prompt),
+// a plugin's question waits (elicitation_dialog).
+const (
+	NotifyPermission  = "permission_prompt"
+	NotifyElicitation = "elicitation_dialog"
+)
+
+// SessionStartEvent is the stdin of a SessionStart hook.
+func SessionStartEvent(s Session, source string) ([]byte, error) {
+	return encode(eventJSON{HookEventName: config.EventSessionStart, Source: source}, s)
+}
+
+// SessionEndEvent is the stdin of a SessionEnd hook.
+func SessionEndEvent(s Session, reason string) ([]byte, error) {
+	return encode(eventJSON{HookEventName: config.EventSessionEnd, Reason: reason}, s)
+}
+
+// NotificationEvent is the stdin of a Notification hook: message is what waits, for the
+// person, and typ its notification_type.
+func NotificationEvent(s Session, message, typ string) ([]byte, error) {
+	return encode(eventJSON{HookEventName: config.EventNotification, Message: &message, NotifType: typ}, s)
+}
+
 // ErrStdinTooLarge is why an event over MaxStdin is not sent; it matches errdefs.ErrTooLarge.
 var ErrStdinTooLarge = errdefs.New(errdefs.ErrTooLarge, "the event is too large for command hooks")
 

@@ -31,8 +31,9 @@ func FuzzParseSettings(f *testing.F) {
 	})
 }
 
-// FuzzDecide: whatever a hook prints and however it exits, the decision's reason is one inert
-// line the fold accepts, its context is inert and bounded, and updatedInput is an object.
+// FuzzDecide: whatever a hook prints and however it exits, a session or notification hook
+// never blocks, and the decision's reason is inert
+// text (its lines kept, no carriage return) the fold accepts from a builtin answer, its context is inert and bounded, and updatedInput is an object.
 func FuzzDecide(f *testing.F) {
 	f.Add(2, "", "Blocked\nnow")
 	f.Add(0, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x\u202e"}}`, "")
@@ -40,10 +41,13 @@ func FuzzDecide(f *testing.F) {
 	f.Add(0, `{"continue":false}`, "")
 	f.Add(1, "", "\x1b[31merr")
 	f.Fuzz(func(t *testing.T, code int, stdout, stderr string) {
-		for _, h := range []Hook{pre, post, prompt} {
+		for _, h := range []Hook{pre, post, prompt, start, end, notify} {
 			d := Decide(h, Result{ExitCode: code, Stdout: stdout, Stderr: stderr})
+			if !blocks(h.Event) && d.Kind != Pass {
+				t.Fatalf("a %s hook decided %s: %+v", h.Event, d.Kind, d)
+			}
 			if d.Kind != Pass {
-				if d.Reason == "" || strings.ContainsRune(d.Reason, '\n') || len(d.Reason) > hooks.MaxText || inert.Check(d.Reason) != nil || !utf8.ValidString(d.Reason) {
+				if d.Reason == "" || strings.ContainsRune(d.Reason, '\r') || strings.HasSuffix(d.Reason, "\n") || len(d.Reason) > hooks.MaxText || inert.Check(d.Reason) != nil || !utf8.ValidString(d.Reason) {
 					t.Fatalf("reason %q", d.Reason)
 				}
 			}

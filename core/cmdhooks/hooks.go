@@ -83,8 +83,9 @@ func (s *Set) Without(id string) *Set {
 	return out
 }
 
-// Matching returns the hooks of event that match tool (the cwx name of the tool; ignored for
-// UserPromptSubmit), in configuration order.
+// Matching returns the hooks of event that match tool (the cwx name of the tool; for
+// SessionStart the source, for SessionEnd the reason, for Notification the
+// notification_type; ignored for UserPromptSubmit), in configuration order.
 func (s *Set) Matching(event, tool string) []Hook {
 	if s == nil {
 		return nil

@@ -95,7 +95,7 @@ func TestSystemMessage(t *testing.T) {
 	if d.Kind != Block || d.Message != "line one\nline two" || !strings.Contains(d.Said, "systemMessage") {
 		t.Fatalf("%+v", d)
 	}
-	if a := d.Answers(); len(a) != 1 || !strings.Contains(a[0].Verdict.Reason, "the hook denied the call (command hook PreToolUse[0] `x`, exit 0, systemMessage, permissionDecision deny); the hook says: line one / line two") {
+	if a := d.Answers(); len(a) != 1 || !strings.Contains(a[0].Verdict.Reason, "the hook denied the call (command hook PreToolUse[0] `x`, exit 0, systemMessage, permissionDecision deny); the hook says: line one\nline two") {
 		t.Fatalf("%+v", a)
 	}
 	d = Decide(pre, Result{Stdout: `{"systemMessage":"fyi"}`})

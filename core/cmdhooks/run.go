@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -126,3 +127,56 @@ func FoldPrompt(ds []Decision) Prompt {
 	}
 	return p
 }
+
+// SessionStart runs the SessionStart hooks that match source.
+func (s *Set) SessionStart(ctx context.Context, r Runner, sess Session, source string) []Decision {
+	stdin, err := SessionStartEvent(sess, source)
+	return s.Fire(ctx, r, sess, config.EventSessionStart, source, stdin, err)
+}
+
+// SessionEnd runs the SessionEnd hooks that match reason.
+func (s *Set) SessionEnd(ctx context.Context, r Runner, sess Session, reason string) []Decision {
+	stdin, err := SessionEndEvent(sess, reason)
+	return s.Fire(ctx, r, sess, config.EventSessionEnd, reason, stdin, err)
+}
+
+// Notification runs the Notification hooks that match typ with message.
+func (s *Set) Notification(ctx context.Context, r Runner, sess Session, message, typ string) []Decision {
+	stdin, err := NotificationEvent(sess, message, typ)
+	return s.Fire(ctx, r, sess, config.EventNotification, typ, stdin, err)
+}
+
+// SessionOutcome is the outcome of a session event's hooks.
+type SessionOutcome struct {
+	// Context is what SessionStart hooks added for the model (plain stdout or
+	// additionalContext), in order, within MaxContextTotal: the session's prompt section.
+	Context []string `json:"context,omitempty"`
+	// Shown is Context without what a hook asked to keep from the person (suppressOutput).
+	Shown []string `json:"shown,omitempty"`
+	// Messages are the hooks' systemMessages, for the person.
+	Messages []string `json:"messages,omitempty"`
+	// Stop says a hook answered `continue: false`: the session ends; StopReason names the
+	// first such hook and says why, for the person.
+	Stop       bool   `json:"stop,omitempty"`
+	StopReason string `json:"stop_reason,omitempty"`
+}
+
+// FoldSession folds the decisions of a session event's hooks.
+func FoldSession(ds []Decision) SessionOutcome {
+	var o SessionOutcome
+	var shown []Decision
+	for _, d := range ds {
+		if d.Stop && !o.Stop {
+			o.Stop, o.StopReason = true, fmt.Sprintf("%s (command hook %s, %s)", d.StopReason, d.Hook.ID, d.Said)
+		}
+		if !d.Suppress {
+			shown = append(shown, d)
+		}
+	}
+	o.Context, o.Shown, o.Messages = Contexts(ds), Contexts(shown), Messages(ds)
+	return o
+}
+
+// SectionText is the text of a session's prompt section: the context its SessionStart
+// hooks added, one hook's after another's; "" when they added none.
+func (o SessionOutcome) SectionText() string { return strings.Join(o.Context, "\n\n") }

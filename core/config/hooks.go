@@ -17,10 +17,19 @@ const (
 	// EventPostToolUseFailure follows a call whose result is an error (PostToolUse follows
 	// only successes, as in Claude Code).
 	EventPostToolUseFailure = "PostToolUseFailure"
+	// EventSessionStart and EventSessionEnd open and close a session (a REPL, `plugin dev`,
+	// `serve --mcp`, or a one-shot `tool call`); their matcher matches the source
+	// ("startup") and the reason.
+	EventSessionStart = "SessionStart"
+	EventSessionEnd   = "SessionEnd"
+	// EventNotification is raised when an approval card or a question waits for the person;
+	// its matcher matches notification_type.
+	EventNotification = "Notification"
 )
 
 // HookEvents lists the events in the order hooks are listed and run.
-var HookEvents = []string{EventPreToolUse, EventPostToolUse, EventPostToolUseFailure, EventUserPromptSubmit}
+var HookEvents = []string{EventPreToolUse, EventPostToolUse, EventPostToolUseFailure, EventUserPromptSubmit,
+	EventSessionStart, EventSessionEnd, EventNotification}
 
 // Bounds of the command-hook configuration.
 const (

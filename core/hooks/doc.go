@@ -22,7 +22,9 @@
 // Deny outranks ask, which outranks abstain. A hook that errs, answers something malformed
 // (an unknown kind, a missing or oversized text, text with characters package inert
 // refuses, a revise that is not a JSON object) or does not answer within the batch deadline
-// counts as a deny naming its plugin: the fold fails closed.
+// counts as a deny naming its plugin: the fold fails closed. A plugin's text must be one
+// line; a builtin answer's (a command hook's reason, kept as its hook wrote it) may hold
+// several, still inert and within MaxText.
 //
 // Fold order is stable: the answers of builtin command hooks first (the seam Fold's
 // builtin argument leaves for the builtin tier; command hooks keep their own timeouts and

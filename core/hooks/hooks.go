@@ -150,8 +150,8 @@ func ask(ctx context.Context, hooks []Hook, c Call, ev Evaluator, deadline time.
 // annotation is noted.
 func Fold(builtin, plugin []Answer) Outcome {
 	var out Outcome
-	for _, a := range append(append([]Answer(nil), builtin...), plugin...) {
-		v, why := check(a)
+	for i, a := range append(append([]Answer(nil), builtin...), plugin...) {
+		v, why := check(a, i < len(builtin))
 		if why != "" {
 			if out.Decision != Deny {
 				out.Decision, out.Reason = Deny, fmt.Sprintf("pre-execute hook of plugin `%s` failed: %s", a.Hook.PluginID, why)
@@ -177,8 +177,10 @@ func Fold(builtin, plugin []Answer) Outcome {
 	return out
 }
 
-// check returns the answer's verdict, or why it counts as a deny.
-func check(a Answer) (protocol.HookVerdict, string) {
+// check returns the answer's verdict, or why it counts as a deny. A builtin answer's text
+// may hold several lines (a command hook's reason is kept as written); a plugin's must be
+// one line.
+func check(a Answer, builtin bool) (protocol.HookVerdict, string) {
 	v := a.Verdict
 	if a.Err != nil {
 		return v, a.Err.Error()
@@ -202,7 +204,7 @@ func check(a Answer) (protocol.HookVerdict, string) {
 	switch {
 	case strings.TrimSpace(text) == "":
 		return v, fmt.Sprintf("%s needs a non-empty text", v.Kind)
-	case strings.ContainsRune(text, '\n'):
+	case !builtin && strings.ContainsRune(text, '\n'):
 		return v, fmt.Sprintf("%s text must be one line", v.Kind)
 	case len(text) > MaxText:
 		return v, fmt.Sprintf("%s text is %d bytes; the limit is %d", v.Kind, len(text), MaxText)

@@ -58,6 +58,9 @@ func TestFold(t *testing.T) {
 		{name: "empty reason", plugin: []Answer{ans("a", deny(" "))}, decision: Deny, reason: "deny needs a non-empty text"},
 		{name: "empty note", plugin: []Answer{ans("a", note(""))}, decision: Deny, reason: "annotate needs a non-empty text"},
 		{name: "two-line note", plugin: []Answer{ans("a", note("a\ninput: {}"))}, decision: Deny, reason: "must be one line"},
+		{name: "builtin reason keeps its lines", builtin: []Answer{ans("host:cmd", deny("Blocked:\n- rm -rf /\nuse trash"))},
+			decision: Deny, reason: "`host:cmd` denied the call: Blocked:\n- rm -rf /\nuse trash"},
+		{name: "builtin bidi still refused", builtin: []Answer{ans("host:cmd", deny("a\n\u202eb"))}, decision: Deny, reason: "U+202E"},
 		{name: "bidi note", plugin: []Answer{ans("a", note("a\u202eb"))}, decision: Deny, reason: "U+202E"},
 		{name: "long reason", plugin: []Answer{ans("a", askV(strings.Repeat("x", MaxText+1)))}, decision: Deny, reason: "the limit is 2048"},
 		{name: "revise array", plugin: []Answer{ans("a", revise(`[1]`))}, decision: Deny, reason: "revise needs the input as a JSON object"},
@@ -126,4 +129,17 @@ func TestRunAnswersInOrder(t *testing.T) {
 			t.Fatalf("%+v", out)
 		}
 	})
+}
+
+// TestBuiltinAskKeepsLines: a command hook's ask reason reaches the card's note with its
+// lines; a plugin's two-line ask is a deny.
+func TestBuiltinAskKeepsLines(t *testing.T) {
+	v := protocol.HookVerdict{Kind: protocol.HookAsk, Reason: "Writes outside the repo:\n  /etc/hosts"}
+	out := Fold([]Answer{{Hook: Hook{PluginID: "host:hooks"}, Verdict: v}}, nil)
+	if out.Decision != Ask || len(out.Notes) != 1 || out.Notes[0].String() != "hook of plugin `host:hooks` asks: Writes outside the repo:\n  /etc/hosts" {
+		t.Fatalf("%+v", out)
+	}
+	if out := Fold(nil, []Answer{{Hook: Hook{PluginID: "a"}, Verdict: v}}); out.Decision != Deny || !strings.Contains(out.Reason, "must be one line") {
+		t.Fatalf("plugin: %+v", out)
+	}
 }

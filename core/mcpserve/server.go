@@ -44,6 +44,9 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Logger receives the server's own logs; nil discards them.
 	Logger hclog.Logger
+	// Instructions are the initialize result's instructions: the session's prompt section
+	// its SessionStart command hooks added ("" for none).
+	Instructions string
 }
 
 // Server is one MCP server over one Manager; it may serve many sessions.
@@ -96,6 +99,7 @@ func New(m Manager, o Options) *Server {
 		told: map[*mcp.ServerSession]string{}}
 	_, _ = rand.Read(s.secret[:]) // crypto/rand.Read never fails
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
+		Instructions: o.Instructions,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 			Prompts: &mcp.PromptCapabilities{ListChanged: true},
