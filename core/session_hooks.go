@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"time"
 
 	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -54,40 +53,18 @@ func (m *Manager) sessionEvent(ctx context.Context, opts CallOptions, run func(*
 	if set.Empty() {
 		return SessionHooks{}
 	}
-	if err := m.demand(ctx, protocol.KindTool, ""); err != nil { // settles the hook holders (lazy.go)
+	if err := m.own.Demand(ctx, protocol.KindTool, ""); err != nil { // settles the hook holders
 		m.log.Warn("command hooks: the hooks module did not settle", "error", err)
 	}
-	m.awaitHooksModule(ctx)
+	// a session can open while a Reconcile still starts the builtin tier (`serve --mcp`)
+	if !m.own.AwaitSettled(ctx, cmdhooks.Owner) && ctx.Err() == nil {
+		m.log.Warn("command hooks: the hooks module is not live; the session event's hooks do not run")
+	}
 	ds := run(set, m.hookSession(opts.SessionID, opts.Workspace))
 	for _, d := range ds {
 		m.logHook(d, "")
 	}
 	return cmdhooks.FoldSession(ds)
-}
-
-// awaitHooksModule waits, at most lazyWait, until the hooks module is desired and settled:
-// a session can open while a Reconcile still starts the builtin tier (`serve --mcp`).
-func (m *Manager) awaitHooksModule(ctx context.Context) {
-	ready := func() bool {
-		m.mu.Lock()
-		_, desired := m.desired[cmdhooks.Owner]
-		m.mu.Unlock()
-		return desired && m.settled([]string{cmdhooks.Owner})
-	}
-	limit := time.NewTimer(lazyWait)
-	defer limit.Stop()
-	tick := time.NewTicker(lazyPoll)
-	defer tick.Stop()
-	for !ready() {
-		select {
-		case <-ctx.Done():
-			return
-		case <-limit.C:
-			m.log.Warn("command hooks: the hooks module is not live; the session event's hooks do not run")
-			return
-		case <-tick.C:
-		}
-	}
 }
 
 // SessionSection is the prompt section of a session whose SessionStart hooks said h: their

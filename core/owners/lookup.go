@@ -265,3 +265,28 @@ func (l *Layer) activateNow(ctx context.Context, start, watch []string) error {
 	}
 	return nil
 }
+
+// AwaitSettled waits, at most lazyWait, until plugin id is desired and settled (its owner
+// active, failed or faulted), and reports whether it is; false when ctx ends first.
+func (l *Layer) AwaitSettled(ctx context.Context, id string) bool {
+	ready := func() bool {
+		l.mu.Lock()
+		_, desired := l.desired[id]
+		l.mu.Unlock()
+		return desired && l.settled([]string{id})
+	}
+	limit := time.NewTimer(lazyWait)
+	defer limit.Stop()
+	tick := time.NewTicker(lazyPoll)
+	defer tick.Stop()
+	for !ready() {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-limit.C:
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
+}
