@@ -19,7 +19,7 @@ type task struct {
 	id        uint64
 	method    string
 	cancel    context.CancelCauseFunc
-	cancelled bool  // the host cancelled it: its answer is dropped
+	cancelled bool        // the host cancelled it: its answer is dropped
 	abandon   *time.Timer // fires CancelGrace after the host's cancel
 }
 
