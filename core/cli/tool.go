@@ -177,6 +177,7 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		return err
 	}
 	return runOneShot(cmd, f.approve, liveTool, name, func(ctx context.Context, m liveCore) error {
+		plugin := pluginOf(m, name) // the owner the call goes to, named before it runs
 		res, err := m.CallTool(ctx, name, input, core.CallOptions{Workspace: ws, SessionID: f.session, Approver: terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr()),
 			Asker: newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr())})
 		if err != nil {
@@ -185,7 +186,7 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		if !f.asJSON {
 			printHookLines(cmd.ErrOrStderr(), res)
 		}
-		return printToolResult(out, name, pluginOf(m, name), res, f)
+		return printToolResult(out, name, plugin, res, f)
 	})
 }
 
@@ -200,7 +201,9 @@ func printHookLines(w io.Writer, res core.ToolResult) {
 	}
 }
 
-// pluginOf names the plugin that owns a live tool.
+// pluginOf names the plugin that owns a live tool: one look at the catalog, made before the
+// call, so the result names the owner the call went to even when the call changes the catalog
+// (a tool that withdraws itself, a host that restarts under it).
 func pluginOf(m liveCore, tool string) string {
 	for _, t := range m.Tools() {
 		if t.Name == tool {
