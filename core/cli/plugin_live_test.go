@@ -232,7 +232,7 @@ func (w liveWant) check(t *testing.T, sh PluginShow) {
 // reports every plugin.
 func TestPluginShowLiveEndToEnd(t *testing.T) {
 	rts := testenv.Runtimes()
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins"))
 	if err != nil {
 		t.Fatal(err)
