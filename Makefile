@@ -11,11 +11,11 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
+.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
 
 all: build
 
-tools: ## install pinned Node, Bun and staticcheck into .tools/bin, and bubblewrap (apt, as root) when missing
+tools: ## install pinned Node, Bun, staticcheck and deadcode into .tools/bin, and bubblewrap (apt, as root) when missing
 	@.ci/install-tools
 
 build: ## build bin/cwx
@@ -36,6 +36,20 @@ staticcheck: tools
 lockcheck: ## the lock annotations (// +checklocks:mu) hold, and every …Locked helper has one
 	$(GO) run ./core/internal/lockcheck/cmd/lockcheck ./...
 
+# The packages deadcode reports on: every package of the module but the test-support ones, which
+# exist for other packages' tests (a test is no root of deadcode's -test=false graph, so all of
+# their functions would be reported). deadcode's -filter takes a regexp of the packages to report,
+# so it is built from `go list` minus that list, and a new package is reported on by default.
+DEADCODE_TEST_SUPPORT := \
+	github.com/cwx-dev/cwx/shared/testenv github.com/cwx-dev/cwx/core/internal/deptest \
+	github.com/cwx-dev/cwx/core/internal/lockcheck github.com/cwx-dev/cwx/core/plugins/plugintest \
+	github.com/cwx-dev/cwx/core/seccomp/seccomptest github.com/cwx-dev/cwx/core/seccomp/internal/abi
+
+deadcode: tools ## no function unreachable from main (x/tools' deadcode -test=false); any report fails
+	@filter="^($$($(GO) list ./... | grep -vxF $(foreach p,$(DEADCODE_TEST_SUPPORT),-e $(p)) | sed 's/[.]/\\./g' | paste -sd'|'))$$"; \
+	out=$$($(TOOLS)/deadcode -test=false -filter "$$filter" ./...) || exit 1; \
+	if [ -n "$$out" ]; then echo "deadcode: unreachable functions (delete them, or move test-only helpers into the _test.go files that use them):"; echo "$$out"; exit 1; fi
+
 deptest: ## the import rules between core, shared and nodeshim
 	$(GO) test -count=1 ./core/internal/deptest
 
@@ -45,7 +59,7 @@ doccheck: ## every citation of a document's heading or a doc.go resolves; no doc
 builtin-table: ## print the Go rows of core/bundle's pinned builtin-module table for the built JS host (paste them by hand)
 	@$(GO) test -count=1 -run '^TestPinnedTableMatchesTheHost$$' -v ./core/bundle -args -print-table | grep -o '{ID: .*},$$' | sed 's/^/\t/'
 
-lint: fmt-check vet staticcheck lockcheck deptest doccheck
+lint: fmt-check vet staticcheck lockcheck deptest doccheck deadcode
 
 test-go: tools mcp-client
 	$(GO) test -race -count=1 ./...

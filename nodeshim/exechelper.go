@@ -17,13 +17,6 @@ import (
 // limit binds the runtime only and never the shim, which would die under a small limit.
 const execHelperMode = "exec-helper"
 
-// IsExecHelper reports whether args (a whole os.Args) start the exec helper; main.go's
-// dispatch reaches it through Main, and a test binary that spawns runtimes calls
-// RunExecHelper itself.
-func IsExecHelper(args []string) bool {
-	return len(args) > 2 && args[1] == shared.Subcommand && args[2] == execHelperMode
-}
-
 // helperArgv is the exec helper's argv for running argv under limit.
 func helperArgv(exe string, limit uint64, argv []string) []string {
 	head := []string{exe, shared.Subcommand, execHelperMode, strconv.FormatUint(limit, 10), "--"}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cwx-dev/cwx/shared"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
@@ -60,4 +61,11 @@ func TestBunKeepsItsJITUnderTheDataLimit(t *testing.T) {
 	if got := strings.TrimSpace(string(out)); got != "jit" {
 		t.Errorf("Bun under the shim's RLIMIT_DATA reports %q, want \"jit\"", got)
 	}
+}
+
+// IsExecHelper reports whether args (a whole os.Args) start the exec helper; main.go's
+// dispatch reaches it through Main, and a test binary that spawns runtimes calls
+// RunExecHelper itself.
+func IsExecHelper(args []string) bool {
+	return len(args) > 2 && args[1] == shared.Subcommand && args[2] == execHelperMode
 }

@@ -36,7 +36,7 @@ func (s *server) Channel(stream shimv1.Shim_ChannelServer) error {
 	sc := shared.NewServerChannel(stream)
 	outDone := make(chan struct{})
 	s.sd.Go(func() { s.inbound(sc, p) })
-	s.sd.Go(func() { closeStdoutAfterExit(p, outDone) })
+	s.sd.Go(func() { closeOutputAfterExit(p, outDone) })
 	err := s.outbound(sc, p)
 	close(outDone)
 	if err != nil {
@@ -45,9 +45,10 @@ func (s *server) Channel(stream shimv1.Shim_ChannelServer) error {
 	return sc.SendExit(s.exitReport(p))
 }
 
-// outbound relays runtime stdout frames to the core until stdout ends. A framing violation
-// kills the runtime's group; the caller then reports the exit. A send failure (the core is
-// gone) kills the group and is returned.
+// outbound relays the frames the runtime writes on its fd 4 to the core, as parts on the
+// gRPC Channel stream, until that pipe ends. A framing violation kills the runtime's group;
+// the caller then reports the exit. A send failure (the core is gone) kills the group and is
+// returned.
 func (s *server) outbound(sc *shared.ServerChannel, p *proc) error {
 	r := frame.NewReader(p.chanR)
 	for {
@@ -99,16 +100,16 @@ func relayPayload(sc *shared.ServerChannel, r *frame.Reader, size int) error {
 	}
 }
 
-// awaitExit waits for the runtime to be reaped once its stdout ended. A runtime that closed
-// stdout but lives on is useless to the core and is killed after a grace. Once reaped, its
-// group is killed so nothing a plugin started outlives it.
+// awaitExit waits for the runtime to be reaped once its frame output (fd 4) ended. A runtime
+// that closed that pipe but lives on can no longer answer the core and is killed after a
+// grace. Once reaped, its group is killed so nothing a plugin started outlives it.
 func (s *server) awaitExit(p *proc) error {
 	t := time.NewTimer(termGrace)
 	defer t.Stop()
 	select {
 	case <-p.waited:
 	case <-t.C:
-		p.kill(syscall.SIGKILL, "the runtime closed its stdout")
+		p.kill(syscall.SIGKILL, "the runtime closed its frame output (fd 4) but did not exit")
 		<-p.waited
 	}
 	p.kill(syscall.SIGKILL, "")
@@ -134,9 +135,9 @@ func (s *server) exitReport(p *proc) *shimv1.Exit {
 	return &shimv1.Exit{Code: int32(code), Signal: int32(sig), Reason: reason, StderrTail: tail}
 }
 
-// inbound writes the core's payloads to the runtime's stdin as CWX1 frames. The core closing
-// its send side closes stdin; a write failure (the runtime is gone) drops further payloads
-// until the stream ends.
+// inbound writes the payloads the core sends on the gRPC Channel stream to the runtime's
+// fd 3 as CWX1 frames. The core closing its send side closes that pipe; a write failure (the
+// runtime is gone) drops further payloads until the stream ends.
 func (s *server) inbound(sc *shared.ServerChannel, p *proc) {
 	defer p.chanW.Close()
 	w := bufio.NewWriterSize(p.chanW, 64<<10)
@@ -153,7 +154,7 @@ func (s *server) inbound(sc *shared.ServerChannel, p *proc) {
 		}
 		if err := writePart(w, hdr[:0], first, size, data, &want); err != nil {
 			broken = true
-			s.log.Debug("runtime stdin closed", "error", err)
+			s.log.Debug("the runtime's frame input (fd 3) is closed", "error", err)
 		}
 	}
 }
@@ -186,9 +187,10 @@ func writePart(w *bufio.Writer, hdr []byte, first bool, size uint32, data []byte
 	return nil
 }
 
-// closeStdoutAfterExit closes stdout if the relay has not finished drainGrace after the
-// runtime was reaped (a descendant that left the group may hold the pipe open).
-func closeStdoutAfterExit(p *proc, outDone <-chan struct{}) {
+// closeOutputAfterExit closes the read end of the runtime's frame output (fd 4) if the relay
+// has not finished drainGrace after the runtime was reaped (a descendant that left the group
+// may hold the pipe open).
+func closeOutputAfterExit(p *proc, outDone <-chan struct{}) {
 	select {
 	case <-outDone:
 		return

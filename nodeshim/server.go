@@ -19,8 +19,8 @@ const (
 	// termGrace is how long SIGTERM of the shim leaves the runtime before SIGKILL; shorter
 	// than the core's own SIGTERM -> SIGKILL second.
 	termGrace = 800 * time.Millisecond
-	// drainGrace bounds waiting for stdout EOF after the runtime's group was killed (a
-	// descendant that left the group could hold the pipe).
+	// drainGrace bounds waiting for EOF on the runtime's frame output (fd 4) after the
+	// runtime was reaped (a descendant that left the group could hold the pipe).
 	drainGrace = time.Second
 )
 

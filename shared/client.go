@@ -180,7 +180,8 @@ func (ch *Channel) Close() error {
 	return nil
 }
 
-// CloseSend tells the shim no more payloads follow; it closes the runtime's stdin.
+// CloseSend ends the send side of the gRPC Channel stream: no more payloads follow, and the
+// shim closes the runtime's frame input (its fd 3).
 func (ch *Channel) CloseSend() error { return ch.s.CloseSend() }
 
 // Recv returns the next payload. After the runtime's exit it returns an *ExitError (it

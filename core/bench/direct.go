@@ -105,9 +105,6 @@ func waitFor(ctx context.Context, ch <-chan struct{}, what string) error {
 	}
 }
 
-// PID is the runtime's process id.
-func (d *Direct) PID() int { return d.cmd.Process.Pid }
-
 // Activate runs the plugin whose entry is the file at entry under a fresh owner (a new
 // generation and token each time) and returns the owner.
 func (d *Direct) Activate(ctx context.Context, name, entry string) (protocol.OwnerRef, error) {

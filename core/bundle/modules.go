@@ -93,12 +93,6 @@ func digestsOf(mods []BuiltinModule) []ModuleDigest {
 	return out
 }
 
-// CheckBuiltinModules compares what a hello reported with the pinned table as multisets:
-// order does not matter; a missing, extra, changed or duplicated row is an error naming it.
-func CheckBuiltinModules(got []ModuleDigest) error {
-	return CheckModules(BuiltinModules(), got)
-}
-
 // CheckModules compares got with want as multisets; the error names every missing, extra
 // (unexpected), changed and duplicated row.
 func CheckModules(want, got []ModuleDigest) error {

@@ -25,7 +25,7 @@ func TestBenchQuickJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole quick bench")
 	}
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)

@@ -13,7 +13,7 @@ import (
 // tool answers, and so does the same call in a repl, whose host status names the culprit.
 func TestBlockedActivationEndToEnd(t *testing.T) {
 	rts := testenv.Runtimes()
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins"))
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,13 @@
 // or a check that disagrees, 4 denied, 5 unavailable, 6 plugin error, 7 timeout or
 // cancelled. Text a plugin wrote is printed to a terminal with escapes stripped.
 //
+// A one-shot `tool call` or `command run` starts the activations it needs and
+// waits for the name to be live by following the core's change feed ([core.Manager.Changes],
+// subscribed before the first look), reconcile's end, or liveWait; it never polls the catalog.
+// The result names the tool's plugin from one look made before the call. The repl and
+// `plugin show` still look at tier and owner states every livePoll while they wait, since
+// the change feed reports catalog changes only.
+//
 // SIGTERM cancels the running command's context (Main runs every command under it); a
 // command still running termGrace later, whatever it is doing, is ended by exiting the
 // process (status 7), and a second SIGTERM exits at once (watchTerm).

@@ -14,16 +14,6 @@ import (
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
-// buildCWX builds the cwx binary (the Manager re-executes it as the shim).
-func buildCWX(t testing.TB) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cwx")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
-		t.Fatalf("build cwx: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // e2eHome returns a fresh CWX_HOME whose config.toml selects rt by path, followed by
 // pluginConf (TOML tables of plugin config).
 func e2eHome(t testing.TB, rt testenv.Runtime, pluginConf string) string {

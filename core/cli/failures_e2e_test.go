@@ -20,7 +20,7 @@ import (
 // from the bundled host reaches stderr.
 func TestFailuresVisibleEndToEnd(t *testing.T) {
 	rts := testenv.Runtimes()
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins"))
 	if err != nil {
 		t.Fatal(err)

@@ -30,6 +30,7 @@ type fakeCore struct {
 	log       []string // "call NAME INPUT", "run NAME RAW", "kill TIER", "retry TIER", "reconcile"
 	opts      []core.CallOptions
 	onKill    func(s *core.TierStatus) // changes the restarted tier after KillRuntime
+	subs      []chan core.Change       // Changes' subscribers, told by setTools
 }
 
 func newFakeCore() *fakeCore {
@@ -104,10 +105,27 @@ func (f *fakeCore) logged(entry string) bool {
 	return false
 }
 
+// setTools replaces the live tools and tells Changes' subscribers, as the registry does.
 func (f *fakeCore) setTools(tools ...core.ToolInfo) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.tools = tools
+	for _, c := range f.subs {
+		select {
+		case c <- core.Change{}:
+		default: // one pending change stands for many
+		}
+	}
+}
+
+// Changes is core.Manager.Changes for the fake: a value after each setTools. The channel is
+// never closed (the fake's catalog ends with the test).
+func (f *fakeCore) Changes(context.Context) <-chan core.Change {
+	c := make(chan core.Change, 1)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subs = append(f.subs, c)
+	return c
 }
 
 func (f *fakeCore) CallTool(ctx context.Context, name string, input json.RawMessage, o core.CallOptions) (core.ToolResult, error) {

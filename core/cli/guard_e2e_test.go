@@ -12,7 +12,7 @@ import (
 // the native `shell` is denied by its pre-execute hook when the command holds `rm -rf`, asks
 // (and, with no terminal, fails closed) otherwise, and a read still runs, on Node and Bun.
 func TestGuardExampleEndToEnd(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	guard, err := filepath.Abs(filepath.Join("..", "..", "examples", "guard"))
 	if err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func claudePluginHome(t *testing.T, rt testenv.Runtime) (home, root string) {
 // (project settings before local project settings before a plugin's hooks file, whatever the
 // order written), hook ids counted over them in that order, each source listed.
 func TestHooksFileListE2E(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	rt := testenv.Runtimes()[0].Get(t)
 	home, root := claudePluginHome(t, rt)
 	proj := filepath.Join(t.TempDir(), ".claude")
@@ -103,7 +103,7 @@ func TestHooksFileListE2E(t *testing.T) {
 // absolute file_path and Read's tool_response shape; a failed call runs PostToolUseFailure,
 // not PostToolUse; the Stop hook is listed as not run.
 func TestClaudePluginHooksE2E(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)

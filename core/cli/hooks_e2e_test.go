@@ -16,7 +16,7 @@ import (
 // through the builtin hooks module, on every one-shot run (the catalog never leaves the
 // hooks module inactive), before any approval is asked.
 func TestHooksE2E(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)

@@ -47,7 +47,7 @@ func readSessionEvent(t *testing.T, ws, name string) sessionEvent {
 // error and in --json; a card raises Notification (permission_prompt); a SessionStart
 // `continue: false` stops the session with its stopReason, the tool not run.
 func TestSessionHooksE2E(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	root, err := filepath.Abs(filepath.Join("..", "cmdhooks", "testdata", "claude-session"))
 	if err != nil {
 		t.Fatal(err)

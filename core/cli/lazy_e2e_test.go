@@ -16,7 +16,7 @@ import (
 // runtime, reached only through a wrapper that logs every start, is never run (not even
 // for its version), and go-plugin never starts a shim. A call then starts both.
 func TestWarmListingSpawnsNothing(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)

@@ -36,6 +36,8 @@ type liveCore interface {
 	KillRuntime(t protocol.Tier) error
 	Retry(t protocol.Tier)
 	Plugins() *plugins.Store
+	// Changes delivers a value after each change of the live catalog (core.Manager.Changes).
+	Changes(ctx context.Context) <-chan core.Change
 	Close(ctx context.Context) error
 }
 
@@ -53,7 +55,8 @@ const (
 	// liveWait bounds how long a command waits for the owner of what it asks for; the core's
 	// own activation bound (core.ActivateDeadline) ends it earlier when activation fails.
 	liveWait = 20 * time.Second
-	// livePoll is how often the live registrations are looked at while waiting.
+	// livePoll is how often the repl and `cwx plugin show` look at tier and owner states
+	// while waiting (a one-shot call waiting for its tool follows the catalog's changes).
 	livePoll = 10 * time.Millisecond
 	// closeWait bounds the shutdown of the tiers a command started (the core's own bound
 	// is supervisor.DefaultKillAfter to SIGKILL).
@@ -246,10 +249,13 @@ func startAndWait(ctx context.Context, m liveCore, kind liveKind, name string) (
 	return stop, nil
 }
 
-// waitLive polls until name is live, reconcile ends, ctx ends or liveWait passes.
+// waitLive waits until name is live, reconcile ends, ctx ends or liveWait passes. It looks
+// at the catalog again only when the core reports a change (Changes), subscribed before the
+// first look so no change is missed.
 func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done <-chan error, joined *bool, rerr *error) error {
-	tick := time.NewTicker(livePoll)
-	defer tick.Stop()
+	wctx, stopChanges := context.WithCancel(ctx)
+	defer stopChanges()
+	changes := m.Changes(wctx)
 	limit := time.NewTimer(liveWait)
 	defer limit.Stop()
 	for {
@@ -266,7 +272,10 @@ func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done 
 				return callErr(rest)
 			}
 			return notLive(m, kind, name)
-		case <-tick.C:
+		case _, ok := <-changes:
+			if !ok { // the core closed: reconcile's end says why
+				changes = nil
+			}
 		case <-limit.C:
 			return exitf(ExitUnavailable, "no live %s %q after %s: plugins are still activating (see `cwx plugin list`)", kind, name, liveWait)
 		case <-ctx.Done():

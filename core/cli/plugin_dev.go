@@ -295,11 +295,12 @@ func (d *devSession) call(ctx context.Context, w io.Writer, line string) error {
 	if !json.Valid([]byte(input)) {
 		return exitf(ExitUsage, "the input is not valid JSON (e.g. %s {\"name\":\"Ada\"})", name)
 	}
+	plugin := pluginOf(d.m, name) // the owner the call goes to, named before it runs
 	res, err := d.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: d.dir})
 	if err != nil {
 		return err
 	}
-	return printToolResult(w, name, pluginOf(d.m, name), res, nil, toolCallFlags{})
+	return printToolResult(w, name, plugin, res, nil, toolCallFlags{})
 }
 
 func (d *devSession) printf(format string, args ...any) {

@@ -91,7 +91,7 @@ var devActive = regexp.MustCompile(`^my-greeter: generation (\d+) active in (\d+
 // generation and the new answer; while the session runs the plugin is listed and reviewed as
 // dev, and once it ends nothing is trusted.
 func TestPluginDevReloadsOnEdit(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)

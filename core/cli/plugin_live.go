@@ -205,12 +205,8 @@ func ownerOf(m liveCore, id string) (core.OwnerInfo, bool) {
 	return core.OwnerInfo{}, false
 }
 
-// writeLive prints the live part of `cwx plugin show`.
-func writeLive(w io.Writer, id string, live PluginLive) {
-	writeLiveOnce(w, id, live, newDiagSet(false))
-}
-
-// writeLiveOnce is writeLive leaving out what the diagnostics above already said.
+// writeLiveOnce prints the live part of `cwx plugin show`, leaving out what the diagnostics
+// above it (ds) already said.
 func writeLiveOnce(w io.Writer, id string, live PluginLive, ds *diagSet) {
 	switch {
 	case !live.Started:

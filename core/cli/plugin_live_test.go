@@ -69,17 +69,41 @@ func liveOf(t *testing.T, id string) PluginLive {
 	return live
 }
 
-func TestPluginLiveGoldens(t *testing.T) {
-	f := enabledHello(t) // the fake's other tools belong to other plugins
-	live := liveOf(t, "hello")
-	var text bytes.Buffer
-	writeLive(&text, "hello", live)
-	checkGolden(t, "plugin-live.golden", text.Bytes())
-	var js bytes.Buffer
-	if err := writeJSON(&js, live); err != nil {
+// showLivePart runs `cwx plugin show id` (the production writer) and returns its live part:
+// the text from the "live" line on.
+func showLivePart(t *testing.T, id string) []byte {
+	t.Helper()
+	out := mustCLI(t, "plugin", "show", id)
+	i := strings.Index(out, "\nlive ")
+	if i < 0 {
+		t.Fatalf("no live part in plugin show:\n%s", out)
+	}
+	return []byte(out[i+1:])
+}
+
+// showLiveJSON runs `cwx plugin show id --json` and returns its "live" member, indented as
+// the CLI indents a top-level value.
+func showLiveJSON(t *testing.T, id string) []byte {
+	t.Helper()
+	var sh map[string]json.RawMessage
+	out := mustCLI(t, "plugin", "show", id, "--json")
+	if err := json.Unmarshal([]byte(out), &sh); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var compact, js bytes.Buffer
+	if err := json.Compact(&compact, sh["live"]); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "plugin-live-json.golden", js.Bytes())
+	if err := json.Indent(&js, compact.Bytes(), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	return append(js.Bytes(), '\n')
+}
+
+func TestPluginLiveGoldens(t *testing.T) {
+	f := enabledHello(t) // the fake's other tools belong to other plugins
+	checkGolden(t, "plugin-live.golden", showLivePart(t, "hello"))
+	checkGolden(t, "plugin-live-json.golden", showLiveJSON(t, "hello"))
 	if !f.logged("reconcile") {
 		t.Fatal("show did not activate the plugin")
 	}
@@ -91,9 +115,7 @@ func TestPluginLiveNotRunning(t *testing.T) {
 	f.reconcile = func(context.Context, *fakeCore) error {
 		return fmt.Errorf("start the plugin tier: %w: no usable node runtime", core.ErrNotAvailable)
 	}
-	var text bytes.Buffer
-	writeLive(&text, "hello", liveOf(t, "hello"))
-	checkGolden(t, "plugin-live-not-running.golden", text.Bytes())
+	checkGolden(t, "plugin-live-not-running.golden", showLivePart(t, "hello"))
 }
 
 // activatingCore is a core whose plugins never finish activating.
@@ -123,7 +145,7 @@ func TestPluginLiveStillActivatingIsBounded(t *testing.T) {
 			t.Fatalf("waited %s, want about %s", waited, liveWait)
 		}
 		var text bytes.Buffer
-		writeLive(&text, "hello", live)
+		writeLiveOnce(&text, "hello", live, newDiagSet(false))
 		if live.State != ownerActivating || text.String() != "live     still activating after 20s; show stopped waiting (see CWX_LOG=debug)\n" {
 			t.Fatalf("live %+v\n%s", live, text.String())
 		}
@@ -210,7 +232,7 @@ func (w liveWant) check(t *testing.T, sh PluginShow) {
 // reports every plugin.
 func TestPluginShowLiveEndToEnd(t *testing.T) {
 	rts := testenv.Runtimes()
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins"))
 	if err != nil {
 		t.Fatal(err)

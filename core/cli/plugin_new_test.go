@@ -79,7 +79,7 @@ func TestPluginNew(t *testing.T) {
 // enables it in a throwaway CWX_HOME and calls its tool and command through this cwx.
 func TestPluginNewScaffoldRuns(t *testing.T) {
 	rt := testenv.Node(t)
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	dir := filepath.Join(t.TempDir(), "scaffolded")
 	if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)

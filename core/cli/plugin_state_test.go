@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -75,17 +76,18 @@ func TestPluginTrustHelp(t *testing.T) {
 	checkGolden(t, "plugin-trust-help.golden", []byte(out))
 }
 
-// TestFlagUsagesNameTheirTypes: no flag of any command has a backquoted word in its usage
-// (pflag takes it for the type's name), so every --help renders.
-func TestFlagUsagesNameTheirTypes(t *testing.T) {
+// TestFlagUsagesHaveNoBackquote: no flag of the root or of any command has a backquote in its
+// usage: pflag takes a backquoted word for the name of the flag's value, so --help would show
+// that word where the value's type belongs and the usage without its quotes.
+func TestFlagUsagesHaveNoBackquote(t *testing.T) {
 	root := NewRootCommand(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
-	stack := root.Commands()
+	stack := []*cobra.Command{root}
 	for len(stack) > 0 {
 		c := stack[len(stack)-1]
-		stack = append(stack[:len(stack)-1], c.Commands()...)
+		stack = append(stack[:len(stack)-1], c.Commands()...) // stack is this test's own slice
 		c.Flags().VisitAll(func(f *pflag.Flag) {
 			if strings.Contains(f.Usage, "`") {
-				t.Errorf("cwx %s --%s: usage %q has a backquote", c.CommandPath(), f.Name, f.Usage)
+				t.Errorf("%s --%s: usage %q has a backquote", c.CommandPath(), f.Name, f.Usage)
 			}
 		})
 	}

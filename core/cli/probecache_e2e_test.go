@@ -20,7 +20,7 @@ import (
 // the host, and after the wrapper is touched the third probes again. doctor, run last,
 // probes afresh even though the cache is warm.
 func TestOneShotReusesProbes(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			rt := want.Get(t)
@@ -111,7 +111,7 @@ func TestOneShotReusesProbes(t *testing.T) {
 // user namespaces (its file, and so the cache key, unchanged). The next one-shot call skips
 // the probe, still starts the runtime through bubblewrap, and fails with the launch's error.
 func TestCachedSandboxStillLaunchesUnderBubblewrap(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	realBwrap, err := jsruntime.ResolveBwrap("", os.Getenv("PATH")+":/usr/bin", "")
 	if err != nil {
 		if testenv.InCI() {

@@ -246,12 +246,13 @@ func (s *replSession) call(ctx context.Context, rest string) error {
 	if err := s.awaitLive(ctx, liveTool, name); err != nil {
 		return err
 	}
+	plugin := pluginOf(s.m, name) // the owner the call goes to, named before it runs
 	res, err := s.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: s.workspace, SessionID: s.session, Approver: s.approver, Asker: s.asker})
 	if err != nil {
 		return err
 	}
 	printHookLines(s.out, res)
-	return printToolResult(s.out, name, pluginOf(s.m, name), res, nil, toolCallFlags{})
+	return printToolResult(s.out, name, plugin, res, nil, toolCallFlags{})
 }
 
 func (s *replSession) runCommand(ctx context.Context, rest string) error {

@@ -18,7 +18,7 @@ import (
 // "required" the call refuses with the reason, `plugin show` and `host status` say the tier
 // is refused, and `cwx doctor` prints the fix.
 func TestSandboxUnavailableSurfacesEndToEnd(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	probe, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "pid-probe"))
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestSandboxActiveEndToEnd(t *testing.T) {
 		}
 		t.Skipf("bubblewrap is not installed: %v", err)
 	}
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	probe, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "pid-probe"))
 	if err != nil {
 		t.Fatal(err)

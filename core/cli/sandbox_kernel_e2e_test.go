@@ -143,7 +143,7 @@ func TestSandboxKernelEndToEnd(t *testing.T) {
 		}
 		t.Skip("bubblewrap is not installed")
 	}
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ sed -n 's/.*"text" *: *"\([^"]*\)".*/\1/p' | wc -w
 // despite its `approval: auto`, invalid input refused before it runs, and reported by `host
 // status`; `plugin list` shows the pinned digests.
 func TestScriptToolE2E(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			home := e2eHome(t, want.Get(t), "")

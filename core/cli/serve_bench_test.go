@@ -20,7 +20,7 @@ import (
 // home and fixture, so both see the same machine at the same moment. Metrics: the p50 of
 // each path and the p50 of the per-iteration difference.
 func BenchmarkServeMCPAddedLatency(b *testing.B) {
-	bin := buildCWX(b)
+	bin := testenv.BuildCWX(b, "")
 	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "bench-tool"))
 	if err != nil {
 		b.Fatal(err)

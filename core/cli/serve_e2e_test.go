@@ -192,7 +192,7 @@ func runtimePID(t *testing.T, rtPath string) int {
 // without elicitation, a clean stdout and the exit on stdin EOF.
 func TestServeMCPEndToEnd(t *testing.T) {
 	rts := testenv.Runtimes()
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "mcp-probe"))
 	if err != nil {
 		t.Fatal(err)

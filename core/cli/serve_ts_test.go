@@ -134,7 +134,7 @@ func startHTTPServe(t *testing.T, bin, home string, args ...string) (url, token 
 func TestServeMCPTypeScriptClient(t *testing.T) {
 	requireTSClient(t)
 	rts := testenv.Runtimes()
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "mcp-probe"))
 	if err != nil {
 		t.Fatal(err)

@@ -193,7 +193,7 @@ func termWhileBusy(t *testing.T, cmd *exec.Cmd, base int, done chan error, calle
 // it is busy validating a call's input: `cwx serve --mcp` over stdio, and over HTTP with
 // two calls whose clients then left; `cwx tool call`; `cwx repl`.
 func TestSIGTERMWhileValidating(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "costly-schema"))
 	if err != nil {
 		t.Fatal(err)
@@ -284,7 +284,7 @@ func TestSIGTERMWhileValidating(t *testing.T) {
 // registration: the listing names the plugin failed with the schema's pointer and what to do,
 // and a call to the tool is unavailable (exit 5), answered at once.
 func TestCyclicSchemaRefusedEndToEnd(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins", "cyclic-schema"))
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +314,7 @@ func TestCyclicSchemaRefusedEndToEnd(t *testing.T) {
 // TestSIGTERMIdleRepl: a repl waiting for its next line ends on SIGTERM without running out
 // the grace (the terminator's "still running" line would say it did).
 func TestSIGTERMIdleRepl(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	cmd := exec.Command(bin, "repl")
 	cmd.Env = append(os.Environ(), "CWX_HOME="+t.TempDir())
 	stdin, err := cmd.StdinPipe() // kept open: the repl waits for a line

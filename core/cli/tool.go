@@ -190,6 +190,7 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		}
 		opts.Approver = hs.Approver(terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr()))
 		opts.Asker = hs.Asker(newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr()))
+		plugin := pluginOf(m, name) // the owner the call goes to, named before it runs
 		res, err := m.CallTool(ctx, name, input, opts)
 		if err != nil {
 			return callErr(err)
@@ -197,7 +198,7 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		if !f.asJSON {
 			printHookLines(cmd.ErrOrStderr(), res)
 		}
-		return printToolResult(out, name, pluginOf(m, name), res, hs.Section(), f)
+		return printToolResult(out, name, plugin, res, hs.Section(), f)
 	})
 }
 
@@ -212,7 +213,9 @@ func printHookLines(w io.Writer, res core.ToolResult) {
 	}
 }
 
-// pluginOf names the plugin that owns a live tool.
+// pluginOf names the plugin that owns a live tool: one look at the catalog, made before the
+// call, so the result names the owner the call went to even when the call changes the catalog
+// (a tool that withdraws itself, a host that restarts under it).
 func pluginOf(m liveCore, tool string) string {
 	for _, t := range m.Tools() {
 		if t.Name == tool {

@@ -15,7 +15,7 @@ import (
 // exit statuses, and a scripted repl that kills the plugin tier's runtime.
 func TestToolCommandReplEndToEnd(t *testing.T) {
 	rts := testenv.Runtimes()
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
 	if err != nil {
 		t.Fatal(err)

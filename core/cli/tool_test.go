@@ -125,23 +125,44 @@ func TestToolCallUnknownToolIsUnavailable(t *testing.T) {
 }
 
 // TestToolCallWaitsOnlyForTheOwner: the call goes out as soon as its tool is live, while
-// another plugin is still activating; the leftover reconcile is cancelled before Close.
+// another plugin is still activating; the leftover reconcile is cancelled and joined before
+// the command returns. A CLI that waited for the whole reconcile would give up after
+// liveWait and fail the exit-code assertion; one that did not join would fail the last one.
 func TestToolCallWaitsOnlyForTheOwner(t *testing.T) {
 	f := newFakeCore()
-	reconcileEnded := make(chan error, 1)
+	ended := make(chan struct{})
+	var reconcileErr error
 	f.reconcile = func(ctx context.Context, f *fakeCore) error {
 		f.setTools(demoTools()...) // the owner of hello_greet is active
 		<-ctx.Done()               // another plugin never finishes activating
-		reconcileEnded <- ctx.Err()
-		return ctx.Err()
+		reconcileErr = ctx.Err()
+		close(ended)
+		return reconcileErr
+	}
+	lateCall := false
+	f.call = func(context.Context, string, json.RawMessage, core.CallOptions) (core.ToolResult, error) {
+		select {
+		case <-ended:
+			lateCall = true
+		default:
+		}
+		return core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: "Hello!"}}}, nil
 	}
 	useFake(t, f)
 	r := runPluginCLI(t, "tool", "call", "hello_greet")
 	if r.code != ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if err := <-reconcileEnded; !errors.Is(err, context.Canceled) {
-		t.Fatalf("reconcile ended with %v", err)
+	if lateCall {
+		t.Fatal("the call went out only after the whole reconcile ended")
+	}
+	select {
+	case <-ended:
+		if !errors.Is(reconcileErr, context.Canceled) {
+			t.Fatalf("reconcile ended with %v", reconcileErr)
+		}
+	default:
+		t.Fatal("the command returned with the leftover reconcile still running")
 	}
 }
 

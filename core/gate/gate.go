@@ -121,14 +121,14 @@ type Request struct {
 	OtherPlugins  int    // how many other plugins share the host process
 	Requirement   Requirement
 	// Native marks a call of a native tool (the core's or its embedder's): PluginID and
-	// ClosureSHA256 are empty and the key is NativeKey's.
+	// ClosureSHA256 are empty and the key is nativeKeyOf's.
 	Native bool
 	// Builtin marks a tool of a builtin module (PluginID is its host:… owner): approved like
 	// an extension tool, named as the module's.
 	Builtin bool
 	// Caller is set when an extension's tool asks for this call (core/call): Tool is then
 	// the core's tool, PluginID and ClosureSHA256 are the caller's, and the key is
-	// origin-scoped (CallerKey).
+	// origin-scoped (callerKeyOf).
 	Caller *Caller
 	// Notes are lines the core composed from pre-execute hooks' asks and annotations, each
 	// naming its hook's plugin; the card shows them. They do not change the key.
@@ -189,32 +189,16 @@ func (r Request) Subject() string {
 
 func (r Request) what() string { return r.Subject() }
 
-// NativeKey returns the approval key of a native tool's call by the model:
+// nativeKeyOf is the approval key of a native tool's call by the model:
 // native:<tool>:<sha256 hex of the RFC 8785 canonical input>.
-func NativeKey(tool string, input []byte) (string, error) {
-	canon, err := Canonicalize(input)
-	if err != nil {
-		return "", err
-	}
-	return nativeKeyOf(tool, canon), nil
-}
-
 func nativeKeyOf(tool string, canon []byte) string {
 	sum := sha256.Sum256(canon)
 	return "native:" + tool + ":" + hex.EncodeToString(sum[:])
 }
 
-// CallerKey returns the origin-scoped approval key of a core/call:
+// callerKeyOf is the origin-scoped approval key of a core/call:
 // extcall:ext:<plugin_id>@<closure sha256>:<tool>:<sha256 hex of the canonical input>, so a
 // grant for a model's call of tool never covers an extension's, and the reverse.
-func CallerKey(c Caller, tool string, input []byte) (string, error) {
-	canon, err := Canonicalize(input)
-	if err != nil {
-		return "", err
-	}
-	return callerKeyOf(c, tool, canon), nil
-}
-
 func callerKeyOf(c Caller, tool string, canon []byte) string {
 	return "extcall:" + keyOf(c.PluginID, c.ClosureSHA256, tool, canon)
 }
@@ -249,16 +233,8 @@ func (r Request) toolKey() string {
 	return ToolKey(r.PluginID, r.ClosureSHA256, r.Tool)
 }
 
-// Key returns the approval key of a call:
+// keyOf is the approval key of a model's call of an extension tool:
 // ext:<plugin_id>@<closure sha256>:<tool>:<sha256 hex of the RFC 8785 canonical input>.
-func Key(pluginID, closureSHA256, tool string, input []byte) (string, error) {
-	canon, err := Canonicalize(input)
-	if err != nil {
-		return "", err
-	}
-	return keyOf(pluginID, closureSHA256, tool, canon), nil
-}
-
 func keyOf(pluginID, closure, tool string, canon []byte) string {
 	sum := sha256.Sum256(canon)
 	return "ext:" + pluginID + "@" + closure + ":" + tool + ":" + hex.EncodeToString(sum[:])

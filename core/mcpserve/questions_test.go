@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -71,16 +70,6 @@ func liveManager(t *testing.T, bin string, rt testenv.Runtime) *core.Manager {
 	return m
 }
 
-func buildCWX(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cwx")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build cwx: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // scriptedClient answers every elicitation with the answer set last and records what it
 // was shown.
 type scriptedClient struct {
@@ -108,7 +97,7 @@ func (c *scriptedClient) set(a *mcp.ElicitResult) {
 // a client without elicitation leaves the call without an Asker, and the plugin gets
 // NO_PROVIDER.
 func TestQuestionsByElicitation(t *testing.T) {
-	bin := buildCWX(t)
+	bin := testenv.BuildCWX(t, "")
 	for _, want := range testenv.Runtimes() {
 		t.Run(want.Name, func(t *testing.T) {
 			m := liveManager(t, bin, want.Get(t))

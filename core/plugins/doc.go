@@ -101,7 +101,7 @@
 //	// d.Config.JSON as config and record d.Config.Digest on the owner.
 //	// failures, faults, refusals:                    s.AppendDiagnostic(d.ID, plugins.Diagnostic{...})
 //	// blocked plugins carry their *ReceiptError:      s.AppendDiagnostic(b.ID, ...)
-//	w, _ := plugins.NewWatcher(s); go w.Run(ctx, nil) // then w.ChangedSince(gen) or <-w.Changed() [Store.Desired] gives a Manager what to run.
+//	w, _ := plugins.NewWatcher(s); go w.Run(ctx, nil) // then <-w.Changed(): [Store.Desired] gives a Manager what to run.
 //
 // # Plugins and trust
 //

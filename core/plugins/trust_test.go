@@ -366,8 +366,8 @@ func TestWatcherSeesOtherWriters(t *testing.T) {
 	must(t, os.WriteFile(s.StatePath(), []byte("{"), 0o600))
 	tick <- time.Time{}
 	tick <- time.Time{}
-	if !errors.Is(w.Err(), ErrCorruptState) || w.Generation() != g1 {
-		t.Fatalf("corrupt file: err %v gen %d", w.Err(), w.Generation())
+	if _, err := s.Generation(); !errors.Is(err, ErrCorruptState) || w.Generation() != g1 {
+		t.Fatalf("corrupt file: err %v gen %d, want ErrCorruptState and the generation kept", err, w.Generation())
 	}
 }
 

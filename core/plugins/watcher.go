@@ -11,11 +11,10 @@ const PollInterval = time.Second
 
 // Watcher follows the state generation so that a change made by another process (a
 // `cwx plugin disable` in another terminal) reaches a running Manager. Run polls the file;
-// Generation and Changed read only memory, so callers may ask as often as they like.
+// Changed reads only memory, so callers may ask as often as they like.
 type Watcher struct {
 	store   *Store
 	gen     atomic.Uint64
-	errs    atomic.Pointer[error]
 	changed chan struct{}
 }
 
@@ -52,11 +51,9 @@ func (w *Watcher) Run(ctx context.Context, tick <-chan time.Time) {
 // Poll checks the state file once.
 func (w *Watcher) Poll() {
 	g, err := w.store.Generation()
-	if err != nil {
-		w.errs.Store(&err)
+	if err != nil { // a corrupt or unreadable state file: the next poll reads it again
 		return
 	}
-	w.errs.Store(nil)
 	if g != w.gen.Swap(g) {
 		select {
 		case w.changed <- struct{}{}:
@@ -65,22 +62,5 @@ func (w *Watcher) Poll() {
 	}
 }
 
-// Generation returns the last generation read (memory only).
-func (w *Watcher) Generation() uint64 { return w.gen.Load() }
-
-// ChangedSince reports whether the generation differs from seen, and the current value.
-func (w *Watcher) ChangedSince(seen uint64) (uint64, bool) {
-	g := w.gen.Load()
-	return g, g != seen
-}
-
 // Changed delivers a value after each generation change (coalesced).
 func (w *Watcher) Changed() <-chan struct{} { return w.changed }
-
-// Err returns the last poll's error (for example a corrupt state file), or nil.
-func (w *Watcher) Err() error {
-	if p := w.errs.Load(); p != nil {
-		return *p
-	}
-	return nil
-}

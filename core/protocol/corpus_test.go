@@ -71,10 +71,11 @@ func checkReencode(t *testing.T, c *Case, m *Message) {
 	if !sameJSON(t, out, want) {
 		t.Fatalf("re-encoded to\n  %s\nwant the same JSON value as\n  %s", out, want)
 	}
-	framed, err := frame.Encode(out)
+	framed, err := frame.AppendHeader(nil, len(out))
 	if err != nil {
 		t.Fatal(err)
 	}
+	framed = append(framed, out...)
 	if !bytes.HasPrefix(framed, []byte("CWX1")) {
 		t.Fatalf("frame does not start with CWX1: %q", framed[:8])
 	}

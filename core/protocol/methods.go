@@ -3,7 +3,6 @@ package protocol
 import (
 	"reflect"
 	"slices"
-	"sort"
 
 	"github.com/cwx-dev/cwx/shared/frame"
 )
@@ -177,30 +176,4 @@ var methodIndex = func() map[string]MethodSpec {
 func Lookup(method string) (MethodSpec, bool) {
 	s, ok := methodIndex[method]
 	return s, ok
-}
-
-// Methods returns every row of the method table, sorted by name.
-func Methods() []MethodSpec {
-	out := slices.Clone(methodTable)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// Pair is one (method, direction) of the table; $/cancel gives two pairs.
-type Pair struct {
-	Method    string
-	Direction Direction
-}
-
-// Pairs lists every (method, sending direction) pair of the table.
-func Pairs() []Pair {
-	var out []Pair
-	for _, s := range Methods() {
-		if s.Direction == DirBoth {
-			out = append(out, Pair{s.Name, CoreToHost}, Pair{s.Name, HostToCore})
-			continue
-		}
-		out = append(out, Pair{s.Name, s.Direction})
-	}
-	return out
 }

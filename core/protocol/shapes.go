@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -64,16 +63,6 @@ var shapes = sync.OnceValue(buildShapes)
 
 // Shapes returns every wire shape reachable from the method table, by name.
 func Shapes() map[string]*Shape { return shapes() }
-
-// ShapeNames returns the names of Shapes() sorted.
-func ShapeNames() []string {
-	var names []string
-	for n := range shapes() {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
 
 func buildShapes() map[string]*Shape {
 	out := make(map[string]*Shape)

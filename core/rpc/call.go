@@ -30,7 +30,7 @@ type result struct {
 type call struct {
 	p         *Peer
 	ch        chan result // buffered 1; exactly one result per use
-	deadline  Timer       // reused across uses
+	deadline  *time.Timer // reused across uses
 	id        uint64
 	method    string
 	heartbeat bool
@@ -39,7 +39,7 @@ type call struct {
 	sent      bool // the writer handed the request to the Conn
 	waiter    bool // in grace: the caller still waits (context cancel), not gone (timeout)
 	armed     bool // the deadline timer is armed for this use
-	grace     Timer
+	grace     *time.Timer
 	reusable  bool
 }
 
@@ -154,7 +154,7 @@ func (p *Peer) admit(c *call) error {
 	if c.timeout > 0 {
 		c.armed = true
 		if c.deadline == nil {
-			c.deadline = p.clock.AfterFunc(c.timeout, c.onDeadline)
+			c.deadline = time.AfterFunc(c.timeout, c.onDeadline)
 		} else {
 			c.deadline.Reset(c.timeout)
 		}
@@ -230,7 +230,7 @@ func (p *Peer) startGraceLocked(c *call) {
 	if c.sent {
 		p.cancels = append(p.cancels, c.id)
 	}
-	c.grace = p.clock.AfterFunc(CancelGrace, func() { p.graceOver(c) })
+	c.grace = time.AfterFunc(CancelGrace, func() { p.graceOver(c) })
 }
 
 // graceOver resolves a call the host did not answer within the grace.

@@ -38,6 +38,6 @@
 // by Options.JoinTimeout) and waits at most CancelGrace for tasks before returning the
 // reason; Done is closed when Run has returned.
 //
-// Every timer goes through a Clock, so exact bounds are tested with a fake clock or
-// testing/synctest.
+// The peer's timers are the standard library's, so exact bounds are tested inside a
+// testing/synctest bubble, whose fake clock every timer of the bubble's goroutines follows.
 package rpc

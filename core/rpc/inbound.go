@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -18,8 +19,8 @@ type task struct {
 	id        uint64
 	method    string
 	cancel    context.CancelCauseFunc
-	cancelled bool  // the host cancelled it: its answer is dropped
-	abandon   Timer // fires CancelGrace after the host's cancel
+	cancelled bool        // the host cancelled it: its answer is dropped
+	abandon   *time.Timer // fires CancelGrace after the host's cancel
 }
 
 func (t *task) stop(reason error) {
@@ -134,7 +135,7 @@ func (p *Peer) onHostCancel(id uint64) {
 	}
 	t.cancelled = true
 	t.cancel(ErrHostCancelled)
-	t.abandon = p.clock.AfterFunc(CancelGrace, func() { p.abandonTask(t) })
+	t.abandon = time.AfterFunc(CancelGrace, func() { p.abandonTask(t) })
 }
 
 func (p *Peer) abandonTask(t *task) {

@@ -61,7 +61,6 @@ func (refuseAll) HandleNotification(*protocol.Message) {}
 // Options configure a Peer. The zero value is usable.
 type Options struct {
 	Logger      hclog.Logger  // nil: no logging
-	Clock       Clock         // nil: RealClock
 	JoinTimeout time.Duration // 0: DefaultJoinTimeout
 }
 
@@ -86,7 +85,6 @@ type Peer struct {
 	tier   protocol.Tier
 	h      Handler
 	log    hclog.Logger
-	clock  Clock
 	join   time.Duration
 	lookup protocol.AnswerLookup
 
@@ -131,7 +129,6 @@ func New(conn Conn, tier protocol.Tier, h Handler, opts Options) *Peer {
 		tier:     tier,
 		h:        h,
 		log:      opts.Logger,
-		clock:    opts.Clock,
 		join:     opts.JoinTimeout,
 		out:      make(chan outFrame, QueueSize),
 		urgent:   make(chan struct{}, 1),
@@ -146,9 +143,6 @@ func New(conn Conn, tier protocol.Tier, h Handler, opts Options) *Peer {
 	}
 	if p.h == nil {
 		p.h = refuseAll{}
-	}
-	if p.clock == nil {
-		p.clock = RealClock{}
 	}
 	if p.join <= 0 {
 		p.join = DefaultJoinTimeout
@@ -193,7 +187,7 @@ func (p *Peer) Run(ctx context.Context) error {
 	return p.Err()
 }
 
-// waitFor waits for every channel to close, at most d in all on the peer's clock.
+// waitFor waits for every channel to close, at most d in all.
 func (p *Peer) waitFor(d time.Duration, chs ...<-chan struct{}) bool {
 	var expired chan struct{}
 	for _, ch := range chs {
@@ -204,7 +198,7 @@ func (p *Peer) waitFor(d time.Duration, chs ...<-chan struct{}) bool {
 		}
 		if expired == nil {
 			expired = make(chan struct{})
-			t := p.clock.AfterFunc(d, func() { close(expired) })
+			t := time.AfterFunc(d, func() { close(expired) })
 			defer t.Stop()
 		}
 		select {

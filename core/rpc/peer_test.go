@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -186,89 +184,39 @@ func TestSendFailureEndsIncarnation(t *testing.T) {
 	})
 }
 
-// fakeClock fires timers only when advanced.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Duration
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	c    *fakeClock
-	at   time.Duration
-	f    func()
-	live bool
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, at: c.now + d, f: f, live: true}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *fakeTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := t.live
-	t.live = false
-	return was
-}
-
-func (t *fakeTimer) Reset(d time.Duration) bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := t.live
-	t.at, t.live = t.c.now+d, true
-	return was
-}
-
-// Advance moves time forward and runs due timers in order, synchronously.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now += d
-	var due []*fakeTimer
-	for _, t := range c.timers {
-		if t.live && t.at <= c.now {
-			t.live = false
-			due = append(due, t)
+// TestDeadlineOnTheBubblesClock: the call's deadline and the cancel grace end exactly when
+// their time has passed on the synctest bubble's clock, not a nanosecond before.
+func TestDeadlineOnTheBubblesClock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		defer r.stop()
+		out := r.callAsync(context.Background(), protocol.MethodToolCall, toolCall(), CallOpts{Timeout: 120 * time.Second})
+		w := r.host.read()
+		time.Sleep(120*time.Second - time.Nanosecond)
+		synctest.Wait()
+		select {
+		case o := <-out:
+			t.Fatalf("resolved before the deadline: %v", o.err)
+		default:
 		}
-	}
-	c.mu.Unlock()
-	sort.Slice(due, func(i, j int) bool { return due[i].at < due[j].at })
-	for _, t := range due {
-		t.f()
-	}
-}
-
-func TestDeadlineOnInjectedClock(t *testing.T) {
-	clock := &fakeClock{}
-	r := newRig(t, func(o *Options, _ *fakeHandler) { o.Clock = clock })
-	defer r.stop()
-	out := r.callAsync(context.Background(), protocol.MethodToolCall, toolCall(), CallOpts{Timeout: 120 * time.Second})
-	w := r.host.read()
-	clock.Advance(120*time.Second - time.Nanosecond)
-	select {
-	case o := <-out:
-		t.Fatalf("resolved before the deadline: %v", o.err)
-	default:
-	}
-	clock.Advance(time.Nanosecond)
-	if o := <-out; !errors.Is(o.err, ErrTimeout) {
-		t.Fatalf("err = %v", o.err)
-	}
-	if c := r.host.read(); c.Method != protocol.MethodCancel || string(c.Params) != `{"id":`+itoa(*w.ID)+`}` {
-		t.Fatalf("host got %s %s", c.Method, c.Params)
-	}
-	clock.Advance(CancelGrace - time.Nanosecond)
-	if r.pendingCount() != 1 {
-		t.Fatal("slot freed before the grace ended")
-	}
-	clock.Advance(time.Nanosecond)
-	if r.pendingCount() != 0 {
-		t.Fatal("slot not freed at the end of the grace")
-	}
+		time.Sleep(time.Nanosecond)
+		if o := <-out; !errors.Is(o.err, ErrTimeout) {
+			t.Fatalf("err = %v", o.err)
+		}
+		if c := r.host.read(); c.Method != protocol.MethodCancel || string(c.Params) != `{"id":`+itoa(*w.ID)+`}` {
+			t.Fatalf("host got %s %s", c.Method, c.Params)
+		}
+		time.Sleep(CancelGrace - time.Nanosecond)
+		synctest.Wait()
+		if r.pendingCount() != 1 {
+			t.Fatal("slot freed before the grace ended")
+		}
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		if r.pendingCount() != 0 {
+			t.Fatal("slot not freed at the end of the grace")
+		}
+	})
 }
 
 func TestNilHandlerRefusesRequests(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -104,12 +103,4 @@ func runMemProbe(ctx context.Context, rt Runtime, script string, limit uint64, t
 	}
 	copy(out[:], got)
 	return out, nil
-}
-
-// ulimitArgv returns an argv that runs argv under RLIMIT_DATA = limit (rounded down to
-// KiB, soft and hard) set by /bin/sh's ulimit before it execs argv, so the process is born
-// capped. It is the probe's mechanism where prlimit(2) does not exist.
-func ulimitArgv(limit uint64, argv []string) []string {
-	const script = `ulimit -d "$1" || exit 125; shift; exec "$@"`
-	return append([]string{"/bin/sh", "-c", script, "sh", strconv.FormatUint(limit>>10, 10)}, argv...)
 }

@@ -282,20 +282,6 @@ func hostKeys() []string {
 	return m
 }
 
-// SandboxArgs returns the bubblewrap part of a plan's argv (up to and including "--"), or
-// nil when the plan is not sandboxed.
-func SandboxArgs(plan LaunchPlan) []string {
-	if plan.Sandbox == "" {
-		return nil
-	}
-	for i, s := range plan.Argv {
-		if s == "--" {
-			return plan.Argv[:i+1]
-		}
-	}
-	return nil
-}
-
 // isUnder reports whether path is root or inside it.
 func isUnder(path, root string) bool {
 	return path == root || strings.HasPrefix(path, strings.TrimSuffix(root, "/")+"/")

@@ -127,11 +127,7 @@ func TestSeccompUnderTheProfile(t *testing.T) {
 	}
 	var runs []run
 	if os.Geteuid() == 0 {
-		shim := filepath.Join(dir, "cwx")
-		build := exec.Command("go", "build", "-o", shim, "github.com/cwx-dev/cwx")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("build cwx for the privilege drop: %v\n%s", err, out)
-		}
+		shim := testenv.BuildCWX(t, dir) // for the privilege drop
 		runs = append(runs,
 			run{"as root, cwx's drop", &SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim}, nil, config.DefaultSandboxUID},
 			run{"as an unprivileged user", nil, &syscall.Credential{Uid: unprivilegedUID, Gid: unprivilegedUID}, unprivilegedUID})
@@ -186,10 +182,7 @@ func TestRuntimesUnderTheProfile(t *testing.T) {
 	dir := openDir(t)
 	users := map[string]*SandboxUser{"as this user": nil}
 	if os.Geteuid() == 0 {
-		shim := filepath.Join(dir, "cwx")
-		if out, err := exec.Command("go", "build", "-o", shim, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
-			t.Fatalf("build cwx for the privilege drop: %v\n%s", err, out)
-		}
+		shim := testenv.BuildCWX(t, dir) // for the privilege drop
 		users = map[string]*SandboxUser{"cwx's drop": {UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim}}
 		if setpriv := needSetpriv(t); setpriv != "" {
 			users["setpriv's drop"] = &SandboxUser{UID: config.DefaultSandboxUID, GID: config.DefaultSandboxUID, Shim: shim, Setpriv: setpriv}

@@ -3,7 +3,6 @@ package seccomp
 import (
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"strings"
 
 	libseccomp "github.com/elastic/go-seccomp-bpf"
@@ -255,9 +254,4 @@ func (f *Filter) Summary() string {
 	}
 	return fmt.Sprintf("seccomp (%s, %d instructions): default allow; %d calls refused (%s); foreign and x32 ABIs → ENOSYS",
 		f.Arch, f.Len(), len(f.Rules), strings.Join(parts, ", "))
-}
-
-// Refuses reports whether the filter lists call.
-func (f *Filter) Refuses(call string) bool {
-	return slices.ContainsFunc(f.Rules, func(r Rule) bool { return r.Call == call })
 }

@@ -1,6 +1,7 @@
 package seccomp_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestBuilds(t *testing.T) {
 		t.Fatalf("%d bytes for %d instructions", got, f.Len())
 	}
 	for _, c := range promised {
-		if !f.Refuses(c) {
+		if !slices.ContainsFunc(f.Rules, func(r seccomp.Rule) bool { return r.Call == c }) {
 			t.Errorf("%s is not refused", c)
 		}
 	}

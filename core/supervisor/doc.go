@@ -69,7 +69,9 @@
 // supervisor's own warning says why. The calls in flight when the heartbeat kills a host fail
 // with a [*HangError] (the supervisor's reason), not the text of the broken stream.
 //
-// All timers go through [Clock]; deadlines are [Options] fields, shortened by tests.
+// All timers go through [Clock] (its comment says why testing/synctest does not replace it);
+// deadlines are [Options] fields, shortened by tests, and tests without processes run in a
+// testing/synctest bubble.
 //
 // # Lifecycles and numbers
 //

@@ -62,19 +62,19 @@ func hop(b *testing.B, argv []string, size int) {
 		roundTrip(b, direct, payload)
 	}
 	pids := []int{shimPID, rtPID, directPID, tlsPID}
-	cpu0, sw0 := bench.CPUNanos(pids), bench.CtxSwitches(shimPID)
+	cpu0, sw0 := cpuNanos(pids), ctxSwitches(shimPID)
 	var ls, lt, ld []time.Duration
 	var coreShim, coreTLS time.Duration
 	b.SetBytes(int64(len(payload)))
 	for b.Loop() {
-		c0 := bench.SelfCPU()
+		c0 := selfCPU()
 		ls = append(ls, roundTrip(b, viaShim, payload))
-		c1 := bench.SelfCPU()
+		c1 := selfCPU()
 		lt = append(lt, roundTrip(b, viaTLS, payload))
-		coreShim, coreTLS = coreShim+time.Duration(c1-c0), coreTLS+time.Duration(bench.SelfCPU()-c1)
+		coreShim, coreTLS = coreShim+time.Duration(c1-c0), coreTLS+time.Duration(selfCPU()-c1)
 		ld = append(ld, roundTrip(b, direct, payload))
 	}
-	cpu1, sw1 := bench.CPUNanos(pids), bench.CtxSwitches(shimPID)
+	cpu1, sw1 := cpuNanos(pids), ctxSwitches(shimPID)
 	n := float64(len(ls))
 	b.ReportMetric(float64(sw1-sw0)/n, "shimCtxSw/op")
 	b.ReportMetric(float64(cpu1[0]-cpu0[0])/n/1e3, "shimCPU-µs/op")

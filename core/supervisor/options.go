@@ -33,6 +33,12 @@ const (
 )
 
 // Clock is the supervisor's time source. Its AfterFunc timers run f on their own goroutine.
+//
+// It stays where testing/synctest replaced the rpc peer's clock. The case synctest cannot
+// cover is TestRestartSchedule: it must read the restart delay a crash schedules without the
+// restart ever running, because a restart spawns a real shim process, and in a bubble a
+// timer fires as soon as the test lets time move (which every step of the schedule must do). The supervisor's other timers guard real
+// processes and sockets, whose I/O happens outside any bubble, so their tests use RealClock.
 type Clock interface {
 	Now() time.Time
 	AfterFunc(d time.Duration, f func()) rpc.Timer

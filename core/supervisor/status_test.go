@@ -5,29 +5,26 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
 )
 
-// fixedClock is a clock frozen at a point in time.
-type fixedClock struct{ now time.Time }
-
-func (c fixedClock) Now() time.Time { return c.now }
-func (c fixedClock) AfterFunc(d time.Duration, f func()) rpc.Timer {
-	return time.AfterFunc(d, f)
+// TestStatusGolden pins the JSON form of TierStatus (CWX_UPDATE_GOLDEN=1 re-records). It runs
+// in a synctest bubble, whose clock stands still while the test does not sleep.
+func TestStatusGolden(t *testing.T) {
+	synctest.Test(t, statusGolden)
 }
 
-// TestStatusGolden pins the JSON form of TierStatus (CWX_UPDATE_GOLDEN=1 re-records).
-func TestStatusGolden(t *testing.T) {
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+func statusGolden(t *testing.T) {
+	now := time.Now()
 	tr, err := NewTier(Options{
 		Tier:         protocol.TierPlugin,
 		Runtime:      runtime.Runtime{Kind: runtime.KindNode, Path: "/opt/node/bin/node", Version: "v22.23.5"},
 		BundlePath:   "/home/u/.cwx/extension-host/abc/cwx-extension-host.mjs",
-		BundleSHA256: "abc", ShimPath: "/usr/bin/cwx", Clock: fixedClock{now},
+		BundleSHA256: "abc", ShimPath: "/usr/bin/cwx",
 	})
 	if err != nil {
 		t.Fatal(err)

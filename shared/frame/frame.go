@@ -57,16 +57,6 @@ func AppendHeader(dst []byte, n int) ([]byte, error) {
 	return binary.LittleEndian.AppendUint32(dst, uint32(n)), nil
 }
 
-// Encode returns payload framed as one CWX1 frame in a new slice.
-func Encode(payload []byte) ([]byte, error) {
-	out := make([]byte, 0, HeaderSize+len(payload))
-	out, err := AppendHeader(out, len(payload))
-	if err != nil {
-		return nil, err
-	}
-	return append(out, payload...), nil
-}
-
 // Writer writes frames to an underlying writer. It is not safe for concurrent use.
 type Writer struct {
 	w   io.Writer

@@ -231,3 +231,13 @@ func TestLargeFrameLinear(t *testing.T) {
 		t.Fatalf("%d reads for %d bytes in 4 KiB chunks, want <= %d", src.calls, len(enc), want)
 	}
 }
+
+// Encode returns payload framed as one CWX1 frame in a new slice.
+func Encode(payload []byte) ([]byte, error) {
+	out := make([]byte, 0, HeaderSize+len(payload))
+	out, err := AppendHeader(out, len(payload))
+	if err != nil {
+		return nil, err
+	}
+	return append(out, payload...), nil
+}

@@ -1,3 +1,5 @@
+//go:build !linux
+
 package runtime
 
 import (
@@ -6,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestUlimitArgvCapsTheExecedProcess checks the probe's mechanism outside Linux where it can
-// run here: the process execed through ulimitArgv is born with RLIMIT_DATA set, soft and hard.
+// TestUlimitArgvCapsTheExecedProcess checks the probe's mechanism outside Linux (on Linux the
+// probe uses prlimit(2)): the process execed through ulimitArgv is born with RLIMIT_DATA set.
 func TestUlimitArgvCapsTheExecedProcess(t *testing.T) {
 	tests := []struct {
 		name  string

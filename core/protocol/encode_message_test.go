@@ -1,0 +1,28 @@
+package protocol
+
+import "fmt"
+
+// EncodeMessage encodes a parsed message again, from its typed Value when it has one.
+func EncodeMessage(m *Message) ([]byte, error) {
+	switch m.Kind {
+	case KindRequest, KindNotification:
+		var params any = m.Params
+		if m.Value != nil {
+			params = m.Value
+		}
+		if m.Kind == KindRequest {
+			return NewRequest(m.ID, m.Method, params)
+		}
+		return NewNotification(m.Method, params)
+	case KindResponse:
+		if m.Error != nil {
+			return NewErrorResponse(m.ID, m.Error)
+		}
+		var result any = m.Result
+		if m.Value != nil {
+			result = m.Value
+		}
+		return NewResult(m.ID, result)
+	}
+	return nil, fmt.Errorf("encode message: unknown kind %v", m.Kind)
+}

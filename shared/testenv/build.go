@@ -1,0 +1,22 @@
+package testenv
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// BuildCWX builds the cwx binary into dir (a fresh t.TempDir() when dir is empty) and
+// returns its path. Tests that run the real binary, or need it as the shim a Manager
+// re-executes or as the privilege drop inside the sandbox, build it here.
+func BuildCWX(t testing.TB, dir string) string {
+	t.Helper()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	bin := filepath.Join(dir, "cwx")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
+		t.Fatalf("build cwx: %v\n%s", err, out)
+	}
+	return bin
+}
