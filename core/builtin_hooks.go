@@ -6,15 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/scripttools"
+	"github.com/hashicorp/go-hclog"
 )
 
 // HooksModule is the builtin module that runs command hooks (owner host:hooks).
@@ -35,6 +41,15 @@ type cmdHookState struct {
 	transcripts cmdhooks.Transcripts
 }
 
+// cmdHookRunner runs the command hooks of the current configuration in the builtin hooks
+// module (harnessRunner) and logs what they decided.
+type cmdHookRunner struct {
+	cmdHookState
+	log  hclog.Logger
+	own  *owners.Layer // set once at Open, before any hook runs
+	gate *gate.Gate    // the posture hooks are told (permission_mode)
+}
+
 // hooksModuleConfig is what the module's apply receives (src/builtin/hooks.ts).
 type hooksModuleConfig struct {
 	Hooks          []hooksModuleHook `json:"hooks"`
@@ -52,11 +67,11 @@ type hooksModuleHook struct {
 // hooksWork loads the command hooks of cfg; the module is needed when any is configured. A
 // configuration that does not load starts no module, and every call the hooks could have
 // matched is denied with the reason (the fold fails closed).
-func (m *Manager) hooksWork(cfg *config.Config, _ map[string]plugins.Desired) (owners.BuiltinWork, error) {
+func (r *cmdHookRunner) hooksWork(cfg *config.Config, _ map[string]plugins.Desired) (owners.BuiltinWork, error) {
 	set, err := cmdhooks.Load(cfg.Hooks)
-	m.cmdHooks.mu.Lock()
-	m.cmdHooks.loaded, m.cmdHooks.set, m.cmdHooks.err = true, set, err
-	m.cmdHooks.mu.Unlock()
+	r.mu.Lock()
+	r.loaded, r.set, r.err = true, set, err
+	r.mu.Unlock()
 	if err != nil {
 		return owners.BuiltinWork{}, err
 	}
@@ -81,29 +96,29 @@ func (m *Manager) hooksWork(cfg *config.Config, _ map[string]plugins.Desired) (o
 
 // commandHooks returns the current command hooks, loading them from the config Open read
 // when no Reconcile has yet.
-func (m *Manager) commandHooks() (*cmdhooks.Set, error) {
-	m.cmdHooks.mu.Lock()
-	if m.cmdHooks.loaded {
-		defer m.cmdHooks.mu.Unlock()
-		return m.cmdHooks.set, m.cmdHooks.err
+func (r *cmdHookRunner) commandHooks() (*cmdhooks.Set, error) {
+	r.mu.Lock()
+	if r.loaded {
+		defer r.mu.Unlock()
+		return r.set, r.err
 	}
-	m.cmdHooks.mu.Unlock()
-	hc := m.own.Config().Hooks
+	r.mu.Unlock()
+	hc := r.own.Config().Hooks
 	set, err := cmdhooks.Load(hc) // reads the hooks file: no lock held
-	m.cmdHooks.mu.Lock()
-	defer m.cmdHooks.mu.Unlock()
-	if !m.cmdHooks.loaded {
-		m.cmdHooks.loaded, m.cmdHooks.set, m.cmdHooks.err = true, set, err
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.loaded {
+		r.loaded, r.set, r.err = true, set, err
 	}
-	return m.cmdHooks.set, m.cmdHooks.err
+	return r.set, r.err
 }
 
 // builtinHookAnswers runs the PreToolUse command hooks that match c (ARCHITECTURE.md,
 // “Command hooks”), all but the one named skip (the reviser of c's input), under their own
 // timeouts, and returns what the fold takes from them, first. Hooks that do not load deny
 // every call.
-func (m *Manager) builtinHookAnswers(ctx context.Context, c preCall, skip string) []hooks.Answer {
-	set, err := m.commandHooks()
+func (r *cmdHookRunner) builtinHookAnswers(ctx context.Context, c preCall, skip string) []hooks.Answer {
+	set, err := r.commandHooks()
 	if err != nil {
 		return []hooks.Answer{{Hook: hooks.Hook{PluginID: cmdhooks.Owner},
 			Verdict: protocol.HookVerdict{Kind: protocol.HookDeny, Reason: hookReasonLine(fmt.Sprintf("the command hooks do not load: %v", err))}}}
@@ -111,16 +126,16 @@ func (m *Manager) builtinHookAnswers(ctx context.Context, c preCall, skip string
 	if skip != "" {
 		set = set.Without(skip)
 	}
-	sess, id := m.hookSession(c.session, c.workspace), cmdhooks.ToolUseID(c.callID)
+	sess, id := r.hookSession(c.session, c.workspace), cmdhooks.ToolUseID(c.callID)
 	if !set.Empty() {
-		if err := m.cmdHooks.transcripts.ToolUse(sess, c.name, id, c.input); err != nil {
-			m.log.Warn("command hooks: the session transcript was not written", "error", err)
+		if err := r.transcripts.ToolUse(sess, c.name, id, c.input); err != nil {
+			r.log.Warn("command hooks: the session transcript was not written", "error", err)
 		}
 	}
-	ds := set.PreToolUse(ctx, harnessRunner{m}, sess, c.name, id, c.input)
+	ds := set.PreToolUse(ctx, harnessRunner{r}, sess, c.name, id, c.input)
 	var out []hooks.Answer
 	for _, d := range ds {
-		m.logHook(d, c.name)
+		r.logHook(d, c.name)
 		out = append(out, d.Answers()...)
 	}
 	return out
@@ -139,12 +154,12 @@ func hookReasonLine(s string) string {
 	return string(b)
 }
 
-func (m *Manager) logHook(d cmdhooks.Decision, tool string) {
+func (r *cmdHookRunner) logHook(d cmdhooks.Decision, tool string) {
 	if d.Failed != "" {
-		m.log.Warn("command hook", d.LogArgs(tool)...)
+		r.log.Warn("command hook", d.LogArgs(tool)...)
 		return
 	}
-	m.log.Info("command hook", d.LogArgs(tool)...)
+	r.log.Info("command hook", d.LogArgs(tool)...)
 }
 
 // PostToolUse runs the PostToolUse command hooks that match the tool, after the call
@@ -152,25 +167,25 @@ func (m *Manager) logHook(d cmdhooks.Decision, tool string) {
 // the reason of a hook that "blocked" (the call has already run: nothing a hook answers
 // undoes it), each line naming its hook, within cmdhooks.MaxContextTotal.
 func (m *Manager) PostToolUse(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) []string {
-	c, _ := m.afterCall(ctx, tool, callID, input, res, opts)
+	c, _ := m.hooks.afterCall(ctx, tool, callID, input, res, opts)
 	return c
 }
 
 // afterCall runs the PostToolUse (or, for an error result, PostToolUseFailure) command hooks
 // and returns the context they added for the model and their systemMessages for the person.
-func (m *Manager) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) (hookContext, messages []string) {
-	set, err := m.commandHooks()
+func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) (hookContext, messages []string) {
+	set, err := r.commandHooks()
 	if err != nil || set.Empty() {
 		return nil, nil
 	}
 	o := cmdhooks.Outcome{Content: res.Content, IsError: res.IsError, Structured: res.Structured}
-	sess, id := m.hookSession(opts.SessionID, opts.Workspace), cmdhooks.ToolUseID(callID)
-	if err := m.cmdHooks.transcripts.ToolResult(sess, tool, id, o); err != nil {
-		m.log.Warn("command hooks: the session transcript was not written", "error", err)
+	sess, id := r.hookSession(opts.SessionID, opts.Workspace), cmdhooks.ToolUseID(callID)
+	if err := r.transcripts.ToolResult(sess, tool, id, o); err != nil {
+		r.log.Warn("command hooks: the session transcript was not written", "error", err)
 	}
-	ds := set.AfterCall(ctx, harnessRunner{m}, sess, tool, id, input, o)
+	ds := set.AfterCall(ctx, harnessRunner{r}, sess, tool, id, input, o)
 	for _, d := range ds {
-		m.logHook(d, tool)
+		r.logHook(d, tool)
 	}
 	return cmdhooks.Contexts(ds), cmdhooks.Messages(ds)
 }
@@ -190,13 +205,13 @@ type SubmittedPrompt struct {
 // its refusal, with the context they added. Hooks that do not load, or that cannot run,
 // block the prompt (fail closed).
 func (m *Manager) SubmitPrompt(ctx context.Context, text string, opts CallOptions) (SubmittedPrompt, error) {
-	set, err := m.commandHooks()
+	set, err := m.hooks.commandHooks()
 	if err != nil {
 		return SubmittedPrompt{Blocked: true, Reason: fmt.Sprintf("the command hooks do not load: %v", err)}, nil
 	}
-	ds := set.UserPromptSubmit(ctx, harnessRunner{m}, m.hookSession(opts.SessionID, opts.Workspace), text)
+	ds := set.UserPromptSubmit(ctx, harnessRunner{m.hooks}, m.hooks.hookSession(opts.SessionID, opts.Workspace), text)
 	for _, d := range ds {
-		m.logHook(d, "")
+		m.hooks.logHook(d, "")
 	}
 	p := cmdhooks.FoldPrompt(ds)
 	if ctx.Err() != nil && p.Blocked {
@@ -213,12 +228,12 @@ func (m *Manager) SubmitPrompt(ctx context.Context, text string, opts CallOption
 // the process's (a one-shot, a REPL or a serve process is a session of its own); the
 // workspace, else the folder cwx runs in, so CLAUDE_PROJECT_DIR is always set; the
 // posture under Claude Code's name (cmdhooks.PermissionMode).
-func (m *Manager) hookSession(session, workspace string) cmdhooks.Session {
-	s := cmdhooks.Session{ID: session, Cwd: workspace, PermissionMode: cmdhooks.PermissionMode(string(m.gate.Posture()))}
+func (r *cmdHookRunner) hookSession(session, workspace string) cmdhooks.Session {
+	s := cmdhooks.Session{ID: session, Cwd: workspace, PermissionMode: cmdhooks.PermissionMode(string(r.gate.Posture()))}
 	if s.ID == "" {
 		s.ID = cmdhooks.ProcessSessionID()
 	}
-	s.TranscriptPath = m.cmdHooks.transcripts.Path(s.ID)
+	s.TranscriptPath = r.transcripts.Path(s.ID)
 	if s.Cwd == "" {
 		if wd, err := os.Getwd(); err == nil {
 			s.Cwd = wd
@@ -236,7 +251,7 @@ type HookTest struct {
 // and tool_input, or prompt; tool_response for PostToolUse) as the core would, and returns
 // their decisions. tool_name is a cwx name or Claude Code's.
 func (m *Manager) TestHooks(ctx context.Context, event string, input json.RawMessage, opts CallOptions) ([]cmdhooks.Decision, error) {
-	set, err := m.commandHooks()
+	set, err := m.hooks.commandHooks()
 	if err != nil {
 		return nil, err
 	}
@@ -261,28 +276,28 @@ func (m *Manager) TestHooks(ctx context.Context, event string, input json.RawMes
 	if opts.SessionID == "" {
 		opts.SessionID = in.SessionID
 	}
-	sess := m.hookSession(opts.SessionID, opts.Workspace)
+	sess := m.hooks.hookSession(opts.SessionID, opts.Workspace)
 	tool := cmdhooks.NativeName(in.ToolName)
 	var ds []cmdhooks.Decision
 	switch event {
 	case config.EventPreToolUse:
-		ds = set.PreToolUse(ctx, harnessRunner{m}, sess, tool, in.ToolUseID, in.ToolInput)
+		ds = set.PreToolUse(ctx, harnessRunner{m.hooks}, sess, tool, in.ToolUseID, in.ToolInput)
 	case config.EventPostToolUse:
 		if len(in.ToolResponse) == 0 {
 			in.ToolResponse = json.RawMessage("{}")
 		}
 		stdin, err := cmdhooks.PostToolUseEvent(sess, tool, in.ToolUseID, in.ToolInput, in.ToolResponse)
-		ds = set.Fire(ctx, harnessRunner{m}, sess, event, tool, stdin, err)
+		ds = set.Fire(ctx, harnessRunner{m.hooks}, sess, event, tool, stdin, err)
 	case config.EventPostToolUseFailure:
 		stdin, err := cmdhooks.PostToolUseFailureEvent(sess, tool, in.ToolUseID, in.ToolInput, in.Error)
-		ds = set.Fire(ctx, harnessRunner{m}, sess, event, tool, stdin, err)
+		ds = set.Fire(ctx, harnessRunner{m.hooks}, sess, event, tool, stdin, err)
 	case config.EventUserPromptSubmit:
-		ds = set.UserPromptSubmit(ctx, harnessRunner{m}, sess, in.Prompt)
+		ds = set.UserPromptSubmit(ctx, harnessRunner{m.hooks}, sess, in.Prompt)
 	default:
 		return nil, fmt.Errorf("%w: %q is not an event cwx runs hooks for", ErrInvalidInput, event)
 	}
 	for _, d := range ds {
-		m.logHook(d, tool)
+		m.hooks.logHook(d, tool)
 	}
 	return ds, nil
 }
@@ -290,16 +305,16 @@ func (m *Manager) TestHooks(ctx context.Context, event string, input json.RawMes
 // harnessRunner runs a hook in the builtin hooks module with harness/run, through the same
 // admission as a call: an owner that is not live runs nothing (the hook then counts as not
 // run), and the owner's end cancels the request.
-type harnessRunner struct{ m *Manager }
+type harnessRunner struct{ c *cmdHookRunner }
 
 func (r harnessRunner) Run(ctx context.Context, h cmdhooks.Hook, stdin []byte, s cmdhooks.Session) (cmdhooks.Result, error) {
-	o := r.m.own.Current(cmdhooks.Owner)
+	o := r.c.own.Current(cmdhooks.Owner)
 	if o == nil {
 		return cmdhooks.Result{}, fmt.Errorf("%w: the builtin hooks module (%s) is not running", ErrNotAvailable, cmdhooks.Owner)
 	}
 	callCtx, stop := o.Bound(ctx)
 	defer stop()
-	r.m.log.Debug("command hook event", "hook", h.ID, "stdin", string(stdin))
+	r.c.log.Debug("command hook event", "hook", h.ID, "stdin", string(stdin))
 	query, err := json.Marshal(string(stdin)) // the exact bytes the hook reads
 	if err != nil {
 		return cmdhooks.Result{}, err
@@ -321,4 +336,127 @@ func (r harnessRunner) Run(ctx context.Context, h cmdhooks.Hook, stdin []byte, s
 		return cmdhooks.Result{}, errors.New("the hooks module answered nothing")
 	}
 	return cmdhooks.DecodeResult(msg.Result)
+}
+
+// ScriptToolsModule is the builtin module that runs $CWX_HOME/tools/ (owner host:script-tools).
+const ScriptToolsModule = "script-tools"
+
+// ScriptToolsDir is the directory of the script tools under a cwx home.
+func ScriptToolsDir(home string) string { return filepath.Join(home, "tools") }
+
+// scriptEnv is the allow-list of the core's environment a script tool sees (README.md,
+// “Script tools”); nothing else of the core's environment reaches it.
+var scriptEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"}
+
+// scriptTool is one tool in the module's config (nodeshim/jshost/src/builtin/script-tools.ts).
+type scriptTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	Path        string          `json:"path"`
+	SHA256      string          `json:"sha256"`
+	TimeoutMS   int64           `json:"timeout_ms"`
+}
+
+type scriptToolsConfig struct {
+	Tools          []scriptTool      `json:"tools"`
+	Env            map[string]string `json:"env"`
+	MaxOutputBytes int               `json:"max_output_bytes"`
+	MaxStderrBytes int               `json:"max_stderr_bytes"`
+}
+
+// scriptToolsWork finds the script tools and keeps out every one whose name is, in any
+// spelling that folds to it, a native tool, a reserved name, or a tool of a desired plugin
+// (claimed, or live now): a script tool never shadows another tool. A script's own
+// `approval: auto` is ignored (approval comes only from the pinned table, which lists no
+// script tool) and reported.
+func scriptToolsWork(home string, nat nativeTable, reg *registry.Registry, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
+	scripts, problems, err := scripttools.Discover(ScriptToolsDir(home))
+	if err != nil {
+		return owners.BuiltinWork{}, err
+	}
+	var w owners.BuiltinWork
+	for _, p := range problems {
+		w.Notes = append(w.Notes, "script "+p.String())
+	}
+	taken := takenToolNames(nat, reg, want)
+	cfg := scriptToolsConfig{Tools: []scriptTool{}, Env: map[string]string{},
+		MaxOutputBytes: scripttools.MaxOutputBytes, MaxStderrBytes: scripttools.MaxStderrBytes}
+	for _, s := range scripts {
+		if by, ok := taken[registry.Fold(s.Name)]; ok {
+			w.Notes = append(w.Notes, fmt.Sprintf("script %s: refused: tool name `%s` would shadow %s", s.File, s.Name, by))
+			continue
+		}
+		if why := reservedToolName(s.Name); why != "" {
+			w.Notes = append(w.Notes, fmt.Sprintf("script %s: refused: %s", s.File, why))
+			continue
+		}
+		if s.AskedAuto {
+			w.Notes = append(w.Notes, fmt.Sprintf("script %s: `approval: auto` ignored: a script tool always needs approval", s.File))
+		}
+		cfg.Tools = append(cfg.Tools, scriptTool{Name: s.Name, Description: s.Description, InputSchema: s.InputSchema,
+			Path: s.Path, SHA256: s.SHA256, TimeoutMS: s.Timeout.Milliseconds()})
+	}
+	if len(cfg.Tools) == 0 {
+		return w, nil
+	}
+	for _, k := range scriptEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			cfg.Env[k] = v
+		}
+	}
+	if cfg.Env["PATH"] == "" {
+		cfg.Env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+	}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return owners.BuiltinWork{}, err
+	}
+	w.Needed, w.Config = true, b
+	return w, nil
+}
+
+// takenToolNames maps every folded tool name a script may not take to who has it: the natives
+// and the tools of desired plugins, claimed at their last activation or registered now.
+func takenToolNames(nat nativeTable, reg *registry.Registry, want map[string]plugins.Desired) map[string]string {
+	taken := map[string]string{}
+	for _, n := range nat.set.Names() {
+		taken[registry.Fold(n)] = "the built-in tool `" + n + "`"
+	}
+	for id, d := range want {
+		if d.Record != nil && d.Record.Claims != nil && owners.TierOf(id) == protocol.TierPlugin {
+			for _, n := range d.Record.Claims.Tools {
+				taken[registry.Fold(n)] = "the tool of plugin `" + id + "`"
+			}
+		}
+	}
+	for _, t := range reg.Tools() {
+		if owners.TierOf(t.PluginID) == protocol.TierPlugin {
+			taken[registry.Fold(t.Name)] = "the tool of plugin `" + t.PluginID + "`"
+		}
+	}
+	return taken
+}
+
+// reservedToolName applies the registry's reserved names, prefixes and infixes
+// (ARCHITECTURE.md, “Registry rules”) before the module is asked, so one reserved script does
+// not fail the others' activation.
+func reservedToolName(name string) string {
+	key := registry.Fold(name)
+	for _, n := range registry.NativeToolNames {
+		if key == registry.Fold(n) {
+			return fmt.Sprintf("tool name `%s` is a reserved name (`%s`)", name, n)
+		}
+	}
+	for _, p := range append(append([]string{}, registry.ReservedToolPrefixes...), registry.SpecialToolPrefixes...) {
+		if strings.HasPrefix(key, p) {
+			return fmt.Sprintf("tool name `%s` uses the reserved prefix `%s`", name, p)
+		}
+	}
+	for _, s := range registry.SpecialToolInfixes {
+		if strings.Contains(key, s) {
+			return fmt.Sprintf("tool name `%s` contains the reserved `%s`", name, s)
+		}
+	}
+	return ""
 }

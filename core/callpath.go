@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/owners"
@@ -38,7 +39,7 @@ func (m *Manager) lookupRunnable(ctx context.Context, k *callKind, name string) 
 	tg, err := m.own.LookupRunnable(ctx, protocol.RegisterKind(k.name), name)
 	if err != nil {
 		if ctx.Err() != nil {
-			return target{}, m.callError(k.name, name, err, ctx)
+			return target{}, callError(k.name, name, err, ctx)
 		}
 		return target{}, err
 	}
@@ -52,15 +53,15 @@ func (m *Manager) lookupRunnable(ctx context.Context, k *callKind, name string) 
 // incarnation is the owner's own, so a call never reaches a later one. Tools and commands
 // are invocations that measure their own deadline (pauseDeadline), so opts sets no Timeout
 // for them.
-func (m *Manager) sendWith(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
+func sendWith(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
 	callCtx, stop := tg.Holder.Bound(ctx)
 	defer stop()
-	return m.sendIn(callCtx, tg, params, opts)
+	return sendIn(callCtx, tg, params, opts)
 }
 
 // sendIn is sendWith for a caller whose ctx already ends with the owner's context, with
 // its cause (invoke arranges that for its own context), so no second layer is needed.
-func (m *Manager) sendIn(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
+func sendIn(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*protocol.Message, error) {
 	msg, err := tg.Holder.Send(ctx, tg.kind.method, params, opts)
 	switch {
 	case err == nil:
@@ -68,10 +69,13 @@ func (m *Manager) sendIn(ctx context.Context, tg target, params any, opts rpc.Ca
 	case errors.Is(err, owners.ErrOwnerEnded):
 		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, tg.kind.name, tg.Name)
 	}
-	return nil, m.callError(tg.kind.name, tg.Name, err, ctx)
+	return nil, callError(tg.kind.name, tg.Name, err, ctx)
 }
 
-// nextCallID returns a fresh call id for the host ("tool-7", "command-8").
-func (m *Manager) nextCallID(k *callKind) string {
-	return k.name + "-" + strconv.FormatUint(m.callSeq.Add(1), 10)
+// next returns a fresh call id for the host ("tool-7", "command-8").
+func (c *callIDs) next(k *callKind) string {
+	return k.name + "-" + strconv.FormatUint(c.Add(1), 10)
 }
+
+// callIDs numbers the calls sent to hosts.
+type callIDs struct{ atomic.Uint64 }

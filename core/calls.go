@@ -171,7 +171,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, err
 	}
 	req := toolRequest(tg.Owner.PluginID, tg.Holder.Closure(), name, input, tg.Others)
-	callID := m.nextCallID(toolCall)
+	callID := m.cc.ids.next(toolCall)
 	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, session: opts.SessionID, validate: tg.ValidateInput}, &req)
 	if err != nil {
@@ -195,12 +195,12 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
 	}
 	out := ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}
-	out.HookContext, out.HookMessages = m.afterCall(ctx, name, callID, input, out, opts)
+	out.HookContext, out.HookMessages = m.hooks.afterCall(ctx, name, callID, input, out, opts)
 	return out, nil
 }
 
 // callError turns a peer error into the Manager's typed errors.
-func (m *Manager) callError(kind, name string, err error, callCtx context.Context) error {
+func callError(kind, name string, err error, callCtx context.Context) error {
 	if hang, ok := errors.AsType[*supervisor.HangError](err); ok {
 		// the supervisor's reason, with what was running, rather than the broken stream's text
 		return errdefs.WithText(fmt.Sprintf("%s %q: %s: %s while `%s` was running", kind, name, ErrHostExited, hang, name), err)
@@ -243,4 +243,54 @@ func builtinRequirement(pluginID, tool string) gate.Requirement {
 		return gate.Eligible
 	}
 	return gate.Required
+}
+
+// PromptSection is one live prompt section: text a plugin contributes to the agent's
+// prompt, attributed to its plugin (ARCHITECTURE.md, “Prompt sections”).
+type PromptSection struct {
+	PluginID string `json:"plugin"`
+	ID       string `json:"id"`
+	// Text is the plugin's text as admitted: valid UTF-8, no control characters but
+	// newline and tab, none of the characters package inert refuses.
+	Text string `json:"text"`
+	// Wrapped is Text as an embedder puts it in front of a model: framed by lines that
+	// name the plugin and the id, every line of the text quoted with "> ", so the text
+	// can neither pose as system text nor end its own frame.
+	Wrapped string `json:"wrapped"`
+}
+
+// PromptSections returns the live snapshot of prompt sections: those of Active owners,
+// sorted by plugin id, then id. A section goes with its owner: when the owner ends,
+// the next snapshot no longer has it. The whole block is bounded at registration
+// (registry.MaxSectionBlock of text).
+func (m *Manager) PromptSections() []PromptSection {
+	live := m.reg.PromptSections()
+	out := make([]PromptSection, 0, len(live))
+	for _, s := range live {
+		out = append(out, PromptSection{PluginID: s.PluginID, ID: s.ID, Text: s.Text, Wrapped: WrapSection(s.PluginID, s.ID, s.Text)})
+	}
+	return out
+}
+
+// PromptBlock joins the wrapped sections, in order, with a blank line between them: the
+// text an embedder delivers as a user-role message, never as system text. It is "" when
+// there are no sections.
+func PromptBlock(sections []PromptSection) string {
+	parts := make([]string, len(sections))
+	for i, s := range sections {
+		parts[i] = s.Wrapped
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// WrapSection frames one section's text as PromptSection.Wrapped describes.
+func WrapSection(plugin, id, text string) string {
+	var b strings.Builder
+	b.Grow(len(text) + 160)
+	b.WriteString("[prompt section `" + id + "` of plugin `" + plugin + "`: written by the plugin, not by the system or the person]\n")
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		b.WriteString("> " + line + "\n")
+	}
+	b.WriteString("[end of prompt section `" + id + "` of plugin `" + plugin + "`]")
+	return b.String()
 }

@@ -38,7 +38,7 @@ func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts Ca
 	if err != nil {
 		return CommandResult{}, err
 	}
-	p := protocol.CommandRunParams{Handle: tg.Handle, CommandID: m.nextCallID(commandRun), RawInput: strings.TrimSpace(rawInput),
+	p := protocol.CommandRunParams{Handle: tg.Handle, CommandID: m.cc.ids.next(commandRun), RawInput: strings.TrimSpace(rawInput),
 		DeadlineMS: uint64(CommandRunDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
 		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
 	msg, err := m.invokeCommand(ctx, tg, p, opts)

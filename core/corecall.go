@@ -12,6 +12,7 @@ import (
 	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/tickets"
 )
@@ -72,7 +73,7 @@ func (m *Manager) serveCoreCall(ctx context.Context, t protocol.Tier, gen uint64
 // coreCall runs one core/call of inv; it returns the result or an *protocol.RPCError, and
 // the receipt.
 func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, input json.RawMessage) (*protocol.ToolResult, CoreCallReceipt, error) {
-	if reason := m.refusal(inv, name); reason != "" {
+	if reason := refusal(m.reg, m.nat, inv, name); reason != "" {
 		e, rc := coreCallError(protocol.CodeRefused, "refused", "refused", fmt.Sprintf("core/call refused: %s", reason))
 		return nil, rc, e
 	}
@@ -90,7 +91,7 @@ func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, in
 	}
 	defer func() { <-inv.slots }()
 	req := coreCallRequest(inv, spec, input)
-	input, err := m.preExecute(ctx, preCall{name: name, callID: m.nextCallID(toolCall), input: input, mode: hooks.ModeCoreCall,
+	input, err := m.preExecute(ctx, preCall{name: name, callID: m.cc.ids.next(toolCall), input: input, mode: hooks.ModeCoreCall,
 		workspace: inv.workspace, validate: m.nat.schemas[name].Validate}, &req)
 	switch {
 	case errors.Is(err, ErrCancelled):
@@ -134,12 +135,12 @@ func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, in
 
 // refusal says why name may never be run by core/call, or "": any extension tool (the
 // caller's own included), refused names and prefixes, anything not in the native table.
-func (m *Manager) refusal(inv *invocation, name string) string {
+func refusal(reg *registry.Registry, nat nativeTable, inv *invocation, name string) string {
 	f := foldName(name)
 	if f == foldName(inv.caller.Tool) {
 		return fmt.Sprintf("`%s` is the calling extension's own tool", name)
 	}
-	for _, t := range m.reg.Tools() {
+	for _, t := range reg.Tools() {
 		if foldName(t.Name) == f {
 			return fmt.Sprintf("`%s` is an extension tool; core/call runs only the core's own tools", name)
 		}
@@ -152,18 +153,10 @@ func (m *Manager) refusal(inv *invocation, name string) string {
 	if refusedNames[f] {
 		return fmt.Sprintf("`%s` changes what is installed or scheduled", name)
 	}
-	if _, _, ok := m.nat.set.Lookup(name); !ok {
+	if _, _, ok := nat.set.Lookup(name); !ok {
 		return fmt.Sprintf("`%s` is not a core tool", name)
 	}
 	return ""
-}
-
-// approveCoreCall asks the gate as the native's Spec says (requirementOf): auto-eligible
-// calls run without a card; the rest are asked with the core's card under origin-scoped
-// keys, one card at a time per invocation, and the invocation's deadline stands still
-// meanwhile. It returns the receipt's decision.
-func (m *Manager) approveCoreCall(ctx context.Context, inv *invocation, spec natives.Spec, input json.RawMessage) (string, error) {
-	return m.approveRequest(ctx, inv, coreCallRequest(inv, spec, input))
 }
 
 // coreCallRequest is the gate's request for inv's core/call of spec's tool with input. A

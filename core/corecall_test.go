@@ -260,7 +260,7 @@ func (b *blockTool) now() int { b.mu.Lock(); defer b.mu.Unlock(); return b.runni
 
 func withBlock(t *testing.T) (*natives.Set, *blockTool) {
 	b := &blockTool{release: make(chan struct{})}
-	set, err := natives.Builtin().With(b)
+	set, err := natives.BuiltinWith(natives.WriteOptions{}).With(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestOneCardAtATimePerInvocation(t *testing.T) {
 		done := make(chan string, 2)
 		for range 2 {
 			go func() {
-				d, _ := m.approveCoreCall(t.Context(), inv, spec, json.RawMessage(`{"command":"ls"}`))
+				d, _ := m.approveRequest(t.Context(), inv, coreCallRequest(inv, spec, json.RawMessage(`{"command":"ls"}`)))
 				done <- d
 			}()
 		}

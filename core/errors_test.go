@@ -13,7 +13,6 @@ import (
 
 // TestCallErrorMapping: every peer outcome becomes one of the Manager's typed errors.
 func TestCallErrorMapping(t *testing.T) {
-	m := &Manager{}
 	live := context.Background()
 	revoked, cancel := context.WithCancelCause(context.Background())
 	cancel(&owners.EndCause{Kind: ErrCancelled, Msg: "extension was revoked"})
@@ -39,7 +38,7 @@ func TestCallErrorMapping(t *testing.T) {
 		{"host internal", &rpc.RemoteError{Code: protocol.CodeInternal, Message: "oops"}, live, []error{ErrExecutionFailed}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := m.callError("tool", "x", c.err, c.ctx)
+			got := callError("tool", "x", c.err, c.ctx)
 			for _, w := range c.want {
 				if !errors.Is(got, w) {
 					t.Errorf("%v does not match %v", got, w)
@@ -53,7 +52,7 @@ func TestCallErrorMapping(t *testing.T) {
 		})
 	}
 	var ee *ExecutionError
-	if err := m.callError("tool", "x", &rpc.RemoteError{Code: protocol.CodeExecutionFailed, Message: "TypeError: x"}, live); !errors.As(err, &ee) || ee.Message != "TypeError: x" {
+	if err := callError("tool", "x", &rpc.RemoteError{Code: protocol.CodeExecutionFailed, Message: "TypeError: x"}, live); !errors.As(err, &ee) || ee.Message != "TypeError: x" {
 		t.Fatalf("plugin message lost: %v", err)
 	}
 }

@@ -33,16 +33,15 @@ func TestDeadlineErrorText(t *testing.T) {
 	}
 }
 
-// endInvocation returns the receipts at once when no core/call is being served, and waits
+// finish returns the receipts at once when no core/call is being served, and waits
 // for one that is until it leaves.
 func TestEndInvocationWaitsForServedCoreCalls(t *testing.T) {
-	m := &Manager{}
 	cancelled := make(chan error, 2)
 	cancel := func(err error) { cancelled <- err }
 
 	quiet := &invocation{idle: make(chan struct{})}
 	quiet.record(CoreCallReceipt{Name: "a", Status: "ok"})
-	if got := m.endInvocation(quiet, cancel); len(got) != 1 || got[0].Name != "a" {
+	if got := quiet.finish(cancel); len(got) != 1 || got[0].Name != "a" {
 		t.Fatalf("receipts %+v; want the one recorded", got)
 	}
 	if err := <-cancelled; !errors.Is(err, errInvocationEnded) {
@@ -54,7 +53,7 @@ func TestEndInvocationWaitsForServedCoreCalls(t *testing.T) {
 		t.Fatal("enter refused before the end")
 	}
 	done := make(chan []CoreCallReceipt)
-	go func() { done <- m.endInvocation(busy, cancel) }()
+	go func() { done <- busy.finish(cancel) }()
 	<-cancelled // ended and cancelled, still waiting for the core/call being served
 	busy.record(CoreCallReceipt{Name: "b", Status: "cancelled"})
 	busy.leave()

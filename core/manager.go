@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -46,7 +44,7 @@ type Options struct {
 	Approval string
 	// Natives are the native tools the core runs itself, listed with origin native and
 	// called through the gate like extension tools; their names are reserved. nil means
-	// natives.Builtin(); an embedder adds its own with natives.Builtin().With(...), each
+	// natives.BuiltinWith with the home and the hooks files protected; an embedder adds its own with natives.BuiltinWith(o).With(...), o naming the paths to protect, each
 	// Spec saying whether it is auto-eligible (ARCHITECTURE.md, “Native tools”).
 	Natives *natives.Set
 	// BuiltinCommands are the embedder's own command names, reserved like the core's.
@@ -113,20 +111,14 @@ type Manager struct {
 	gate  *gate.Gate
 	nat   nativeTable // the native tools, fixed at Open
 
-	callSeq atomic.Uint64
-	cc      coreCalls // tickets and the invocations core/call serves (invocation.go)
+	cc coreCalls // tickets and the invocations core/call serves (invocation.go)
 
 	// hookDeadline bounds a batch of pre-execute hooks; 0 is hooks.BatchDeadline (prehook.go).
 	hookDeadline time.Duration
 
-	cmdHooks cmdHookState // the command hooks of the current configuration (builtin_hooks.go)
+	hooks *cmdHookRunner // the command hooks of the current configuration (builtin_hooks.go)
 
-	// hooksDown is the last denial for hook holders that are not live, so that it is logged
-	// when it changes rather than at every call (prehook.go).
-	hooksDown struct {
-		mu   sync.Mutex
-		last string // +checklocks:mu
-	}
+	hooksDown hooksDownNote // the last denial for hook holders that are not live (prehook.go)
 }
 
 // Open reads the cwx home, config.toml and the plugin state. It materializes nothing and
@@ -186,18 +178,22 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{o: o, log: log, home: home, store: store, gate: gate.New(posture, o.Approver), nat: nat}
-	m.cmdHooks.transcripts.Dir = filepath.Join(home, "transcripts") // README, “Command hooks”
+	m.hooks = &cmdHookRunner{log: log, gate: m.gate}
+	m.hooks.transcripts.Dir = filepath.Join(home, "transcripts") // README, “Command hooks”
 	oo := owners.Options{
 		Home: home, Logger: log, Store: store, NativeTools: nat.set.Names(), BuiltinCommands: o.BuiltinCommands,
 		Config: cfg, Requests: hostRequests{m},
-		Builtin: map[string]owners.BuiltinSource{ScriptToolsModule: m.scriptToolsWork, HooksModule: m.hooksWork},
-		Bundle:  o.Bundle, ShimPath: o.ShimPath, PollInterval: o.PollInterval, Tier: o.Tier, Lazy: o.Lazy, Now: o.Now,
+		Builtin: map[string]owners.BuiltinSource{ScriptToolsModule: func(_ *config.Config, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
+			return scriptToolsWork(home, nat, m.reg, want)
+		}, HooksModule: m.hooks.hooksWork},
+		Bundle: o.Bundle, ShimPath: o.ShimPath, PollInterval: o.PollInterval, Tier: o.Tier, Lazy: o.Lazy, Now: o.Now,
 	}
 	if testSeams != nil {
 		testSeams(m, &oo)
 	}
 	m.own = owners.New(oo)
 	m.reg = m.own.Registry()
+	m.hooks.own = m.own
 	return m, nil
 }
 

@@ -60,7 +60,7 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 		return ToolResult{}, err
 	}
 	req := gate.Request{Tool: name, Input: input, Requirement: requirementOf(spec), Native: true}
-	callID := m.nextCallID(toolCall)
+	callID := m.cc.ids.next(toolCall)
 	input, err := m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, session: opts.SessionID, validate: m.nat.schemas[name].Validate}, &req)
 	if err != nil {
@@ -79,7 +79,7 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 	switch {
 	case err == nil:
 		out := ToolResult{Content: []ContentBlock{{Type: protocol.ContentText, Text: res.Text}}, IsError: res.IsError, Structured: res.Structured}
-		out.HookContext, out.HookMessages = m.afterCall(ctx, name, callID, input, out, opts)
+		out.HookContext, out.HookMessages = m.hooks.afterCall(ctx, name, callID, input, out, opts)
 		return out, nil
 	case errors.Is(err, ErrDenied):
 		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)

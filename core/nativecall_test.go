@@ -34,7 +34,7 @@ func (deployTool) Run(_ context.Context, c natives.Call) (natives.Result, error)
 func nativeManager(t *testing.T, posture string, ap *approver) *Manager {
 	t.Helper()
 	e := newEnv(t, testenv.Runtime{Name: "node", Path: "/nonexistent/node"})
-	set, err := natives.Builtin().With(deployTool{})
+	set, err := natives.BuiltinWith(natives.WriteOptions{}).With(deployTool{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/cmdhooks"
@@ -17,6 +18,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/hashicorp/go-hclog"
 )
 
 // preCall is one gated call as the pre-execute hooks see it.
@@ -41,7 +43,7 @@ type preCall struct {
 // hook but the reviser, once: a deny there denies the call and a second revise is denied.
 // It returns the input to run with.
 func (m *Manager) preExecute(ctx context.Context, c preCall, req *gate.Request) (json.RawMessage, error) {
-	if err := m.hookHoldersDown(c.name); err != nil {
+	if err := hookHoldersDown(m.own, &m.hooksDown, m.log, c.name); err != nil {
 		return nil, err
 	}
 	out, err := m.askHooks(ctx, c, nil)
@@ -102,7 +104,7 @@ func (m *Manager) askHooks(ctx context.Context, c preCall, skip *hooks.Hook) (ho
 			hs = append(hs, hk)
 		}
 	}
-	builtin := m.builtinHookAnswers(ctx, c, skipCommand)
+	builtin := m.hooks.builtinHookAnswers(ctx, c, skipCommand)
 	if len(hs) == 0 && len(builtin) == 0 {
 		return hooks.Outcome{}, nil
 	}
@@ -159,30 +161,37 @@ func (e *HooksDownError) Unwrap() error { return ErrDenied }
 // hookHoldersDown returns a *HooksDownError naming every enabled, trusted plugin that holds
 // a pre-execute hook and has no Active owner (owners.Layer.DownHolders), or nil when there
 // is none.
-func (m *Manager) hookHoldersDown(tool string) error {
-	holders := m.own.DownHolders()
+func hookHoldersDown(own *owners.Layer, said *hooksDownNote, log hclog.Logger, tool string) error {
+	holders := own.DownHolders()
 	if len(holders) == 0 {
 		return nil
 	}
 	e := &HooksDownError{Tool: tool, Holders: holders}
-	m.noteHooksDown(e)
+	said.note(log, e)
 	return e
 }
 
-// noteHooksDown logs a warning when the set of hook holders that are down, or one's state,
-// changes, not at every call it denies.
-func (m *Manager) noteHooksDown(e *HooksDownError) {
+// hooksDownNote is the last denial for hook holders that are not live, so that it is
+// logged when it changes rather than at every call.
+type hooksDownNote struct {
+	mu   sync.Mutex
+	last string // +checklocks:mu
+}
+
+// note logs a warning when the set of hook holders that are down, or one's state, changes,
+// not at every call it denies.
+func (n *hooksDownNote) note(log hclog.Logger, e *HooksDownError) {
 	key := e.Brief()[len(fmt.Sprintf("tool %q: ", e.Tool)):]
-	m.hooksDown.mu.Lock()
-	said := m.hooksDown.last == key
-	m.hooksDown.last = key
-	m.hooksDown.mu.Unlock()
+	n.mu.Lock()
+	said := n.last == key
+	n.last = key
+	n.mu.Unlock()
 	if said {
-		m.log.Debug("call denied: a pre-execute hook holder is not live", "tool", e.Tool)
+		log.Debug("call denied: a pre-execute hook holder is not live", "tool", e.Tool)
 		return
 	}
 	for _, h := range e.Holders {
-		m.log.Warn("a plugin that holds a pre-execute hook is not live: calls are denied", "plugin", h.PluginID, "state", h.State, "next", h.Next)
+		log.Warn("a plugin that holds a pre-execute hook is not live: calls are denied", "plugin", h.PluginID, "state", h.State, "next", h.Next)
 	}
 }
 

@@ -98,11 +98,11 @@ func (m *Manager) serveUserAsk(ctx context.Context, t protocol.Tier, gen uint64,
 	}
 	ctx, stop := owners.EndsWith(ctx, inv.ctx)
 	defer stop()
-	return m.ask(ctx, inv, q)
+	return inv.ask(ctx, q)
 }
 
 // ask puts q to inv's Asker, one question or card at a time.
-func (m *Manager) ask(ctx context.Context, inv *invocation, q Question) (any, error) {
+func (inv *invocation) ask(ctx context.Context, q Question) (any, error) {
 	noProvider := &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s to the question of plugin `%s`", ErrNoProvider, q.PluginID), Data: noProviderData}
 	if inv.asker == nil {
 		return nil, noProvider
@@ -221,10 +221,10 @@ func (m *Manager) invokeCommand(ctx context.Context, tg target, p protocol.Comma
 	m.cc.add(p.CommandID, inv)
 	defer m.cc.remove(p.CommandID)
 	p.Ticket = tk.Reveal()
-	msg, err := m.sendWith(callCtx, tg, p, rpc.CallOpts{})
+	msg, err := sendWith(callCtx, tg, p, rpc.CallOpts{})
 	if err != nil && errors.Is(context.Cause(callCtx), errDeadline) {
 		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
 	}
-	m.endInvocation(inv, cancel)
+	inv.finish(cancel)
 	return msg, err
 }

@@ -21,8 +21,8 @@ const SessionSectionID = "SessionStart"
 // are settled first, so a lazy Manager runs the hooks module before its first call. Hooks
 // that do not load or cannot run are logged: a session event never fails closed.
 func (m *Manager) StartSession(ctx context.Context, opts CallOptions) SessionHooks {
-	return m.sessionEvent(ctx, opts, func(set *cmdhooks.Set, sess cmdhooks.Session) []cmdhooks.Decision {
-		return set.SessionStart(ctx, harnessRunner{m}, sess, cmdhooks.SourceStartup)
+	return m.hooks.sessionEvent(ctx, opts, func(set *cmdhooks.Set, sess cmdhooks.Session) []cmdhooks.Decision {
+		return set.SessionStart(ctx, harnessRunner{m.hooks}, sess, cmdhooks.SourceStartup)
 	})
 }
 
@@ -30,8 +30,8 @@ func (m *Manager) StartSession(ctx context.Context, opts CallOptions) SessionHoo
 // or cmdhooks.ReasonOther) and returns what they said; nothing they answer keeps the
 // session open.
 func (m *Manager) EndSession(ctx context.Context, reason string, opts CallOptions) SessionHooks {
-	return m.sessionEvent(ctx, opts, func(set *cmdhooks.Set, sess cmdhooks.Session) []cmdhooks.Decision {
-		return set.SessionEnd(ctx, harnessRunner{m}, sess, reason)
+	return m.hooks.sessionEvent(ctx, opts, func(set *cmdhooks.Set, sess cmdhooks.Session) []cmdhooks.Decision {
+		return set.SessionEnd(ctx, harnessRunner{m.hooks}, sess, reason)
 	})
 }
 
@@ -39,30 +39,30 @@ func (m *Manager) EndSession(ctx context.Context, reason string, opts CallOption
 // message, under the hooks' own timeouts. It waits for them: the caller runs it beside
 // the card it notifies of, never before it.
 func (m *Manager) Notify(ctx context.Context, message, typ string, opts CallOptions) SessionHooks {
-	return m.sessionEvent(ctx, opts, func(set *cmdhooks.Set, sess cmdhooks.Session) []cmdhooks.Decision {
-		return set.Notification(ctx, harnessRunner{m}, sess, message, typ)
+	return m.hooks.sessionEvent(ctx, opts, func(set *cmdhooks.Set, sess cmdhooks.Session) []cmdhooks.Decision {
+		return set.Notification(ctx, harnessRunner{m.hooks}, sess, message, typ)
 	})
 }
 
-func (m *Manager) sessionEvent(ctx context.Context, opts CallOptions, run func(*cmdhooks.Set, cmdhooks.Session) []cmdhooks.Decision) SessionHooks {
-	set, err := m.commandHooks()
+func (r *cmdHookRunner) sessionEvent(ctx context.Context, opts CallOptions, run func(*cmdhooks.Set, cmdhooks.Session) []cmdhooks.Decision) SessionHooks {
+	set, err := r.commandHooks()
 	if err != nil {
-		m.log.Warn("command hooks: a session event's hooks do not load", "error", err)
+		r.log.Warn("command hooks: a session event's hooks do not load", "error", err)
 		return SessionHooks{}
 	}
 	if set.Empty() {
 		return SessionHooks{}
 	}
-	if err := m.own.Demand(ctx, protocol.KindTool, ""); err != nil { // settles the hook holders
-		m.log.Warn("command hooks: the hooks module did not settle", "error", err)
+	if err := r.own.Demand(ctx, protocol.KindTool, ""); err != nil { // settles the hook holders
+		r.log.Warn("command hooks: the hooks module did not settle", "error", err)
 	}
 	// a session can open while a Reconcile still starts the builtin tier (`serve --mcp`)
-	if !m.own.AwaitSettled(ctx, cmdhooks.Owner) && ctx.Err() == nil {
-		m.log.Warn("command hooks: the hooks module is not live; the session event's hooks do not run")
+	if !r.own.AwaitSettled(ctx, cmdhooks.Owner) && ctx.Err() == nil {
+		r.log.Warn("command hooks: the hooks module is not live; the session event's hooks do not run")
 	}
-	ds := run(set, m.hookSession(opts.SessionID, opts.Workspace))
+	ds := run(set, r.hookSession(opts.SessionID, opts.Workspace))
 	for _, d := range ds {
-		m.logHook(d, "")
+		r.logHook(d, "")
 	}
 	return cmdhooks.FoldSession(ds)
 }

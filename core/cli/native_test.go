@@ -11,7 +11,7 @@ import (
 // builtinNatives lists the core's native tools as the Manager does.
 func builtinNatives() []core.ToolInfo {
 	var out []core.ToolInfo
-	for _, sp := range natives.Builtin().Specs() {
+	for _, sp := range natives.BuiltinWith(natives.WriteOptions{}).Specs() {
 		out = append(out, core.ToolInfo{Name: sp.Name, Origin: core.OriginNative, Description: sp.Description, InputSchema: sp.InputSchema})
 	}
 	return out

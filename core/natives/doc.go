@@ -34,7 +34,7 @@
 // # Native tools
 //
 // Native tools run in the core, not in a host (`core/natives`). `core.Options.Natives` is their table
-// (`natives.Builtin()` when nil; an embedder adds its own with `Builtin().With(...)`); their names go
+// (`natives.BuiltinWith` with the cwx home and the hooks files protected when nil; an embedder adds its own with `BuiltinWith(o).With(...)`, naming its protected paths in o); their names go
 // to the registry as reserved, so no extension tool can shadow one, and `Manager.Tools` lists them
 // with origin `native`. Each `natives.Spec` says how its calls are approved:
 //

@@ -179,13 +179,10 @@ func (s *Set) Len() int {
 	return len(s.names)
 }
 
-// Builtin returns the core's own native tools: read_file, list_dir, file_search and
+// BuiltinWith returns the core's own native tools: read_file, list_dir, file_search and
 // grep_files (read-only, auto-eligible), write_file and edit_file (approved like an
-// extension tool's call, forced for a protected path or through core/call) and shell
-// (forced).
-func Builtin() *Set { return BuiltinWith(WriteOptions{}) }
-
-// BuiltinWith is Builtin with o configuring write_file and edit_file.
+// extension tool's call, forced for a protected path or through core/call; o names the
+// protected paths beyond the built-in list) and shell (forced).
 func BuiltinWith(o WriteOptions) *Set {
 	s, err := NewSet(ReadFile(), ListDir(), FileSearch(), GrepFiles(), Shell(), WriteFile(o), EditFile(o))
 	if err != nil {

@@ -41,7 +41,7 @@ func TestSetAdmission(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Builtin().With(tc.tools...)
+			_, err := BuiltinWith(WriteOptions{}).With(tc.tools...)
 			if tc.ok != (err == nil) {
 				t.Fatalf("With: err %v, want ok=%v", err, tc.ok)
 			}
@@ -55,7 +55,7 @@ func TestSetAdmission(t *testing.T) {
 // TestBuiltin pins the built-in table: names, eligibility, and that With leaves the
 // original Set as it was.
 func TestBuiltin(t *testing.T) {
-	b := Builtin()
+	b := BuiltinWith(WriteOptions{})
 	want := []string{"edit_file", "file_search", "grep_files", "list_dir", "read_file", "shell", "write_file"}
 	if got := b.Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names = %v, want %v", got, want)
