@@ -81,7 +81,8 @@ func init() {
 			pluginToggleCmd("enable", "Enable a plugin (it runs once it is also trusted)", (*plugins.Store).Enable),
 			pluginToggleCmd("disable", "Disable a plugin; running cwx processes drop it within a second", (*plugins.Store).Disable),
 			pluginToggleCmd("untrust", "Drop a plugin's trust receipt", (*plugins.Store).Untrust),
-			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd(), pluginReloadCmd())
+			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd(), pluginReloadCmd(),
+			pluginOutdatedCmd(), pluginUpdateCmd())
 		cmd.AddCommand(pluginAuthorCmds()...)
 		return cmd
 	})

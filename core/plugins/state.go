@@ -45,7 +45,10 @@ type Record struct {
 	Source      string `json:"source"` // the folder or tarball it was installed from, or npm:<name>@<version>
 	// Origin is where the bytes came from, with the tarball's integrity; nil for a record
 	// written before origins were kept (Source then says the folder or tarball).
-	Origin      *Origin   `json:"origin,omitempty"`
+	Origin *Origin `json:"origin,omitempty"`
+	// Pending is an update staged and not yet trusted (update.go); the other fields stay
+	// the running version's until it is.
+	Pending     *Pending  `json:"pending,omitempty"`
 	Closure     string    `json:"closure_sha256"`
 	Files       int       `json:"files"`
 	Bytes       int64     `json:"bytes"`
@@ -238,6 +241,9 @@ func (r *Record) check() error {
 		default:
 			return fmt.Errorf("origin type %q is not %q, %q or %q", o.Type, OriginNpm, OriginTarball, OriginFolder)
 		}
+	}
+	if p := r.Pending; p != nil && !isSHA256(p.Closure) {
+		return fmt.Errorf("pending: closure_sha256 %q is not a sha256 in hex", p.Closure)
 	}
 	if t := r.Trust; t != nil {
 		if !isSHA256(t.Closure) {
