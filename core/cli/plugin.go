@@ -107,7 +107,7 @@ type PluginInstallResult struct {
 
 func pluginInstallCmd() *cobra.Command {
 	var asJSON bool
-	var fromLock string
+	var fromLock, pin string
 	cmd := &cobra.Command{
 		Use:   "install PATH|TARBALL|npm:NAME[@VERSION|RANGE|TAG] | --from-lock FILE",
 		Short: "Stage a plugin folder, .tgz or npm package pinned by its integrity (never runs scripts)",
@@ -129,11 +129,14 @@ func pluginInstallCmd() *cobra.Command {
 			if fromLock != "" {
 				return installFromLock(cmd, s, cfg, fromLock, asJSON)
 			}
+			if pin != "" && !npmreg.IsSpec(args[0]) {
+				return exitf(ExitUsage, "--integrity pins an npm:NAME@VERSION install; a local tarball is what you already have")
+			}
 			stopProgress := startProgress(cmd.ErrOrStderr(), "installing "+args[0])
 			var res *plugins.InstallResult
 			var origin *plugins.Origin
 			if npmreg.IsSpec(args[0]) {
-				res, origin, err = installNpm(cmd.Context(), s, cfg, args[0], "")
+				res, origin, err = installNpm(cmd.Context(), s, cfg, args[0], pin)
 			} else {
 				res, err = s.Install(args[0])
 				err = pluginErr(err)
@@ -177,6 +180,7 @@ func pluginInstallCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	cmd.Flags().StringVar(&pin, "integrity", "", "with npm:NAME@VERSION, the sha512 integrity the tarball must have (besides the registry's own)")
 	cmd.Flags().StringVar(&fromLock, "from-lock", "", "install every plugin a plugins.lock FILE records, with the same bytes")
 	return cmd
 }

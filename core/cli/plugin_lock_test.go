@@ -99,7 +99,7 @@ func TestLockRefusesOtherBytes(t *testing.T) {
 		reg.publish("pinned", "1.0.0", "tampered", nil) // new bytes, the document's integrity follows them
 		defer reg.publish("pinned", "1.0.0", "original", nil)
 		r := runPluginCLI(t, "plugin", "install", "--from-lock", lockFile)
-		if r.code != ExitDenied || !strings.Contains(r.stderr, "the lock pins") {
+		if r.code != ExitDenied || !strings.Contains(r.stderr, "the lock or --integrity pins") {
 			t.Fatalf("exit %d:\n%s", r.code, r.stderr)
 		}
 		assertNothingUnpacked(t, h, "pinned")

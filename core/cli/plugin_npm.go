@@ -68,7 +68,7 @@ func fetchNpm(ctx context.Context, s *plugins.Store, reg *npmreg.Registry, spec 
 		want, err1 := npmreg.ParseIntegrity(pin)
 		got, err2 := npmreg.ParseIntegrity(v.Dist.Integrity)
 		if err1 != nil || err2 != nil || want.String() != got.String() {
-			return nil, exitf(ExitDenied, "npm:%s@%s: the registry now gives integrity %q, the lock pins %q; refusing other bytes under the same version", v.Name, v.Version, v.Dist.Integrity, pin)
+			return nil, exitf(ExitDenied, "npm:%s@%s: the registry gives integrity %q, the lock or --integrity pins %q; refusing other bytes under the same version", v.Name, v.Version, v.Dist.Integrity, pin)
 		}
 	}
 	if err := os.MkdirAll(s.Layout().TmpDir(), 0o700); err != nil {
@@ -113,9 +113,9 @@ func npmErr(err error) error {
 	}
 }
 
-// installNpm installs npm:<name>[@query]: resolve, download, check integrity, then the same
-// install a local tarball gets.
-func installNpm(ctx context.Context, s *plugins.Store, cfg *config.Config, src string, closure string) (*plugins.InstallResult, *plugins.Origin, error) {
+// installNpm installs npm:<name>[@query]: resolve, download, check integrity (the
+// registry's, and pin when set), then the same install a local tarball gets.
+func installNpm(ctx context.Context, s *plugins.Store, cfg *config.Config, src, pin string) (*plugins.InstallResult, *plugins.Origin, error) {
 	spec, err := npmreg.ParseSpec(src)
 	if err != nil {
 		return nil, nil, exitf(ExitUsage, "%w", err)
@@ -129,7 +129,7 @@ func installNpm(ctx context.Context, s *plugins.Store, cfg *config.Config, src s
 	if err != nil {
 		return nil, nil, err
 	}
-	return installVersion(ctx, s, reg, spec, v, "", closure)
+	return installVersion(ctx, s, reg, spec, v, pin, "")
 }
 
 func installVersion(ctx context.Context, s *plugins.Store, reg *npmreg.Registry, spec npmreg.Spec, v *npmreg.Version, pin, closure string) (*plugins.InstallResult, *plugins.Origin, error) {

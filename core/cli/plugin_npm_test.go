@@ -201,6 +201,14 @@ func TestInstallByName(t *testing.T) {
 	if !strings.Contains(list, "npm:@acme/hello@1.2.0") {
 		t.Fatalf("list does not show the source:\n%s", list)
 	}
+	// --integrity pins the bytes on top of the registry's document.
+	one := reg.pkgs["@acme/hello"].versions["1.0.0"]["dist"].(map[string]any)["integrity"].(string)
+	if r := runPluginCLI(t, "plugin", "install", "npm:@acme/hello@1.0.0", "--integrity", sri([]byte("else"))); r.code != ExitDenied || !strings.Contains(r.stderr, "pins") {
+		t.Fatalf("a wrong --integrity: exit %d\n%s", r.code, r.stderr)
+	}
+	if res := installJSON(t, "npm:@acme/hello@1.0.0", "--integrity", one); res.Version != "1.0.0" || res.Integrity != one {
+		t.Fatalf("a right --integrity: %+v", res)
+	}
 	if r := runPluginCLI(t, "plugin", "install", "npm:@acme/hello@^3"); r.code != ExitInvalid || !strings.Contains(r.stderr, "no version of @acme/hello satisfies ^3") {
 		t.Fatalf("no match: exit %d\n%s", r.code, r.stderr)
 	}
