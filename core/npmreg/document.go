@@ -57,8 +57,8 @@ func (d *Deprecation) UnmarshalJSON(b []byte) error {
 }
 
 // ParseDocument decodes a package document for name and checks what install relies on:
-// the name matches, each version's key is its version, and every dist-tag names a
-// published version. A version without a sha512 integrity is kept (ResolveQuery refuses
+// the name matches and each version's key is its version. A dist-tag that names no
+// published version is dropped. A version without a sha512 integrity is kept (ResolveQuery refuses
 // to install it, naming it).
 func ParseDocument(name string, data []byte) (*Document, error) {
 	if len(data) > MaxDocumentBytes {
@@ -81,7 +81,7 @@ func ParseDocument(name string, data []byte) (*Document, error) {
 	}
 	for tag, v := range d.DistTags {
 		if _, ok := d.Versions[v]; !ok {
-			return nil, fmt.Errorf("%w for %s: dist-tag %q names %q, which is not published", ErrBadDocument, name, tag, v)
+			delete(d.DistTags, tag) // a tag left on an unpublished version names nothing to install
 		}
 	}
 	return &d, nil

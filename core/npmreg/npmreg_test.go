@@ -122,13 +122,25 @@ func TestParseDocumentRefuses(t *testing.T) {
 		"another name":    `{"name":"q","versions":{}}`,
 		"key not version": `{"name":"p","versions":{"1.0.0":{"version":"1.0.1"}}}`,
 		"another package": `{"name":"p","versions":{"1.0.0":{"name":"q","version":"1.0.0"}}}`,
-		"dangling tag":    `{"name":"p","dist-tags":{"latest":"9.9.9"},"versions":{}}`,
 		"null version":    `{"name":"p","versions":{"1.0.0":null}}`,
 		"bad deprecated":  `{"name":"p","versions":{"1.0.0":{"version":"1.0.0","deprecated":3}}}`,
 	} {
 		if _, err := ParseDocument("p", []byte(body)); !errors.Is(err, ErrBadDocument) {
 			t.Errorf("%s: err = %v, want ErrBadDocument", name, err)
 		}
+	}
+}
+
+func TestDanglingTagDropped(t *testing.T) {
+	d, err := ParseDocument("p", []byte(`{"name":"p","dist-tags":{"latest":"9.9.9","ok":"1.0.0"},"versions":{"1.0.0":{"version":"1.0.0"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.DistTags["latest"]; ok {
+		t.Fatal("a tag on an unpublished version was kept")
+	}
+	if v, err := d.Resolve("latest"); err != nil || v.Version != "1.0.0" {
+		t.Fatalf("latest without its tag: %v, %v", v, err)
 	}
 }
 
