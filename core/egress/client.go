@@ -393,3 +393,37 @@ func (b *cappedRequest) Read(p []byte) (int, error) {
 }
 
 func (b *cappedRequest) Close() error { return b.rc.Close() }
+
+// RoundTripper is the client as an http.RoundTripper, for a library that sends its own
+// requests and follows redirects itself (a git client): every request, each redirect hop
+// included, is checked as Do checks a request, judged by Policy.Allow (with the zero Origin
+// as from), dialed under the address check, and its body capped. The https to http check
+// and Policy.Header need Do, which sees the hops.
+func (c *Client) RoundTripper() http.RoundTripper { return roundTripper{c} }
+
+type roundTripper struct{ c *Client }
+
+func (r roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := checkRequest(req); err != nil {
+		return nil, err
+	}
+	o, err := OriginOf(req.URL)
+	if err != nil {
+		return nil, err
+	}
+	if r.c.p.Allow != nil {
+		if err := r.c.p.Allow(Origin{}, o); err != nil {
+			return nil, &RefusedError{Origin: o.String(), Err: err}
+		}
+	}
+	resp, err := r.c.tr.RoundTrip(req.Clone(context.WithValue(req.Context(), hopKey{}, o)))
+	if err != nil {
+		return nil, err
+	}
+	if resp.ContentLength > r.c.p.MaxResponseBytes {
+		resp.Body.Close()
+		return nil, &RefusedError{Origin: o.String(), Err: ErrTooLarge, Detail: fmt.Sprintf("a %d-byte response, over %d", resp.ContentLength, r.c.p.MaxResponseBytes)}
+	}
+	resp.Body = &cappedBody{rc: resp.Body, left: r.c.p.MaxResponseBytes, cap: r.c.p.MaxResponseBytes, origin: o, cancel: func() {}, ctx: req.Context()}
+	return resp, nil
+}

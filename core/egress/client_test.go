@@ -275,3 +275,15 @@ func TestRequestRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestRoundTripperChecksEveryRequest(t *testing.T) {
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
+	hc := &http.Client{Transport: New(Policy{}).RoundTripper()}
+	if _, err := hc.Get(s.URL); !errors.Is(err, ErrPrivateAddress) {
+		t.Fatalf("loopback through the round tripper: %v", err)
+	}
+	hc = &http.Client{Transport: New(Policy{Private: allowPrivate(t, s.URL), MaxResponseBytes: 1}).RoundTripper()}
+	if _, err := hc.Get(s.URL); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("cap through the round tripper: %v", err)
+	}
+}
