@@ -82,7 +82,7 @@ func init() {
 			pluginToggleCmd("disable", "Disable a plugin; running cwx processes drop it within a second", (*plugins.Store).Disable),
 			pluginToggleCmd("untrust", "Drop a plugin's trust receipt", (*plugins.Store).Untrust),
 			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd(), pluginReloadCmd(),
-			pluginOutdatedCmd(), pluginUpdateCmd())
+			pluginOutdatedCmd(), pluginUpdateCmd(), pluginMarketplaceCmd())
 		cmd.AddCommand(pluginAuthorCmds()...)
 		return cmd
 	})
@@ -109,7 +109,7 @@ func pluginInstallCmd() *cobra.Command {
 	var asJSON bool
 	var fromLock, pin string
 	cmd := &cobra.Command{
-		Use:   "install PATH|TARBALL|npm:NAME[@VERSION|RANGE|TAG] | --from-lock FILE",
+		Use:   "install PATH|TARBALL|npm:NAME[@VERSION|RANGE|TAG]|NAME@MARKETPLACE | --from-lock FILE",
 		Short: "Stage a plugin folder, .tgz or npm package pinned by its integrity (never runs scripts)",
 		Long: "install stages a folder or a .tgz as it is, or resolves npm:NAME[@VERSION|RANGE|TAG] from the\n" +
 			"registry ([install] npm_registry in config.toml, else registry= in ~/.npmrc, else npm's\n" +
@@ -137,6 +137,8 @@ func pluginInstallCmd() *cobra.Command {
 			var origin *plugins.Origin
 			if npmreg.IsSpec(args[0]) {
 				res, origin, err = installNpm(cmd.Context(), s, cfg, args[0], pin)
+			} else if entry, k, ok := marketplaceRef(args[0]); ok {
+				res, err = installMarketplace(s, k.Source, k.Repo, entry, k.Name, k.Commit, "")
 			} else {
 				res, err = s.Install(args[0])
 				err = pluginErr(err)

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/marketplace"
 	"github.com/cwx-dev/cwx/core/npmreg"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
@@ -60,6 +61,15 @@ func installFromLock(cmd *cobra.Command, s *plugins.Store, cfg *config.Config, p
 			}
 			if res, err = s.InstallWith(o.Path, plugins.InstallOptions{Origin: o, Closure: e.Closure}); err != nil {
 				return pluginErr(err)
+			}
+		case plugins.OriginMarketplace:
+			home := s.Layout().Home
+			repo, ferr := marketplace.Fetch(home, o.Path)
+			if ferr != nil {
+				return npmErr(fmt.Errorf("%s: %w", id, ferr))
+			}
+			if res, err = installMarketplace(s, o.Path, repo, o.Name, o.Marketplace, o.Commit, e.Closure); err != nil {
+				return err
 			}
 		default:
 			if res, err = s.InstallWith(o.Path, plugins.InstallOptions{Origin: o, Closure: e.Closure}); err != nil {

@@ -18,6 +18,8 @@ const (
 	OriginNpm     = "npm"
 	OriginTarball = "tarball"
 	OriginFolder  = "folder"
+	// OriginMarketplace is a folder of a Claude Code marketplace repository at one commit.
+	OriginMarketplace = "marketplace"
 )
 
 // Origin says where a plugin's bytes came from: it is what `cwx plugin list` shows and what
@@ -37,6 +39,11 @@ type Origin struct {
 	Integrity string `json:"integrity,omitempty"`
 	// Deprecated is the registry's deprecation message for that version, if any.
 	Deprecated string `json:"deprecated,omitempty"`
+	// For OriginMarketplace: the marketplace's name, the entry's name (Name), the
+	// repository it was added from (Path), the commit read and the entry's folder.
+	Marketplace string `json:"marketplace,omitempty"`
+	Commit      string `json:"commit,omitempty"`
+	Folder      string `json:"folder,omitempty"`
 }
 
 // String is the short form `cwx plugin list` prints: npm:<name>@<version>, or the path.
@@ -44,8 +51,15 @@ func (o *Origin) String() string {
 	if o == nil {
 		return ""
 	}
-	if o.Type == OriginNpm {
+	switch o.Type {
+	case OriginNpm:
 		return "npm:" + o.Name + "@" + o.Version
+	case OriginMarketplace:
+		c := o.Commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		return o.Name + "@" + o.Marketplace + " (commit " + c + ")"
 	}
 	return o.Path
 }
@@ -140,9 +154,9 @@ func ReadLock(p string) (*Lock, error) {
 			return nil, &RefusalError{Source: p, Reason: fmt.Sprintf("%s: needs a closure_sha256 and an origin", id)}
 		}
 		switch e.Origin.Type {
-		case OriginNpm, OriginTarball, OriginFolder:
+		case OriginNpm, OriginTarball, OriginFolder, OriginMarketplace:
 		default:
-			return nil, &RefusalError{Source: p, Reason: fmt.Sprintf("%s: origin type %q is not npm, tarball or folder", id, e.Origin.Type)}
+			return nil, &RefusalError{Source: p, Reason: fmt.Sprintf("%s: origin type %q is not npm, tarball, folder or marketplace", id, e.Origin.Type)}
 		}
 	}
 	return &lk, nil

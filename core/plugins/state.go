@@ -237,9 +237,9 @@ func (r *Record) check() error {
 	}
 	if o := r.Origin; o != nil {
 		switch o.Type {
-		case OriginNpm, OriginTarball, OriginFolder:
+		case OriginNpm, OriginTarball, OriginFolder, OriginMarketplace:
 		default:
-			return fmt.Errorf("origin type %q is not %q, %q or %q", o.Type, OriginNpm, OriginTarball, OriginFolder)
+			return fmt.Errorf("origin type %q is not %q, %q, %q or %q", o.Type, OriginNpm, OriginTarball, OriginFolder, OriginMarketplace)
 		}
 	}
 	if p := r.Pending; p != nil && !isSHA256(p.Closure) {
