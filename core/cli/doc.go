@@ -2,10 +2,8 @@
 // version, protocol (check frames against the wire rules), doctor (runtime, memory cap,
 // sandbox, bundle), config (check config.toml), plugin (install, review, trust, enable,
 // disable, untrust, remove, list, show, reload, outdated, update, marketplace; for authors
-// new, types and
-// dev), tool and
-// command (list and call what enabled plugins register), host (tier status), logs (the
-// plugins' kept log lines) and repl (warm hosts for a session, with line editing on a
+// new, types and dev), tool and command (list and call what enabled plugins register), host
+// (tier status), logs (the plugins' kept log lines) and repl (warm hosts for a session, with line editing on a
 // terminal).
 //
 // `plugin install npm:NAME[@VERSION|RANGE|TAG]` (plugin_npm.go) resolves through core/npmreg,
