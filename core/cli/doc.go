@@ -3,8 +3,8 @@
 // sandbox, bundle), config (check config.toml), plugin (install, review, trust, enable,
 // disable, untrust, remove, list, show, reload, outdated, update, marketplace; for authors
 // new, types and dev), tool and command (list and call what enabled plugins register), host
-// (tier status), logs (the plugins' kept log lines) and repl (warm hosts for a session, with line editing on a
-// terminal).
+// (tier status), logs (the plugins' kept log lines) and repl (warm hosts for a session,
+// with line editing on a terminal).
 //
 // `plugin install npm:NAME[@VERSION|RANGE|TAG]` (plugin_npm.go) resolves through core/npmreg,
 // writes the tarball into the store's private folder only once its sha512 matched, and hands
