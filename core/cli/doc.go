@@ -1,10 +1,18 @@
 // Package cli holds the cobra commands of the cwx binary, one file per command group:
 // version, protocol (check frames against the wire rules), doctor (runtime, memory cap,
 // sandbox, bundle), config (check config.toml), plugin (install, review, trust, enable,
-// disable, untrust, remove, list, show, reload; for authors new, types and dev), tool and
-// command (list and call what enabled plugins register), host (tier status), logs (the
-// plugins' kept log lines) and repl (warm hosts for a session, with line editing on a
-// terminal).
+// disable, untrust, remove, list, show, reload, outdated, update, marketplace; for authors
+// new, types and dev), tool and command (list and call what enabled plugins register), host
+// (tier status), logs (the plugins' kept log lines) and repl (warm hosts for a session,
+// with line editing on a terminal).
+//
+// `plugin install npm:NAME[@VERSION|RANGE|TAG]` (plugin_npm.go) resolves through core/npmreg,
+// writes the tarball into the store's private folder only once its sha512 matched, and hands
+// that file to Store.InstallWith with its origin; --from-lock (plugin_lock.go) does the same per
+// locked entry with the locked integrity and closure hash; `plugin outdated` and `plugin
+// update` (plugin_update.go) compare with the registry and stage a pending update; `plugin
+// marketplace` and NAME@MARKETPLACE installs (plugin_marketplace.go) go through
+// core/marketplace.
 //
 // `plugin dev` runs one folder under a dev receipt (ARCHITECTURE.md, “Plugins and trust”):
 // each change re-stages it and activates the new closure under a new generation on the warm

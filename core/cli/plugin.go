@@ -13,6 +13,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/npmreg"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -80,7 +81,8 @@ func init() {
 			pluginToggleCmd("enable", "Enable a plugin (it runs once it is also trusted)", (*plugins.Store).Enable),
 			pluginToggleCmd("disable", "Disable a plugin; running cwx processes drop it within a second", (*plugins.Store).Disable),
 			pluginToggleCmd("untrust", "Drop a plugin's trust receipt", (*plugins.Store).Untrust),
-			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd(), pluginReloadCmd())
+			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd(), pluginReloadCmd(),
+			pluginOutdatedCmd(), pluginUpdateCmd(), pluginMarketplaceCmd())
 		cmd.AddCommand(pluginAuthorCmds()...)
 		return cmd
 	})
@@ -97,31 +99,63 @@ type PluginInstallResult struct {
 	Unchanged bool   `json:"unchanged"` // the same bytes were already installed
 	Updated   bool   `json:"updated"`   // new bytes under an installed id: review again
 	Status    string `json:"status"`
+	Source    string `json:"source"`
+	// Integrity and Deprecated are set for an npm install.
+	Integrity  string `json:"integrity,omitempty"`
+	Deprecated string `json:"deprecated,omitempty"`
 }
 
 func pluginInstallCmd() *cobra.Command {
 	var asJSON bool
+	var fromLock, pin string
 	cmd := &cobra.Command{
-		Use:   "install PATH|TARBALL",
-		Short: "Stage a plugin folder or .tgz (never fetches, never runs scripts)",
-		Args:  exactArgs(1),
+		Use:   "install PATH|TARBALL|npm:NAME[@VERSION|RANGE|TAG]|NAME@MARKETPLACE | --from-lock FILE",
+		Short: "Stage a plugin folder, .tgz or npm package pinned by its integrity (never runs scripts)",
+		Long: "install stages a folder or a .tgz as it is, or resolves npm:NAME[@VERSION|RANGE|TAG] from the\n" +
+			"registry ([install] npm_registry in config.toml, else registry= in ~/.npmrc, else npm's\n" +
+			"default), checks the tarball's sha512 integrity before unpacking it, and installs it the\n" +
+			"same way. --from-lock FILE installs every plugin of a plugins.lock with the same bytes.",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if fromLock != "" {
+				return exactArgs(0)(cmd, args)
+			}
+			return exactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, _, err := openPlugins()
+			s, cfg, err := openPlugins()
 			if err != nil {
 				return err
 			}
+			if fromLock != "" {
+				return installFromLock(cmd, s, cfg, fromLock, asJSON)
+			}
+			if pin != "" && !npmreg.IsSpec(args[0]) {
+				return exitf(ExitUsage, "--integrity pins an npm:NAME@VERSION install; a local tarball is what you already have")
+			}
 			stopProgress := startProgress(cmd.ErrOrStderr(), "installing "+args[0])
-			res, err := s.Install(args[0])
+			var res *plugins.InstallResult
+			var origin *plugins.Origin
+			if npmreg.IsSpec(args[0]) {
+				res, origin, err = installNpm(cmd.Context(), s, cfg, args[0], pin)
+			} else if entry, k, ok := marketplaceRef(args[0]); ok {
+				res, err = installMarketplace(s, k.Source, k.Repo, entry, k.Name, k.Commit, "")
+			} else {
+				res, err = s.Install(args[0])
+				err = pluginErr(err)
+			}
 			stopProgress()
 			if err != nil {
-				return pluginErr(err)
+				return err
 			}
 			r, err := s.Get(res.ID)
 			if err != nil {
 				return pluginErr(err)
 			}
 			out := PluginInstallResult{ID: res.ID, Version: res.Version, Closure: res.Closure, Files: res.Files, Bytes: res.Bytes,
-				StageDir: res.StageDir, Unchanged: res.Unchanged, Updated: res.Updated, Status: s.Status(r)}
+				StageDir: res.StageDir, Unchanged: res.Unchanged, Updated: res.Updated, Status: s.Status(r), Source: r.Source}
+			if origin != nil {
+				out.Integrity, out.Deprecated = origin.Integrity, origin.Deprecated
+			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), out)
 			}
@@ -135,6 +169,12 @@ func pluginInstallCmd() *cobra.Command {
 				printf(w, "installed %s %s, disabled and not trusted\n", res.ID, res.Version)
 			}
 			printf(w, "closure sha256:%s (%d files, %d bytes)\n", res.Closure, res.Files, res.Bytes)
+			if origin != nil {
+				printf(w, "from %s, tarball %s\n", r.Source, origin.Integrity)
+				if origin.Deprecated != "" {
+					printf(w, "DEPRECATED by its publisher: %s\n", oneLine(stripEscapes(origin.Deprecated)))
+				}
+			}
 			if !plugins.Runnable(out.Status) {
 				printf(w, "next: cwx plugin review %s\n", shellQuote(res.ID))
 			}
@@ -142,6 +182,8 @@ func pluginInstallCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	cmd.Flags().StringVar(&pin, "integrity", "", "with npm:NAME@VERSION, the sha512 integrity the tarball must have (besides the registry's own)")
+	cmd.Flags().StringVar(&fromLock, "from-lock", "", "install every plugin a plugins.lock FILE records, with the same bytes")
 	return cmd
 }
 
@@ -176,6 +218,12 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 		printf(w, "about    %s\n", oneLine(rv.Description))
 	}
 	printf(w, "source   %s (%s)\n", rv.Source, rv.Kind)
+	if rv.Integrity != "" {
+		printf(w, "tarball  %s\n", rv.Integrity)
+	}
+	if rv.Deprecated != "" {
+		printf(w, "DEPRECATED by its publisher: %s\n", oneLine(stripEscapes(rv.Deprecated)))
+	}
 	printf(w, "closure  sha256:%s\n", rv.Closure)
 	printf(w, "files    %d (%d bytes)\n", rv.Files, rv.Bytes)
 	printf(w, "entries:\n")

@@ -19,6 +19,8 @@ type PluginListItem struct {
 	Enabled bool   `json:"enabled"`
 	Trusted bool   `json:"trusted"` // a receipt exists (it may no longer hold; see status)
 	Closure string `json:"closure_sha256"`
+	// Source is where the bytes came from: npm:<name>@<version>, or the tarball or folder.
+	Source string `json:"source"`
 	// State is, for an enabled plugin that could run, its owner once activated by this
 	// command: active, failed, faulted or not activated; Reason says why it is not active.
 	State  string `json:"state,omitempty"`
@@ -48,7 +50,7 @@ func pluginListCmd() *cobra.Command {
 			}
 			items := make([]PluginListItem, 0, len(recs))
 			for _, r := range recs {
-				items = append(items, PluginListItem{ID: r.ID, Version: r.Version, Status: s.Status(r), Enabled: r.Enabled, Trusted: r.Trust != nil, Closure: r.Closure})
+				items = append(items, PluginListItem{ID: r.ID, Version: r.Version, Status: s.Status(r), Enabled: r.Enabled, Trusted: r.Trust != nil, Closure: r.Closure, Source: r.Source})
 			}
 			failures, lerr := listLive(cmd.Context(), cmd.ErrOrStderr(), items)
 			if lerr != nil { // the stored state is still worth printing
@@ -62,13 +64,13 @@ func pluginListCmd() *cobra.Command {
 				return writeBuiltinPins(cmd.OutOrStdout())
 			}
 			tw := newTable(cmd.OutOrStdout())
-			printf(tw, "ID\tVERSION\tSTATUS\tCLOSURE\n")
+			printf(tw, "ID\tVERSION\tSTATUS\tCLOSURE\tSOURCE\n")
 			for _, it := range items {
 				status := it.Status
 				if it.State != "" && it.State != ownerActive {
 					status = it.State
 				}
-				printf(tw, "%s\t%s\t%s\t%s\n", it.ID, oneLine(it.Version), status, it.Closure[:12])
+				printf(tw, "%s\t%s\t%s\t%s\t%s\n", it.ID, oneLine(it.Version), status, it.Closure[:12], oneLine(stripEscapes(it.Source)))
 			}
 			if err := tw.Flush(); err != nil {
 				return err

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -66,6 +67,15 @@ type Config struct {
 	Plugins map[string]Plugin
 	// Hooks are the command hooks: [[hooks.<event>]] tables and hooks_file (hooks.go).
 	Hooks Hooks
+	// Install is the [install] table.
+	Install Install
+}
+
+// Install is the [install] table: where `cwx plugin install npm:<name>` resolves names.
+type Install struct {
+	// NpmRegistry is an http or https URL; "" uses the registry= line of ~/.npmrc, else
+	// npm's documented default.
+	NpmRegistry string `json:"npm_registry,omitempty"`
 }
 
 // ExtensionHost is the [extension_host] table with defaults applied.
@@ -126,6 +136,11 @@ type fileTOML struct {
 	Plugins       map[string]pluginTOML `toml:"plugins"`
 	HooksFile     any                   `toml:"hooks_file"`
 	Hooks         map[string][]hookTOML `toml:"hooks"`
+	Install       installTOML           `toml:"install"`
+}
+
+type installTOML struct {
+	NpmRegistry *string `toml:"npm_registry"`
 }
 
 type hostTOML struct {
@@ -178,6 +193,13 @@ func Parse(path string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	cfg := &Config{Path: path, ExtensionHost: host, Plugins: map[string]Plugin{}, Hooks: hooks}
+	if r := f.Install.NpmRegistry; r != nil {
+		u, err := url.Parse(*r)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+			return nil, &Error{Path: path, Key: "install.npm_registry", Reason: fmt.Sprintf("%q is not an http or https URL without user information; write e.g. https://npm.example.com/", *r)}
+		}
+		cfg.Install.NpmRegistry = *r
+	}
 	for id, p := range f.Plugins {
 		cfg.Plugins[id] = newPlugin(id, p.Config)
 	}
@@ -206,8 +228,10 @@ func knownKeysHint(key string) string {
 		return `a [plugins."<id>"] table knows only config`
 	case strings.HasPrefix(key, "hooks."):
 		return "a [[hooks.<event>]] table knows matcher, command, timeout_s"
+	case strings.HasPrefix(key, "install."):
+		return "[install] knows npm_registry"
 	default:
-		return "the known keys are hooks_file and the tables [extension_host], [plugins.\"<id>\".config] and [[hooks.<event>]]"
+		return "the known keys are hooks_file and the tables [extension_host], [install], [plugins.\"<id>\".config] and [[hooks.<event>]]"
 	}
 }
 

@@ -52,6 +52,25 @@
 // an installed id are a new version: the record keeps its enabled flag and its old
 // receipt, which no longer matches, so the plugin stops until it is reviewed again.
 //
+// # Origins, the lock and updates
+//
+// [Store.InstallWith] is Install with options: the [Origin] to record (core/cli passes the
+// npm name, version, query, registry, tarball URL, sha512 integrity and deprecation of a
+// by-name install; without one a folder or a tarball records itself, a tarball with its
+// sha512), a closure hash the staged copy must have (a lock's, refused before anything is
+// recorded), and StageOnly. Record.Origin is kept in state.json, and the store rewrites
+// $CWX_HOME/plugins.lock ([Lock], [ReadLock]) from state.json after every change of what is
+// installed, so the lock is a projection and state.json stays the one record. Installing
+// the same bytes from another origin only updates the origin.
+//
+// [Store.StageUpdate] stages a new version beside the running one and returns an
+// [UpdateReview] (files added, removed and changed; entries; statically visible injects;
+// dependencies; grants, which plugins do not declare; install scripts, always refused). The
+// record gains a [Pending] update; its version, closure and receipt stay the running
+// version's, so the plugin keeps running. [Store.Trust] with the pending review's token
+// re-hashes the staged copy and promotes it; the running version's own token does not. A
+// dry run removes the staged copy and records nothing.
+//
 // # Review, trust and receipts
 //
 // A plugin is installed disabled and untrusted. [Store.Review] re-hashes the staged copy

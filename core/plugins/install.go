@@ -27,6 +27,30 @@ type InstallResult struct {
 // installed id become the new version; its old receipt no longer matches, so it stops
 // until reviewed and trusted again.
 func (s *Store) Install(src string) (*InstallResult, error) {
+	return s.InstallWith(src, InstallOptions{})
+}
+
+// InstallOptions are the optional inputs of [Store.InstallWith].
+type InstallOptions struct {
+	// Origin is recorded as the plugin's origin; nil records the folder or tarball (with
+	// the tarball's sha512 integrity).
+	Origin *Origin
+	// Label names the source in refusals instead of src (e.g. npm:<name>@<version> for a
+	// downloaded tarball).
+	Label string
+	// Closure, when set, is the closure hash the staged copy must have (a lock's); other
+	// bytes are refused before anything is recorded.
+	Closure string
+	// StageOnly stages the copy and returns without recording it (an update's review).
+	StageOnly bool
+}
+
+// InstallWith is Install with options.
+func (s *Store) InstallWith(src string, opt InstallOptions) (*InstallResult, error) {
+	label := src
+	if opt.Label != "" {
+		label = opt.Label
+	}
 	abs, err := filepath.Abs(src)
 	if err != nil {
 		return nil, err
@@ -36,8 +60,20 @@ func (s *Store) Install(src string) (*InstallResult, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return nil, fmt.Errorf("install %s: %w", src, err)
+		return nil, fmt.Errorf("install %s: %w", label, err)
 	}
+	origin := opt.Origin
+	if origin == nil {
+		origin = &Origin{Type: OriginFolder, Path: abs}
+		if !fi.IsDir() {
+			sri, err := TarballIntegrity(abs)
+			if err != nil {
+				return nil, err
+			}
+			origin = &Origin{Type: OriginTarball, Path: abs, Integrity: sri}
+		}
+	}
+	src = label
 	if err := os.MkdirAll(s.layout.tmpDir(), 0o700); err != nil {
 		return nil, err
 	}
@@ -80,6 +116,9 @@ func (s *Store) Install(src string) (*InstallResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.Closure != "" && opt.Closure != clo.SHA256 {
+		return nil, &RefusalError{Source: src, Reason: fmt.Sprintf("has closure sha256:%s, not the sha256:%s the lock records; these are not the same bytes", clo.SHA256, opt.Closure)}
+	}
 	entries, err := hashEntries(staged, m.Entries)
 	if err != nil {
 		return nil, err
@@ -89,14 +128,21 @@ func (s *Store) Install(src string) (*InstallResult, error) {
 		return nil, err
 	}
 	res := &InstallResult{ID: m.ID, Version: m.Version, Closure: clo.SHA256, StageDir: dest, Files: clo.Files, Bytes: clo.Bytes}
+	if opt.StageOnly {
+		return res, nil
+	}
 	err = s.update(func(st *State) (bool, error) {
 		old := st.Plugins[m.ID]
 		if old != nil && old.Closure == clo.SHA256 {
 			res.Unchanged = true
+			if old.Origin == nil || *old.Origin != *origin {
+				old.Origin, old.Source = origin, sourceOf(origin)
+				return true, nil // the same bytes from another origin: the lock follows
+			}
 			return false, errNoChange
 		}
 		rec := &Record{
-			ID: m.ID, Version: m.Version, Description: m.Description, Kind: m.Kind, Source: abs,
+			ID: m.ID, Version: m.Version, Description: m.Description, Kind: m.Kind, Source: sourceOf(origin), Origin: origin,
 			Closure: clo.SHA256, Files: clo.Files, Bytes: clo.Bytes, Entries: entries,
 			InstalledAt: s.now().UTC(),
 		}
@@ -316,3 +362,5 @@ func (s *Store) Remove(id string, purgeData bool) error {
 	}
 	return nil
 }
+
+func sourceOf(o *Origin) string { return o.String() }

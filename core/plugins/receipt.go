@@ -139,6 +139,9 @@ func (s *Store) Trust(id, token string) error {
 	if err != nil {
 		return err
 	}
+	if ok, err := s.trustPending(r, token); ok {
+		return err // a staged update's token: the update becomes the trusted version
+	}
 	if err := s.VerifyClosure(r); err != nil {
 		return fmt.Errorf("%w; reinstall the plugin, then review it", err)
 	}

@@ -17,16 +17,20 @@ const EntryDisplay = "host code (JavaScript)"
 
 // Review is what `cwx plugin review` shows (and its --json output).
 type Review struct {
-	ID          string        `json:"id"`
-	Version     string        `json:"version"`
-	Description string        `json:"description,omitempty"`
-	Kind        string        `json:"kind"`   // plugin.json or package.json
-	Source      string        `json:"source"` // where it was installed from
-	Closure     string        `json:"closure_sha256"`
-	Files       int           `json:"files"`
-	Bytes       int64         `json:"bytes"`
-	Entries     []ReviewEntry `json:"entries"`
-	Peers       []Peer        `json:"peers"`
+	ID          string `json:"id"`
+	Version     string `json:"version"`
+	Description string `json:"description,omitempty"`
+	Kind        string `json:"kind"`   // plugin.json or package.json
+	Source      string `json:"source"` // where it was installed from
+	// Deprecated is the registry's deprecation message for this version ("" when none).
+	Deprecated string `json:"deprecated,omitempty"`
+	// Integrity is the installed tarball's sha512 ("" for a folder).
+	Integrity string        `json:"integrity,omitempty"`
+	Closure   string        `json:"closure_sha256"`
+	Files     int           `json:"files"`
+	Bytes     int64         `json:"bytes"`
+	Entries   []ReviewEntry `json:"entries"`
+	Peers     []Peer        `json:"peers"`
 	// Notes are parts of the package cwx ignores (for example a DSH client UI).
 	Notes []string `json:"notes"`
 	// InstallScripts is always false for an installed plugin: packages with them are refused.
@@ -65,6 +69,7 @@ func (s *Store) Review(id string) (*Review, error) {
 	rep := checkDeps(dir, m, s.provided)
 	rv := &Review{
 		ID: r.ID, Version: r.Version, Description: r.Description, Kind: r.Kind, Source: r.Source,
+		Deprecated: originDeprecated(r.Origin), Integrity: originIntegrity(r.Origin),
 		Closure: r.Closure, Files: r.Files, Bytes: r.Bytes, Peers: rep.Peers,
 		Warning: RunsJavaScript, Policy: s.policy, Token: ReviewToken(r.ID, r.Closure, s.policy),
 	}
@@ -220,4 +225,18 @@ func trimSpace(b []byte) []byte {
 		b = b[1:]
 	}
 	return b
+}
+
+func originDeprecated(o *Origin) string {
+	if o == nil {
+		return ""
+	}
+	return o.Deprecated
+}
+
+func originIntegrity(o *Origin) string {
+	if o == nil {
+		return ""
+	}
+	return o.Integrity
 }

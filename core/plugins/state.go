@@ -38,11 +38,17 @@ type State struct {
 
 // Record is one installed plugin.
 type Record struct {
-	ID          string    `json:"id"`
-	Version     string    `json:"version"`
-	Description string    `json:"description,omitempty"`
-	Kind        string    `json:"kind"`   // KindPluginJSON or KindPackageJSON
-	Source      string    `json:"source"` // the folder or tarball it was installed from
+	ID          string `json:"id"`
+	Version     string `json:"version"`
+	Description string `json:"description,omitempty"`
+	Kind        string `json:"kind"`   // KindPluginJSON or KindPackageJSON
+	Source      string `json:"source"` // the folder or tarball it was installed from, or npm:<name>@<version>
+	// Origin is where the bytes came from, with the tarball's integrity; nil for a record
+	// written before origins were kept (Source then says the folder or tarball).
+	Origin *Origin `json:"origin,omitempty"`
+	// Pending is an update staged and not yet trusted (update.go); the other fields stay
+	// the running version's until it is.
+	Pending     *Pending  `json:"pending,omitempty"`
 	Closure     string    `json:"closure_sha256"`
 	Files       int       `json:"files"`
 	Bytes       int64     `json:"bytes"`
@@ -229,6 +235,16 @@ func (r *Record) check() error {
 			return fmt.Errorf("entry %s: sha256 %q is not a sha256 in hex", e.Path, e.SHA256)
 		}
 	}
+	if o := r.Origin; o != nil {
+		switch o.Type {
+		case OriginNpm, OriginTarball, OriginFolder, OriginMarketplace:
+		default:
+			return fmt.Errorf("origin type %q is not %q, %q, %q or %q", o.Type, OriginNpm, OriginTarball, OriginFolder, OriginMarketplace)
+		}
+	}
+	if p := r.Pending; p != nil && !isSHA256(p.Closure) {
+		return fmt.Errorf("pending: closure_sha256 %q is not a sha256 in hex", p.Closure)
+	}
 	if t := r.Trust; t != nil {
 		if !isSHA256(t.Closure) {
 			return fmt.Errorf("trust: closure_sha256 %q is not a sha256 in hex", t.Closure)
@@ -263,30 +279,37 @@ func writeState(p string, st *State) error {
 	if len(data) > MaxStateBytes {
 		return fmt.Errorf("write state: %d bytes, over the %d-byte limit of %s; remove plugins you no longer use", len(data), MaxStateBytes, p)
 	}
+	return writeAtomic(p, data)
+}
+
+// writeAtomic replaces the file at p (0600) with data: a temporary file in the same
+// directory, fsync, rename over the old file, fsync of the directory.
+func writeAtomic(p string, data []byte) error {
+	what := "write " + filepath.Base(p)
 	dir := filepath.Dir(p)
-	f, err := os.CreateTemp(dir, ".state.json.tmp-*")
+	f, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write state: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // no-op after a successful rename
 	if err := f.Chmod(0o600); err != nil {
 		f.Close()
-		return fmt.Errorf("write state: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return fmt.Errorf("write state: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return fmt.Errorf("write state: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("write state: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if err := os.Rename(tmp, p); err != nil {
-		return fmt.Errorf("write state: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return syncDir(dir)
 }

@@ -141,7 +141,14 @@ func (s *Store) update(fn func(st *State) (bool, error)) error {
 	if bump {
 		st.Generation++
 	}
-	return writeState(s.layout.StatePath(), st)
+	if err := writeState(s.layout.StatePath(), st); err != nil {
+		return err
+	}
+	if bump {
+		// The lock follows what is installed; state.json stays the record it is made from.
+		return writeLock(s.layout.LockPath(), st)
+	}
+	return nil
 }
 
 var errNoChange = errors.New("no change")
