@@ -129,9 +129,8 @@ func Open(rawURL, from string) (*Registry, error) {
 	return r, nil
 }
 
-// URL is the registry's base URL; From is where it came from.
-func (r *Registry) URL() string  { return r.base.String() }
-func (r *Registry) From() string { return r.from }
+// URL is the registry's base URL.
+func (r *Registry) URL() string { return r.base.String() }
 
 // Close drops idle connections.
 func (r *Registry) Close() { r.docs.Close(); r.tars.Close() }

@@ -20,8 +20,6 @@ type Spec struct {
 	Query string // "1.2.3", "^1.2", "next"; "latest" when none was given
 }
 
-func (s Spec) String() string { return Scheme + s.Name + "@" + s.Query }
-
 // IsSpec reports whether src names a package rather than a path.
 func IsSpec(src string) bool { return strings.HasPrefix(src, Scheme) }
 
