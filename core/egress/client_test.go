@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -286,4 +287,15 @@ func TestRoundTripperChecksEveryRequest(t *testing.T) {
 	if _, err := hc.Get(s.URL); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("cap through the round tripper: %v", err)
 	}
+}
+
+// ParseOrigin is OriginOf of a string: an origin or a URL ("https://Example.COM.:443/x" is
+// "https://example.com"). A URL's path, query and fragment are dropped; user information is
+// refused, since it would make two spellings of one origin differ.
+func ParseOrigin(s string) (Origin, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return Origin{}, fmt.Errorf("%w: %q: %v", ErrBadOrigin, s, err)
+	}
+	return OriginOf(u)
 }

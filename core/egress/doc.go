@@ -6,7 +6,7 @@
 //
 // # Origins
 //
-// [ParseOrigin] canonicalizes scheme, host and port, so that a policy compares one spelling
+// [OriginOf] canonicalizes scheme, host and port, so that a policy compares one spelling
 // of each origin: the scheme and host lower-cased, a name turned into IDNA A-labels
 // (golang.org/x/net/idna, lookup profile), one trailing dot dropped, the scheme's default
 // port dropped, an IPv4 address in dotted form, an IPv6 address bracketed in its RFC 5952

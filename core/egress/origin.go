@@ -14,7 +14,7 @@ import (
 	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
-// ErrBadOrigin is matched by every error of [ParseOrigin] and [OriginOf].
+// ErrBadOrigin is matched by every error of [OriginOf].
 var ErrBadOrigin = errdefs.New(errdefs.ErrInvalidInput, "not an http or https origin")
 
 // Origin is a canonical scheme, host and port. Two URLs reach the same origin exactly when
@@ -54,18 +54,9 @@ func defaultPort(scheme string) int {
 	return 80
 }
 
-// ParseOrigin canonicalizes an origin or a URL ("https://Example.COM.:443/x" is
-// "https://example.com"). A URL's path, query and fragment are dropped; user information is
-// refused, since it would make two spellings of one origin differ.
-func ParseOrigin(s string) (Origin, error) {
-	u, err := url.Parse(s)
-	if err != nil {
-		return Origin{}, fmt.Errorf("%w: %q: %v", ErrBadOrigin, s, err)
-	}
-	return OriginOf(u)
-}
-
-// OriginOf canonicalizes u's origin; see [ParseOrigin].
+// OriginOf canonicalizes u's origin ("https://Example.COM.:443/x" is "https://example.com").
+// The path, query and fragment are dropped; user information is refused, since it would make
+// two spellings of one origin differ.
 func OriginOf(u *url.URL) (Origin, error) {
 	bad := func(why string) (Origin, error) {
 		return Origin{}, fmt.Errorf("%w: %q: %s", ErrBadOrigin, u.Redacted(), why)
