@@ -1,18 +1,25 @@
 package core
 
 import (
+	"context"
+	"encoding/json"
 	"os"
+	"strings"
+	"time"
 	"unicode/utf8"
 
-	"github.com/hashicorp/go-hclog"
-
+	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/core/supervisor"
+	"github.com/hashicorp/go-hclog"
 )
 
 // The types the Manager's methods take and return, named here so that an embedder imports
@@ -136,4 +143,269 @@ func CutText(s string, max int) (string, bool) {
 		i--
 	}
 	return s[:i], true
+}
+
+// CallOptions carry the caller's context into a call. Every field is optional.
+type CallOptions struct {
+	// Workspace is the absolute directory of the call: told to the plugin, and the one
+	// native tools and core/call are confined to. "" reaches no file (natives.ErrNoWorkspace).
+	Workspace                        string
+	SessionID, AgentID, OriginTurnID string
+	// Approver answers this call's approval card; nil uses the Manager's (Options.Approver).
+	Approver Approver
+	// Asker answers the questions the plugin asks the person while this call runs
+	// (user/ask); nil: no person is present, and a question is refused NO_PROVIDER.
+	Asker Asker
+}
+
+// ToolInfo describes a live extension tool or a native tool.
+type ToolInfo struct {
+	Name        string          `json:"name"`
+	PluginID    string          `json:"plugin"` // "" for a native tool
+	Origin      string          `json:"origin"` // "extension:<plugin id>" or OriginNative
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	// ReadOnly says a native tool changes nothing (shown, not enforced); an extension tool
+	// never has it, whatever the plugin says.
+	ReadOnly bool `json:"read_only,omitempty"`
+	// Cached says the entry comes from the plugin's catalog entry (its last successful
+	// activation with these bytes, config and bundle), not from a live owner: no host was
+	// asked (ARCHITECTURE.md, “Catalog”). false for a live or native tool.
+	Cached bool `json:"cached,omitempty"`
+}
+
+// CommandInfo describes a live extension command.
+type CommandInfo struct {
+	Name         string `json:"name"`
+	PluginID     string `json:"plugin"`
+	Origin       string `json:"origin"`
+	Description  string `json:"description"`
+	ArgumentHint string `json:"argument_hint,omitempty"`
+	// Cached says the entry comes from the plugin's catalog entry, not from a live owner
+	// (ARCHITECTURE.md, “Catalog”).
+	Cached bool `json:"cached,omitempty"`
+}
+
+// ContentBlock is one block of a tool result.
+type ContentBlock = protocol.ContentBlock
+
+// ToolResult is what a tool returned. Text and Structured are the plugin's own output:
+// strip terminal escapes before printing them (StripEscapes).
+type ToolResult struct {
+	Content    []ContentBlock  `json:"content"`
+	IsError    bool            `json:"is_error"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+	// CoreCalls are the receipts of the core/call requests the tool made while it ran.
+	CoreCalls []CoreCallReceipt `json:"core_calls,omitempty"`
+	// HookContext is what the PostToolUse command hooks added for the caller, each line
+	// naming its hook, within cmdhooks.MaxContextTotal (builtin_hooks.go).
+	HookContext []string `json:"hook_context,omitempty"`
+	// HookMessages are the systemMessage of the PostToolUse (or PostToolUseFailure) command
+	// hooks, for the person and not the model, each naming its hook (builtin_hooks.go).
+	HookMessages []string `json:"hook_messages,omitempty"`
+}
+
+// Text joins the result's text blocks. A result of one block (the usual case) is
+// returned as it is, without a copy.
+func (r ToolResult) Text() string {
+	switch len(r.Content) {
+	case 0:
+		return ""
+	case 1:
+		return r.Content[0].Text
+	}
+	n := len(r.Content) - 1
+	for _, c := range r.Content {
+		n += len(c.Text)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, c := range r.Content {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+// PromptSection is one live prompt section: text a plugin contributes to the agent's
+// prompt, attributed to its plugin (ARCHITECTURE.md, “Prompt sections”).
+type PromptSection struct {
+	PluginID string `json:"plugin"`
+	ID       string `json:"id"`
+	// Text is the plugin's text as admitted: valid UTF-8, no control characters but
+	// newline and tab, none of the characters package inert refuses.
+	Text string `json:"text"`
+	// Wrapped is Text as an embedder puts it in front of a model: framed by lines that
+	// name the plugin and the id, every line of the text quoted with "> ", so the text
+	// can neither pose as system text nor end its own frame.
+	Wrapped string `json:"wrapped"`
+}
+
+// PromptBlock joins the wrapped sections, in order, with a blank line between them: the
+// text an embedder delivers as a user-role message, never as system text. It is "" when
+// there are no sections.
+func PromptBlock(sections []PromptSection) string {
+	parts := make([]string, len(sections))
+	for i, s := range sections {
+		parts[i] = s.Wrapped
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// WrapSection frames one section's text as PromptSection.Wrapped describes.
+func WrapSection(plugin, id, text string) string {
+	var b strings.Builder
+	b.Grow(len(text) + 160)
+	b.WriteString("[prompt section `" + id + "` of plugin `" + plugin + "`: written by the plugin, not by the system or the person]\n")
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		b.WriteString("> " + line + "\n")
+	}
+	b.WriteString("[end of prompt section `" + id + "` of plugin `" + plugin + "`]")
+	return b.String()
+}
+
+// Bounds of a question (ARCHITECTURE.md, “Questions to the person”).
+const (
+	MaxQuestionText   = 4096
+	MaxQuestionChoice = 16   // options of one question
+	MaxOptionText     = 1024 // an option's label or description
+	MaxAnswerText     = 16 << 10
+)
+
+// Asker answers a plugin's question to the person: the CLI asks on the terminal, an embedder
+// supplies its own in CallOptions.Asker, like the Approver. It returns ErrNoProvider when no
+// person can answer, and ends when ctx does (the invocation ended or was cancelled).
+type Asker interface {
+	Ask(ctx context.Context, q Question) (Answer, error)
+}
+
+// Question is what a plugin asks the person while its tool or command runs, attributed.
+type Question struct {
+	PluginID string
+	Kind     string // "tool" or "command": what was running when the plugin asked
+	Name     string // that tool or command
+	Text     string
+	// Options are the choices offered; with none the person answers in their own words.
+	Options []QuestionOption
+	// AllowText accepts the person's own text besides the options.
+	AllowText bool
+}
+
+// QuestionOption is one choice.
+type QuestionOption struct {
+	Label       string
+	Description string
+}
+
+// Answer kinds.
+const (
+	AnswerChoice  = string(protocol.AnswerChoice)
+	AnswerText    = string(protocol.AnswerText)
+	AnswerSkipped = string(protocol.AnswerSkipped)
+)
+
+// Answer is the person's answer: Kind AnswerChoice with Choice one of the labels,
+// AnswerText with Text, or AnswerSkipped.
+type Answer struct {
+	Kind   string
+	Choice string
+	Text   string
+}
+
+// ErrNoProvider: no person is present to answer (no Asker, or the Asker has no terminal).
+// The plugin is answered with the typed error NO_PROVIDER.
+var ErrNoProvider = errdefs.New(errdefs.ErrNotAvailable, "NO_PROVIDER: no person is present to answer")
+
+// noProviderData is the data of the wire error, the type a plugin matches on.
+var noProviderData = json.RawMessage(`{"code":"NO_PROVIDER"}`)
+
+// Deadlines of the call path (ARCHITECTURE.md, “Lifecycles and numbers”).
+const (
+	ToolCallDeadline   = 120 * time.Second
+	CommandRunDeadline = 30 * time.Second
+	ActivateDeadline   = owners.ActivateDeadline // the host's own bound is 5 s
+	DeactivateDeadline = owners.DeactivateDeadline
+)
+
+// Options configure a Manager. The zero value reads $CWX_HOME (or ~/.cwx) and runs the
+// embedded bundle through this executable re-executed as the shim.
+type Options struct {
+	// Home is the cwx home; "" means config.Home() ($CWX_HOME or ~/.cwx).
+	Home string
+	// Logger receives the core's logs and the hosts' `log` lines; nil means DefaultLogger
+	// (warnings and errors on stderr). hclog.NewNullLogger() discards them.
+	Logger hclog.Logger
+	// Approver answers approval cards when a CallOptions gives none; nil makes an `ask`
+	// posture fail closed.
+	Approver Approver
+	// Approval is the posture flag (`--approve`): "ask", "auto" or "deny"; "" falls back to
+	// [extension_host] approval, then ask.
+	Approval string
+	// Natives are the native tools the core runs itself, listed with origin native and
+	// called through the gate like extension tools; their names are reserved. nil means
+	// natives.BuiltinWith with the home and the hooks files protected; an embedder adds its own with natives.BuiltinWith(o).With(...), o naming the paths to protect, each
+	// Spec saying whether it is auto-eligible (ARCHITECTURE.md, “Native tools”).
+	Natives *natives.Set
+	// BuiltinCommands are the embedder's own command names, reserved like the core's.
+	BuiltinCommands []string
+	// ShimPath is the cwx binary re-executed as `cwx nodeshim`; "" means this executable,
+	// whose main must then hand that invocation to nodeshim.Main first (examples/embed).
+	// Open checks it once per process when a plugin is enabled (ErrNoShim).
+	ShimPath string
+	// Bundle is the JS host bundle; the zero value is the embedded one.
+	Bundle bundle.Bundle
+	// PollInterval is how often the state generation is re-read once Reconcile has run;
+	// 0 means plugins.PollInterval (1 s), negative disables the watcher.
+	PollInterval time.Duration
+	// Tier adjusts each tier's supervisor options before the tier is created (tests shorten
+	// timings here).
+	Tier func(*supervisor.Options)
+	// Now is the clock of log rate limiting; nil means time.Now.
+	Now func() time.Time
+	// Lazy makes Reconcile leave inactive every plugin whose catalog entry (its last
+	// successful activation with the same bytes, config and host bundle) holds no
+	// pre-execute hook: Tools and Commands list those from the catalog (Cached), and the
+	// first call to one of their names activates the plugin. The zero value, eager,
+	// activates every desired plugin in Reconcile, as a long-lived embedder, `cwx repl` and
+	// `cwx serve --mcp` want; `cwx tool list|call` and `cwx command list|run` are lazy
+	// (ARCHITECTURE.md, “Catalog”).
+	Lazy bool
+}
+
+// Approver answers approval cards (gate.Approver).
+type Approver = gate.Approver
+
+// ApprovalCard is what an Approver is shown (gate.Card).
+type ApprovalCard = gate.Card
+
+// Decision is an Approver's answer: AllowOnce, AllowSession, AllowToolForSession or
+// DenyDecision (gate.Decision).
+type Decision = gate.Decision
+
+// The decisions, so an Approver needs nothing below the Manager. AllowSession remembers the
+// card's Key (this exact input) for the Manager's lifetime, AllowToolForSession its ToolKey
+// (any input to that tool of that plugin build, from the same origin); a Forced card
+// (shell) remembers neither and offers no ToolKey.
+const (
+	DenyDecision        = gate.DenyDecision
+	AllowOnce           = gate.AllowOnce
+	AllowSession        = gate.AllowSession
+	AllowToolForSession = gate.AllowToolForSession
+)
+
+// ApproverFunc adapts a function to Approver (gate.ApproverFunc).
+type ApproverFunc = gate.ApproverFunc
+
+// CoreCallReceipt records one core/call an invocation made, in the tool result.
+type CoreCallReceipt struct {
+	Name string `json:"name"`
+	// Decision is what let it run or stopped it: "auto" (auto-eligible, no card), "session
+	// grant", "posture auto", "approver", "denied", "refused" or "cancelled".
+	Decision string `json:"decision"`
+	// Status is how it ended: "ok", "error" (the tool's error result), "refused", "denied",
+	// "cancelled" or "failed".
+	Status string `json:"status"`
+	Bytes  int    `json:"bytes"` // the result's text
 }

@@ -162,15 +162,6 @@ func (r *cmdHookRunner) logHook(d cmdhooks.Decision, tool string) {
 	r.log.Info("command hook", d.LogArgs(tool)...)
 }
 
-// PostToolUse runs the PostToolUse command hooks that match the tool, after the call
-// returned res, and returns the context they added for the caller: additionalContext, and
-// the reason of a hook that "blocked" (the call has already run: nothing a hook answers
-// undoes it), each line naming its hook, within cmdhooks.MaxContextTotal.
-func (m *Manager) PostToolUse(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) []string {
-	c, _ := m.hooks.afterCall(ctx, tool, callID, input, res, opts)
-	return c
-}
-
 // afterCall runs the PostToolUse (or, for an error result, PostToolUseFailure) command hooks
 // and returns the context they added for the model and their systemMessages for the person.
 func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) (hookContext, messages []string) {
@@ -190,40 +181,6 @@ func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, inpu
 	return cmdhooks.Contexts(ds), cmdhooks.Messages(ds)
 }
 
-// SubmittedPrompt is a prompt after its UserPromptSubmit hooks.
-type SubmittedPrompt struct {
-	// Prompt is the prompt as submitted; "" when a hook blocked it.
-	Prompt string `json:"prompt"`
-	// Blocked says a hook refused the prompt, Reason why (naming the hook).
-	Blocked bool   `json:"blocked"`
-	Reason  string `json:"reason,omitempty"`
-	// Context is what the hooks added for the model, in order and bounded.
-	Context []string `json:"context,omitempty"`
-}
-
-// SubmitPrompt runs the UserPromptSubmit command hooks with text and returns the prompt, or
-// its refusal, with the context they added. Hooks that do not load, or that cannot run,
-// block the prompt (fail closed).
-func (m *Manager) SubmitPrompt(ctx context.Context, text string, opts CallOptions) (SubmittedPrompt, error) {
-	set, err := m.hooks.commandHooks()
-	if err != nil {
-		return SubmittedPrompt{Blocked: true, Reason: fmt.Sprintf("the command hooks do not load: %v", err)}, nil
-	}
-	ds := set.UserPromptSubmit(ctx, harnessRunner{m.hooks}, m.hooks.hookSession(opts.SessionID, opts.Workspace), text)
-	for _, d := range ds {
-		m.hooks.logHook(d, "")
-	}
-	p := cmdhooks.FoldPrompt(ds)
-	if ctx.Err() != nil && p.Blocked {
-		return SubmittedPrompt{}, fmt.Errorf("prompt: %w: %w", ErrCancelled, context.Cause(ctx))
-	}
-	out := SubmittedPrompt{Blocked: p.Blocked, Reason: p.Reason, Context: p.Context}
-	if !p.Blocked {
-		out.Prompt = text
-	}
-	return out, nil
-}
-
 // hookSession is what hooks are told of a call's session: the caller's session id, else
 // the process's (a one-shot, a REPL or a serve process is a session of its own); the
 // workspace, else the folder cwx runs in, so CLAUDE_PROJECT_DIR is always set; the
@@ -240,66 +197,6 @@ func (r *cmdHookRunner) hookSession(session, workspace string) cmdhooks.Session 
 		}
 	}
 	return s
-}
-
-// HookTest is one run of `cwx hooks test`: what each matching hook decided.
-type HookTest struct {
-	Decisions []cmdhooks.Decision
-}
-
-// TestHooks runs the command hooks of event on input (Claude Code's event JSON: tool_name
-// and tool_input, or prompt; tool_response for PostToolUse) as the core would, and returns
-// their decisions. tool_name is a cwx name or Claude Code's.
-func (m *Manager) TestHooks(ctx context.Context, event string, input json.RawMessage, opts CallOptions) ([]cmdhooks.Decision, error) {
-	set, err := m.hooks.commandHooks()
-	if err != nil {
-		return nil, err
-	}
-	var in struct {
-		ToolName     string          `json:"tool_name"`
-		ToolInput    json.RawMessage `json:"tool_input"`
-		ToolUseID    string          `json:"tool_use_id"`
-		ToolResponse json.RawMessage `json:"tool_response"`
-		Error        string          `json:"error"`
-		Prompt       string          `json:"prompt"`
-		SessionID    string          `json:"session_id"`
-	}
-	if err := json.Unmarshal(input, &in); err != nil {
-		return nil, fmt.Errorf("%w: the input is not a JSON object with Claude Code's fields: %v", ErrInvalidInput, err)
-	}
-	if len(in.ToolInput) == 0 {
-		in.ToolInput = json.RawMessage("{}")
-	}
-	if in.ToolUseID == "" {
-		in.ToolUseID = cmdhooks.ToolUseID("hooks-test")
-	}
-	if opts.SessionID == "" {
-		opts.SessionID = in.SessionID
-	}
-	sess := m.hooks.hookSession(opts.SessionID, opts.Workspace)
-	tool := cmdhooks.NativeName(in.ToolName)
-	var ds []cmdhooks.Decision
-	switch event {
-	case config.EventPreToolUse:
-		ds = set.PreToolUse(ctx, harnessRunner{m.hooks}, sess, tool, in.ToolUseID, in.ToolInput)
-	case config.EventPostToolUse:
-		if len(in.ToolResponse) == 0 {
-			in.ToolResponse = json.RawMessage("{}")
-		}
-		stdin, err := cmdhooks.PostToolUseEvent(sess, tool, in.ToolUseID, in.ToolInput, in.ToolResponse)
-		ds = set.Fire(ctx, harnessRunner{m.hooks}, sess, event, tool, stdin, err)
-	case config.EventPostToolUseFailure:
-		stdin, err := cmdhooks.PostToolUseFailureEvent(sess, tool, in.ToolUseID, in.ToolInput, in.Error)
-		ds = set.Fire(ctx, harnessRunner{m.hooks}, sess, event, tool, stdin, err)
-	case config.EventUserPromptSubmit:
-		ds = set.UserPromptSubmit(ctx, harnessRunner{m.hooks}, sess, in.Prompt)
-	default:
-		return nil, fmt.Errorf("%w: %q is not an event cwx runs hooks for", ErrInvalidInput, event)
-	}
-	for _, d := range ds {
-		m.hooks.logHook(d, tool)
-	}
-	return ds, nil
 }
 
 // harnessRunner runs a hook in the builtin hooks module with harness/run, through the same
@@ -459,4 +356,16 @@ func reservedToolName(name string) string {
 		}
 	}
 	return ""
+}
+
+// preCall is one gated call as the pre-execute hooks see it.
+type preCall struct {
+	name      string
+	callID    string
+	input     json.RawMessage
+	mode      string // hooks.ModeAgent or hooks.ModeCoreCall
+	workspace string
+	session   string // CallOptions.SessionID: the session_id command hooks are told
+	// validate checks a revised input against the tool's schema.
+	validate func(json.RawMessage) error
 }

@@ -2,15 +2,20 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/bundle"
+	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/supervisor"
 )
 
 // callKind is what differs between a tool call and a command run on the shared call path.
@@ -77,5 +82,48 @@ func (c *callIDs) next(k *callKind) string {
 	return k.name + "-" + strconv.FormatUint(c.Add(1), 10)
 }
 
-// callIDs numbers the calls sent to hosts.
-type callIDs struct{ atomic.Uint64 }
+// callError turns a peer error into the Manager's typed errors.
+func callError(kind, name string, err error, callCtx context.Context) error {
+	if hang, ok := errors.AsType[*supervisor.HangError](err); ok {
+		// the supervisor's reason, with what was running, rather than the broken stream's text
+		return errdefs.WithText(fmt.Sprintf("%s %q: %s: %s while `%s` was running", kind, name, ErrHostExited, hang, name), err)
+	}
+	var ec *owners.EndCause
+	if errors.As(context.Cause(callCtx), &ec) && (errors.Is(err, rpc.ErrCancelled) || errors.Is(err, rpc.ErrHostExited)) {
+		return fmt.Errorf("%s %q: %w", kind, name, ec)
+	}
+	var re *rpc.RemoteError
+	if errors.As(err, &re) {
+		switch re.Code {
+		case protocol.CodeExecutionFailed:
+			return &ExecutionError{Name: name, Message: re.Message}
+		case protocol.CodeCancelled, protocol.CodeNotAvailable:
+			return fmt.Errorf("%s %q: %w", kind, name, err)
+		case protocol.CodeDenied:
+			return fmt.Errorf("%s %q: %w: %s", kind, name, ErrDenied, re.Message)
+		case protocol.CodeInvalidParams:
+			return fmt.Errorf("%s %q: %w: %s", kind, name, ErrInvalidInput, re.Message)
+		}
+		return &ExecutionError{Name: name, Message: re.Message}
+	}
+	return fmt.Errorf("%s %q: %w", kind, name, err)
+}
+
+// toolRequest is the gate's request for a model's call of tool, registered by pluginID: an
+// extension tool, or a builtin module's (named as the module's, approved as its pin says).
+func toolRequest(pluginID, closure, tool string, input json.RawMessage, others int) gate.Request {
+	return gate.Request{PluginID: pluginID, ClosureSHA256: closure, Tool: tool, Input: input,
+		OtherPlugins: others, Requirement: builtinRequirement(pluginID, tool),
+		Builtin: owners.TierOf(pluginID) == protocol.TierBuiltin}
+}
+
+// builtinRequirement is the approval a tool of pluginID needs: Required for an extension tool,
+// and for a builtin module's tool what the pinned table says (bundle.ToolApproval), and only
+// that.
+func builtinRequirement(pluginID, tool string) gate.Requirement {
+	if owners.TierOf(pluginID) == protocol.TierBuiltin &&
+		bundle.ToolApproval(pluginID[len(registry.HostIDPrefix):], tool) == bundle.ApprovalAuto {
+		return gate.Eligible
+	}
+	return gate.Required
+}

@@ -202,21 +202,3 @@ func coreCallRPCError(ctx context.Context, err error) *protocol.RPCError {
 	}
 	return &protocol.RPCError{Code: protocol.CodeDenied, Message: "core/call denied: " + err.Error()}
 }
-
-// hostRequests is the Manager as the owner layer's Requests: the host requests the call path
-// answers (core/call, user/ask), and the end of an incarnation, whose tickets it revokes.
-type hostRequests struct{ m *Manager }
-
-func (r hostRequests) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
-	switch p := msg.Value.(type) {
-	case *protocol.CoreCallParams:
-		return r.m.serveCoreCall(ctx, t, gen, p)
-	case *protocol.UserAskParams:
-		return r.m.serveUserAsk(ctx, t, gen, p)
-	}
-	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s is not supported by this core", msg.Method)}
-}
-
-func (r hostRequests) HostEnded(t protocol.Tier, gen uint64) {
-	r.m.cc.tickets().RevokeHost(tickets.Host{Tier: t, Generation: gen})
-}

@@ -2,9 +2,12 @@ package core
 
 import (
 	"fmt"
+	"strings"
+	"sync"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/owners"
+	"github.com/hashicorp/go-hclog"
 )
 
 // Errors of the call path, matched with errors.Is. They are the errdefs kinds (one
@@ -65,3 +68,61 @@ func (e *ExecutionError) Error() string {
 
 // Is makes errors.Is(err, ErrExecutionFailed) true.
 func (e *ExecutionError) Is(target error) bool { return target == ErrExecutionFailed }
+
+// HooksDownError is the denial of a call while an enabled, trusted plugin that holds a
+// pre-execute hook is not live (restarting, failed, out of its tier's crash budget, its
+// activation pending): its hooks cannot be asked, so nothing they would have judged runs
+// (fail closed). It matches ErrDenied.
+type HooksDownError struct {
+	Tool    string
+	Holders []DownHolder // by plugin id
+}
+
+// Error names every holder, its state and the next command.
+func (e *HooksDownError) Error() string { return e.text(true) }
+
+// Brief is Error without the next commands, for a session that was told them already.
+func (e *HooksDownError) Brief() string { return e.text(false) }
+
+func (e *HooksDownError) text(next bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tool %q: %s: ", e.Tool, ErrDenied)
+	for i, h := range e.Holders {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "plugin `%s` holds a pre-execute hook and is not live (%s)", h.PluginID, h.State)
+		if next {
+			fmt.Fprintf(&b, ": %s", h.Next)
+		}
+	}
+	b.WriteString("; every call its hooks would judge is denied until it is live again")
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrDenied) true.
+func (e *HooksDownError) Unwrap() error { return ErrDenied }
+
+// hooksDownNote is the last denial for hook holders that are not live, so that it is
+// logged when it changes rather than at every call.
+type hooksDownNote struct {
+	mu   sync.Mutex
+	last string // +checklocks:mu
+}
+
+// note logs a warning when the set of hook holders that are down, or one's state, changes,
+// not at every call it denies.
+func (n *hooksDownNote) note(log hclog.Logger, e *HooksDownError) {
+	key := e.Brief()[len(fmt.Sprintf("tool %q: ", e.Tool)):]
+	n.mu.Lock()
+	said := n.last == key
+	n.last = key
+	n.mu.Unlock()
+	if said {
+		log.Debug("call denied: a pre-execute hook holder is not live", "tool", e.Tool)
+		return
+	}
+	for _, h := range e.Holders {
+		log.Warn("a plugin that holds a pre-execute hook is not live: calls are denied", "plugin", h.PluginID, "state", h.State, "next", h.Next)
+	}
+}

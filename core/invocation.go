@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/gate"
-	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/natives"
+	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/tickets"
 )
@@ -20,18 +22,6 @@ const (
 	// MaxConcurrentCoreCalls is how many run at once; a further one waits for a slot.
 	MaxConcurrentCoreCalls = 4
 )
-
-// CoreCallReceipt records one core/call an invocation made, in the tool result.
-type CoreCallReceipt struct {
-	Name string `json:"name"`
-	// Decision is what let it run or stopped it: "auto" (auto-eligible, no card), "session
-	// grant", "posture auto", "approver", "denied", "refused" or "cancelled".
-	Decision string `json:"decision"`
-	// Status is how it ended: "ok", "error" (the tool's error result), "refused", "denied",
-	// "cancelled" or "failed".
-	Status string `json:"status"`
-	Bytes  int    `json:"bytes"` // the result's text
-}
 
 // invocation is one tool/call in flight whose tool may ask the core for core/call: its
 // ticket, who asks (for the card and the keys), its workspace and approver, the caps, the
@@ -150,51 +140,6 @@ func (c *coreCalls) get(id string) *invocation {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.byID[id]
-}
-
-// invoke sends a tool/call that carries a ticket: the ticket is minted for this call's
-// owner on its incarnation, revoked when the call ends (answer, deadline, cancel), when the
-// owner ends and when the host exits (HostExited); the deadline pauses while a core/call of
-// this invocation waits for a person.
-func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallParams, opts CallOptions) (*protocol.Message, []CoreCallReceipt, error) {
-	table := m.cc.tickets()
-	tk, err := table.Mint(tickets.Row{Kind: tickets.Invocation, Host: tickets.Host{Tier: tg.Tier, Generation: tg.Holder.Generation()},
-		Owner: tg.Owner, Method: protocol.MethodCoreCall, Target: tickets.Target{CallID: p.CallID, Tool: tg.Name}})
-	if err != nil {
-		return nil, nil, &ExecutionError{Name: tg.Name, Message: err.Error()}
-	}
-	defer table.Revoke(tk)
-
-	// One context for the host call and the invocation's core/calls: it ends with ctx, the
-	// deadline, the owner's end (with its cause, which callError reads) and the return.
-	callCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stopOwner := context.AfterFunc(tg.Holder.Context(), func() {
-		table.RevokeOwner(tg.Owner)
-		cancel(context.Cause(tg.Holder.Context()))
-	})
-	defer stopOwner()
-	timeout := m.cc.timeout
-	if timeout <= 0 {
-		timeout = tg.kind.deadline
-	}
-	errDeadline := &deadlineError{method: tg.kind.method, after: timeout}
-	dl := startDeadline(m.cc.clock, timeout, func() { cancel(errDeadline) })
-	defer dl.stop()
-	approver := opts.Approver
-	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.Holder.Closure(), Tool: tg.Name},
-		others: tg.Others, workspace: opts.Workspace, approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
-		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1), idle: make(chan struct{})}
-	m.cc.add(p.CallID, inv)
-	defer m.cc.remove(p.CallID)
-
-	p.Ticket = tk.Reveal()
-	p.DeadlineMS = uint64(timeout.Milliseconds())
-	msg, err := sendIn(callCtx, tg, p, rpc.CallOpts{})
-	if err != nil && errors.Is(context.Cause(callCtx), errDeadline) {
-		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
-	}
-	return msg, inv.finish(cancel), err
 }
 
 // endInvocation ends inv: its pending core/calls are cancelled (their cards withdrawn) and
@@ -324,3 +269,42 @@ func (p *pauseDeadline) stop() {
 	p.stopped = true
 	p.timer.Stop()
 }
+
+// nativeTable is the Manager's native tools and their schemas, compiled once at Open.
+type nativeTable struct {
+	set     *natives.Set
+	schemas map[string]*registry.InputSchema
+}
+
+// openNatives returns the native table of o (natives.Builtin when o gives none, its
+// writes protecting the files and folders protected: the cwx home, the hooks files). Every
+// schema must compile under the registration rules.
+func openNatives(o Options, protected []string) (nativeTable, error) {
+	t := nativeTable{set: o.Natives, schemas: map[string]*registry.InputSchema{}}
+	if t.set == nil {
+		t.set = natives.BuiltinWith(natives.WriteOptions{Protected: protected})
+	}
+	for _, sp := range t.set.Specs() {
+		s, err := registry.CompileInputSchema(sp.Name, sp.InputSchema)
+		if err != nil {
+			return nativeTable{}, fmt.Errorf("native tool `%s`: %w", sp.Name, err)
+		}
+		t.schemas[sp.Name] = s
+	}
+	return t, nil
+}
+
+// infos lists the native tools as ToolInfo, origin OriginNative.
+func (t nativeTable) infos() []ToolInfo {
+	out := make([]ToolInfo, 0, t.set.Len())
+	for _, sp := range t.set.Specs() {
+		out = append(out, ToolInfo{Name: sp.Name, Origin: OriginNative, Description: sp.Description, InputSchema: sp.InputSchema, ReadOnly: sp.ReadOnly})
+	}
+	return out
+}
+
+// OriginNative is the origin of a native tool in ToolInfo.
+const OriginNative = "native"
+
+// callIDs numbers the calls sent to hosts.
+type callIDs struct{ atomic.Uint64 }

@@ -10,44 +10,7 @@ import (
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/protocol"
-	"github.com/cwx-dev/cwx/core/registry"
 )
-
-// OriginNative is the origin of a native tool in ToolInfo.
-const OriginNative = "native"
-
-// nativeTable is the Manager's native tools and their schemas, compiled once at Open.
-type nativeTable struct {
-	set     *natives.Set
-	schemas map[string]*registry.InputSchema
-}
-
-// openNatives returns the native table of o (natives.Builtin when o gives none, its
-// writes protecting the files and folders protected: the cwx home, the hooks files). Every
-// schema must compile under the registration rules.
-func openNatives(o Options, protected []string) (nativeTable, error) {
-	t := nativeTable{set: o.Natives, schemas: map[string]*registry.InputSchema{}}
-	if t.set == nil {
-		t.set = natives.BuiltinWith(natives.WriteOptions{Protected: protected})
-	}
-	for _, sp := range t.set.Specs() {
-		s, err := registry.CompileInputSchema(sp.Name, sp.InputSchema)
-		if err != nil {
-			return nativeTable{}, fmt.Errorf("native tool `%s`: %w", sp.Name, err)
-		}
-		t.schemas[sp.Name] = s
-	}
-	return t, nil
-}
-
-// infos lists the native tools as ToolInfo, origin OriginNative.
-func (t nativeTable) infos() []ToolInfo {
-	out := make([]ToolInfo, 0, t.set.Len())
-	for _, sp := range t.set.Specs() {
-		out = append(out, ToolInfo{Name: sp.Name, Origin: OriginNative, Description: sp.Description, InputSchema: sp.InputSchema, ReadOnly: sp.ReadOnly})
-	}
-	return out
-}
 
 // callNative is CallTool for a native tool, through the same gate as an extension tool's
 // call (ARCHITECTURE.md, “Native tools”): the input is validated against the compiled

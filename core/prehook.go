@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/cmdhooks"
@@ -20,18 +18,6 @@ import (
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/hashicorp/go-hclog"
 )
-
-// preCall is one gated call as the pre-execute hooks see it.
-type preCall struct {
-	name      string
-	callID    string
-	input     json.RawMessage
-	mode      string // hooks.ModeAgent or hooks.ModeCoreCall
-	workspace string
-	session   string // CallOptions.SessionID: the session_id command hooks are told
-	// validate checks a revised input against the tool's schema.
-	validate func(json.RawMessage) error
-}
 
 // preExecute asks the hooks about c before the gate sees it (ARCHITECTURE.md, “Pre-execute
 // hooks”) and applies the fold. It fails closed first: while an enabled, trusted plugin
@@ -124,40 +110,6 @@ func (m *Manager) askHooks(ctx context.Context, c preCall, skip *hooks.Hook) (ho
 	return out, nil
 }
 
-// HooksDownError is the denial of a call while an enabled, trusted plugin that holds a
-// pre-execute hook is not live (restarting, failed, out of its tier's crash budget, its
-// activation pending): its hooks cannot be asked, so nothing they would have judged runs
-// (fail closed). It matches ErrDenied.
-type HooksDownError struct {
-	Tool    string
-	Holders []DownHolder // by plugin id
-}
-
-// Error names every holder, its state and the next command.
-func (e *HooksDownError) Error() string { return e.text(true) }
-
-// Brief is Error without the next commands, for a session that was told them already.
-func (e *HooksDownError) Brief() string { return e.text(false) }
-
-func (e *HooksDownError) text(next bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "tool %q: %s: ", e.Tool, ErrDenied)
-	for i, h := range e.Holders {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "plugin `%s` holds a pre-execute hook and is not live (%s)", h.PluginID, h.State)
-		if next {
-			fmt.Fprintf(&b, ": %s", h.Next)
-		}
-	}
-	b.WriteString("; every call its hooks would judge is denied until it is live again")
-	return b.String()
-}
-
-// Unwrap makes errors.Is(err, ErrDenied) true.
-func (e *HooksDownError) Unwrap() error { return ErrDenied }
-
 // hookHoldersDown returns a *HooksDownError naming every enabled, trusted plugin that holds
 // a pre-execute hook and has no Active owner (owners.Layer.DownHolders), or nil when there
 // is none.
@@ -169,30 +121,6 @@ func hookHoldersDown(own *owners.Layer, said *hooksDownNote, log hclog.Logger, t
 	e := &HooksDownError{Tool: tool, Holders: holders}
 	said.note(log, e)
 	return e
-}
-
-// hooksDownNote is the last denial for hook holders that are not live, so that it is
-// logged when it changes rather than at every call.
-type hooksDownNote struct {
-	mu   sync.Mutex
-	last string // +checklocks:mu
-}
-
-// note logs a warning when the set of hook holders that are down, or one's state, changes,
-// not at every call it denies.
-func (n *hooksDownNote) note(log hclog.Logger, e *HooksDownError) {
-	key := e.Brief()[len(fmt.Sprintf("tool %q: ", e.Tool)):]
-	n.mu.Lock()
-	said := n.last == key
-	n.last = key
-	n.mu.Unlock()
-	if said {
-		log.Debug("call denied: a pre-execute hook holder is not live", "tool", e.Tool)
-		return
-	}
-	for _, h := range e.Holders {
-		log.Warn("a plugin that holds a pre-execute hook is not live: calls are denied", "plugin", h.PluginID, "state", h.State, "next", h.Next)
-	}
 }
 
 // errHookOwnerEnded is a hook whose owner ended before it was asked: a deny.

@@ -2,13 +2,11 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/inert"
 	"github.com/cwx-dev/cwx/core/owners"
@@ -16,61 +14,6 @@ import (
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/tickets"
 )
-
-// Bounds of a question (ARCHITECTURE.md, “Questions to the person”).
-const (
-	MaxQuestionText   = 4096
-	MaxQuestionChoice = 16   // options of one question
-	MaxOptionText     = 1024 // an option's label or description
-	MaxAnswerText     = 16 << 10
-)
-
-// Asker answers a plugin's question to the person: the CLI asks on the terminal, an embedder
-// supplies its own in CallOptions.Asker, like the Approver. It returns ErrNoProvider when no
-// person can answer, and ends when ctx does (the invocation ended or was cancelled).
-type Asker interface {
-	Ask(ctx context.Context, q Question) (Answer, error)
-}
-
-// Question is what a plugin asks the person while its tool or command runs, attributed.
-type Question struct {
-	PluginID string
-	Kind     string // "tool" or "command": what was running when the plugin asked
-	Name     string // that tool or command
-	Text     string
-	// Options are the choices offered; with none the person answers in their own words.
-	Options []QuestionOption
-	// AllowText accepts the person's own text besides the options.
-	AllowText bool
-}
-
-// QuestionOption is one choice.
-type QuestionOption struct {
-	Label       string
-	Description string
-}
-
-// Answer kinds.
-const (
-	AnswerChoice  = string(protocol.AnswerChoice)
-	AnswerText    = string(protocol.AnswerText)
-	AnswerSkipped = string(protocol.AnswerSkipped)
-)
-
-// Answer is the person's answer: Kind AnswerChoice with Choice one of the labels,
-// AnswerText with Text, or AnswerSkipped.
-type Answer struct {
-	Kind   string
-	Choice string
-	Text   string
-}
-
-// ErrNoProvider: no person is present to answer (no Asker, or the Asker has no terminal).
-// The plugin is answered with the typed error NO_PROVIDER.
-var ErrNoProvider = errdefs.New(errdefs.ErrNotAvailable, "NO_PROVIDER: no person is present to answer")
-
-// noProviderData is the data of the wire error, the type a plugin matches on.
-var noProviderData = json.RawMessage(`{"code":"NO_PROVIDER"}`)
 
 var errQuestionTicket = &protocol.RPCError{Code: protocol.CodeRefused,
 	Message: "user/ask refused: a plugin may ask only during a live invocation of its own tool or command (" + tickets.ErrRefused.Error() + ")"}
