@@ -28,10 +28,6 @@ var (
 	}
 )
 
-// foldName is the comparison form of a tool name for refusals: ASCII lower case with `-`
-// and `_` the same.
-func foldName(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
-
 // coreCallError is a core/call answered with an error code, and its receipt.
 func coreCallError(code int, decision, status, msg string) (*protocol.RPCError, CoreCallReceipt) {
 	return &protocol.RPCError{Code: code, Message: msg}, CoreCallReceipt{Decision: decision, Status: status}
@@ -136,12 +132,12 @@ func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, in
 // refusal says why name may never be run by core/call, or "": any extension tool (the
 // caller's own included), refused names and prefixes, anything not in the native table.
 func refusal(reg *registry.Registry, nat nativeTable, inv *invocation, name string) string {
-	f := foldName(name)
-	if f == foldName(inv.caller.Tool) {
+	f := registry.Fold(name)
+	if f == registry.Fold(inv.caller.Tool) {
 		return fmt.Sprintf("`%s` is the calling extension's own tool", name)
 	}
 	for _, t := range reg.Tools() {
-		if foldName(t.Name) == f {
+		if registry.Fold(t.Name) == f {
 			return fmt.Sprintf("`%s` is an extension tool; core/call runs only the core's own tools", name)
 		}
 	}

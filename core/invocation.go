@@ -177,7 +177,10 @@ func (e *deadlineError) Error() string {
 
 func (e *deadlineError) Unwrap() error { return ErrTimeout }
 
-// deadlineClock is the clock of an invocation's deadline; tests inject one.
+// deadlineClock is the clock of an invocation's deadline; tests inject one. It is not
+// replaced by testing/synctest because the test that needs it (corecall_test.go, a card
+// pausing the deadline) runs a real host: a runtime process and its pipes, which a synctest
+// bubble cannot hold.
 type deadlineClock interface {
 	Now() time.Time
 	AfterFunc(d time.Duration, f func()) rpc.Timer

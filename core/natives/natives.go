@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/internal/lazyre"
+	"github.com/cwx-dev/cwx/core/registry"
 )
 
 // Errors, matched with errors.Is. Both are cases of errdefs.ErrDenied: the call is not
@@ -102,11 +102,11 @@ func (s *Set) With(tools ...Tool) (*Set, error) {
 		if err := checkSpec(sp); err != nil {
 			return err
 		}
-		if prev, ok := folded[strings.ToLower(sp.Name)]; ok {
+		if prev, ok := folded[registry.Fold(sp.Name)]; ok {
 			return fmt.Errorf("%w: native tool `%s` is registered twice (as `%s`)", ErrBadSpec, sp.Name, prev)
 		}
 		sp.InputSchema = slices.Clone(sp.InputSchema)
-		folded[strings.ToLower(sp.Name)] = sp.Name
+		folded[registry.Fold(sp.Name)] = sp.Name
 		out.byName[sp.Name] = entry{tool: t, spec: sp}
 		out.names = append(out.names, sp.Name)
 		return nil

@@ -32,6 +32,9 @@ func TestSetAdmission(t *testing.T) {
 		{"distinct", []Tool{fake("deploy", false, false), fake("lookup", true, false)}, true},
 		{"same name", []Tool{fake("deploy", false, false), fake("deploy", true, false)}, false},
 		{"names folded", []Tool{fake("Deploy", false, false), fake("deploy", false, false)}, false},
+		// the registry folds `-` to `_` too (registry.Fold): one name to it, so one to the set
+		{"dash and underscore folded", []Tool{fake("my-tool", false, false), fake("my_tool", false, false)}, false},
+		{"builtin with a dash", []Tool{fake("read-file", true, false)}, false},
 		{"auto and forced", []Tool{fake("deploy", true, true)}, false},
 		{"bad name", []Tool{fake("1deploy", false, false)}, false},
 		{"space in name", []Tool{fake("de ploy", false, false)}, false},
