@@ -187,9 +187,10 @@ func TestCommandHooks(t *testing.T) {
 			t.Fatalf("PostToolUse context %q", post)
 		}
 
-		// an extension tool: PostToolUse sees its result; exit 2 after the call is feedback
+		// an extension tool: PostToolUse sees its result; exit 2 after the call is feedback, its
+		// stderr kept as written (the hook prints " 1")
 		res, err = c.m.CallTool(ctx, "echo_text", input(`{"text":"hello"}`), CallOptions{Workspace: c.ws})
-		if err != nil || len(res.HookContext) != 1 || res.HookContext[0] != "PostToolUse hook PostToolUse[1] blocked: 1" {
+		if err != nil || len(res.HookContext) != 1 || res.HookContext[0] != "PostToolUse hook PostToolUse[1] blocked:  1" {
 			t.Fatalf("echo_text: %v, context %q", err, res.HookContext)
 		}
 
