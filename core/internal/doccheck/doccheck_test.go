@@ -9,26 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// moduleRoot is the directory holding go.mod, above this package.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/cwx-dev/cwx/core/plugins/plugintest"
+)
 
 // trackedFiles lists the files git tracks under root, as slash paths relative to it. The
 // built host bundle is generated from its sources and is left out.
@@ -177,7 +160,7 @@ func headingsOf(root, doc string, cache map[string]map[string]bool) (map[string]
 // TestCitationsNameHeadings checks that every citation in a tracked file names a document
 // that exists and, when it names a heading, a heading that document has.
 func TestCitationsNameHeadings(t *testing.T) {
-	root := moduleRoot(t)
+	root := plugintest.RepoRoot(t)
 	cache := map[string]map[string]bool{}
 	checked := 0
 	for _, f := range trackedFiles(t, root) {
@@ -247,7 +230,7 @@ var issueNumber = regexp.MustCompile(`(?i)\bissues?\s+#?\d+|(?:^|[\s(\[,;])#\d+\
 // TestNoIssueNumbersInDocuments checks that no tracked document but CHANGELOG.md names an
 // issue: every Markdown file and every doc.go.
 func TestNoIssueNumbersInDocuments(t *testing.T) {
-	root := moduleRoot(t)
+	root := plugintest.RepoRoot(t)
 	checked := 0
 	for _, f := range trackedFiles(t, root) {
 		if f == "CHANGELOG.md" || (filepath.Ext(f) != ".md" && filepath.Base(f) != "doc.go") {
