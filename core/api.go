@@ -39,6 +39,8 @@ type (
 	// Tier is a trust tier: TierPlugin or TierBuiltin (protocol.Tier). Host, KillRuntime and
 	// Retry take one; TierStatus names one.
 	Tier = protocol.Tier
+	// HostKey names one host: a tier's shared host or a plugin's own (protocol.HostKey).
+	HostKey = protocol.HostKey
 	// TierState is a tier's state in TierStatus (supervisor.State).
 	TierState = supervisor.State
 	// TierStatus is one tier's state (owners.TierStatus): the supervisor's view, with its

@@ -151,9 +151,9 @@ func shimCaller(b *testing.B, rt testenv.Runtime) callFunc {
 	e.install(benchFixture)
 	m := e.open(func(o *Options) { o.Logger = nil; o.PollInterval = -1 })
 	var plugin owners.Tier
-	setTierAround(m, func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) {
+	setTierAround(m, func(t protocol.HostKey, real func(protocol.HostKey) (owners.Tier, error)) (owners.Tier, error) {
 		tr, err := real(t)
-		if t == protocol.TierPlugin {
+		if t.Tier == protocol.TierPlugin {
 			plugin = tr
 		}
 		return tr, err

@@ -86,7 +86,7 @@ func TestCrashKindsBlame(t *testing.T) {
 				}
 				eventually(t, 30*time.Second, "the plugin blamed", func() bool {
 					o, ok := m.reg.Owner(id)
-					return ok && o.State == c.state && m.Host(protocol.TierPlugin).State == supervisor.StateReady && m.reg.ActiveOwners(protocol.TierPlugin) == 1
+					return ok && o.State == c.state && m.Host(protocol.TierPlugin).State == supervisor.StateReady && m.reg.ActiveOwners(pluginHost) == 1
 				})
 				o := ownerOf(t, m, id)
 				st := status()

@@ -51,10 +51,10 @@ func inProcessManager(b *testing.B) *Manager {
 	e := newEnv(b, testenv.Runtime{Name: "node", Path: "/nonexistent/node"})
 	e.install("tool")
 	m := e.open(func(o *Options) { o.PollInterval = -1; o.Logger = nil; o.Approval = "auto" })
-	ft := &fakeTier{m: m, t: protocol.TierPlugin, tools: map[string][]string{"fixture-tool": {"alpha"}},
+	ft := &fakeTier{m: m, t: protocol.SharedHost(protocol.TierPlugin), tools: map[string][]string{"fixture-tool": {"alpha"}},
 		activateFail: map[string]string{}, activateGate: map[string]chan struct{}{},
 		deactivate: protocol.DeactivateResult{Disposed: true, Leaked: []string{}}}
-	setTier(m, func(protocol.Tier) (owners.Tier, error) { return ft, nil })
+	setTier(m, func(protocol.HostKey) (owners.Tier, error) { return ft, nil })
 	reconcile(b, m)
 	return m
 }

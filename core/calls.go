@@ -131,7 +131,7 @@ func (m *Manager) PromptSections() []PromptSection {
 // this invocation waits for a person.
 func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallParams, opts CallOptions) (*protocol.Message, []CoreCallReceipt, error) {
 	table := m.cc.tickets()
-	tk, err := table.Mint(tickets.Row{Kind: tickets.Invocation, Host: tickets.Host{Tier: tg.Tier, Generation: tg.Holder.Generation()},
+	tk, err := table.Mint(tickets.Row{Kind: tickets.Invocation, Host: tickets.Host{Key: tg.Host, Generation: tg.Holder.Generation()},
 		Owner: tg.Owner, Method: protocol.MethodCoreCall, Target: tickets.Target{CallID: p.CallID, Tool: tg.Name}})
 	if err != nil {
 		return nil, nil, &ExecutionError{Name: tg.Name, Message: err.Error()}

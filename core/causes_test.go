@@ -20,7 +20,7 @@ func exitWith(f *fakeTier, cause error) {
 	h := f.h
 	h.dead, f.h = true, nil
 	f.mu.Unlock()
-	fe := &supervisor.FailureError{Tier: f.t, Generation: h.gen, Reason: cause.Error(), Err: cause}
+	fe := &supervisor.FailureError{Tier: f.t.Tier, Group: f.t.Group, Generation: h.gen, Reason: cause.Error(), Err: cause}
 	f.m.own.HostExited(f.t, h.gen, supervisor.ExitInfo{Reason: fe})
 }
 

@@ -32,7 +32,7 @@ func TestClaimsKnownBeforeHostStarts(t *testing.T) {
 	if err := e.store.SetClaims("fixture-tool", []string{"hello_greet"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	setTier(m, func(protocol.Tier) (owners.Tier, error) { return failingTier{}, nil })
+	setTier(m, func(protocol.HostKey) (owners.Tier, error) { return failingTier{}, nil })
 	if err := m.Reconcile(context.Background()); err == nil {
 		t.Fatal("reconcile started a tier that cannot start")
 	}

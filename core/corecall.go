@@ -40,9 +40,9 @@ var errTicketRefused = &protocol.RPCError{Code: protocol.CodeRefused, Message: "
 // invalid tickets is a violation that ends the host (the supervisor closes the peer on an
 // rpc.ErrViolation). Then the call is refused, validated, gated and run as the invocation
 // allows (ARCHITECTURE.md, “Approval”), and its receipt recorded.
-func (m *Manager) serveCoreCall(ctx context.Context, t protocol.Tier, gen uint64, p *protocol.CoreCallParams) (any, error) {
+func (m *Manager) serveCoreCall(ctx context.Context, t protocol.HostKey, gen uint64, p *protocol.CoreCallParams) (any, error) {
 	row, err := m.cc.tickets().Redeem(p.Ticket, tickets.Presentation{Kind: tickets.Invocation,
-		Host: tickets.Host{Tier: t, Generation: gen}, Owner: p.Owner, Method: protocol.MethodCoreCall})
+		Host: tickets.Host{Key: t, Generation: gen}, Owner: p.Owner, Method: protocol.MethodCoreCall})
 	if errors.Is(err, tickets.ErrViolation) {
 		m.log.Warn("host presented too many invalid tickets; ending it", "tier", t, "host_generation", gen)
 		return nil, fmt.Errorf("%w: core/call: %w", rpc.ErrViolation, err)

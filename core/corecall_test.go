@@ -487,21 +487,22 @@ func TestCoreCallSpoofing(t *testing.T) {
 	other := ownerOf(t, c.m, "fixture-tool").Ref
 	gen := c.m.own.Current("fixture-core-call").Generation()
 	read := &protocol.CoreCallParams{Owner: owner, Ticket: tk, Name: "read_file", Input: input(`{"file_path":"a.txt"}`)}
-	spoof := func(edit func(p *protocol.CoreCallParams, tier *protocol.Tier, gen *uint64)) error {
-		p, tier, g := *read, protocol.TierPlugin, gen
+	spoof := func(edit func(p *protocol.CoreCallParams, tier *protocol.HostKey, gen *uint64)) error {
+		p, tier, g := *read, pluginHost, gen
 		edit(&p, &tier, &g)
 		_, err := c.m.serveCoreCall(context.Background(), tier, g, &p)
 		return err
 	}
 	cases := []struct {
 		name string
-		edit func(p *protocol.CoreCallParams, tier *protocol.Tier, gen *uint64)
+		edit func(p *protocol.CoreCallParams, tier *protocol.HostKey, gen *uint64)
 	}{
-		{"another plugin's owner", func(p *protocol.CoreCallParams, _ *protocol.Tier, _ *uint64) { p.Owner = other }},
-		{"another owner token", func(p *protocol.CoreCallParams, _ *protocol.Tier, _ *uint64) { p.Owner.OwnerToken += "x" }},
-		{"the other tier", func(_ *protocol.CoreCallParams, tier *protocol.Tier, _ *uint64) { *tier = protocol.TierBuiltin }},
-		{"a later host generation", func(_ *protocol.CoreCallParams, _ *protocol.Tier, g *uint64) { *g++ }},
-		{"a forged ticket", func(p *protocol.CoreCallParams, _ *protocol.Tier, _ *uint64) { p.Ticket = "forged" }},
+		{"another plugin's owner", func(p *protocol.CoreCallParams, _ *protocol.HostKey, _ *uint64) { p.Owner = other }},
+		{"another owner token", func(p *protocol.CoreCallParams, _ *protocol.HostKey, _ *uint64) { p.Owner.OwnerToken += "x" }},
+		{"the other tier", func(_ *protocol.CoreCallParams, tier *protocol.HostKey, _ *uint64) { *tier = builtinHost }},
+		{"another host of the tier", func(_ *protocol.CoreCallParams, tier *protocol.HostKey, _ *uint64) { tier.Group = "fixture-tool" }},
+		{"a later host generation", func(_ *protocol.CoreCallParams, _ *protocol.HostKey, g *uint64) { *g++ }},
+		{"a forged ticket", func(p *protocol.CoreCallParams, _ *protocol.HostKey, _ *uint64) { p.Ticket = "forged" }},
 	}
 	for _, tc := range cases {
 		var re *protocol.RPCError
@@ -509,14 +510,14 @@ func TestCoreCallSpoofing(t *testing.T) {
 			t.Errorf("%s: %v; want the one refusal", tc.name, err)
 		}
 	}
-	if err := spoof(func(*protocol.CoreCallParams, *protocol.Tier, *uint64) {}); err != nil {
+	if err := spoof(func(*protocol.CoreCallParams, *protocol.HostKey, *uint64) {}); err != nil {
 		t.Fatalf("the genuine presentation: %v", err)
 	}
 	close(b.release)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if err := spoof(func(*protocol.CoreCallParams, *protocol.Tier, *uint64) {}); err == nil || errors.Is(err, rpc.ErrViolation) {
+	if err := spoof(func(*protocol.CoreCallParams, *protocol.HostKey, *uint64) {}); err == nil || errors.Is(err, rpc.ErrViolation) {
 		t.Fatalf("after the invocation ended: %v; want refused", err)
 	}
 	if n := c.m.cc.tickets().Len(); n != 0 {
@@ -525,7 +526,7 @@ func TestCoreCallSpoofing(t *testing.T) {
 	// Four strikes against this host so far (three spoofs, one after the end; the other
 	// tier's and generation's count against those hosts): the eighth is a violation.
 	for i := 5; i <= tickets.Burst; i++ {
-		err := spoof(func(p *protocol.CoreCallParams, _ *protocol.Tier, _ *uint64) { p.Ticket = "again" })
+		err := spoof(func(p *protocol.CoreCallParams, _ *protocol.HostKey, _ *uint64) { p.Ticket = "again" })
 		if got := errors.Is(err, rpc.ErrViolation); got != (i == tickets.Burst) {
 			t.Fatalf("strike %d: %v", i, err)
 		}

@@ -137,7 +137,7 @@ func TestConfigChangeReactivatesThatPluginOnly(t *testing.T) {
 		for _, ref := range []protocol.OwnerRef{cfgOld, {PluginID: cfgNew.PluginID, Generation: cfgNew.Generation, OwnerToken: cfgOld.OwnerToken}} {
 			p := &protocol.RegisterParams{Owner: ref, Kind: protocol.KindTool,
 				Spec: protocol.RegisterSpec{Name: "stale_tool", Description: "x", InputSchema: input(`{"type":"object"}`)}}
-			out, err := m.own.HandleRequest(context.Background(), protocol.TierPlugin, gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: p})
+			out, err := m.own.HandleRequest(context.Background(), pluginHost, gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: p})
 			r, _ := out.(protocol.RegisterResult)
 			if err != nil || r.Refused == nil || r.Handle != nil || !strings.Contains(*r.Refused, registry.ErrStaleOwner.Error()) {
 				t.Fatalf("stale owner %+v: %+v, %v", ref, r, err)

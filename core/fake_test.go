@@ -102,7 +102,7 @@ func (h *fakeHost) Call(ctx context.Context, method string, params any, _ rpc.Ca
 // like the supervisor, hands it to the owner layer before returning it.
 type fakeTier struct {
 	m *Manager
-	t protocol.Tier
+	t protocol.HostKey
 
 	mu           sync.Mutex
 	h            *fakeHost
@@ -167,7 +167,7 @@ func (f *fakeTier) Status() supervisor.TierStatus {
 	if st == "" {
 		st = supervisor.StateReady
 	}
-	return supervisor.TierStatus{Tier: f.t, State: st, Generation: f.gen, Crashes: f.crashes}
+	return supervisor.TierStatus{Tier: f.t.Tier, Group: f.t.Group, State: st, Generation: f.gen, Crashes: f.crashes}
 }
 
 func (f *fakeTier) activations(id string) int {
@@ -189,9 +189,9 @@ func newFake(t *testing.T, tools map[string][]string, fixtures ...string) (*Mana
 	e := newEnv(t, testenv.Runtime{Name: "node", Path: "/nonexistent/node"})
 	e.install(fixtures...)
 	m := e.open(func(o *Options) { o.PollInterval = -1 })
-	ft := &fakeTier{m: m, t: protocol.TierPlugin, tools: tools, activateFail: map[string]string{}, activateGate: map[string]chan struct{}{},
+	ft := &fakeTier{m: m, t: protocol.SharedHost(protocol.TierPlugin), tools: tools, activateFail: map[string]string{}, activateGate: map[string]chan struct{}{},
 		deactivate: protocol.DeactivateResult{Disposed: true, Leaked: []string{}}}
-	setTier(m, func(protocol.Tier) (owners.Tier, error) { return ft, nil })
+	setTier(m, func(protocol.HostKey) (owners.Tier, error) { return ft, nil })
 	return m, ft, e
 }
 

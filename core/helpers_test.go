@@ -124,7 +124,7 @@ func diagnostics(t testing.TB, e *env, m *Manager, id string) []string {
 // supervisor's, and a wrapper of every host the layer activates owners on.
 type seams struct {
 	mu   sync.Mutex
-	tier func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error)
+	tier func(t protocol.HostKey, real func(protocol.HostKey) (owners.Tier, error)) (owners.Tier, error)
 	wrap func(owners.Host) owners.Host
 }
 
@@ -134,7 +134,7 @@ func init() {
 	testSeams = func(m *Manager, oo *owners.Options) {
 		s := &seams{}
 		seamOf.Store(m, s)
-		oo.NewTier = func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) {
+		oo.NewTier = func(t protocol.HostKey, real func(protocol.HostKey) (owners.Tier, error)) (owners.Tier, error) {
 			s.mu.Lock()
 			f := s.tier
 			s.mu.Unlock()
@@ -161,12 +161,14 @@ func seamsOf(m *Manager) *seams {
 }
 
 // setTier makes f create m's tiers from now on (a fake in place of the supervisor).
-func setTier(m *Manager, f func(protocol.Tier) (owners.Tier, error)) {
-	setTierAround(m, func(t protocol.Tier, _ func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) { return f(t) })
+func setTier(m *Manager, f func(protocol.HostKey) (owners.Tier, error)) {
+	setTierAround(m, func(t protocol.HostKey, _ func(protocol.HostKey) (owners.Tier, error)) (owners.Tier, error) {
+		return f(t)
+	})
 }
 
 // setTierAround makes f create m's tiers from now on, given the real factory.
-func setTierAround(m *Manager, f func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error)) {
+func setTierAround(m *Manager, f func(t protocol.HostKey, real func(protocol.HostKey) (owners.Tier, error)) (owners.Tier, error)) {
 	s := seamsOf(m)
 	s.mu.Lock()
 	s.tier = f
@@ -180,3 +182,9 @@ func setWrap(m *Manager, w func(owners.Host) owners.Host) {
 	s.wrap = w
 	s.mu.Unlock()
 }
+
+// The shared hosts of the two tiers.
+var (
+	pluginHost  = protocol.SharedHost(protocol.TierPlugin)
+	builtinHost = protocol.SharedHost(protocol.TierBuiltin)
+)

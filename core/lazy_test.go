@@ -30,10 +30,10 @@ func fakeOn(t *testing.T, e *env, tools map[string][]string, mod func(*Options))
 			mod(o)
 		}
 	})
-	ft := &fakeTier{m: m, t: protocol.TierPlugin, tools: tools, activateFail: map[string]string{}, activateGate: map[string]chan struct{}{},
+	ft := &fakeTier{m: m, t: protocol.SharedHost(protocol.TierPlugin), tools: tools, activateFail: map[string]string{}, activateGate: map[string]chan struct{}{},
 		deactivate: protocol.DeactivateResult{Disposed: true, Leaked: []string{}}}
 	var created atomic.Int32
-	setTier(m, func(protocol.Tier) (owners.Tier, error) { created.Add(1); return ft, nil })
+	setTier(m, func(protocol.HostKey) (owners.Tier, error) { created.Add(1); return ft, nil })
 	return m, ft, &created
 }
 
@@ -392,7 +392,7 @@ func TestLazyWarmListingReal(t *testing.T) {
 		}
 		m := e.open(lazy)
 		var created atomic.Int32
-		setTierAround(m, func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) {
+		setTierAround(m, func(t protocol.HostKey, real func(protocol.HostKey) (owners.Tier, error)) (owners.Tier, error) {
 			created.Add(1)
 			return real(t)
 		})

@@ -149,12 +149,12 @@ func TestFaultNotification(t *testing.T) {
 	waitFor(t, "call in flight", func() bool { return inflight(m, "fixture-tool") == 1 })
 	stale := ref
 	stale.OwnerToken = strings.Repeat("0", 64)
-	m.own.HandleNotification(protocol.TierPlugin, 1, &protocol.Message{Method: protocol.MethodExtFaulted, Value: &protocol.FaultedParams{Owner: stale, Error: "x"}})
-	m.own.HandleNotification(protocol.TierPlugin, 2, &protocol.Message{Method: protocol.MethodExtFaulted, Value: &protocol.FaultedParams{Owner: ref, Error: "x"}})
+	m.own.HandleNotification(pluginHost, 1, &protocol.Message{Method: protocol.MethodExtFaulted, Value: &protocol.FaultedParams{Owner: stale, Error: "x"}})
+	m.own.HandleNotification(pluginHost, 2, &protocol.Message{Method: protocol.MethodExtFaulted, Value: &protocol.FaultedParams{Owner: ref, Error: "x"}})
 	if !hasTool(m, "alpha") {
 		t.Fatal("a stale fault or one from another incarnation took effect")
 	}
-	m.own.HandleNotification(protocol.TierPlugin, 1, &protocol.Message{Method: protocol.MethodExtFaulted, Value: &protocol.FaultedParams{Owner: ref, Error: "boom"}})
+	m.own.HandleNotification(pluginHost, 1, &protocol.Message{Method: protocol.MethodExtFaulted, Value: &protocol.FaultedParams{Owner: ref, Error: "boom"}})
 	if err := <-done; !errors.Is(err, ErrNotAvailable) || !strings.Contains(err.Error(), "extension faulted: boom") {
 		t.Fatalf("call: %v", err)
 	}
@@ -169,7 +169,7 @@ func TestHostRequests(t *testing.T) {
 	m, _, _ := newFake(t, twoPlugins, "tool", "command")
 	reconcile(t, m)
 	ref := ownerOf(t, m, "fixture-tool").Ref
-	_, err := m.own.HandleRequest(context.Background(), protocol.TierPlugin, 1, &protocol.Message{Method: protocol.MethodCoreCall, Value: &protocol.CoreCallParams{Owner: ref, Name: "read_file"}})
+	_, err := m.own.HandleRequest(context.Background(), pluginHost, 1, &protocol.Message{Method: protocol.MethodCoreCall, Value: &protocol.CoreCallParams{Owner: ref, Name: "read_file"}})
 	var re *protocol.RPCError
 	if !errors.As(err, &re) || re.Code != protocol.CodeRefused {
 		t.Fatalf("core/call: %v", err)
@@ -183,7 +183,7 @@ func TestHostRequests(t *testing.T) {
 		{protocol.KindCommand, 2, "stale or unknown owner"},
 	} {
 		p := &protocol.RegisterParams{Owner: ref, Kind: c.kind, Spec: protocol.RegisterSpec{Name: "thing", Description: "d"}}
-		out, err := m.own.HandleRequest(context.Background(), protocol.TierPlugin, c.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: p})
+		out, err := m.own.HandleRequest(context.Background(), pluginHost, c.gen, &protocol.Message{Method: protocol.MethodRegistryRegister, Value: p})
 		r, _ := out.(protocol.RegisterResult)
 		if err != nil || r.Refused == nil || !strings.Contains(*r.Refused, c.want) {
 			t.Errorf("%s from generation %d: %+v, %v", c.kind, c.gen, r, err)
@@ -191,7 +191,7 @@ func TestHostRequests(t *testing.T) {
 	}
 	// an unregister from another incarnation is a no-op
 	h, _ := m.reg.Tool("alpha")
-	m.own.HandleRequest(context.Background(), protocol.TierPlugin, 2, &protocol.Message{Method: protocol.MethodRegistryUnregister, Value: &protocol.UnregisterParams{Owner: ref, Handle: h.Handle}})
+	m.own.HandleRequest(context.Background(), pluginHost, 2, &protocol.Message{Method: protocol.MethodRegistryUnregister, Value: &protocol.UnregisterParams{Owner: ref, Handle: h.Handle}})
 	if !hasTool(m, "alpha") {
 		t.Fatal("stale unregister removed a tool")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/hashicorp/go-hclog"
 )
@@ -72,19 +73,34 @@ func (m *Manager) Reload(ctx context.Context) error { return m.own.Reload(ctx) }
 // call to a deferred plugin's tool or command activates it, with the hook holders.
 func (m *Manager) Advertise(ctx context.Context) error { return m.own.Advertise(ctx) }
 
-// Status reports both tiers; a tier never started is "idle".
+// Status reports every host: both tiers' shared hosts and the plugins' own hosts, each with
+// the plugins it serves; a host never started is "idle".
 func (m *Manager) Status() []TierStatus { return m.own.Status() }
 
-// Host reports one tier's incarnation: runtime pid, host generation and crash count.
-func (m *Manager) Host(t Tier) HostInfo { return m.own.Host(t) }
+// Host reports the incarnation of tier t's shared host: runtime pid, host generation and
+// crash count.
+func (m *Manager) Host(t Tier) HostInfo { return m.own.Host(protocol.SharedHost(t)) }
 
-// KillRuntime sends SIGKILL to the tier's runtime process (a test hook for people: the
-// repl's `/host kill`). The supervisor sees the crash and restarts within its budget.
-func (m *Manager) KillRuntime(t Tier) error { return m.own.KillRuntime(t) }
+// HostOf is the host plugin id lives in: its tier's shared host or, when config.toml
+// isolates it (isolation = "process"), its own.
+func (m *Manager) HostOf(pluginID string) HostKey { return m.own.HostOf(pluginID) }
 
-// Retry clears a Failed tier's crash budget; its next need spawns it again (and replays
-// the desired owners).
-func (m *Manager) Retry(t Tier) { m.own.Retry(t) }
+// PluginHost reports the incarnation of the host plugin id lives in (HostOf).
+func (m *Manager) PluginHost(pluginID string) HostInfo { return m.own.Host(m.own.HostOf(pluginID)) }
+
+// KillRuntime sends SIGKILL to the runtime of tier t's shared host (a test hook for people:
+// the repl's `/host kill`). The supervisor sees the crash and restarts within its budget.
+func (m *Manager) KillRuntime(t Tier) error { return m.own.KillRuntime(protocol.SharedHost(t)) }
+
+// KillPluginHost is KillRuntime for the host plugin id lives in: its own, or its tier's
+// shared host (and then every plugin there loses its host with it).
+func (m *Manager) KillPluginHost(pluginID string) error {
+	return m.own.KillRuntime(m.own.HostOf(pluginID))
+}
+
+// Retry clears the crash budget of every Failed host of tier t; the next need spawns each
+// again (and replays the desired owners).
+func (m *Manager) Retry(t Tier) { m.own.RetryTier(t) }
 
 // Owner reports the plugin's latest owner in this Manager (after Reconcile): its state,
 // the reason when it is not active (activation failure, refused registration, fault), and

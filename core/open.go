@@ -100,7 +100,7 @@ var testSeams func(*Manager, *owners.Options)
 // answers (core/call, user/ask), and the end of an incarnation, whose tickets it revokes.
 type hostRequests struct{ m *Manager }
 
-func (r hostRequests) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
+func (r hostRequests) HandleRequest(ctx context.Context, t protocol.HostKey, gen uint64, msg *protocol.Message) (any, error) {
 	switch p := msg.Value.(type) {
 	case *protocol.CoreCallParams:
 		return r.m.serveCoreCall(ctx, t, gen, p)
@@ -110,6 +110,6 @@ func (r hostRequests) HandleRequest(ctx context.Context, t protocol.Tier, gen ui
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s is not supported by this core", msg.Method)}
 }
 
-func (r hostRequests) HostEnded(t protocol.Tier, gen uint64) {
-	r.m.cc.tickets().RevokeHost(tickets.Host{Tier: t, Generation: gen})
+func (r hostRequests) HostEnded(t protocol.HostKey, gen uint64) {
+	r.m.cc.tickets().RevokeHost(tickets.Host{Key: t, Generation: gen})
 }

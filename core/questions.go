@@ -21,8 +21,8 @@ var errQuestionTicket = &protocol.RPCError{Code: protocol.CodeRefused,
 // serveUserAsk answers user/ask: the ticket must be a live invocation's, of this host and
 // owner (a tool's or a command's); the question is checked, put to the invocation's Asker
 // while the invocation's deadline stands still, and the answer checked against it.
-func (m *Manager) serveUserAsk(ctx context.Context, t protocol.Tier, gen uint64, p *protocol.UserAskParams) (any, error) {
-	row, err := m.cc.tickets().RedeemQuestion(p.Ticket, tickets.Host{Tier: t, Generation: gen}, p.Owner)
+func (m *Manager) serveUserAsk(ctx context.Context, t protocol.HostKey, gen uint64, p *protocol.UserAskParams) (any, error) {
+	row, err := m.cc.tickets().RedeemQuestion(p.Ticket, tickets.Host{Key: t, Generation: gen}, p.Owner)
 	if errors.Is(err, tickets.ErrViolation) {
 		m.log.Warn("host presented too many invalid tickets; ending it", "tier", t, "host_generation", gen)
 		return nil, fmt.Errorf("%w: user/ask: %w", rpc.ErrViolation, err)
@@ -145,7 +145,7 @@ func answer(q Question, a Answer) (protocol.UserAnswer, string) {
 // stands still while a question waits for the person.
 func (m *Manager) invokeCommand(ctx context.Context, tg target, p protocol.CommandRunParams, opts CallOptions) (*protocol.Message, error) {
 	table := m.cc.tickets()
-	tk, err := table.Mint(tickets.Row{Kind: tickets.Command, Host: tickets.Host{Tier: tg.Tier, Generation: tg.Holder.Generation()},
+	tk, err := table.Mint(tickets.Row{Kind: tickets.Command, Host: tickets.Host{Key: tg.Host, Generation: tg.Holder.Generation()},
 		Owner: tg.Owner, Method: protocol.MethodUserAsk, Target: tickets.Target{CallID: p.CommandID, Tool: tg.Name}})
 	if err != nil {
 		return nil, &ExecutionError{Name: tg.Name, Message: err.Error()}

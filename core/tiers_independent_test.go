@@ -246,9 +246,9 @@ func TestDirtyTeardownStaysInItsTier(t *testing.T) {
 		e.install("dirty-dispose", "gate-tool", "tool")
 		m := e.open(nil)
 		var builtinTier owners.Tier
-		setTierAround(m, func(t protocol.Tier, real func(protocol.Tier) (owners.Tier, error)) (owners.Tier, error) {
+		setTierAround(m, func(t protocol.HostKey, real func(protocol.HostKey) (owners.Tier, error)) (owners.Tier, error) {
 			tr, err := real(t)
-			if t == protocol.TierBuiltin {
+			if t.Tier == protocol.TierBuiltin {
 				builtinTier = tr
 			}
 			return tr, err

@@ -94,6 +94,9 @@ type ExtensionHost struct {
 	SandboxWorkspace string   `json:"sandbox_workspace"`
 	// SandboxUID is the uid and gid the sandboxed runtime runs as when cwx runs as root.
 	SandboxUID uint32 `json:"sandbox_uid"`
+	// Isolation is the default of every plugin: IsolationShared (one host for the plugin
+	// tier) or IsolationProcess (a host of its own per plugin).
+	Isolation string `json:"isolation"`
 }
 
 // MemoryLimitBytes returns MemoryLimitMiB in bytes.
@@ -154,10 +157,12 @@ type hostTOML struct {
 	DenyRead       []string `toml:"deny_read"`
 	SandboxWork    *string  `toml:"sandbox_workspace"`
 	SandboxUID     *int64   `toml:"sandbox_uid"`
+	Isolation      *string  `toml:"isolation"`
 }
 
 type pluginTOML struct {
-	Config map[string]any `toml:"config"`
+	Config    map[string]any `toml:"config"`
+	Isolation *string        `toml:"isolation"`
 }
 
 // LoadHome reads config.toml from the cwx home directory.
@@ -201,7 +206,14 @@ func Parse(path string, data []byte) (*Config, error) {
 		cfg.Install.NpmRegistry = *r
 	}
 	for id, p := range f.Plugins {
-		cfg.Plugins[id] = newPlugin(id, p.Config)
+		pl := newPlugin(id, p.Config)
+		if p.Isolation != nil {
+			if !validIsolation(*p.Isolation) {
+				return nil, &Error{Path: path, Key: fmt.Sprintf("plugins.%q.isolation", id), Reason: isolationReason(*p.Isolation)}
+			}
+			pl.Isolation = *p.Isolation
+		}
+		cfg.Plugins[id] = pl
 	}
 	return cfg, nil
 }
@@ -223,9 +235,9 @@ func unknownKeys(md toml.MetaData) []string {
 func knownKeysHint(key string) string {
 	switch {
 	case strings.HasPrefix(key, "extension_host."):
-		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid"
+		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid, isolation"
 	case strings.HasPrefix(key, "plugins."):
-		return `a [plugins."<id>"] table knows only config`
+		return `a [plugins."<id>"] table knows isolation and the [plugins."<id>".config] table`
 	case strings.HasPrefix(key, "hooks."):
 		return "a [[hooks.<event>]] table knows matcher, command, timeout_s"
 	case strings.HasPrefix(key, "install."):
@@ -245,7 +257,7 @@ func decodeError(path string, err error) error {
 
 func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
 	out := ExtensionHost{Runtime: DefaultRuntime, MemoryLimitMiB: DefaultMemoryLimitMiB, Approval: DefaultApproval,
-		Sandbox: DefaultSandbox, SandboxWorkspace: WorkspaceNone, SandboxUID: DefaultSandboxUID}
+		Sandbox: DefaultSandbox, SandboxWorkspace: WorkspaceNone, SandboxUID: DefaultSandboxUID, Isolation: IsolationShared}
 	bad := func(key, reason string) error {
 		return &Error{Path: path, Key: "extension_host." + key, Reason: reason}
 	}
@@ -292,6 +304,12 @@ func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
 	if err := resolveSandbox(h, &out, bad); err != nil {
 		return out, err
 	}
+	if h.Isolation != nil {
+		if !validIsolation(*h.Isolation) {
+			return out, bad("isolation", isolationReason(*h.Isolation))
+		}
+		out.Isolation = *h.Isolation
+	}
 	return out, nil
 }
 
@@ -327,6 +345,30 @@ func resolveSandbox(h hostTOML, out *ExtensionHost, bad func(key, reason string)
 		out.SandboxUID = uint32(*h.SandboxUID)
 	}
 	return nil
+}
+
+// The isolation modes: one host for the plugin tier, or one per plugin.
+const (
+	IsolationShared  = "shared"
+	IsolationProcess = "process"
+)
+
+func validIsolation(v string) bool { return v == IsolationShared || v == IsolationProcess }
+
+func isolationReason(v string) string {
+	return fmt.Sprintf("%q is not an isolation mode; use \"shared\" (the plugin tier's one host) or \"process\" (a host of the plugin's own)", v)
+}
+
+// Isolated reports whether plugin id runs in a host of its own: its [plugins."<id>"]
+// isolation, else [extension_host] isolation. Builtin modules are never isolated.
+func (c *Config) Isolated(id string) bool {
+	if strings.HasPrefix(id, "host:") {
+		return false
+	}
+	if p, ok := c.Plugins[id]; ok && p.Isolation != "" {
+		return p.Isolation == IsolationProcess
+	}
+	return c.ExtensionHost.Isolation == IsolationProcess
 }
 
 // Plugin returns the settings of plugin id; a plugin without a table gets an empty config

@@ -58,7 +58,7 @@ func TestLoadMissingFileGivesDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := ExtensionHost{Runtime: "node", MemoryLimitMiB: 1024, Approval: "ask", Sandbox: "prefer", SandboxWorkspace: "none",
-		SandboxUID: DefaultSandboxUID}
+		SandboxUID: DefaultSandboxUID, Isolation: IsolationShared}
 	if !reflect.DeepEqual(cfg.ExtensionHost, want) {
 		t.Fatalf("defaults = %+v, want %+v", cfg.ExtensionHost, want)
 	}
@@ -84,15 +84,45 @@ bwrap = "/opt/bw//bwrap"
 deny_read = ["/etc/secret/", "/srv/keys"]
 sandbox_workspace = "read"
 sandbox_uid = 61000
+isolation = "process"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := ExtensionHost{Runtime: "auto", Node: "/opt/node/bin/node", Bun: "/opt/bun/bin/bun", MemoryLimitMiB: 512, Approval: "deny",
 		Sandbox: "required", Bwrap: "/opt/bw/bwrap", DenyRead: []string{"/etc/secret", "/srv/keys"}, SandboxWorkspace: "read",
-		SandboxUID: 61000}
+		SandboxUID: 61000, Isolation: IsolationProcess}
 	if !reflect.DeepEqual(cfg.ExtensionHost, want) {
 		t.Fatalf("got %+v, want %+v", cfg.ExtensionHost, want)
+	}
+}
+
+// TestIsolation: a plugin's own isolation wins over [extension_host]'s default, and a
+// builtin module is never isolated.
+func TestIsolation(t *testing.T) {
+	for _, tc := range []struct {
+		toml string
+		want map[string]bool
+	}{
+		{"", map[string]bool{"a": false, "host:mcp": false}},
+		{"[plugins.a]\nisolation = \"process\"", map[string]bool{"a": true, "b": false}},
+		{"[extension_host]\nisolation = \"process\"\n[plugins.a]\nisolation = \"shared\"", map[string]bool{"a": false, "b": true, "host:mcp": false}},
+		{"[plugins.a]\nisolation = \"process\"\n[plugins.a.config]\nisolation = \"shared\"", map[string]bool{"a": true}},
+	} {
+		cfg, err := Parse("c.toml", []byte(tc.toml))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.toml, err)
+		}
+		for id, want := range tc.want {
+			if got := cfg.Isolated(id); got != want {
+				t.Errorf("%q: Isolated(%s) = %t, want %t", tc.toml, id, got, want)
+			}
+		}
+	}
+	// the key belongs to cwx, not to the plugin: it never reaches its config
+	cfg, _ := Parse("c.toml", []byte("[plugins.a]\nisolation = \"process\"\n[plugins.a.config]\nk = 1"))
+	if p := cfg.Plugin("a"); string(p.JSON) != `{"k":1}` || p.Isolation != IsolationProcess {
+		t.Fatalf("plugin a = %s, isolation %q", p.JSON, p.Isolation)
 	}
 }
 
@@ -118,6 +148,8 @@ func TestParseErrors(t *testing.T) {
 		{"sandbox uid 0", "[extension_host]\nsandbox_uid = 0", "extension_host.sandbox_uid", "use an unused uid from 1 to 4294967294"},
 		{"sandbox uid too big", "[extension_host]\nsandbox_uid = 4294967295", "extension_host.sandbox_uid", "out of range"},
 		{"sandbox uid negative", "[extension_host]\nsandbox_uid = -5", "extension_host.sandbox_uid", "out of range"},
+		{"bad isolation", "[extension_host]\nisolation = \"vm\"", "extension_host.isolation", `"vm" is not an isolation mode; use "shared"`},
+		{"bad plugin isolation", "[plugins.foo]\nisolation = \"own\"", `plugins."foo".isolation`, `"own" is not an isolation mode`},
 		{"wrong type", "[extension_host]\nruntime = 3", "", "runtime"},
 		{"syntax", "[extension_host\n", "", ""},
 	}

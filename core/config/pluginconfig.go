@@ -58,6 +58,9 @@ type Plugin struct {
 	Digest string
 	// Err is set when the table was refused; activation must fail with it.
 	Err *PluginConfigError
+	// Isolation is the plugin's [plugins."<id>"] isolation, "" when unset (Config.Isolated
+	// applies the default).
+	Isolation string
 }
 
 // Valid reports whether the plugin may be activated with this config.

@@ -12,19 +12,19 @@ import (
 
 var _ supervisor.Owners = (*Layer)(nil)
 
-// HostReady replays every desired owner of the tier on the new incarnation, each under a
+// HostReady replays every desired owner of the host on the new incarnation, each under a
 // fresh generation and token, in parallel.
-func (l *Layer) HostReady(ctx context.Context, t protocol.Tier, gen uint64, h *supervisor.Host) error {
+func (l *Layer) HostReady(ctx context.Context, t protocol.HostKey, gen uint64, h *supervisor.Host) error {
 	l.Ready(ctx, t, h)
 	return nil
 }
 
-// Ready activates, on incarnation h of tier t, every desired plugin of the tier that has no
+// Ready activates, on incarnation h of host t, every desired plugin of the host that has no
 // owner there (HostReady for any Host).
-func (l *Layer) Ready(ctx context.Context, t protocol.Tier, h Host) { l.activateMissing(ctx, t, h) }
+func (l *Layer) Ready(ctx context.Context, t protocol.HostKey, h Host) { l.activateMissing(ctx, t, h) }
 
 // HostExited drops the incarnation's owners; the sole owner that was activating is failed.
-func (l *Layer) HostExited(t protocol.Tier, gen uint64, info supervisor.ExitInfo) {
+func (l *Layer) HostExited(t protocol.HostKey, gen uint64, info supervisor.ExitInfo) {
 	cause := info.Reason
 	if cause == nil {
 		cause = errHostExitedUnsaid
@@ -36,10 +36,10 @@ func (l *Layer) HostExited(t protocol.Tier, gen uint64, info supervisor.ExitInfo
 }
 
 // HandleRequest answers what a host asks of the core.
-func (l *Layer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error) {
+func (l *Layer) HandleRequest(ctx context.Context, t protocol.HostKey, gen uint64, msg *protocol.Message) (any, error) {
 	switch p := msg.Value.(type) {
 	case *protocol.RegisterParams:
-		if !l.ownerOnHost(p.Owner, gen) {
+		if !l.ownerOnHost(p.Owner, t, gen) {
 			return registry.Result(0, &registry.Refusal{Kind: string(p.Kind), Name: p.Spec.Name, Cause: registry.ErrStaleOwner,
 				Reason: fmt.Sprintf("%s: owner %s generation %d is not live on this host", registry.ErrStaleOwner, p.Owner.PluginID, p.Owner.Generation)}), nil
 		}
@@ -56,7 +56,7 @@ func (l *Layer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, 
 		}
 		return registry.Result(handle, err), nil
 	case *protocol.UnregisterParams:
-		if l.ownerOnHost(p.Owner, gen) {
+		if l.ownerOnHost(p.Owner, t, gen) {
 			l.reg.Unregister(t, p)
 		}
 		return protocol.Empty{}, nil
@@ -69,17 +69,18 @@ func (l *Layer) HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, 
 }
 
 // ownerOnHost reports whether ref names the latest owner of its plugin and that owner lives
-// in incarnation gen: a callback from an older incarnation never reaches a newer owner.
-func (l *Layer) ownerOnHost(ref protocol.OwnerRef, gen uint64) bool {
+// in incarnation gen of host k: a callback from an older incarnation never reaches a newer
+// owner, nor one from another host an owner it does not hold.
+func (l *Layer) ownerOnHost(ref protocol.OwnerRef, k protocol.HostKey, gen uint64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	o := l.owners[ref.PluginID]
-	return o != nil && o.ref == ref && o.gen == gen
+	return o != nil && o.ref == ref && o.host == k && o.gen == gen
 }
 
 // HandleNotification takes log and ext/faulted. It never blocks: diagnostics are written
 // by their own goroutine.
-func (l *Layer) HandleNotification(t protocol.Tier, gen uint64, msg *protocol.Message) {
+func (l *Layer) HandleNotification(t protocol.HostKey, gen uint64, msg *protocol.Message) {
 	switch p := msg.Value.(type) {
 	case *protocol.LogParams:
 		l.hostLog(t, gen, p)
@@ -90,8 +91,8 @@ func (l *Layer) HandleNotification(t protocol.Tier, gen uint64, msg *protocol.Me
 
 // faulted marks the owner Faulted: registrations dropped, calls failed NotAvailable, not
 // replayed until its identity changes or a reload. The host disposes the owner itself.
-func (l *Layer) faulted(t protocol.Tier, gen uint64, p *protocol.FaultedParams) {
-	if !l.ownerOnHost(p.Owner, gen) {
+func (l *Layer) faulted(t protocol.HostKey, gen uint64, p *protocol.FaultedParams) {
+	if !l.ownerOnHost(p.Owner, t, gen) {
 		return
 	}
 	if err := l.reg.Fault(p.Owner, t, p.Error); err != nil {
@@ -112,10 +113,10 @@ func (l *Layer) faulted(t protocol.Tier, gen uint64, p *protocol.FaultedParams) 
 
 // hostLog passes a host's log line to hclog and the plugin's diagnostics ring, rate-limited
 // per plugin.
-func (l *Layer) hostLog(t protocol.Tier, gen uint64, p *protocol.LogParams) {
+func (l *Layer) hostLog(t protocol.HostKey, gen uint64, p *protocol.LogParams) {
 	key := p.PluginID
 	if key == "" {
-		key = "host:" + string(t)
+		key = "host:" + t.String()
 	}
 	ok, dropped := l.logs.allow(key)
 	if !ok {
@@ -125,7 +126,7 @@ func (l *Layer) hostLog(t protocol.Tier, gen uint64, p *protocol.LogParams) {
 	if dropped > 0 {
 		msg = fmt.Sprintf("%s (%d earlier lines dropped by the rate limit)", msg, dropped)
 	}
-	args := []any{"tier", t, "host_generation", gen, "plugin", p.PluginID}
+	args := []any{"host", t.String(), "host_generation", gen, "plugin", p.PluginID}
 	switch p.Level {
 	case "error":
 		l.log.Error("host: "+msg, args...)

@@ -21,8 +21,8 @@ import (
 // itself (core/call, user/ask), and the end of an incarnation, which ends what the call path
 // keeps for it (its tickets). The call path implements it.
 type Requests interface {
-	HandleRequest(ctx context.Context, t protocol.Tier, gen uint64, msg *protocol.Message) (any, error)
-	HostEnded(t protocol.Tier, gen uint64)
+	HandleRequest(ctx context.Context, k protocol.HostKey, gen uint64, msg *protocol.Message) (any, error)
+	HostEnded(k protocol.HostKey, gen uint64)
 }
 
 // Options configure a Layer.
@@ -46,15 +46,16 @@ type Options struct {
 	Lazy         bool
 	// Now is the clock of log rate limiting.
 	Now func() time.Time
-	// NewTier, when set, creates a tier's runtime in place of real, the supervisor's (tests
+	// NewTier, when set, creates a host's runtime in place of real, the supervisor's (tests
 	// give fakes, or count the real ones).
-	NewTier func(t protocol.Tier, real func(protocol.Tier) (Tier, error)) (Tier, error)
+	NewTier func(k protocol.HostKey, real func(protocol.HostKey) (Tier, error)) (Tier, error)
 	// WrapHost, when set, wraps every incarnation the layer activates owners on (tests
 	// observe what reaches a host).
 	WrapHost func(Host) Host
 }
 
-// tierState is what the layer keeps about one tier, in one place (guarded by Layer.mu).
+// tierState is what the layer keeps about one host (a tier's shared host or a plugin's
+// own), in one place (guarded by Layer.mu).
 type tierState struct {
 	rt        Tier   // nil until the tier is first needed
 	hostGen   uint64 // newest incarnation the owner layer saw
@@ -89,14 +90,14 @@ type Layer struct {
 	// owners holds the latest owner per plugin id.
 	owners map[string]*Owner // +checklocks:mu
 	// blocked maps a plugin id to the last receipt problem recorded for it.
-	blocked map[string]string            // +checklocks:mu
-	tiers   map[protocol.Tier]*tierState // +checklocks:mu
+	blocked map[string]string               // +checklocks:mu
+	tiers   map[protocol.HostKey]*tierState // +checklocks:mu
 	// rt is the runtime, pinned at the first tier start.
 	rt       *runtime.Runtime // +checklocks:mu
 	watching bool             // +checklocks:mu
 	closed   bool             // +checklocks:mu
 
-	newTier   func(protocol.Tier) (Tier, error)
+	newTier   func(protocol.HostKey) (Tier, error)
 	bg        context.Context
 	bgCancel  context.CancelFunc
 	wg        sync.WaitGroup // watcher and diagnostics goroutines
@@ -108,24 +109,24 @@ type Layer struct {
 	builtin   builtinState // the builtin modules' last work and reported notes
 }
 
-// tierLocked returns t's state for a change, creating it. l.tiers holds an entry only for a
-// tier that was started: callers are the tier's creation and what its hosts report.
+// tierLocked returns k's state for a change, creating it. l.tiers holds an entry only for a
+// host that was started: callers are the host's creation and what its incarnations report.
 //
 // +checklocks:l.mu
-func (l *Layer) tierLocked(t protocol.Tier) *tierState {
-	ts := l.tiers[t]
+func (l *Layer) tierLocked(k protocol.HostKey) *tierState {
+	ts := l.tiers[k]
 	if ts == nil {
 		ts = &tierState{}
-		l.tiers[t] = ts
+		l.tiers[k] = ts
 	}
 	return ts
 }
 
-// peekLocked returns a copy of t's state to read: the zero value for a tier never started.
+// peekLocked returns a copy of k's state to read: the zero value for a host never started.
 //
 // +checklocks:l.mu
-func (l *Layer) peekLocked(t protocol.Tier) tierState {
-	if ts := l.tiers[t]; ts != nil {
+func (l *Layer) peekLocked(k protocol.HostKey) tierState {
+	if ts := l.tiers[k]; ts != nil {
 		return *ts
 	}
 	return tierState{}
@@ -148,7 +149,7 @@ func (l *Layer) Config() *config.Config {
 	return l.cfg
 }
 
-// Started reports how many tiers were started.
+// Started reports how many hosts were started.
 func (l *Layer) Started() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()

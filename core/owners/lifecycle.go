@@ -21,17 +21,17 @@ import (
 // revokeDrainBound bounds the wait for a revoked owner's calls (twice the cancel grace).
 const revokeDrainBound = 2 * rpc.CancelGrace
 
-// activateMissing activates, on incarnation h of tier t, every desired plugin of that tier
+// activateMissing activates, on incarnation h of host t, every desired plugin of that host
 // that has no owner (or only an owner of an older incarnation). Each plugin activates on its
 // own goroutine, so a slow or broken one never delays another; it returns when all are done
 // (each bounded by ActivateDeadline).
-func (l *Layer) activateMissing(ctx context.Context, t protocol.Tier, h Host) {
+func (l *Layer) activateMissing(ctx context.Context, t protocol.HostKey, h Host) {
 	if ctx.Err() != nil {
 		return
 	}
 	stale, todo, suspects := l.claim(t, h)
 	for _, o := range stale {
-		_ = l.reg.Revoke(o.ref, o.tier, "host restarted")
+		_ = l.reg.Revoke(o.ref, o.host, "host restarted")
 		o.end(causeHostExited(errHostRestarted))
 	}
 	var wg sync.WaitGroup
@@ -48,10 +48,10 @@ func (l *Layer) activateMissing(ctx context.Context, t protocol.Tier, h Host) {
 	l.activateSuspects(ctx, t, alone)
 }
 
-// claim begins, on incarnation h of tier t, an owner for every desired plugin of the tier
+// claim begins, on incarnation h of host t, an owner for every desired plugin of the host
 // that has none (or only one of an older incarnation, which it returns as stale), and
-// returns the suspects of the tier's last unattributed crash.
-func (l *Layer) claim(t protocol.Tier, h Host) (stale, todo []*Owner, suspects map[string]bool) {
+// returns the suspects of the host's last unattributed crash.
+func (l *Layer) claim(t protocol.HostKey, h Host) (stale, todo []*Owner, suspects map[string]bool) {
 	gen := h.Generation()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -64,14 +64,14 @@ func (l *Layer) claim(t protocol.Tier, h Host) (stale, todo []*Owner, suspects m
 	}
 	ts.hostGen = gen
 	for id, o := range l.owners {
-		if o.tier == t && o.gen < gen && l.stateOf(o).Live() {
+		if o.host == t && o.gen < gen && l.stateOf(o).Live() {
 			// a restart the owner layer was not told about (a planned restart): replay
 			stale = append(stale, o)
 			delete(l.owners, id)
 		}
 	}
 	for id, d := range l.desired {
-		if TierOf(id) != t || l.lazy.isDeferred(id) {
+		if hostFor(l.cfg, id) != t || l.lazy.isDeferred(id) {
 			continue
 		}
 		if o := l.owners[id]; o != nil && (l.stateOf(o).Live() || o.sameIdentity(d)) {
@@ -82,7 +82,7 @@ func (l *Layer) claim(t protocol.Tier, h Host) (stale, todo []*Owner, suspects m
 			l.log.Warn("cannot begin owner", "plugin", id, "error", err)
 			continue
 		}
-		o := newOwner(d, ref, h)
+		o := newOwner(d, t, ref, h)
 		l.owners[id] = o
 		todo = append(todo, o)
 	}
@@ -92,7 +92,7 @@ func (l *Layer) claim(t protocol.Tier, h Host) (stale, todo []*Owner, suspects m
 // activateSuspects activates the suspects of an unattributed crash one at a time, after the
 // others, so a crash during one of their activations is blamed on exactly that one. A
 // suspect cleared (active) or blamed (failed, faulted) is no longer one.
-func (l *Layer) activateSuspects(ctx context.Context, t protocol.Tier, suspects []*Owner) {
+func (l *Layer) activateSuspects(ctx context.Context, t protocol.HostKey, suspects []*Owner) {
 	slices.SortFunc(suspects, func(a, b *Owner) int { return strings.Compare(a.id, b.id) })
 	for _, o := range suspects {
 		l.activate(ctx, o)
@@ -122,7 +122,7 @@ func (l *Layer) activate(ctx context.Context, o *Owner) {
 		fail(err.Error())
 		return
 	}
-	dataDir, err := l.ensureDataDir(d)
+	dataDir, err := l.ensureDataDir(d, o.host.Isolated())
 	if err != nil {
 		fail(fmt.Sprintf("create the data directory: %v", err))
 		return
@@ -163,7 +163,7 @@ func (l *Layer) activate(ctx context.Context, o *Owner) {
 			return
 		}
 	}
-	if err := l.reg.Activate(o.ref, o.tier); err != nil {
+	if err := l.reg.Activate(o.ref, o.host); err != nil {
 		// revoked or the host went away while the activation ran: undo it in the host
 		l.deactivate(o)
 		return
@@ -179,14 +179,14 @@ func (l *Layer) activate(ctx context.Context, o *Owner) {
 // the owner, the owner is forgotten here so the next incarnation replays it.
 func (l *Layer) activationGone(o *Owner, err error) {
 	l.mu.Lock()
-	if o.gen > l.peekLocked(o.tier).exitedGen || l.stateOf(o) != registry.Activating {
+	if o.gen > l.peekLocked(o.host).exitedGen || l.stateOf(o) != registry.Activating {
 		l.mu.Unlock()
 		return
 	}
 	if l.owners[o.id] == o {
 		delete(l.owners, o.id)
 	}
-	_ = l.reg.Revoke(o.ref, o.tier, "host exited during activation")
+	_ = l.reg.Revoke(o.ref, o.host, "host exited during activation")
 	l.mu.Unlock()
 	o.end(causeHostExited(err))
 }
@@ -194,7 +194,7 @@ func (l *Layer) activationGone(o *Owner, err error) {
 // activationFailed fails o with reason and records it, unless o already ended otherwise
 // (blamed for a crash, or revoked meanwhile).
 func (l *Layer) activationFailed(o *Owner, reason string) {
-	first := l.reg.Fail(o.ref, o.tier, reason) == nil
+	first := l.reg.Fail(o.ref, o.host, reason) == nil
 	o.end(causeActivationFailed(reason))
 	if !first {
 		return
@@ -209,7 +209,7 @@ func (l *Layer) activationFailed(o *Owner, reason string) {
 // DeactivateDeadline. An answer other than {disposed: true, leaked: []} is a dirty
 // teardown, reported to the supervisor.
 func (l *Layer) revoke(o *Owner, reason string) {
-	wasLive := l.reg.Revoke(o.ref, o.tier, reason) == nil
+	wasLive := l.reg.Revoke(o.ref, o.host, reason) == nil
 	drained := o.end(causeRevoked)
 	if !wasLive {
 		return
@@ -226,7 +226,7 @@ func (l *Layer) revoke(o *Owner, reason string) {
 
 // abandon forgets an owner whose activation was cancelled by its caller.
 func (l *Layer) abandon(o *Owner) {
-	_ = l.reg.Revoke(o.ref, o.tier, "activation cancelled")
+	_ = l.reg.Revoke(o.ref, o.host, "activation cancelled")
 	l.mu.Lock()
 	if l.owners[o.id] == o {
 		delete(l.owners, o.id)
@@ -264,7 +264,7 @@ func (l *Layer) deactivate(o *Owner) {
 	}
 	l.log.Warn("dirty teardown", "plugin", o.id, "generation", o.ref.Generation, "detail", detail)
 	l.diags.add(o.id, diagDirty, detail)
-	if t := l.tier(o.tier); t != nil {
+	if t := l.tier(o.host); t != nil {
 		t.ReportDirtyTeardown()
 	}
 }
@@ -275,16 +275,21 @@ func (l *Layer) deactivate(o *Owner) {
 // not answering blames the owner whose callback its watchdog named (ExitInfo.Busy), else its
 // activating owner, for blocking it; any other end blames the activating owner for crashing
 // it. The blame is logged and kept for `cwx host status` (TierStatus.LastBlame).
-func (l *Layer) hostEnded(t protocol.Tier, gen uint64, cause error, info supervisor.ExitInfo) {
+func (l *Layer) hostEnded(t protocol.HostKey, gen uint64, cause error, info supervisor.ExitInfo) {
 	reason := cause.Error()
 	l.mu.Lock()
 	ts := l.tierLocked(t)
 	ts.exitedGen = max(ts.exitedGen, gen)
 	live := l.liveOnLocked(t, gen)
 	blamed, crashed := l.blameLocked(ts, live, info, reason)
-	if blamed != nil {
+	switch {
+	case blamed != nil:
 		delete(ts.suspects, blamed.id)
 		ts.lastBlame = blameLine(blamed.id, crashed)
+	case t.Isolated() && !info.Planned:
+		// a plugin's own host serves only it: its end is the plugin's, replayed within the
+		// host's own crash budget
+		ts.lastBlame = blameLine(t.Group, "its own host ended: "+reason)
 	}
 	for _, lo := range live {
 		lo.o.end(causeHostExited(cause))
@@ -301,9 +306,9 @@ func (l *Layer) hostEnded(t protocol.Tier, gen uint64, cause error, info supervi
 	if blamed != nil {
 		id = blamed.id
 		l.diags.add(blamed.id, diagActivationFailed, crashed)
-		l.log.Warn("host end blamed on a plugin", "tier", t, "host_generation", gen, "plugin", id, "reason", crashed)
+		l.log.Warn("host end blamed on a plugin", "host", t.String(), "host_generation", gen, "plugin", id, "reason", crashed)
 	}
-	l.log.Info("owners of an ended host dropped", "tier", t, "host_generation", gen, "blamed", id, "suspects", suspects)
+	l.log.Info("owners of an ended host dropped", "host", t.String(), "host_generation", gen, "blamed", id, "suspects", suspects)
 }
 
 // blameLine is how a blame reads in `cwx host status`.
@@ -315,13 +320,13 @@ type liveOwner struct {
 	st registry.State
 }
 
-// liveOnLocked returns the owners of tier t's incarnations up to gen that are live.
+// liveOnLocked returns the owners of host t's incarnations up to gen that are live.
 //
 // +checklocks:l.mu
-func (l *Layer) liveOnLocked(t protocol.Tier, gen uint64) []liveOwner {
+func (l *Layer) liveOnLocked(t protocol.HostKey, gen uint64) []liveOwner {
 	var live []liveOwner
 	for _, o := range l.owners {
-		if o.tier != t || o.gen > gen {
+		if o.host != t || o.gen > gen {
 			continue
 		}
 		if st := l.stateOf(o); st.Live() {
@@ -426,10 +431,11 @@ func (l *Layer) resettleBuiltin(ctx context.Context, cfg *config.Config) []error
 		l.desired[d.ID] = d
 	}
 	l.mu.Unlock()
-	h, err := l.ensureTier(ctx, protocol.TierBuiltin)
+	bk := protocol.SharedHost(protocol.TierBuiltin)
+	h, err := l.ensureTier(ctx, bk)
 	if err != nil {
 		return []error{fmt.Errorf("start the builtin tier: %w", err)}
 	}
-	l.activateMissing(ctx, protocol.TierBuiltin, h)
+	l.activateMissing(ctx, bk, h)
 	return nil
 }

@@ -115,7 +115,7 @@ func (l *Layer) activatingBeside(o *Owner) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, other := range l.owners {
-		if other != o && other.tier == o.tier && other.gen == o.gen && l.stateOf(other) == registry.Activating {
+		if other != o && other.host == o.host && other.gen == o.gen && l.stateOf(other) == registry.Activating {
 			return true
 		}
 	}
@@ -235,19 +235,14 @@ func (l *Layer) settled(ids []string) bool {
 // settled. A plugin that does not settle in time is logged and left: its hooks are not
 // live, as for a plugin whose activation failed.
 func (l *Layer) activateNow(ctx context.Context, start, watch []string) error {
-	tiers := map[protocol.Tier]bool{}
+	hosts := map[protocol.HostKey]bool{}
+	l.mu.Lock()
 	for _, id := range append(slices.Clone(start), watch...) {
-		tiers[TierOf(id)] = true
+		hosts[hostFor(l.cfg, id)] = true
 	}
-	for _, t := range []protocol.Tier{protocol.TierPlugin, protocol.TierBuiltin} {
-		if !tiers[t] {
-			continue
-		}
-		h, err := l.ensureTier(ctx, t)
-		if err != nil {
-			return fmt.Errorf("start the %s tier: %w", t, err)
-		}
-		l.activateMissing(ctx, t, h)
+	l.mu.Unlock()
+	if errs := l.startHosts(ctx, hosts); len(errs) > 0 {
+		return errs[0]
 	}
 	limit := time.NewTimer(lazyWait)
 	defer limit.Stop()

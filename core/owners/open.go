@@ -21,7 +21,7 @@ func New(o Options) *Layer {
 		logs:    newLogLimiter(o.Now),
 		cfg:     o.Config,
 		desired: map[string]plugins.Desired{}, owners: map[string]*Owner{}, blocked: map[string]string{},
-		tiers: map[protocol.Tier]*tierState{},
+		tiers: map[protocol.HostKey]*tierState{},
 		bg:    bg, bgCancel: cancel, stopped: make(chan struct{}),
 		changes: feed,
 	}
@@ -31,7 +31,7 @@ func New(o Options) *Layer {
 	}
 	l.newTier = real
 	if o.NewTier != nil {
-		l.newTier = func(t protocol.Tier) (Tier, error) { return o.NewTier(t, real) }
+		l.newTier = func(k protocol.HostKey) (Tier, error) { return o.NewTier(k, real) }
 	}
 	l.lazy.open(o.Home, o.Bundle, o.Logger)
 	l.diags = newDiagWriter(o.Store, o.Logger)

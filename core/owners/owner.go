@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -19,7 +20,7 @@ const (
 	hostActivateMS     = 5000
 )
 
-// Host is one incarnation of a tier's host as the layer uses it (*supervisor.Host).
+// Host is one incarnation of a host as the layer uses it (*supervisor.Host).
 type Host interface {
 	Call(ctx context.Context, method string, params any, o rpc.CallOpts) (*protocol.Message, error)
 	// Activate sends ext/activate, so that the supervisor can name the owner a crash
@@ -28,12 +29,23 @@ type Host interface {
 	Generation() uint64
 }
 
-// TierOf is the tier that serves a plugin id: host:<module> owners are builtin.
+// TierOf is the tier that serves a plugin id: host:<module> owners are builtin. Which host
+// of the tier serves it is config's (hostFor).
 func TierOf(id string) protocol.Tier {
 	if len(id) > len(registry.HostIDPrefix) && id[:len(registry.HostIDPrefix)] == registry.HostIDPrefix {
 		return protocol.TierBuiltin
 	}
 	return protocol.TierPlugin
+}
+
+// hostFor is the host that serves plugin id under cfg: a builtin module's tier's, a plugin's
+// own when config.toml isolates it (Config.Isolated), else the plugin tier's shared one.
+func hostFor(cfg *config.Config, id string) protocol.HostKey {
+	t := TierOf(id)
+	if t == protocol.TierPlugin && cfg != nil && cfg.Isolated(id) {
+		return protocol.HostKey{Tier: t, Group: id}
+	}
+	return protocol.SharedHost(t)
 }
 
 // Owner is one activation of one plugin as the layer runs it: the identity it was activated
@@ -42,7 +54,7 @@ func TierOf(id string) protocol.Tier {
 // by ref; the owner keeps no copy of it. The fields above mu never change after newOwner.
 type Owner struct {
 	id   string
-	tier protocol.Tier
+	host protocol.HostKey // the host it lives in: its tier's shared one, or its own
 	want plugins.Desired
 	ref  protocol.OwnerRef
 	h    Host
@@ -61,9 +73,9 @@ type Owner struct {
 	drained  chan struct{} // +checklocks:mu
 }
 
-func newOwner(d plugins.Desired, ref protocol.OwnerRef, h Host) *Owner {
+func newOwner(d plugins.Desired, k protocol.HostKey, ref protocol.OwnerRef, h Host) *Owner {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &Owner{id: d.ID, tier: TierOf(d.ID), want: d, ref: ref, h: h, gen: h.Generation(),
+	return &Owner{id: d.ID, host: k, want: d, ref: ref, h: h, gen: h.Generation(),
 		ctx: ctx, cancel: cancel}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -65,8 +67,8 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	var revoke []*Owner
 	for id, o := range l.owners {
 		d, ok := want[id]
-		if ok && o.sameIdentity(d) {
-			continue
+		if ok && o.sameIdentity(d) && o.host == hostFor(cfg, id) {
+			continue // moved between the shared host and its own: revoked, activated there
 		}
 		if l.stateOf(o).Live() {
 			revoke = append(revoke, o)
@@ -76,6 +78,7 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	l.mu.Unlock()
 
 	l.revokeAll(revoke, "the plugin was disabled, untrusted or changed")
+	l.stopUnneeded(cfg, want)
 
 	var fresh []plugins.Desired
 	l.mu.Lock()
@@ -100,35 +103,83 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	l.mu.Lock()
 	l.desired = want
 	l.planLocked(mode, entries)
-	tiers := map[protocol.Tier]bool{}
+	hosts := map[protocol.HostKey]bool{}
 	for id := range want {
 		if l.lazy.isDeferred(id) {
 			continue // the catalog stands in for it until a call needs it
 		}
 		if o := l.owners[id]; o == nil || l.stateOf(o).Live() {
-			tiers[TierOf(id)] = true
+			hosts[hostFor(cfg, id)] = true
 		}
 	}
 	l.mu.Unlock()
 
-	var errs []error
-	for _, t := range []protocol.Tier{protocol.TierPlugin, protocol.TierBuiltin} {
-		if !tiers[t] {
-			continue
-		}
-		h, err := l.ensureTier(ctx, t)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("start the %s tier: %w", t, err))
-			continue
-		}
-		l.activateMissing(ctx, t, h)
-	}
+	errs := l.startHosts(ctx, hosts)
 	errs = append(errs, l.resettleBuiltin(ctx, cfg)...) // names the plugins just took (lifecycle.go)
 	// a cancelled reconcile reports the cancellation, not half-done owners
 	if ctx.Err() == nil {
 		errs = append(errs, l.pluginFailures(unverified)...)
 	}
 	return errors.Join(errs...)
+}
+
+// stopUnneeded stops the own host of every plugin that no longer has one (disabled,
+// untrusted, or moved to the shared host): its owner was revoked just now. The next need
+// of the plugin's own host starts a new one.
+func (l *Layer) stopUnneeded(cfg *config.Config, want map[string]plugins.Desired) {
+	l.mu.Lock()
+	var stop []Tier
+	for k, ts := range l.tiers {
+		if !k.Isolated() {
+			continue
+		}
+		if _, ok := want[k.Group]; ok && hostFor(cfg, k.Group) == k {
+			continue
+		}
+		if ts.rt != nil {
+			stop = append(stop, ts.rt)
+		}
+		delete(l.tiers, k)
+	}
+	l.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, t := range stop {
+		wg.Add(1)
+		go func() { defer wg.Done(); t.Stop() }()
+	}
+	wg.Wait()
+}
+
+// startHosts starts every host of hosts that is not running and activates there what is
+// missing: the plugin tier's hosts in parallel (each plugin's activation on its own
+// goroutine too), then the builtin tier's, so that a plugin's names are registered before a
+// builtin module's work could take them (resettleBuiltin). It returns when all are done, with
+// one error per host that could not start, in the order of hostOrder.
+func (l *Layer) startHosts(ctx context.Context, hosts map[protocol.HostKey]bool) []error {
+	keys := slices.SortedFunc(maps.Keys(hosts), hostOrder)
+	errs := make([]error, len(keys))
+	run := func(i int, k protocol.HostKey) {
+		h, err := l.ensureTier(ctx, k)
+		if err != nil {
+			errs[i] = fmt.Errorf("start %s: %w", hostPhrase(k), err)
+			return
+		}
+		l.activateMissing(ctx, k, h)
+	}
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		if k.Tier == protocol.TierPlugin {
+			wg.Add(1)
+			go func() { defer wg.Done(); run(i, k) }()
+		}
+	}
+	wg.Wait()
+	for i, k := range keys {
+		if k.Tier != protocol.TierPlugin {
+			run(i, k)
+		}
+	}
+	return slices.DeleteFunc(errs, func(err error) bool { return err == nil })
 }
 
 // Reload re-reads config.toml and the state like Reconcile, and also retries the plugins

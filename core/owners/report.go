@@ -17,10 +17,13 @@ import (
 
 // OwnerInfo is what `cwx plugin show` reports about a plugin's owner in this process.
 type OwnerInfo struct {
-	PluginID   string        `json:"plugin"`
-	Tier       protocol.Tier `json:"tier"`
-	State      string        `json:"state"` // activating, active, failed, faulted, revoked
-	Generation uint64        `json:"generation"`
+	PluginID string        `json:"plugin"`
+	Tier     protocol.Tier `json:"tier"`
+	// Host is the host it lives in: its tier ("plugin", "builtin") for the shared one,
+	// "plugin:<id>" for a host of its own.
+	Host       string `json:"host"`
+	State      string `json:"state"` // activating, active, failed, faulted, revoked
+	Generation uint64 `json:"generation"`
 	// HostGeneration is the incarnation of the tier's host the owner lives in.
 	HostGeneration uint64   `json:"host_generation"`
 	Reason         string   `json:"reason,omitempty"` // why it failed, faulted or was revoked
@@ -40,7 +43,7 @@ func (l *Layer) Owner(pluginID string) (OwnerInfo, bool) {
 	if !ok {
 		return OwnerInfo{}, false
 	}
-	info := OwnerInfo{PluginID: pluginID, Tier: ro.Tier, State: ro.State.String(), Generation: ro.Ref.Generation,
+	info := OwnerInfo{PluginID: pluginID, Tier: ro.Tier, Host: ro.Host.String(), State: ro.State.String(), Generation: ro.Ref.Generation,
 		Reason: ro.Reason, Tools: []string{}, Commands: []string{}}
 	l.mu.Lock()
 	if o := l.owners[pluginID]; o != nil && o.ref == ro.Ref {
@@ -117,17 +120,34 @@ func (l *Layer) pluginFailures(unverified map[string]string) []error {
 	return errs
 }
 
-// Retry clears a Failed tier's crash budget; its next need spawns it again (and replays
+// Retry clears a Failed host's crash budget; its next need spawns it again (and replays
 // the desired owners).
-func (l *Layer) Retry(t protocol.Tier) {
+func (l *Layer) Retry(t protocol.HostKey) {
 	if tr := l.tier(t); tr != nil {
 		tr.Retry()
 	}
 }
 
-// Host reports one tier's incarnation: runtime pid, host generation and crash count.
-func (l *Layer) Host(t protocol.Tier) HostInfo {
-	info := HostInfo{Tier: t, State: supervisor.StateIdle}
+// RetryTier is Retry for every host of tier t that was started.
+func (l *Layer) RetryTier(t protocol.Tier) {
+	for _, k := range l.hostKeys() {
+		if k.Tier == t {
+			l.Retry(k)
+		}
+	}
+}
+
+// HostOf is the host plugin id lives in under the configuration the last Reconcile read:
+// its tier's shared host or, when config.toml isolates it, its own.
+func (l *Layer) HostOf(id string) protocol.HostKey {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return hostFor(l.cfg, id)
+}
+
+// Host reports one host's incarnation: runtime pid, host generation and crash count.
+func (l *Layer) Host(t protocol.HostKey) HostInfo {
+	info := HostInfo{Tier: t.Tier, Group: t.Group, State: supervisor.StateIdle}
 	if tr := l.tier(t); tr != nil {
 		st := tr.Status()
 		info.State, info.Generation, info.RuntimePID, info.Crashes = st.State, st.Generation, st.RuntimePID, st.Crashes
@@ -135,36 +155,61 @@ func (l *Layer) Host(t protocol.Tier) HostInfo {
 	return info
 }
 
-// KillRuntime sends SIGKILL to the tier's runtime process (a test hook for people: the
+// KillRuntime sends SIGKILL to the host's runtime process (a test hook for people: the
 // repl's `/host kill`). The supervisor sees the crash and restarts within its budget.
-func (l *Layer) KillRuntime(t protocol.Tier) error {
+func (l *Layer) KillRuntime(t protocol.HostKey) error {
 	info := l.Host(t)
 	if info.RuntimePID <= 0 {
-		return fmt.Errorf("%w: the %s tier has no running runtime", ErrNotAvailable, t)
+		return fmt.Errorf("%w: %s has no running runtime", ErrNotAvailable, t.Describe())
 	}
 	if err := syscall.Kill(info.RuntimePID, syscall.SIGKILL); err != nil {
-		return fmt.Errorf("kill the %s runtime (pid %d): %w", t, info.RuntimePID, err)
+		return fmt.Errorf("kill the runtime of %s (pid %d): %w", t.Describe(), info.RuntimePID, err)
 	}
 	return nil
 }
 
-// Status reports both tiers; a tier never started is "idle".
+// hostKeys lists the hosts that were started, in hostOrder.
+func (l *Layer) hostKeys() []protocol.HostKey {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.SortedFunc(maps.Keys(l.tiers), hostOrder)
+}
+
+// Status reports every host: both tiers' shared hosts, and the own host of every plugin
+// that has one or is configured to (a host never started is "idle"), in hostOrder, each
+// with the desired plugins it serves.
 func (l *Layer) Status() []TierStatus {
+	l.mu.Lock()
+	serves := map[protocol.HostKey][]string{protocol.SharedHost(protocol.TierPlugin): nil, protocol.SharedHost(protocol.TierBuiltin): nil}
+	for k, ts := range l.tiers {
+		if ts.rt != nil {
+			serves[k] = nil
+		}
+	}
+	for id := range l.desired {
+		k := hostFor(l.cfg, id)
+		serves[k] = append(serves[k], id)
+	}
+	l.mu.Unlock()
 	var out []TierStatus
-	for _, t := range []protocol.Tier{protocol.TierPlugin, protocol.TierBuiltin} {
-		st := supervisor.TierStatus{Tier: t, State: supervisor.StateIdle}
-		if tr := l.tier(t); tr != nil {
+	for _, k := range slices.SortedFunc(maps.Keys(serves), hostOrder) {
+		st := supervisor.TierStatus{Tier: k.Tier, Group: k.Group, State: supervisor.StateIdle}
+		if tr := l.tier(k); tr != nil {
 			st = tr.Status()
 		}
 		l.mu.Lock()
-		peek := l.peekLocked(t)
+		peek := l.peekLocked(k)
 		l.mu.Unlock()
 		note := BuiltinSandboxNote
-		if t == protocol.TierPlugin {
+		if k.Tier == protocol.TierPlugin {
 			note = l.SandboxStatus().Note
+			if k.Isolated() && l.SandboxStatus().Active {
+				note += "; its own host: only this plugin's files"
+			}
 		}
-		out = append(out, TierStatus{TierStatus: st, Owners: l.reg.ActiveOwners(t), Sandbox: note, LastBlame: peek.lastBlame,
-			Suspects: slices.Sorted(maps.Keys(peek.suspects))})
+		slices.Sort(serves[k])
+		out = append(out, TierStatus{TierStatus: st, Owners: l.reg.ActiveOwners(k), Plugins: serves[k], Sandbox: note,
+			LastBlame: peek.lastBlame, Suspects: slices.Sorted(maps.Keys(peek.suspects))})
 	}
 	return out
 }
@@ -212,6 +257,7 @@ type DownHolder struct {
 func (l *Layer) DownHolders() []DownHolder {
 	type down struct {
 		id       string
+		host     protocol.HostKey
 		o        *Owner
 		deferred bool
 	}
@@ -222,7 +268,7 @@ func (l *Layer) DownHolders() []DownHolder {
 		if TierOf(id) != protocol.TierPlugin || !l.lazy.holdsHookLocked(d) {
 			continue
 		}
-		downs = append(downs, down{id: id, o: l.owners[id], deferred: l.lazy.deferred[id]})
+		downs = append(downs, down{id: id, host: hostFor(l.cfg, id), o: l.owners[id], deferred: l.lazy.deferred[id]})
 	}
 	l.lazy.mu.Unlock()
 	l.mu.Unlock()
@@ -232,19 +278,28 @@ func (l *Layer) DownHolders() []DownHolder {
 		return nil
 	}
 	slices.SortFunc(downs, func(a, b down) int { return strings.Compare(a.id, b.id) })
-	var tierState string
-	if tr := l.tier(protocol.TierPlugin); tr != nil {
+	hostState := func(k protocol.HostKey) string {
+		tr := l.tier(k)
+		if tr == nil {
+			return ""
+		}
 		st := tr.Status()
-		tierState = string(st.State)
+		s := string(st.State)
 		if st.State == supervisor.StateFailed {
-			tierState = "failed (its crash budget is spent)"
+			s = "failed (its crash budget is spent)"
 			if st.LastFailure != "" {
-				tierState += ": " + oneLine(st.LastFailure)
+				s += ": " + oneLine(st.LastFailure)
 			}
 		}
+		return s
 	}
 	var out []DownHolder
 	for _, d := range downs {
+		tierState := hostState(d.host)
+		subject := "the plugin tier"
+		if d.host.Isolated() {
+			subject = "its own host"
+		}
 		h := DownHolder{PluginID: d.id, Next: fmt.Sprintf("run `cwx plugin disable %s` to go on without its hooks", d.id)}
 		ro, ok := l.reg.Owner(d.id)
 		switch {
@@ -261,7 +316,7 @@ func (l *Layer) DownHolders() []DownHolder {
 		case tierState == "":
 			h.State = "its tier is not started"
 		default:
-			h.State = "the plugin tier is " + tierState
+			h.State = subject + " is " + tierState
 			if strings.HasPrefix(tierState, "failed") {
 				h.Next = fmt.Sprintf("fix or disable the plugin that crashes the host and start cwx again (`/host retry` in the repl), or run `cwx plugin disable %s` to go on without its hooks", d.id)
 			}

@@ -37,8 +37,10 @@ func sandboxAccess(p *runtime.Profile) error {
 }
 
 // pluginAccess is sandboxAccess for one plugin about to be activated: its data folder (just
-// ensured) and its folder of staged copies, which may be newer than the tier's launch.
-func pluginAccess(st SandboxStatus, dataDir, pluginDir string) error {
+// ensured) and its folder of staged copies, which may be newer than the tier's launch. A
+// plugin with a host of its own (own) works in its data folder, which bubblewrap changes
+// into as root without capabilities: it stays 0711 like the tier's.
+func pluginAccess(st SandboxStatus, dataDir, pluginDir string, own bool) error {
 	if !st.Active || st.User == nil {
 		return nil
 	}
@@ -52,6 +54,11 @@ func pluginAccess(st SandboxStatus, dataDir, pluginDir string) error {
 	}
 	if err := sharePlugins(filepath.Dir(pluginDir), filepath.Base(pluginDir), int(u.GID)); err != nil {
 		return fmt.Errorf("open %s to the sandbox gid %d: %w", pluginDir, u.GID, err)
+	}
+	if own {
+		if err := os.Chmod(dataDir, 0o711); err != nil {
+			return fmt.Errorf("open %s to bubblewrap: %w", dataDir, err)
+		}
 	}
 	return nil
 }

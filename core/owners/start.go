@@ -46,9 +46,11 @@ func (l *Layer) SandboxStatus() SandboxStatus {
 	return st
 }
 
-// pluginSandbox is the profile the plugin tier runs in, nil when it runs unsandboxed, or
-// the refusal under sandbox = "required".
-func (l *Layer) pluginSandbox(eh config.ExtensionHost, rt runtime.Runtime, mat bundle.Materialized, dataDir string) (*runtime.Profile, error) {
+// pluginSandbox is the profile a host of the plugin tier runs in, nil when it runs
+// unsandboxed, or the refusal under sandbox = "required". The shared host sees every
+// plugin's staged copies and the tier's data folder; a plugin's own host (plugins not "")
+// sees only that plugin's folder of staged copies, read-only, and its data folder (dataDir).
+func (l *Layer) pluginSandbox(eh config.ExtensionHost, rt runtime.Runtime, mat bundle.Materialized, plugins, dataDir string) (*runtime.Profile, error) {
 	st := l.SandboxStatus()
 	if !st.Active {
 		if eh.Sandbox == config.SandboxRequired {
@@ -59,9 +61,12 @@ func (l *Layer) pluginSandbox(eh config.ExtensionHost, rt runtime.Runtime, mat b
 		}
 		return nil, nil
 	}
+	if plugins == "" {
+		plugins = filepath.Join(l.home, "plugins")
+	}
 	p := &runtime.Profile{
 		Bwrap: st.Bwrap, Runtime: rt.Path, Bundle: filepath.Dir(mat.Path),
-		Plugins: filepath.Join(l.home, "plugins"), Data: dataDir, DenyRead: eh.DenyRead, User: st.User,
+		Plugins: plugins, Data: dataDir, DenyRead: eh.DenyRead, User: st.User,
 	}
 	if err := sandboxAccess(p); err != nil {
 		return nil, err
@@ -72,9 +77,9 @@ func (l *Layer) pluginSandbox(eh config.ExtensionHost, rt runtime.Runtime, mat b
 	return p, nil
 }
 
-// ensureTier returns the ready host of t, creating the tier on first need (resolving the
-// runtime and materializing the bundle then, never before).
-func (l *Layer) ensureTier(ctx context.Context, t protocol.Tier) (Host, error) {
+// ensureTier returns the ready incarnation of host k, creating the host on first need
+// (resolving the runtime and materializing the bundle then, never before).
+func (l *Layer) ensureTier(ctx context.Context, t protocol.HostKey) (Host, error) {
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
@@ -103,7 +108,7 @@ func (l *Layer) ensureTier(ctx context.Context, t protocol.Tier) (Host, error) {
 		}
 	}
 	h, err := tr.Ensure(ctx)
-	if err != nil && t == protocol.TierPlugin && ctx.Err() == nil {
+	if err != nil && t.Tier == protocol.TierPlugin && ctx.Err() == nil {
 		l.forgetSandboxSuccess()
 	}
 	return h, err
@@ -120,16 +125,17 @@ func (l *Layer) forgetSandboxSuccess() {
 	probeCache(l.home, l.log).Forget(runtime.SandboxProbeKind)
 }
 
-func (l *Layer) tier(t protocol.Tier) Tier {
+func (l *Layer) tier(t protocol.HostKey) Tier {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.peekLocked(t).rt
 }
 
-// supervisedTier creates the real tier: runtime resolved (and pinned) from config.toml,
-// bundle materialized under the home, a supervisor.TierRuntime with the Manager as its
-// owner layer.
-func (l *Layer) supervisedTier(t protocol.Tier) (Tier, error) {
+// supervisedTier creates the real host: runtime resolved (and pinned) from config.toml,
+// bundle materialized under the home, a supervisor.TierRuntime with the layer as its owner
+// layer. A plugin's own host works in the plugin's data folder and is sandboxed to its own
+// files (pluginSandbox).
+func (l *Layer) supervisedTier(t protocol.HostKey) (Tier, error) {
 	l.mu.Lock()
 	cfg, rt := l.cfg, l.rt
 	l.mu.Unlock()
@@ -149,20 +155,17 @@ func (l *Layer) supervisedTier(t protocol.Tier) (Tier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("materialize the extension host bundle: %w", err)
 	}
-	dir := filepath.Join(l.home, "extension-host", "data")
-	if t == protocol.TierBuiltin {
-		dir = filepath.Join(l.home, "extension-host", "data-builtin")
-	}
-	if err := config.EnsureDir(dir); err != nil {
+	dir, own, err := l.hostDirs(t)
+	if err != nil {
 		return nil, err
 	}
 	o := supervisor.Options{
-		Tier: t, Runtime: *rt, BundlePath: mat.Path, BundleSHA256: mat.SHA256,
+		Tier: t.Tier, Group: t.Group, Runtime: *rt, BundlePath: mat.Path, BundleSHA256: mat.SHA256,
 		MemoryLimitBytes: cfg.ExtensionHost.MemoryLimitBytes(), Dir: dir,
 		Owners: l, ShimPath: l.o.ShimPath, Logger: l.log,
 	}
-	if t == protocol.TierPlugin {
-		if o.Sandbox, err = l.pluginSandbox(cfg.ExtensionHost, *rt, mat, dir); err != nil {
+	if t.Tier == protocol.TierPlugin {
+		if o.Sandbox, err = l.pluginSandbox(cfg.ExtensionHost, *rt, mat, own, dir); err != nil {
 			return nil, err
 		}
 	}
@@ -176,12 +179,31 @@ func (l *Layer) supervisedTier(t protocol.Tier) (Tier, error) {
 	return supervised{tr}, nil
 }
 
+// hostDirs returns host k's working and writable folder (the tier's data folder, or a
+// plugin's own data folder for its own host, created) and, for a plugin's own host, the
+// plugin's folder of staged copies, the only plugin files it may read.
+func (l *Layer) hostDirs(k protocol.HostKey) (dir, own string, err error) {
+	switch {
+	case k.Tier == protocol.TierBuiltin:
+		dir = filepath.Join(l.home, "extension-host", "data-builtin")
+	case k.Isolated():
+		lay := l.store.Layout()
+		if dir, err = lay.EnsureDataDir(k.Group); err != nil {
+			return "", "", err
+		}
+		return dir, lay.PluginDir(k.Group), nil
+	default:
+		dir = filepath.Join(l.home, "extension-host", "data")
+	}
+	return dir, "", config.EnsureDir(dir)
+}
+
 // shimCheckedTier is the tier factory of a lazy Manager: the shim check Open makes for an
 // eager one (embed.go) runs here, before the first tier starts, so that a command the
 // catalog answers runs no program at all. The check runs while the tier is prepared (the
 // runtime resolved and probed, the bundle materialized, the sandbox decided), and the tier
 // is returned, not yet started, only once the check passed.
-func (l *Layer) shimCheckedTier(t protocol.Tier) (Tier, error) {
+func (l *Layer) shimCheckedTier(t protocol.HostKey) (Tier, error) {
 	checked := make(chan error, 1)
 	go func() { checked <- checkShim(l.bg, l.o.ShimPath, probeCache(l.home, l.log)) }()
 	tr, err := l.supervisedTier(t)
@@ -286,15 +308,16 @@ func (l *Layer) verifyDesired(d plugins.Desired) error {
 
 // ensureDataDir creates d's data directory: a plugin's under data/plugins, a builtin module's
 // under data-builtin/modules, never inside the plugin tier's. Neither follows a symlink below
-// its tier's data folder (plugins.OpenDirNoFollow).
-func (l *Layer) ensureDataDir(d plugins.Desired) (string, error) {
+// its tier's data folder (plugins.OpenDirNoFollow). own says the plugin has a host of its
+// own, which works in that folder.
+func (l *Layer) ensureDataDir(d plugins.Desired, own bool) (string, error) {
 	if !isBuiltinDesired(d) {
 		lay := l.store.Layout()
 		dir, err := lay.EnsureDataDir(d.ID)
 		if err != nil {
 			return "", err
 		}
-		return dir, pluginAccess(l.SandboxStatus(), dir, lay.PluginDir(d.ID))
+		return dir, pluginAccess(l.SandboxStatus(), dir, lay.PluginDir(d.ID), own)
 	}
 	base, rel := l.dataPlace(d)
 	r, err := plugins.OpenDirNoFollow(base, rel, true, 0o700)

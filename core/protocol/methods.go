@@ -35,6 +35,38 @@ const (
 // Valid reports whether t is one of the two tiers.
 func (t Tier) Valid() bool { return t == TierPlugin || t == TierBuiltin }
 
+// HostKey names one host process tree: the tier it runs and, for a plugin given a host of
+// its own (isolation = "process"), that plugin's id as Group. A tier's shared host has
+// Group "". Owners, registrations, tickets and generations belong to one HostKey; the
+// tier alone decides what its frames may carry.
+type HostKey struct {
+	Tier  Tier
+	Group string
+}
+
+// SharedHost is tier t's shared host.
+func SharedHost(t Tier) HostKey { return HostKey{Tier: t} }
+
+// Isolated reports whether k is a plugin's own host.
+func (k HostKey) Isolated() bool { return k.Group != "" }
+
+// String is how logs and listings name the host: the tier, or "plugin:<id>".
+func (k HostKey) String() string {
+	if k.Group == "" {
+		return string(k.Tier)
+	}
+	return string(k.Tier) + ":" + k.Group
+}
+
+// Describe is the host as a sentence names it: "the plugin tier's host" or "plugin
+// `<id>`'s own host".
+func (k HostKey) Describe() string {
+	if k.Group == "" {
+		return "the " + string(k.Tier) + " tier's host"
+	}
+	return "plugin `" + k.Group + "`'s own host"
+}
+
 // Direction says who sends a method.
 type Direction string
 

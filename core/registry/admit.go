@@ -11,8 +11,8 @@ import (
 
 // Register admits or refuses a registry/register request from the host of tier. It
 // returns the new handle, or a *Refusal whose text is what the host is answered.
-func (r *Registry) Register(tier protocol.Tier, p *protocol.RegisterParams) (uint64, error) {
-	handle, _, err := r.Admit(tier, p)
+func (r *Registry) Register(host protocol.HostKey, p *protocol.RegisterParams) (uint64, error) {
+	handle, _, err := r.Admit(host, p)
 	return handle, err
 }
 
@@ -20,9 +20,9 @@ func (r *Registry) Register(tier protocol.Tier, p *protocol.RegisterParams) (uin
 // activating that held the name without a claim, outranked by this registration
 // (ARCHITECTURE.md, “Registry rules”). The evicted owner is Failed, its registrations
 // dropped, with the reason "`<name>` belongs to plugin `<id>`"; the caller ends it.
-func (r *Registry) Admit(tier protocol.Tier, p *protocol.RegisterParams) (uint64, *Owner, error) {
+func (r *Registry) Admit(host protocol.HostKey, p *protocol.RegisterParams) (uint64, *Owner, error) {
 	kind, name := string(p.Kind), p.Spec.Name
-	if err := r.Check(p.Owner, tier); err != nil {
+	if err := r.Check(p.Owner, host); err != nil {
 		return 0, nil, refuse(kind, name, ErrStaleOwner, "stale or unknown owner")
 	}
 	var g *reg
@@ -42,7 +42,7 @@ func (r *Registry) Admit(tier protocol.Tier, p *protocol.RegisterParams) (uint64
 	if ref != nil {
 		return 0, nil, ref
 	}
-	return r.insert(tier, p.Owner, g)
+	return r.insert(host, p.Owner, g)
 }
 
 // Result turns Register's outcome into the wire answer. A non-refusal error (none today)
@@ -133,11 +133,11 @@ func singleLine(s string) bool {
 }
 
 // insert checks the owner again, the claims, the clash and the caps, then admits g.
-func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (uint64, *Owner, error) {
+func (r *Registry) insert(host protocol.HostKey, ref protocol.OwnerRef, g *reg) (uint64, *Owner, error) {
 	kind := string(g.kind)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	o, err := r.lookupLocked(ref, tier)
+	o, err := r.lookupLocked(ref, host)
 	if err != nil {
 		return 0, nil, refuse(kind, g.name, ErrStaleOwner, "stale or unknown owner")
 	}
@@ -153,7 +153,7 @@ func (r *Registry) insert(tier protocol.Tier, ref protocol.OwnerRef, g *reg) (ui
 	if refusal != nil {
 		return 0, nil, refusal
 	}
-	handle, err := r.placeLocked(tier, o, g)
+	handle, err := r.placeLocked(host, o, g)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -192,12 +192,12 @@ func (r *Registry) contendLocked(o *owner, g *reg) (*Owner, *Refusal) {
 // placeLocked enters g for o against the caps, replacing o's own registration of the name.
 //
 // +checklocks:r.mu
-func (r *Registry) placeLocked(tier protocol.Tier, o *owner, g *reg) (uint64, error) {
+func (r *Registry) placeLocked(host protocol.HostKey, o *owner, g *reg) (uint64, error) {
 	kind, ref := string(g.kind), o.ref
-	table, count := r.tools, &r.perTier[tier].tools
+	table, count := r.tools, &r.countLocked(host).tools
 	perOwner, ownerMax, hostMax := o.tools, MaxToolsPerOwner, MaxToolsPerHost
 	if g.kind == protocol.KindCommand {
-		table, count = r.commands, &r.perTier[tier].cmds
+		table, count = r.commands, &r.countLocked(host).cmds
 		perOwner, ownerMax, hostMax = o.cmds, MaxCommandsPerOwner, MaxCommandsPerHost
 	}
 	prev := table[g.key]
@@ -206,7 +206,7 @@ func (r *Registry) placeLocked(tier protocol.Tier, o *owner, g *reg) (uint64, er
 			return 0, refuse(kind, g.name, ErrLimit, "plugin `%s` already has %d %ss, the limit per plugin", ref.PluginID, ownerMax, kind)
 		}
 		if *count >= hostMax {
-			return 0, refuse(kind, g.name, ErrLimit, "the %s tier already has %d %ss, the limit per host", tier, hostMax, kind)
+			return 0, refuse(kind, g.name, ErrLimit, "%s already has %d %ss, the limit per host", host.Describe(), hostMax, kind)
 		}
 	} else {
 		r.dropLocked(prev) // same owner: replaced under a new handle
@@ -228,13 +228,13 @@ func (r *Registry) addLocked(g *reg) {
 	if g.kind == protocol.KindTool {
 		r.tools[g.key] = g
 		o.tools++
-		r.perTier[o.tier].tools++
+		r.countLocked(o.host).tools++
 	} else if g.kind == protocol.KindCommand {
 		r.commands[g.key] = g
 		o.cmds++
-		r.perTier[o.tier].cmds++
+		r.countLocked(o.host).cmds++
 	} else if g.kind == protocol.KindHook {
-		r.perTier[o.tier].hooks++
+		r.countLocked(o.host).hooks++
 	}
 	if o.state == Active {
 		r.changed()
@@ -250,13 +250,13 @@ func (r *Registry) dropLocked(g *reg) {
 	if g.kind == protocol.KindTool {
 		delete(r.tools, g.key)
 		o.tools--
-		r.perTier[o.tier].tools--
+		r.countLocked(o.host).tools--
 	} else if g.kind == protocol.KindCommand {
 		delete(r.commands, g.key)
 		o.cmds--
-		r.perTier[o.tier].cmds--
+		r.countLocked(o.host).cmds--
 	} else if g.kind == protocol.KindHook {
-		r.perTier[o.tier].hooks--
+		r.countLocked(o.host).hooks--
 	}
 	if o.state == Active {
 		r.changed()
@@ -266,10 +266,10 @@ func (r *Registry) dropLocked(g *reg) {
 // Unregister removes exactly the registration with that handle if it belongs to that
 // live owner of tier. Anything else (a stale owner, a foreign, retired or unknown
 // handle) is a no-op. It reports whether something was removed.
-func (r *Registry) Unregister(tier protocol.Tier, p *protocol.UnregisterParams) bool {
+func (r *Registry) Unregister(host protocol.HostKey, p *protocol.UnregisterParams) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	o, err := r.lookupLocked(p.Owner, tier)
+	o, err := r.lookupLocked(p.Owner, host)
 	if err != nil {
 		return false
 	}

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/cwx-dev/cwx/core/protocol"
 )
 
 // benchInputs are inputs of the shapes a tool call carries: a small object, one large
@@ -35,12 +33,12 @@ func benchInputs() []struct {
 
 func BenchmarkValidateInput(b *testing.B) {
 	r := New(Options{})
-	ref, _ := r.BeginOwner("alpha", protocol.TierPlugin)
+	ref, _ := r.BeginOwner("alpha", pluginHost)
 	p := tool(ref, "probe")
 	p.Spec.InputSchema = []byte(`{"type":"object","properties":{"q":{"type":"string"},"items":{"type":"array","items":{"type":"object",` +
 		`"properties":{"id":{"type":"integer","minimum":0},"name":{"type":"string"},"ratio":{"type":"number"},"ok":{"type":"boolean"},` +
 		`"tags":{"type":"array","items":{"type":"string"}}}}}},"required":["q"]}`)
-	h, err := r.Register(protocol.TierPlugin, p)
+	h, err := r.Register(pluginHost, p)
 	if err != nil {
 		b.Fatal(err)
 	}

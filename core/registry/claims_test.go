@@ -40,7 +40,7 @@ func TestFoldedReservedNames(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := New(Options{NativeTools: tc.natives})
 			ref := active(t, r, "alpha")
-			_, err := r.Register(protocol.TierPlugin, tool(ref, tc.name))
+			_, err := r.Register(pluginHost, tool(ref, tc.name))
 			if !errors.Is(err, ErrReservedName) || !strings.Contains(err.Error(), tc.reason) {
 				t.Fatalf("err = %v, want a reserved name containing %q", err, tc.reason)
 			}
@@ -69,7 +69,7 @@ func TestFoldedClashes(t *testing.T) {
 				mk = command
 			}
 			mustRegister(t, r, mk(a, tc.first))
-			_, err := r.Register(protocol.TierPlugin, mk(b, tc.then))
+			_, err := r.Register(pluginHost, mk(b, tc.then))
 			if !errors.Is(err, ErrNameTaken) || err.Error() != "`"+tc.then+"` belongs to plugin `alpha`" {
 				t.Fatalf("err = %v", err)
 			}
@@ -77,7 +77,7 @@ func TestFoldedClashes(t *testing.T) {
 	}
 	r := New(Options{BuiltinCommands: []string{"my_model"}})
 	ref := active(t, r, "alpha")
-	if _, err := r.Register(protocol.TierPlugin, command(ref, "my-model")); !errors.Is(err, ErrReservedName) {
+	if _, err := r.Register(pluginHost, command(ref, "my-model")); !errors.Is(err, ErrReservedName) {
 		t.Fatalf("embedder command folded: %v", err)
 	}
 }
@@ -92,10 +92,10 @@ func TestClaimsDecideBeforeActivation(t *testing.T) {
 			"hello-extension": {FirstTrust: earlier, Tools: []string{"hello_greet"}, Commands: []string{"greet"}},
 			"newcomer":        {FirstTrust: newcomerTrust},
 		})
-		established := begin(t, r, "hello-extension", protocol.TierPlugin)
-		newcomer := begin(t, r, "newcomer", protocol.TierPlugin)
+		established := begin(t, r, "hello-extension", pluginHost)
+		newcomer := begin(t, r, "newcomer", pluginHost)
 		for _, p := range []*protocol.RegisterParams{tool(newcomer, "Hello-Greet"), command(newcomer, "greet")} {
-			_, err := r.Register(protocol.TierPlugin, p)
+			_, err := r.Register(pluginHost, p)
 			if !errors.Is(err, ErrNameTaken) || !strings.HasSuffix(err.Error(), "belongs to plugin `hello-extension`") {
 				t.Fatalf("newcomer %s: %v", p.Spec.Name, err)
 			}
@@ -116,14 +116,14 @@ func TestNoClaimEarlierTrustWins(t *testing.T) {
 	for _, zetaFirst := range []bool{true, false} {
 		r := New(Options{})
 		r.SetClaims(claims)
-		z, a := begin(t, r, "zeta", protocol.TierPlugin), begin(t, r, "alpha", protocol.TierPlugin)
+		z, a := begin(t, r, "zeta", pluginHost), begin(t, r, "alpha", pluginHost)
 		order := []protocol.OwnerRef{z, a}
 		if !zetaFirst {
 			order = []protocol.OwnerRef{a, z}
 		}
 		var evicted []*Owner
 		for _, ref := range order {
-			_, ev, err := r.Admit(protocol.TierPlugin, tool(ref, "echo_text"))
+			_, ev, err := r.Admit(pluginHost, tool(ref, "echo_text"))
 			if ref == a && zetaFirst && (err == nil || err.Error() != "`echo_text` belongs to plugin `zeta`") {
 				t.Fatalf("alpha after zeta: %v", err)
 			}
@@ -131,7 +131,7 @@ func TestNoClaimEarlierTrustWins(t *testing.T) {
 				evicted = append(evicted, ev)
 			}
 		}
-		if err := r.Activate(z, protocol.TierPlugin); err != nil {
+		if err := r.Activate(z, pluginHost); err != nil {
 			t.Fatal(err)
 		}
 		if tg, ok := r.LookupTool("echo_text"); !ok || tg.Owner != z {
@@ -149,8 +149,8 @@ func TestNoClaimEarlierTrustWins(t *testing.T) {
 	late := active(t, r, "late")
 	mustRegister(t, r, tool(late, "echo_text"))
 	r.SetClaims(map[string]Claim{"early": {FirstTrust: earlier}, "late": {FirstTrust: later}})
-	early := begin(t, r, "early", protocol.TierPlugin)
-	if _, err := r.Register(protocol.TierPlugin, tool(early, "echo_text")); err == nil || err.Error() != "`echo_text` belongs to plugin `late`" {
+	early := begin(t, r, "early", pluginHost)
+	if _, err := r.Register(pluginHost, tool(early, "echo_text")); err == nil || err.Error() != "`echo_text` belongs to plugin `late`" {
 		t.Fatalf("early against an Active holder: %v", err)
 	}
 	if o, _ := r.Owner("late"); o.State != Active || o.Tools != 1 {
@@ -163,13 +163,13 @@ func TestNoClaimEarlierTrustWins(t *testing.T) {
 func TestActivateRecordsClaims(t *testing.T) {
 	r := New(Options{})
 	r.SetClaims(map[string]Claim{"alpha": {FirstTrust: earlier, Tools: []string{"old_tool"}}})
-	ref := begin(t, r, "alpha", protocol.TierPlugin)
+	ref := begin(t, r, "alpha", pluginHost)
 	mustRegister(t, r, tool(ref, "probe"))
 	mustRegister(t, r, command(ref, "go"))
 	if tools, _, _ := r.Claims("alpha"); !slices.Equal(tools, []string{"old_tool"}) {
 		t.Fatalf("claims before activation = %v", tools)
 	}
-	if err := r.Activate(ref, protocol.TierPlugin); err != nil {
+	if err := r.Activate(ref, pluginHost); err != nil {
 		t.Fatal(err)
 	}
 	r.SetClaims(map[string]Claim{"alpha": {FirstTrust: earlier, Tools: []string{"stale_copy"}}})
@@ -192,7 +192,7 @@ func TestParallelActivationsDeterministic(t *testing.T) {
 		r.SetClaims(map[string]Claim{"hello-extension": {FirstTrust: earlier, Tools: names}, "newcomer": {FirstTrust: later}})
 		refs := map[string]protocol.OwnerRef{}
 		for id := range spell {
-			refs[id] = begin(t, r, id, protocol.TierPlugin)
+			refs[id] = begin(t, r, id, pluginHost)
 		}
 		var wg sync.WaitGroup
 		for id, ns := range spell {
@@ -200,9 +200,9 @@ func TestParallelActivationsDeterministic(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for _, n := range ns {
-					_, _ = r.Register(protocol.TierPlugin, tool(refs[id], n))
+					_, _ = r.Register(pluginHost, tool(refs[id], n))
 				}
-				_ = r.Activate(refs[id], protocol.TierPlugin)
+				_ = r.Activate(refs[id], pluginHost)
 			}()
 		}
 		wg.Wait()

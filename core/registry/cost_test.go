@@ -40,7 +40,7 @@ func register(t *testing.T, schema string) (*Registry, error) {
 	r := New(Options{})
 	p := &protocol.RegisterParams{Owner: active(t, r, "cost"), Kind: protocol.KindTool, Spec: protocol.RegisterSpec{
 		Name: "t", Description: "d", InputSchema: []byte(schema)}}
-	_, err := r.Register(protocol.TierPlugin, p)
+	_, err := r.Register(pluginHost, p)
 	return r, err
 }
 

@@ -25,6 +25,7 @@ type HookInfo struct {
 	Handle   uint64
 	Owner    protocol.OwnerRef
 	Tier     protocol.Tier
+	Host     protocol.HostKey
 }
 
 // checkHook applies the hook rules that need no lock: spec.name is the event
@@ -50,7 +51,7 @@ func checkHook(s protocol.RegisterSpec) (*reg, *Refusal) {
 // +checklocks:r.mu
 func (r *Registry) placeHookLocked(o *owner, g *reg) (uint64, error) {
 	const kind = "hook"
-	own, host := 0, r.perTier[o.tier].hooks
+	own, host := 0, r.countLocked(o.host).hooks
 	for _, h := range o.regs {
 		if h.kind == protocol.KindHook {
 			own++
@@ -60,7 +61,7 @@ func (r *Registry) placeHookLocked(o *owner, g *reg) (uint64, error) {
 		return 0, refuse(kind, g.name, ErrLimit, "plugin `%s` already has %d hooks, the limit per plugin", o.ref.PluginID, MaxHooksPerOwner)
 	}
 	if host >= MaxHooksPerHost {
-		return 0, refuse(kind, g.name, ErrLimit, "the %s tier already has %d hooks, the limit per host", o.tier, MaxHooksPerHost)
+		return 0, refuse(kind, g.name, ErrLimit, "%s already has %d hooks, the limit per host", o.host.Describe(), MaxHooksPerHost)
 	}
 	r.handle++
 	g.handle, g.owner = r.handle, o
@@ -70,17 +71,17 @@ func (r *Registry) placeHookLocked(o *owner, g *reg) (uint64, error) {
 
 // Hooks lists the hooks of Active owners in the stable order hooks are folded in: by
 // plugin id, then registration order (handle). With no hook registered it costs one look at
-// two counters, so every gated call may ask.
+// each host's counter, so every gated call may ask.
 func (r *Registry) Hooks() []HookInfo {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	var out []HookInfo
-	if r.perTier[protocol.TierPlugin].hooks+r.perTier[protocol.TierBuiltin].hooks == 0 {
+	if !r.anyHooksLocked() {
 		return nil
 	}
 	for _, g := range r.byHandle {
 		if g.kind == protocol.KindHook && g.owner.state == Active {
-			out = append(out, HookInfo{PluginID: g.owner.ref.PluginID, Event: g.name, Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.tier})
+			out = append(out, HookInfo{PluginID: g.owner.ref.PluginID, Event: g.name, Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.host.Tier, Host: g.owner.host})
 		}
 	}
 	slices.SortFunc(out, func(a, b HookInfo) int {
@@ -90,4 +91,16 @@ func (r *Registry) Hooks() []HookInfo {
 		return cmp.Compare(a.Handle, b.Handle)
 	})
 	return out
+}
+
+// anyHooksLocked reports whether any host holds a hook.
+//
+// +checklocksread:r.mu
+func (r *Registry) anyHooksLocked() bool {
+	for _, c := range r.perHost {
+		if c.hooks > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -25,7 +25,7 @@ func TestHookAdmission(t *testing.T) {
 		{HookEvent, "two\nlines", "must be one line"},
 		{HookEvent, strings.Repeat("x", MaxHookDescription+1), "the limit is 1024"},
 	} {
-		_, err := r.Register(protocol.TierPlugin, &protocol.RegisterParams{Owner: a, Kind: protocol.KindHook, Spec: protocol.RegisterSpec{Name: c.name, Description: c.desc}})
+		_, err := r.Register(pluginHost, &protocol.RegisterParams{Owner: a, Kind: protocol.KindHook, Spec: protocol.RegisterSpec{Name: c.name, Description: c.desc}})
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%q %q: %v, want %q", c.name, c.desc, err, c.want)
 		}
@@ -41,7 +41,7 @@ func TestHookOrderAndWithdrawal(t *testing.T) {
 	a := active(t, r, "alpha")
 	var handles []uint64
 	for _, ref := range []protocol.OwnerRef{b, a, b, a} {
-		h, err := r.Register(protocol.TierPlugin, hook(ref))
+		h, err := r.Register(pluginHost, hook(ref))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,10 +58,10 @@ func TestHookOrderAndWithdrawal(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("order %v, want %v", got, want)
 	}
-	if !r.Unregister(protocol.TierPlugin, &protocol.UnregisterParams{Owner: a, Handle: handles[1]}) {
+	if !r.Unregister(pluginHost, &protocol.UnregisterParams{Owner: a, Handle: handles[1]}) {
 		t.Fatal("unregister failed")
 	}
-	if err := r.Revoke(b, protocol.TierPlugin, "gone"); err != nil {
+	if err := r.Revoke(b, pluginHost, "gone"); err != nil {
 		t.Fatal(err)
 	}
 	if hs := r.Hooks(); len(hs) != 1 || hs[0].Handle != handles[3] {
@@ -73,23 +73,23 @@ func TestHookCaps(t *testing.T) {
 	r := New(Options{})
 	a := active(t, r, "alpha")
 	for i := 0; i < MaxHooksPerOwner; i++ {
-		if _, err := r.Register(protocol.TierPlugin, hook(a)); err != nil {
+		if _, err := r.Register(pluginHost, hook(a)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := r.Register(protocol.TierPlugin, hook(a)); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "128 hooks, the limit per plugin") {
+	if _, err := r.Register(pluginHost, hook(a)); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "128 hooks, the limit per plugin") {
 		t.Fatalf("owner cap: %v", err)
 	}
 	for i := 1; i < MaxHooksPerHost/MaxHooksPerOwner; i++ {
 		o := active(t, r, fmt.Sprintf("p%d", i))
 		for j := 0; j < MaxHooksPerOwner; j++ {
-			if _, err := r.Register(protocol.TierPlugin, hook(o)); err != nil {
+			if _, err := r.Register(pluginHost, hook(o)); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	last := active(t, r, "last")
-	if _, err := r.Register(protocol.TierPlugin, hook(last)); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "1024 hooks, the limit per host") {
+	if _, err := r.Register(pluginHost, hook(last)); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "1024 hooks, the limit per host") {
 		t.Fatalf("host cap: %v", err)
 	}
 }

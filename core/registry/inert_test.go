@@ -41,7 +41,7 @@ func TestDescriptionsInert(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := New(Options{})
 			ref := active(t, r, "alpha")
-			_, err := r.Register(protocol.TierPlugin, &protocol.RegisterParams{Owner: ref, Kind: tc.kind, Spec: tc.spec})
+			_, err := r.Register(pluginHost, &protocol.RegisterParams{Owner: ref, Kind: tc.kind, Spec: tc.spec})
 			if tc.reason == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

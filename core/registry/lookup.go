@@ -21,6 +21,7 @@ type ToolInfo struct {
 	Handle      uint64
 	Owner       protocol.OwnerRef
 	Tier        protocol.Tier
+	Host        protocol.HostKey
 }
 
 // CommandInfo describes a live extension command.
@@ -33,19 +34,20 @@ type CommandInfo struct {
 	Handle       uint64
 	Owner        protocol.OwnerRef
 	Tier         protocol.Tier
+	Host         protocol.HostKey
 }
 
 func (g *reg) toolInfo() ToolInfo {
 	return ToolInfo{
 		Name: g.name, PluginID: g.owner.ref.PluginID, Origin: "extension:" + g.owner.ref.PluginID,
-		Description: g.desc, InputSchema: slices.Clone(g.schema), Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.tier,
+		Description: g.desc, InputSchema: slices.Clone(g.schema), Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.host.Tier, Host: g.owner.host,
 	}
 }
 
 func (g *reg) commandInfo() CommandInfo {
 	return CommandInfo{
 		Name: g.name, PluginID: g.owner.ref.PluginID, Origin: "extension:" + g.owner.ref.PluginID,
-		Description: g.desc, ArgumentHint: g.hint, Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.tier,
+		Description: g.desc, ArgumentHint: g.hint, Handle: g.handle, Owner: g.owner.ref, Tier: g.owner.host.Tier, Host: g.owner.host,
 	}
 }
 
@@ -110,7 +112,8 @@ type Target struct {
 	Handle uint64
 	Owner  protocol.OwnerRef
 	Tier   protocol.Tier
-	Others int // Active owners of the tier other than Owner
+	Host   protocol.HostKey
+	Others int // Active owners of Host other than Owner
 	schema *jsonschema.Schema
 }
 
@@ -152,8 +155,8 @@ func (r *Registry) targetLocked(g *reg) (Target, bool) {
 	if o.state != Active {
 		return Target{}, false
 	}
-	return Target{Name: g.name, Kind: g.kind, Handle: g.handle, Owner: o.ref, Tier: o.tier,
-		Others: r.perTier[o.tier].active - 1, schema: g.compiled}, true
+	return Target{Name: g.name, Kind: g.kind, Handle: g.handle, Owner: o.ref, Tier: o.host.Tier, Host: o.host,
+		Others: r.countOf(o.host).active - 1, schema: g.compiled}, true
 }
 
 // Live reports whether handle is still registered to exactly ref and ref is Active:

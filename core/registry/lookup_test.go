@@ -14,7 +14,7 @@ func TestLookupTarget(t *testing.T) {
 	r := New(Options{})
 	a := active(t, r, "alpha")
 	b := active(t, r, "beta")
-	pending := begin(t, r, "gamma", protocol.TierPlugin)
+	pending := begin(t, r, "gamma", pluginHost)
 	ht := mustRegister(t, r, tool(a, "probe"))
 	hc := mustRegister(t, r, command(b, "export"))
 	mustRegister(t, r, tool(pending, "early"))
@@ -25,8 +25,8 @@ func TestLookupTarget(t *testing.T) {
 		want         Target
 		ok           bool
 	}{
-		{"tool", "probe", false, Target{Name: "probe", Kind: protocol.KindTool, Handle: ht, Owner: a, Tier: protocol.TierPlugin, Others: 1}, true},
-		{"command", "export", true, Target{Name: "export", Kind: protocol.KindCommand, Handle: hc, Owner: b, Tier: protocol.TierPlugin, Others: 1}, true},
+		{"tool", "probe", false, Target{Name: "probe", Kind: protocol.KindTool, Handle: ht, Owner: a, Tier: protocol.TierPlugin, Host: pluginHost, Others: 1}, true},
+		{"command", "export", true, Target{Name: "export", Kind: protocol.KindCommand, Handle: hc, Owner: b, Tier: protocol.TierPlugin, Host: pluginHost, Others: 1}, true},
 		{"tool name is exact", "Probe", false, Target{}, false},
 		{"activating owner", "early", false, Target{}, false},
 		{"unknown command", "probe", true, Target{}, false},
@@ -55,7 +55,7 @@ func TestLookupTarget(t *testing.T) {
 	if err := cg.ValidateInput([]byte(`{}`)); !errors.Is(err, ErrUnknownTool) {
 		t.Fatalf("command target: %v", err)
 	}
-	if err := r.Revoke(b, protocol.TierPlugin, "disabled"); err != nil {
+	if err := r.Revoke(b, pluginHost, "disabled"); err != nil {
 		t.Fatal(err)
 	}
 	if tg, _ := r.LookupTool("probe"); tg.Others != 0 {
@@ -67,7 +67,7 @@ func TestLookupTarget(t *testing.T) {
 // the Active count per tier follows every transition.
 func TestOwnerState(t *testing.T) {
 	r := New(Options{})
-	a := begin(t, r, "alpha", protocol.TierPlugin)
+	a := begin(t, r, "alpha", pluginHost)
 	forged := a
 	forged.OwnerToken = "00"
 	steps := []struct {
@@ -79,9 +79,9 @@ func TestOwnerState(t *testing.T) {
 	}{
 		{"begun", func() error { return nil }, a, Activating, 0},
 		{"forged token", func() error { return nil }, forged, Revoked, 0},
-		{"activated", func() error { return r.Activate(a, protocol.TierPlugin) }, a, Active, 1},
-		{"faulted", func() error { return r.Fault(a, protocol.TierPlugin, "boom") }, a, Faulted, 0},
-		{"replaced", func() error { _, err := r.BeginOwner("alpha", protocol.TierPlugin); return err }, a, Revoked, 0},
+		{"activated", func() error { return r.Activate(a, pluginHost) }, a, Active, 1},
+		{"faulted", func() error { return r.Fault(a, pluginHost, "boom") }, a, Faulted, 0},
+		{"replaced", func() error { _, err := r.BeginOwner("alpha", pluginHost); return err }, a, Revoked, 0},
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {
@@ -90,11 +90,11 @@ func TestOwnerState(t *testing.T) {
 		if got := r.State(s.ref); got != s.want {
 			t.Errorf("%s: state %s, want %s", s.name, got, s.want)
 		}
-		if got := r.ActiveOwners(protocol.TierPlugin); got != s.active {
+		if got := r.ActiveOwners(pluginHost); got != s.active {
 			t.Errorf("%s: %d active, want %d", s.name, got, s.active)
 		}
 	}
-	if got := r.ActiveOwners(protocol.TierBuiltin); got != 0 {
+	if got := r.ActiveOwners(builtinHost); got != 0 {
 		t.Errorf("builtin tier: %d active", got)
 	}
 }

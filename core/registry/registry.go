@@ -74,6 +74,7 @@ type Options struct {
 type Owner struct {
 	Ref      protocol.OwnerRef
 	Tier     protocol.Tier
+	Host     protocol.HostKey // the host it lives in (Host.Tier == Tier)
 	State    State
 	Reason   string // why it failed, faulted or was revoked
 	Tools    int
@@ -82,7 +83,7 @@ type Owner struct {
 
 type owner struct {
 	ref    protocol.OwnerRef
-	tier   protocol.Tier
+	host   protocol.HostKey
 	state  State
 	reason string
 	regs   map[uint64]*reg
@@ -91,7 +92,7 @@ type owner struct {
 }
 
 func (o *owner) snapshot() Owner {
-	return Owner{Ref: o.ref, Tier: o.tier, State: o.state, Reason: o.reason, Tools: o.tools, Commands: o.cmds}
+	return Owner{Ref: o.ref, Tier: o.host.Tier, Host: o.host, State: o.state, Reason: o.reason, Tools: o.tools, Commands: o.cmds}
 }
 
 // reg is one admitted registration.
@@ -107,7 +108,7 @@ type reg struct {
 	compiled *jsonschema.Schema
 }
 
-// tierCount is what one tier holds: registrations against the per-host caps, and its
+// tierCount is what one host holds: registrations against the per-host caps, and its
 // Active owners.
 type tierCount struct{ tools, cmds, hooks, active int }
 
@@ -127,9 +128,9 @@ type Registry struct {
 	latest   map[string]uint64 // +checklocks:mu
 	byHandle map[uint64]*reg   // +checklocks:mu
 	// tools and commands are keyed by the folded name (Fold).
-	tools    map[string]*reg              // +checklocks:mu
-	commands map[string]*reg              // +checklocks:mu
-	perTier  map[protocol.Tier]*tierCount // +checklocks:mu
+	tools    map[string]*reg                 // +checklocks:mu
+	commands map[string]*reg                 // +checklocks:mu
+	perHost  map[protocol.HostKey]*tierCount // +checklocks:mu
 	// claims is the claim table: who a name belongs to before and during activation.
 	claims claimTable // +checklocks:mu
 }
@@ -148,19 +149,22 @@ func New(opts Options) *Registry {
 		byHandle: map[uint64]*reg{},
 		tools:    map[string]*reg{},
 		commands: map[string]*reg{},
-		perTier:  map[protocol.Tier]*tierCount{protocol.TierPlugin: {}, protocol.TierBuiltin: {}},
+		perHost:  map[protocol.HostKey]*tierCount{},
 		claims:   newClaimTable(map[string]Claim{}),
 	}
 }
 
-// BeginOwner starts a new activation of pluginID on tier: a fresh generation and token,
-// state Activating. It refuses an id that does not fit the tier and a plugin that
-// already has a live owner.
-func (r *Registry) BeginOwner(pluginID string, tier protocol.Tier) (protocol.OwnerRef, error) {
-	if !tier.Valid() {
-		return protocol.OwnerRef{}, fmt.Errorf("%w: unknown tier %q", ErrInvalidOwner, tier)
+// BeginOwner starts a new activation of pluginID in host: a fresh generation and token,
+// state Activating. It refuses an id that does not fit the host's tier, a plugin's own
+// host named for another plugin, and a plugin that already has a live owner.
+func (r *Registry) BeginOwner(pluginID string, host protocol.HostKey) (protocol.OwnerRef, error) {
+	if !host.Tier.Valid() {
+		return protocol.OwnerRef{}, fmt.Errorf("%w: unknown tier %q", ErrInvalidOwner, host.Tier)
 	}
-	if why := checkOwnerID(pluginID, tier == protocol.TierBuiltin); why != "" {
+	if host.Group != "" && (host.Group != pluginID || host.Tier != protocol.TierPlugin) {
+		return protocol.OwnerRef{}, fmt.Errorf("%w: %s is not plugin `%s`'s host", ErrInvalidOwner, host, pluginID)
+	}
+	if why := checkOwnerID(pluginID, host.Tier == protocol.TierBuiltin); why != "" {
 		return protocol.OwnerRef{}, fmt.Errorf("%w: %s", ErrInvalidOwner, why)
 	}
 	token, err := newToken()
@@ -179,7 +183,7 @@ func (r *Registry) BeginOwner(pluginID string, tier protocol.Tier) (protocol.Own
 	r.generation++
 	o := &owner{
 		ref:   protocol.OwnerRef{PluginID: pluginID, Generation: r.generation, OwnerToken: token},
-		tier:  tier,
+		host:  host,
 		state: Activating,
 		regs:  map[uint64]*reg{},
 	}
@@ -196,32 +200,32 @@ func newToken() (string, error) {
 	return hex.EncodeToString(b[:]), nil
 }
 
-// lookupLocked returns the live owner ref names on tier, or ErrStaleOwner.
+// lookupLocked returns the live owner ref names in host, or ErrStaleOwner.
 //
 // +checklocksread:r.mu
-func (r *Registry) lookupLocked(ref protocol.OwnerRef, tier protocol.Tier) (*owner, error) {
+func (r *Registry) lookupLocked(ref protocol.OwnerRef, host protocol.HostKey) (*owner, error) {
 	o := r.owners[ref.Generation]
-	if o == nil || o.ref.PluginID != ref.PluginID || o.tier != tier || !o.state.Live() ||
+	if o == nil || o.ref.PluginID != ref.PluginID || o.host != host || !o.state.Live() ||
 		subtle.ConstantTimeCompare([]byte(o.ref.OwnerToken), []byte(ref.OwnerToken)) != 1 {
 		return nil, ErrStaleOwner
 	}
 	return o, nil
 }
 
-// Check reports whether ref is exactly a live owner of tier (nil) or ErrStaleOwner.
-func (r *Registry) Check(ref protocol.OwnerRef, tier protocol.Tier) error {
+// Check reports whether ref is exactly a live owner in host (nil) or ErrStaleOwner.
+func (r *Registry) Check(ref protocol.OwnerRef, host protocol.HostKey) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	_, err := r.lookupLocked(ref, tier)
+	_, err := r.lookupLocked(ref, host)
 	return err
 }
 
 // Activate moves an Activating owner to Active. What it registered becomes its plugin's
 // claims (SetClaims, Claims).
-func (r *Registry) Activate(ref protocol.OwnerRef, tier protocol.Tier) error {
+func (r *Registry) Activate(ref protocol.OwnerRef, host protocol.HostKey) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	o, err := r.lookupLocked(ref, tier)
+	o, err := r.lookupLocked(ref, host)
 	if err != nil {
 		return err
 	}
@@ -229,7 +233,7 @@ func (r *Registry) Activate(ref protocol.OwnerRef, tier protocol.Tier) error {
 		return fmt.Errorf("%w: owner of `%s` is %s, not activating", ErrStaleOwner, ref.PluginID, o.state)
 	}
 	o.state = Active
-	r.perTier[o.tier].active++
+	r.countLocked(o.host).active++
 	r.recordClaimsLocked(o)
 	if len(o.regs) > 0 {
 		r.changed()
@@ -238,25 +242,25 @@ func (r *Registry) Activate(ref protocol.OwnerRef, tier protocol.Tier) error {
 }
 
 // Fail ends an owner whose activation failed; its registrations are dropped.
-func (r *Registry) Fail(ref protocol.OwnerRef, tier protocol.Tier, reason string) error {
-	return r.end(ref, tier, Failed, reason)
+func (r *Registry) Fail(ref protocol.OwnerRef, host protocol.HostKey, reason string) error {
+	return r.end(ref, host, Failed, reason)
 }
 
 // Fault ends an owner the host reported faulted; its registrations are dropped.
-func (r *Registry) Fault(ref protocol.OwnerRef, tier protocol.Tier, reason string) error {
-	return r.end(ref, tier, Faulted, reason)
+func (r *Registry) Fault(ref protocol.OwnerRef, host protocol.HostKey, reason string) error {
+	return r.end(ref, host, Faulted, reason)
 }
 
 // Revoke ends an owner whose plugin is no longer desired; its registrations are
 // dropped at once.
-func (r *Registry) Revoke(ref protocol.OwnerRef, tier protocol.Tier, reason string) error {
-	return r.end(ref, tier, Revoked, reason)
+func (r *Registry) Revoke(ref protocol.OwnerRef, host protocol.HostKey, reason string) error {
+	return r.end(ref, host, Revoked, reason)
 }
 
-func (r *Registry) end(ref protocol.OwnerRef, tier protocol.Tier, to State, reason string) error {
+func (r *Registry) end(ref protocol.OwnerRef, host protocol.HostKey, to State, reason string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	o, err := r.lookupLocked(ref, tier)
+	o, err := r.lookupLocked(ref, host)
 	if err != nil {
 		return err
 	}
@@ -271,22 +275,44 @@ func (r *Registry) endLocked(o *owner, to State, reason string) {
 		delete(o.regs, h)
 	}
 	if o.state == Active {
-		r.perTier[o.tier].active--
+		r.countLocked(o.host).active--
 	}
 	o.state, o.reason = to, reason
 }
 
-// HostExited records that tier's host went away: every live owner of the tier loses its
+// countLocked returns host's counts, creating them.
+//
+// +checklocks:r.mu
+func (r *Registry) countLocked(host protocol.HostKey) *tierCount {
+	c := r.perHost[host]
+	if c == nil {
+		c = &tierCount{}
+		r.perHost[host] = c
+	}
+	return c
+}
+
+// countOf returns a copy of host's counts (zero for a host never counted).
+//
+// +checklocksread:r.mu
+func (r *Registry) countOf(host protocol.HostKey) tierCount {
+	if c := r.perHost[host]; c != nil {
+		return *c
+	}
+	return tierCount{}
+}
+
+// HostExited records that host went away: every live owner in it loses its
 // registrations. The sole owner that was Activating is Failed ("host crashed during
 // activation: <reason>") and is not to be replayed; every other live owner is Revoked
 // and returned in replay, for the caller to activate again under new generations.
-func (r *Registry) HostExited(tier protocol.Tier, reason string) (replay []string, blamed string) {
+func (r *Registry) HostExited(host protocol.HostKey, reason string) (replay []string, blamed string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var activating []*owner
 	var live []*owner
 	for _, o := range r.owners {
-		if o.tier != tier || !o.state.Live() {
+		if o.host != host || !o.state.Live() {
 			continue
 		}
 		live = append(live, o)
@@ -329,11 +355,11 @@ func (r *Registry) State(ref protocol.OwnerRef) State {
 	return Revoked
 }
 
-// ActiveOwners returns how many owners of tier are Active.
-func (r *Registry) ActiveOwners(tier protocol.Tier) int {
+// ActiveOwners returns how many owners in host are Active.
+func (r *Registry) ActiveOwners(host protocol.HostKey) int {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if c := r.perTier[tier]; c != nil {
+	if c := r.perHost[host]; c != nil {
 		return c.active
 	}
 	return 0

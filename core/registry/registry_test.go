@@ -12,7 +12,7 @@ import (
 
 const objSchema = `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false}`
 
-func begin(t *testing.T, r *Registry, id string, tier protocol.Tier) protocol.OwnerRef {
+func begin(t *testing.T, r *Registry, id string, tier protocol.HostKey) protocol.OwnerRef {
 	t.Helper()
 	ref, err := r.BeginOwner(id, tier)
 	if err != nil {
@@ -23,8 +23,8 @@ func begin(t *testing.T, r *Registry, id string, tier protocol.Tier) protocol.Ow
 
 func active(t *testing.T, r *Registry, id string) protocol.OwnerRef {
 	t.Helper()
-	ref := begin(t, r, id, protocol.TierPlugin)
-	if err := r.Activate(ref, protocol.TierPlugin); err != nil {
+	ref := begin(t, r, id, pluginHost)
+	if err := r.Activate(ref, pluginHost); err != nil {
 		t.Fatal(err)
 	}
 	return ref
@@ -42,7 +42,7 @@ func command(ref protocol.OwnerRef, name string) *protocol.RegisterParams {
 
 func mustRegister(t *testing.T, r *Registry, p *protocol.RegisterParams) uint64 {
 	t.Helper()
-	h, err := r.Register(protocol.TierPlugin, p)
+	h, err := r.Register(pluginHost, p)
 	if err != nil {
 		t.Fatalf("register %s %s: %v", p.Kind, p.Spec.Name, err)
 	}
@@ -52,38 +52,40 @@ func mustRegister(t *testing.T, r *Registry, p *protocol.RegisterParams) uint64 
 func TestBeginOwner(t *testing.T) {
 	r := New(Options{})
 	tokenRE := regexp.MustCompile(`^[0-9a-f]{64}$`)
-	a := begin(t, r, "alpha", protocol.TierPlugin)
-	b := begin(t, r, "host:mcp", protocol.TierBuiltin)
+	a := begin(t, r, "alpha", pluginHost)
+	b := begin(t, r, "host:mcp", builtinHost)
 	if a.Generation != 1 || b.Generation != 2 {
 		t.Fatalf("generations %d, %d: want one registry-wide counter from 1", a.Generation, b.Generation)
 	}
 	if !tokenRE.MatchString(a.OwnerToken) || !tokenRE.MatchString(b.OwnerToken) || a.OwnerToken == b.OwnerToken {
 		t.Fatalf("tokens %q %q", a.OwnerToken, b.OwnerToken)
 	}
-	if o, _ := r.Owner("alpha"); o.State != Activating || o.Tier != protocol.TierPlugin {
+	if o, _ := r.Owner("alpha"); o.State != Activating || o.Host != pluginHost {
 		t.Fatalf("owner %+v", o)
 	}
 	bad := []struct {
 		id   string
-		tier protocol.Tier
+		tier protocol.HostKey
 	}{
-		{"host:mcp", protocol.TierPlugin},
-		{"host:", protocol.TierBuiltin},
-		{"host:Bad", protocol.TierBuiltin},
-		{"mcp", protocol.TierBuiltin},
-		{"", protocol.TierPlugin},
-		{"alpha", protocol.TierPlugin}, // already live
-		{"x", protocol.Tier("other")},
+		{"host:mcp", pluginHost},
+		{"host:", builtinHost},
+		{"host:Bad", builtinHost},
+		{"mcp", builtinHost},
+		{"", pluginHost},
+		{"alpha", pluginHost}, // already live
+		{"x", protocol.HostKey{Tier: "other"}},
+		{"gamma", protocol.HostKey{Tier: protocol.TierPlugin, Group: "beta"}},         // another plugin's own host
+		{"host:mcp", protocol.HostKey{Tier: protocol.TierBuiltin, Group: "host:mcp"}}, // the builtin tier has no own hosts
 	}
 	for _, tc := range bad {
 		if _, err := r.BeginOwner(tc.id, tc.tier); !errors.Is(err, ErrInvalidOwner) {
 			t.Errorf("BeginOwner(%q, %s) = %v, want ErrInvalidOwner", tc.id, tc.tier, err)
 		}
 	}
-	if err := r.Revoke(a, protocol.TierPlugin, "disabled"); err != nil {
+	if err := r.Revoke(a, pluginHost, "disabled"); err != nil {
 		t.Fatal(err)
 	}
-	a2 := begin(t, r, "alpha", protocol.TierPlugin)
+	a2 := begin(t, r, "alpha", pluginHost)
 	if a2.Generation != 3 || a2.OwnerToken == a.OwnerToken {
 		t.Fatalf("re-activation %+v", a2)
 	}
@@ -92,21 +94,22 @@ func TestBeginOwner(t *testing.T) {
 func TestOwnerRefMustMatchExactly(t *testing.T) {
 	r := New(Options{})
 	old := active(t, r, "alpha")
-	if err := r.Revoke(old, protocol.TierPlugin, "reconfigured"); err != nil {
+	if err := r.Revoke(old, pluginHost, "reconfigured"); err != nil {
 		t.Fatal(err)
 	}
 	cur := active(t, r, "alpha")
 	other := active(t, r, "beta")
 	cases := map[string]struct {
 		ref  protocol.OwnerRef
-		tier protocol.Tier
+		tier protocol.HostKey
 	}{
-		"older generation":   {old, protocol.TierPlugin},
-		"wrong token":        {protocol.OwnerRef{PluginID: "alpha", Generation: cur.Generation, OwnerToken: strings.Repeat("0", 64)}, protocol.TierPlugin},
-		"other plugin's gen": {protocol.OwnerRef{PluginID: "alpha", Generation: other.Generation, OwnerToken: other.OwnerToken}, protocol.TierPlugin},
-		"unknown":            {protocol.OwnerRef{PluginID: "zeta", Generation: 99, OwnerToken: "x"}, protocol.TierPlugin},
-		"other tier":         {cur, protocol.TierBuiltin},
-		"token case differs": {protocol.OwnerRef{PluginID: "alpha", Generation: cur.Generation, OwnerToken: strings.ToUpper(cur.OwnerToken)}, protocol.TierPlugin},
+		"older generation":   {old, pluginHost},
+		"wrong token":        {protocol.OwnerRef{PluginID: "alpha", Generation: cur.Generation, OwnerToken: strings.Repeat("0", 64)}, pluginHost},
+		"other plugin's gen": {protocol.OwnerRef{PluginID: "alpha", Generation: other.Generation, OwnerToken: other.OwnerToken}, pluginHost},
+		"unknown":            {protocol.OwnerRef{PluginID: "zeta", Generation: 99, OwnerToken: "x"}, pluginHost},
+		"other tier":         {cur, builtinHost},
+		"other host":         {cur, protocol.HostKey{Tier: protocol.TierPlugin, Group: "alpha"}},
+		"token case differs": {protocol.OwnerRef{PluginID: "alpha", Generation: cur.Generation, OwnerToken: strings.ToUpper(cur.OwnerToken)}, pluginHost},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -116,7 +119,7 @@ func TestOwnerRefMustMatchExactly(t *testing.T) {
 			}
 		})
 	}
-	if err := r.Check(cur, protocol.TierPlugin); err != nil {
+	if err := r.Check(cur, pluginHost); err != nil {
 		t.Fatalf("current owner: %v", err)
 	}
 	mustRegister(t, r, tool(cur, "probe"))
@@ -124,11 +127,11 @@ func TestOwnerRefMustMatchExactly(t *testing.T) {
 
 func TestEndedOwnersCannotRegister(t *testing.T) {
 	for _, end := range []func(*Registry, protocol.OwnerRef) error{
-		func(r *Registry, ref protocol.OwnerRef) error { return r.Fail(ref, protocol.TierPlugin, "apply threw") },
+		func(r *Registry, ref protocol.OwnerRef) error { return r.Fail(ref, pluginHost, "apply threw") },
 		func(r *Registry, ref protocol.OwnerRef) error {
-			return r.Fault(ref, protocol.TierPlugin, "timer threw")
+			return r.Fault(ref, pluginHost, "timer threw")
 		},
-		func(r *Registry, ref protocol.OwnerRef) error { return r.Revoke(ref, protocol.TierPlugin, "disabled") },
+		func(r *Registry, ref protocol.OwnerRef) error { return r.Revoke(ref, pluginHost, "disabled") },
 	} {
 		r := New(Options{})
 		ref := active(t, r, "alpha")
@@ -140,7 +143,7 @@ func TestEndedOwnersCannotRegister(t *testing.T) {
 		if len(r.Tools()) != 0 || len(r.Commands()) != 0 || r.Live(h, ref) {
 			t.Fatal("registrations survived the owner's end")
 		}
-		if _, err := r.Register(protocol.TierPlugin, tool(ref, "probe")); !errors.Is(err, ErrStaleOwner) {
+		if _, err := r.Register(pluginHost, tool(ref, "probe")); !errors.Is(err, ErrStaleOwner) {
 			t.Fatalf("register after end = %v", err)
 		}
 		if err := end(r, ref); !errors.Is(err, ErrStaleOwner) {
@@ -197,7 +200,7 @@ func TestToolAdmission(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := New(Options{})
 			ref := active(t, r, "alpha")
-			_, err := r.Register(protocol.TierPlugin, &protocol.RegisterParams{Owner: ref, Kind: protocol.KindTool, Spec: tc.spec})
+			_, err := r.Register(pluginHost, &protocol.RegisterParams{Owner: ref, Kind: protocol.KindTool, Spec: tc.spec})
 			if !errors.Is(err, ErrRefused) || !errors.Is(err, tc.cause) || !strings.Contains(err.Error(), tc.reason) {
 				t.Fatalf("err = %v, want %v containing %q", err, tc.cause, tc.reason)
 			}
@@ -228,10 +231,10 @@ func TestToolNamesAdmitted(t *testing.T) {
 func TestEmbedderReservedNames(t *testing.T) {
 	r := New(Options{NativeTools: []string{"deploy"}, BuiltinCommands: []string{"model"}})
 	ref := active(t, r, "alpha")
-	if _, err := r.Register(protocol.TierPlugin, tool(ref, "Deploy")); !errors.Is(err, ErrReservedName) {
+	if _, err := r.Register(pluginHost, tool(ref, "Deploy")); !errors.Is(err, ErrReservedName) {
 		t.Fatalf("embedder tool: %v", err)
 	}
-	if _, err := r.Register(protocol.TierPlugin, command(ref, "model")); !errors.Is(err, ErrReservedName) {
+	if _, err := r.Register(pluginHost, command(ref, "model")); !errors.Is(err, ErrReservedName) {
 		t.Fatalf("embedder command: %v", err)
 	}
 }
@@ -241,7 +244,7 @@ func TestToolClashAcrossPlugins(t *testing.T) {
 	a, b := active(t, r, "alpha"), active(t, r, "beta")
 	mustRegister(t, r, tool(a, "probe"))
 	for _, n := range []string{"probe", "PROBE", "Probe"} {
-		_, err := r.Register(protocol.TierPlugin, tool(b, n))
+		_, err := r.Register(pluginHost, tool(b, n))
 		if !errors.Is(err, ErrNameTaken) || !strings.Contains(err.Error(), "belongs to plugin `alpha`") {
 			t.Fatalf("%s: %v", n, err)
 		}
@@ -265,7 +268,7 @@ func TestSameOwnerReplacesUnderNewHandle(t *testing.T) {
 		t.Fatalf("owner counts %d tools", o.Tools)
 	}
 	// Undoing the retired handle is a no-op and leaves the replacement.
-	if r.Unregister(protocol.TierPlugin, &protocol.UnregisterParams{Owner: a, Handle: h1}) {
+	if r.Unregister(pluginHost, &protocol.UnregisterParams{Owner: a, Handle: h1}) {
 		t.Fatal("stale handle removed something")
 	}
 	if tl := r.Tools(); len(tl) != 1 || tl[0].Name != "Probe" || tl[0].Handle != h2 {
@@ -281,15 +284,15 @@ func TestUnregisterExactHandle(t *testing.T) {
 	cases := []struct {
 		name string
 		p    protocol.UnregisterParams
-		tier protocol.Tier
+		tier protocol.HostKey
 		gone bool
 	}{
-		{"foreign handle", protocol.UnregisterParams{Owner: a, Handle: hb}, protocol.TierPlugin, false},
-		{"unknown handle", protocol.UnregisterParams{Owner: a, Handle: 999}, protocol.TierPlugin, false},
-		{"stale owner", protocol.UnregisterParams{Owner: protocol.OwnerRef{PluginID: "alpha", Generation: a.Generation, OwnerToken: "x"}, Handle: ha}, protocol.TierPlugin, false},
-		{"wrong tier", protocol.UnregisterParams{Owner: a, Handle: ha}, protocol.TierBuiltin, false},
-		{"exact", protocol.UnregisterParams{Owner: a, Handle: ha}, protocol.TierPlugin, true},
-		{"again", protocol.UnregisterParams{Owner: a, Handle: ha}, protocol.TierPlugin, false},
+		{"foreign handle", protocol.UnregisterParams{Owner: a, Handle: hb}, pluginHost, false},
+		{"unknown handle", protocol.UnregisterParams{Owner: a, Handle: 999}, pluginHost, false},
+		{"stale owner", protocol.UnregisterParams{Owner: protocol.OwnerRef{PluginID: "alpha", Generation: a.Generation, OwnerToken: "x"}, Handle: ha}, pluginHost, false},
+		{"wrong tier", protocol.UnregisterParams{Owner: a, Handle: ha}, builtinHost, false},
+		{"exact", protocol.UnregisterParams{Owner: a, Handle: ha}, pluginHost, true},
+		{"again", protocol.UnregisterParams{Owner: a, Handle: ha}, pluginHost, false},
 	}
 	for _, tc := range cases {
 		if got := r.Unregister(tc.tier, &tc.p); got != tc.gone {
@@ -307,7 +310,7 @@ func TestToolCaps(t *testing.T) {
 	for i := range MaxToolsPerOwner {
 		mustRegister(t, r, tool(a, fmt.Sprintf("t%d", i)))
 	}
-	_, err := r.Register(protocol.TierPlugin, tool(a, "one_more"))
+	_, err := r.Register(pluginHost, tool(a, "one_more"))
 	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "128 tools, the limit per plugin") {
 		t.Fatalf("owner cap: %v", err)
 	}
@@ -321,17 +324,33 @@ func TestToolCaps(t *testing.T) {
 		}
 	}
 	last := active(t, r, "last")
-	_, err = r.Register(protocol.TierPlugin, tool(last, "extra"))
-	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "plugin tier already has 1024 tools") {
+	_, err = r.Register(pluginHost, tool(last, "extra"))
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "the plugin tier's host already has 1024 tools") {
 		t.Fatalf("host cap: %v", err)
 	}
 	// The builtin tier counts separately.
-	bref := begin(t, r, "host:mcp", protocol.TierBuiltin)
-	if _, err := r.Register(protocol.TierBuiltin, tool(bref, "builtin_probe")); err != nil {
+	bref := begin(t, r, "host:mcp", builtinHost)
+	if _, err := r.Register(builtinHost, tool(bref, "builtin_probe")); err != nil {
 		t.Fatalf("builtin tier: %v", err)
 	}
+	// So does a plugin's own host, and a registration there is its own.
+	own := protocol.HostKey{Tier: protocol.TierPlugin, Group: "solo"}
+	sref := begin(t, r, "solo", own)
+	if err := r.Activate(sref, own); err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.Register(own, tool(sref, "solo_probe"))
+	if err != nil {
+		t.Fatalf("own host: %v", err)
+	}
+	if tg, ok := r.LookupTool("solo_probe"); !ok || tg.Host != own || tg.Others != 0 || tg.Handle != h {
+		t.Fatalf("own host's target %+v", tg)
+	}
+	if _, err := r.Register(pluginHost, tool(sref, "solo_other")); !errors.Is(err, ErrStaleOwner) {
+		t.Fatalf("an own host's owner registered through the shared host: %v", err)
+	}
 	// Dropping an owner frees room.
-	if err := r.Revoke(a, protocol.TierPlugin, "disabled"); err != nil {
+	if err := r.Revoke(a, pluginHost, "disabled"); err != nil {
 		t.Fatal(err)
 	}
 	mustRegister(t, r, tool(last, "extra"))
@@ -361,7 +380,7 @@ func TestCommandAdmission(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := New(Options{})
 			ref := active(t, r, "alpha")
-			_, err := r.Register(protocol.TierPlugin, &protocol.RegisterParams{Owner: ref, Kind: protocol.KindCommand, Spec: tc.spec})
+			_, err := r.Register(pluginHost, &protocol.RegisterParams{Owner: ref, Kind: protocol.KindCommand, Spec: tc.spec})
 			if !errors.Is(err, tc.cause) || !strings.Contains(err.Error(), tc.reason) {
 				t.Fatalf("err = %v, want %v containing %q", err, tc.cause, tc.reason)
 			}
@@ -373,7 +392,7 @@ func TestCommandAdmission(t *testing.T) {
 	p.Spec.ArgumentHint = hint("[format]")
 	p.Spec.Description = "  Export the session log  "
 	mustRegister(t, r, p)
-	if _, err := r.Register(protocol.TierPlugin, command(b, "export")); !errors.Is(err, ErrNameTaken) {
+	if _, err := r.Register(pluginHost, command(b, "export")); !errors.Is(err, ErrNameTaken) {
 		t.Fatalf("clash: %v", err)
 	}
 	c, ok := r.Command("export")
@@ -388,7 +407,7 @@ func TestCommandCaps(t *testing.T) {
 	for i := range MaxCommandsPerOwner {
 		mustRegister(t, r, command(a, fmt.Sprintf("c%d", i)))
 	}
-	if _, err := r.Register(protocol.TierPlugin, command(a, "more")); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "64 commands") {
+	if _, err := r.Register(pluginHost, command(a, "more")); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "64 commands") {
 		t.Fatalf("owner cap: %v", err)
 	}
 	for o := 1; o < MaxCommandsPerHost/MaxCommandsPerOwner; o++ {
@@ -398,7 +417,7 @@ func TestCommandCaps(t *testing.T) {
 		}
 	}
 	last := active(t, r, "last")
-	if _, err := r.Register(protocol.TierPlugin, command(last, "extra")); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "256 commands, the limit per host") {
+	if _, err := r.Register(pluginHost, command(last, "extra")); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "256 commands, the limit per host") {
 		t.Fatalf("host cap: %v", err)
 	}
 }
@@ -407,7 +426,7 @@ func TestUnsupportedKinds(t *testing.T) {
 	r := New(Options{})
 	a := active(t, r, "alpha")
 	for _, k := range []protocol.RegisterKind{"widget"} {
-		_, err := r.Register(protocol.TierPlugin, &protocol.RegisterParams{Owner: a, Kind: k, Spec: protocol.RegisterSpec{Name: "x", Description: "d"}})
+		_, err := r.Register(pluginHost, &protocol.RegisterParams{Owner: a, Kind: k, Spec: protocol.RegisterSpec{Name: "x", Description: "d"}})
 		if !errors.Is(err, ErrUnsupportedKind) || err.Error() != string(k)+" is not supported yet" {
 			t.Fatalf("%s: %v", k, err)
 		}
@@ -436,7 +455,7 @@ func TestHandlesNeverReused(t *testing.T) {
 			t.Fatalf("cycle %d: handle %d reused", i, h)
 		}
 		seen[h] = true
-		if !r.Unregister(protocol.TierPlugin, &protocol.UnregisterParams{Owner: a, Handle: h}) {
+		if !r.Unregister(pluginHost, &protocol.UnregisterParams{Owner: a, Handle: h}) {
 			t.Fatalf("cycle %d: unregister failed", i)
 		}
 	}
@@ -450,7 +469,7 @@ func TestHandlesNeverReused(t *testing.T) {
 
 func TestActivatingOwnersAreNotListed(t *testing.T) {
 	r := New(Options{})
-	ref := begin(t, r, "alpha", protocol.TierPlugin)
+	ref := begin(t, r, "alpha", pluginHost)
 	h := mustRegister(t, r, tool(ref, "probe"))
 	if len(r.Tools()) != 0 || r.Live(h, ref) {
 		t.Fatal("an activating owner's tool is listed or live")
@@ -458,7 +477,7 @@ func TestActivatingOwnersAreNotListed(t *testing.T) {
 	if _, ok := r.Tool("probe"); ok {
 		t.Fatal("Tool found an activating owner's tool")
 	}
-	if err := r.Activate(ref, protocol.TierPlugin); err != nil {
+	if err := r.Activate(ref, pluginHost); err != nil {
 		t.Fatal(err)
 	}
 	ti, ok := r.Tool("probe")
@@ -468,19 +487,19 @@ func TestActivatingOwnersAreNotListed(t *testing.T) {
 	if _, ok := r.Tool("PROBE"); ok {
 		t.Fatal("Tool matched another case")
 	}
-	if err := r.Activate(ref, protocol.TierPlugin); !errors.Is(err, ErrStaleOwner) {
+	if err := r.Activate(ref, pluginHost); !errors.Is(err, ErrStaleOwner) {
 		t.Fatalf("activate twice: %v", err)
 	}
 }
 
 func TestBuiltinTierOwnership(t *testing.T) {
 	r := New(Options{})
-	b := begin(t, r, "host:mcp", protocol.TierBuiltin)
+	b := begin(t, r, "host:mcp", builtinHost)
 	p := active(t, r, "alpha")
-	if _, err := r.Register(protocol.TierPlugin, tool(b, "probe")); !errors.Is(err, ErrStaleOwner) {
+	if _, err := r.Register(pluginHost, tool(b, "probe")); !errors.Is(err, ErrStaleOwner) {
 		t.Fatalf("plugin host registering for a builtin owner: %v", err)
 	}
-	if _, err := r.Register(protocol.TierBuiltin, tool(p, "probe")); !errors.Is(err, ErrStaleOwner) {
+	if _, err := r.Register(builtinHost, tool(p, "probe")); !errors.Is(err, ErrStaleOwner) {
 		t.Fatalf("builtin host registering for a plugin owner: %v", err)
 	}
 }
@@ -488,11 +507,11 @@ func TestBuiltinTierOwnership(t *testing.T) {
 func TestHostExited(t *testing.T) {
 	r := New(Options{})
 	a, b := active(t, r, "alpha"), active(t, r, "beta")
-	c := begin(t, r, "gamma", protocol.TierPlugin)
-	bi := begin(t, r, "host:mcp", protocol.TierBuiltin)
+	c := begin(t, r, "gamma", pluginHost)
+	bi := begin(t, r, "host:mcp", builtinHost)
 	mustRegister(t, r, tool(a, "a_probe"))
 	mustRegister(t, r, tool(c, "c_probe"))
-	replay, blamed := r.HostExited(protocol.TierPlugin, "exited with signal 9")
+	replay, blamed := r.HostExited(pluginHost, "exited with signal 9")
 	if strings.Join(replay, ",") != "alpha,beta" || blamed != "gamma" {
 		t.Fatalf("replay %v blamed %q", replay, blamed)
 	}
@@ -502,17 +521,17 @@ func TestHostExited(t *testing.T) {
 	if o, _ := r.Owner("alpha"); o.State != Revoked {
 		t.Fatalf("alpha %+v", o)
 	}
-	if len(r.Tools()) != 0 || r.Check(b, protocol.TierPlugin) == nil {
+	if len(r.Tools()) != 0 || r.Check(b, pluginHost) == nil {
 		t.Fatal("plugin tier owners survived")
 	}
-	if err := r.Check(bi, protocol.TierBuiltin); err != nil {
+	if err := r.Check(bi, builtinHost); err != nil {
 		t.Fatalf("builtin owner affected: %v", err)
 	}
 	// Two activating owners: neither is blamed.
 	r2 := New(Options{})
-	begin(t, r2, "x", protocol.TierPlugin)
-	begin(t, r2, "y", protocol.TierPlugin)
-	if replay, blamed := r2.HostExited(protocol.TierPlugin, "oom"); blamed != "" || len(replay) != 2 {
+	begin(t, r2, "x", pluginHost)
+	begin(t, r2, "y", pluginHost)
+	if replay, blamed := r2.HostExited(pluginHost, "oom"); blamed != "" || len(replay) != 2 {
 		t.Fatalf("replay %v blamed %q", replay, blamed)
 	}
 }
@@ -561,8 +580,8 @@ func TestConcurrentRegistration(t *testing.T) {
 		go func() {
 			for j := range 50 {
 				// Every plugin races for "shared"; exactly one wins.
-				r.Register(protocol.TierPlugin, tool(ref, "shared"))
-				h, err := r.Register(protocol.TierPlugin, tool(ref, fmt.Sprintf("p%d_t%d", i, j)))
+				r.Register(pluginHost, tool(ref, "shared"))
+				h, err := r.Register(pluginHost, tool(ref, fmt.Sprintf("p%d_t%d", i, j)))
 				if err != nil {
 					done <- err
 					return
@@ -613,7 +632,7 @@ func TestIdenticalSchemasShareACompilation(t *testing.T) {
 	for range 2 {
 		p := tool(a, "remote")
 		p.Spec.InputSchema = []byte(`{"type":"object","$ref":"https://example.invalid/x.json"}`)
-		if _, err := r.Register(protocol.TierPlugin, p); !errors.Is(err, ErrInvalidSpec) {
+		if _, err := r.Register(pluginHost, p); !errors.Is(err, ErrInvalidSpec) {
 			t.Fatalf("err = %v", err)
 		}
 	}

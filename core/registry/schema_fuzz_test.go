@@ -43,7 +43,7 @@ func FuzzAdmitSchema(f *testing.F) {
 		ref := active(t, r, "fz")
 		p := &protocol.RegisterParams{Owner: ref, Kind: protocol.KindTool, Spec: protocol.RegisterSpec{
 			Name: "fz_tool", Description: "fuzzed", InputSchema: schema}}
-		_, err := r.Register(protocol.TierPlugin, p)
+		_, err := r.Register(pluginHost, p)
 		_, cerr := CompileInputSchema("fz_tool", schema)
 		if err != nil {
 			checkSchemaRefusal(t, err)
@@ -106,7 +106,7 @@ func TestSchemaSeeds(t *testing.T) {
 		r := New(Options{})
 		p := &protocol.RegisterParams{Owner: active(t, r, "fz"), Kind: protocol.KindTool, Spec: protocol.RegisterSpec{
 			Name: "fz_tool", Description: "fuzzed", InputSchema: []byte(s.schema)}}
-		_, err := r.Register(protocol.TierPlugin, p)
+		_, err := r.Register(pluginHost, p)
 		if (err == nil) != tests[i].admitted {
 			t.Errorf("seed %d: admitted=%v (%v), want %v", i, err == nil, err, tests[i].admitted)
 			continue

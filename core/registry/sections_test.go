@@ -31,7 +31,7 @@ func TestSectionRules(t *testing.T) {
 		{"at the limit", "big", strings.Repeat("x", MaxSectionText), nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := r.Register(protocol.TierPlugin, section(a, c.id, c.text))
+			_, err := r.Register(pluginHost, section(a, c.id, c.text))
 			if c.cause == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -51,7 +51,7 @@ func TestSectionCaps(t *testing.T) {
 	for i := range MaxSectionsPerOwner {
 		mustRegister(t, r, section(a, fmt.Sprintf("s%d", i), "x"))
 	}
-	if _, err := r.Register(protocol.TierPlugin, section(a, "extra", "x")); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "16 prompt sections, the limit per plugin") {
+	if _, err := r.Register(pluginHost, section(a, "extra", "x")); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "16 prompt sections, the limit per plugin") {
 		t.Fatalf("per owner: %v", err)
 	}
 	mustRegister(t, r, section(a, "s0", "replaced")) // the same id replaces, under the cap
@@ -60,7 +60,7 @@ func TestSectionCaps(t *testing.T) {
 	for i := range 7 {
 		mustRegister(t, r, section(b, fmt.Sprintf("big%d", i), big))
 	}
-	_, err := r.Register(protocol.TierPlugin, section(b, "big7", big))
+	_, err := r.Register(pluginHost, section(b, "big7", big))
 	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "the limit for the whole block is 65536") {
 		t.Fatalf("block: %v", err)
 	}
@@ -71,7 +71,7 @@ func TestSectionCaps(t *testing.T) {
 func TestSectionsListedSortedAndWithdrawn(t *testing.T) {
 	r := New(Options{})
 	z, a := active(t, r, "zeta"), active(t, r, "alpha")
-	pending := begin(t, r, "pending", protocol.TierPlugin)
+	pending := begin(t, r, "pending", pluginHost)
 	mustRegister(t, r, section(z, "one", "z1"))
 	mustRegister(t, r, section(a, "two", "a2"))
 	h := mustRegister(t, r, section(a, "one", "a1"))
@@ -94,16 +94,16 @@ func TestSectionsListedSortedAndWithdrawn(t *testing.T) {
 	if tools, cmds, _ := r.Claims("alpha"); len(tools) != 0 || len(cmds) != 0 {
 		t.Fatalf("a section is no claim: %v %v", tools, cmds) // claims were recorded at activation, before
 	}
-	if !r.Unregister(protocol.TierPlugin, &protocol.UnregisterParams{Owner: a, Handle: h}) {
+	if !r.Unregister(pluginHost, &protocol.UnregisterParams{Owner: a, Handle: h}) {
 		t.Fatal("unregister")
 	}
-	if err := r.Revoke(z, protocol.TierPlugin, "gone"); err != nil {
+	if err := r.Revoke(z, pluginHost, "gone"); err != nil {
 		t.Fatal(err)
 	}
 	if g := got(); g != "alpha/two=a2" {
 		t.Fatalf("after withdrawal %q", g)
 	}
-	if err := r.Activate(pending, protocol.TierPlugin); err != nil {
+	if err := r.Activate(pending, pluginHost); err != nil {
 		t.Fatal(err)
 	}
 	if tools, cmds, _ := r.Claims("pending"); len(tools) != 0 || len(cmds) != 0 {

@@ -23,8 +23,8 @@ type exitRecorder struct {
 
 func newExitRecorder() *exitRecorder { return &exitRecorder{told: make(chan struct{})} }
 
-func (r *exitRecorder) HostReady(context.Context, protocol.Tier, uint64, *Host) error { return nil }
-func (r *exitRecorder) HostExited(_ protocol.Tier, _ uint64, info ExitInfo) {
+func (r *exitRecorder) HostReady(context.Context, protocol.HostKey, uint64, *Host) error { return nil }
+func (r *exitRecorder) HostExited(_ protocol.HostKey, _ uint64, info ExitInfo) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.infos = append(r.infos, info)
@@ -32,10 +32,10 @@ func (r *exitRecorder) HostExited(_ protocol.Tier, _ uint64, info ExitInfo) {
 		close(r.told)
 	}
 }
-func (r *exitRecorder) HandleRequest(context.Context, protocol.Tier, uint64, *protocol.Message) (any, error) {
+func (r *exitRecorder) HandleRequest(context.Context, protocol.HostKey, uint64, *protocol.Message) (any, error) {
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: "not served in this test"}
 }
-func (r *exitRecorder) HandleNotification(protocol.Tier, uint64, *protocol.Message) {}
+func (r *exitRecorder) HandleNotification(protocol.HostKey, uint64, *protocol.Message) {}
 
 // first waits for the first exit report.
 func (r *exitRecorder) first(t *testing.T) ExitInfo {

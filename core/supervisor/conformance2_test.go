@@ -262,7 +262,7 @@ type recordingOwners struct {
 	activated map[uint64][]string
 }
 
-func (r *recordingOwners) HostReady(ctx context.Context, _ protocol.Tier, gen uint64, h *Host) error {
+func (r *recordingOwners) HostReady(ctx context.Context, _ protocol.HostKey, gen uint64, h *Host) error {
 	r.mu.Lock()
 	r.ready = append(r.ready, gen)
 	plugins := slices.Clone(r.plugins)
@@ -289,7 +289,7 @@ func (r *recordingOwners) HostReady(ctx context.Context, _ protocol.Tier, gen ui
 	return nil
 }
 
-func (r *recordingOwners) HostExited(_ protocol.Tier, gen uint64, info ExitInfo) {
+func (r *recordingOwners) HostExited(_ protocol.HostKey, gen uint64, info ExitInfo) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if info.Planned {
@@ -301,11 +301,11 @@ func (r *recordingOwners) HostExited(_ protocol.Tier, gen uint64, info ExitInfo)
 	}
 }
 
-func (r *recordingOwners) HandleRequest(context.Context, protocol.Tier, uint64, *protocol.Message) (any, error) {
+func (r *recordingOwners) HandleRequest(context.Context, protocol.HostKey, uint64, *protocol.Message) (any, error) {
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: "not in this test"}
 }
 
-func (r *recordingOwners) HandleNotification(protocol.Tier, uint64, *protocol.Message) {}
+func (r *recordingOwners) HandleNotification(protocol.HostKey, uint64, *protocol.Message) {}
 
 func (r *recordingOwners) snapshot() (ready, exited []uint64) {
 	r.mu.Lock()

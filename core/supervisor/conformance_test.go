@@ -231,17 +231,19 @@ type blockingOwners struct {
 	exited []uint64
 }
 
-func (b *blockingOwners) HostReady(context.Context, protocol.Tier, uint64, *Host) error { return nil }
-func (b *blockingOwners) HostExited(_ protocol.Tier, gen uint64, _ ExitInfo) {
+func (b *blockingOwners) HostReady(context.Context, protocol.HostKey, uint64, *Host) error {
+	return nil
+}
+func (b *blockingOwners) HostExited(_ protocol.HostKey, gen uint64, _ ExitInfo) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.exited = append(b.exited, gen)
 }
-func (b *blockingOwners) HandleRequest(ctx context.Context, _ protocol.Tier, _ uint64, _ *protocol.Message) (any, error) {
+func (b *blockingOwners) HandleRequest(ctx context.Context, _ protocol.HostKey, _ uint64, _ *protocol.Message) (any, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }
-func (b *blockingOwners) HandleNotification(protocol.Tier, uint64, *protocol.Message) {}
+func (b *blockingOwners) HandleNotification(protocol.HostKey, uint64, *protocol.Message) {}
 func (b *blockingOwners) exits() []uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()

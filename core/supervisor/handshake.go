@@ -141,7 +141,7 @@ func (h *hostHandler) HandleNotification(m *protocol.Message) {
 		}
 	case protocol.MethodLog:
 		if o := h.t.o.Owners; o != nil {
-			o.HandleNotification(h.t.o.Tier, inc.gen, m)
+			o.HandleNotification(h.t.o.Host(), inc.gen, m)
 			return
 		}
 		if p, ok := m.Value.(*protocol.LogParams); ok {
@@ -149,14 +149,14 @@ func (h *hostHandler) HandleNotification(m *protocol.Message) {
 		}
 	default:
 		if o := h.t.o.Owners; o != nil {
-			o.HandleNotification(h.t.o.Tier, inc.gen, m)
+			o.HandleNotification(h.t.o.Host(), inc.gen, m)
 		}
 	}
 }
 
 func (h *hostHandler) HandleRequest(ctx context.Context, m *protocol.Message) (any, error) {
 	if o := h.t.o.Owners; o != nil {
-		res, err := o.HandleRequest(ctx, h.t.o.Tier, h.inc.gen, m)
+		res, err := o.HandleRequest(ctx, h.t.o.Host(), h.inc.gen, m)
 		if errors.Is(err, rpc.ErrViolation) { // the owner layer found the request a violation
 			h.inc.peer.Close(err)
 		}

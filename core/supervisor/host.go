@@ -65,7 +65,7 @@ func (h *Host) Generation() uint64 { return h.inc.gen }
 // ext/activate with Activate, so that a crash during it is blamed on its owner.
 func (h *Host) Call(ctx context.Context, method string, params any, o rpc.CallOpts) (*protocol.Message, error) {
 	if h.t != nil && h.t.unresponsive(h.inc) {
-		return nil, fmt.Errorf("%w: the %s extension host is unresponsive", ErrNotAvailable, h.t.o.Tier)
+		return nil, fmt.Errorf("%w: the %s is unresponsive", ErrNotAvailable, hostName(h.t.o.Host()))
 	}
 	return h.inc.peer.Call(ctx, method, params, o)
 }

@@ -59,16 +59,16 @@ func (RealClock) AfterFunc(d time.Duration, f func()) rpc.Timer { return time.Af
 type Owners interface {
 	// HostReady runs after the handshake of generation gen, before the tier reports Ready to
 	// its waiters; activation of the tier's owners goes through h.
-	HostReady(ctx context.Context, tier protocol.Tier, gen uint64, h *Host) error
+	HostReady(ctx context.Context, host protocol.HostKey, gen uint64, h *Host) error
 	// HostExited reports the end of generation gen: why, and the sole owner that was
 	// activating when the host died (to be failed, not replayed).
-	HostExited(tier protocol.Tier, gen uint64, info ExitInfo)
+	HostExited(host protocol.HostKey, gen uint64, info ExitInfo)
 	// HandleRequest answers a host request (registry/register, core/call, ...). An error
 	// matching rpc.ErrViolation ends the incarnation as a protocol violation.
-	HandleRequest(ctx context.Context, tier protocol.Tier, gen uint64, m *protocol.Message) (any, error)
+	HandleRequest(ctx context.Context, host protocol.HostKey, gen uint64, m *protocol.Message) (any, error)
 	// HandleNotification takes a host notification other than the handshake's (log,
 	// ext/faulted, ...). It must not block.
-	HandleNotification(tier protocol.Tier, gen uint64, m *protocol.Message)
+	HandleNotification(host protocol.HostKey, gen uint64, m *protocol.Message)
 }
 
 // ExitInfo describes the end of one incarnation for the owner layer.
@@ -97,9 +97,13 @@ type ExitInfo struct {
 // counting again (ARCHITECTURE.md, “Lifecycles and numbers”).
 func (e ExitInfo) Crash() bool { return !e.Planned && !(e.Blocked && e.Activating != nil) }
 
-// Options configure one tier. Zero durations take the defaults.
+// Options configure one host: a tier's shared host, or (Group set) a plugin's own host of
+// the plugin tier. Zero durations take the defaults.
 type Options struct {
-	Tier             protocol.Tier
+	Tier protocol.Tier
+	// Group is the plugin id of a plugin's own host (isolation = "process"); "" is the
+	// tier's shared host. The Owners callbacks name the host by both (Host).
+	Group            string
 	Runtime          runtime.Runtime // resolved and probed runtime
 	BundlePath       string          // materialized bundle the runtime runs
 	BundleSHA256     string          // its digest, as the hello must report it
@@ -140,10 +144,16 @@ type Options struct {
 	DirtyLimit        int
 }
 
+// Host is the key the Owners callbacks name this host by.
+func (o *Options) Host() protocol.HostKey { return protocol.HostKey{Tier: o.Tier, Group: o.Group} }
+
 func (o *Options) withDefaults() (Options, error) {
 	c := *o
 	if c.Tier != protocol.TierPlugin && c.Tier != protocol.TierBuiltin {
 		return c, fmt.Errorf("supervisor: unknown tier %q", c.Tier)
+	}
+	if c.Group != "" && c.Tier != protocol.TierPlugin {
+		return c, fmt.Errorf("supervisor: only the plugin tier has plugins' own hosts, not %q", c.Tier)
 	}
 	if c.Runtime.Path == "" || c.BundlePath == "" || c.BundleSHA256 == "" {
 		return c, errors.New("supervisor: options need a resolved runtime, a bundle path and its digest")

@@ -10,6 +10,7 @@ import (
 // part of the CLI's documented --json output).
 type TierStatus struct {
 	Tier           protocol.Tier `json:"tier"`
+	Group          string        `json:"group,omitempty"` // the plugin of a plugin's own host
 	State          State         `json:"state"`
 	Generation     uint64        `json:"generation"`
 	ShimPID        int           `json:"shim_pid,omitempty"`
@@ -31,7 +32,7 @@ func (t *TierRuntime) Status() TierStatus {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := TierStatus{
-		Tier: t.o.Tier, State: t.state, Generation: t.gen,
+		Tier: t.o.Tier, Group: t.o.Group, State: t.state, Generation: t.gen,
 		Runtime: string(t.o.Runtime.Kind), RuntimeVersion: t.o.Runtime.Version, RuntimePath: t.o.Runtime.Path,
 	}
 	if inc := t.cur; inc != nil && t.state == StateReady {

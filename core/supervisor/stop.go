@@ -154,7 +154,7 @@ func (t *TierRuntime) stopIncarnation(inc *incarnation, why string) StopReport {
 		t.o.Logger.Error("extension host processes outlived the shutdown bound", "generation", inc.gen)
 	}
 	if o := t.o.Owners; o != nil {
-		o.HostExited(t.o.Tier, inc.gen, ExitInfo{Reason: errors.New(why), Planned: true})
+		o.HostExited(t.o.Host(), inc.gen, ExitInfo{Reason: errors.New(why), Planned: true})
 	}
 	return rep
 }

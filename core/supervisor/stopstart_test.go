@@ -42,23 +42,23 @@ type activatingOwners struct {
 	exits   []ExitInfo
 }
 
-func (a *activatingOwners) HostReady(ctx context.Context, _ protocol.Tier, _ uint64, h *Host) error {
+func (a *activatingOwners) HostReady(ctx context.Context, _ protocol.HostKey, _ uint64, h *Host) error {
 	a.entered <- h
 	<-ctx.Done()
 	return ctx.Err()
 }
 
-func (a *activatingOwners) HostExited(_ protocol.Tier, _ uint64, info ExitInfo) {
+func (a *activatingOwners) HostExited(_ protocol.HostKey, _ uint64, info ExitInfo) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.exits = append(a.exits, info)
 }
 
-func (a *activatingOwners) HandleRequest(context.Context, protocol.Tier, uint64, *protocol.Message) (any, error) {
+func (a *activatingOwners) HandleRequest(context.Context, protocol.HostKey, uint64, *protocol.Message) (any, error) {
 	return protocol.Empty{}, nil
 }
 
-func (a *activatingOwners) HandleNotification(protocol.Tier, uint64, *protocol.Message) {}
+func (a *activatingOwners) HandleNotification(protocol.HostKey, uint64, *protocol.Message) {}
 
 // conformStopWhileStarting: Stop during a start (the handshake, or the owner layer's
 // activations) is a planned shutdown. Nothing is logged as an error (go-plugin logs a

@@ -38,14 +38,24 @@ var ErrNotAvailable = errdefs.ErrNotAvailable
 // reach the cause (rpc.ErrViolation, a *shared.ExitError, the start's error).
 type FailureError struct {
 	Tier       protocol.Tier
+	Group      string // the plugin of a plugin's own host, "" for a tier's shared host
 	Generation uint64
 	Reason     string // Err's text, with the memory hint when the runtime ran out of memory
 	StderrTail string
 	Err        error // the cause; nil when there is none to hand on
 }
 
+// hostName is how errors name a host: "plugin extension host" for the plugin tier's shared
+// host, "extension host of plugin `id`" for a plugin's own.
+func hostName(k protocol.HostKey) string {
+	if k.Group == "" {
+		return string(k.Tier) + " extension host"
+	}
+	return "extension host of plugin `" + k.Group + "`"
+}
+
 func (e *FailureError) Error() string {
-	msg := fmt.Sprintf("%s extension host (generation %d): %s", e.Tier, e.Generation, e.Reason)
+	msg := fmt.Sprintf("%s (generation %d): %s", hostName(protocol.HostKey{Tier: e.Tier, Group: e.Group}), e.Generation, e.Reason)
 	if tail := strings.TrimSpace(e.StderrTail); tail != "" {
 		msg += "; stderr: " + tail
 	}
@@ -92,7 +102,7 @@ func NewTier(o Options) (*TierRuntime, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Logger = c.Logger.Named(string(c.Tier))
+	c.Logger = c.Logger.Named(c.Host().String())
 	return &TierRuntime{o: c, state: StateIdle, changed: make(chan struct{}),
 		crashes: window{span: c.CrashWindow, limit: c.CrashLimit},
 		dirty:   window{span: c.DirtyWindow, limit: c.DirtyLimit}}, nil
@@ -122,7 +132,7 @@ func (t *TierRuntime) Ensure(ctx context.Context) (*Host, error) {
 			return h, nil
 		case StateUnresponsive:
 			t.mu.Unlock()
-			return nil, fmt.Errorf("%w: the %s extension host is unresponsive", ErrNotAvailable, t.o.Tier)
+			return nil, fmt.Errorf("%w: the %s is unresponsive", ErrNotAvailable, hostName(t.o.Host()))
 		case StateFailed:
 			err := t.failure
 			t.mu.Unlock()
@@ -219,7 +229,7 @@ func (t *TierRuntime) run(ctx context.Context, gen uint64) {
 func (t *TierRuntime) start(ctx context.Context, gen uint64) (*incarnation, *FailureError) {
 	inc, err := spawn(ctx, &t.o, gen, func(inc *incarnation) rpc.Handler { return &hostHandler{t: t, inc: inc} })
 	if err != nil {
-		return nil, &FailureError{Tier: t.o.Tier, Generation: gen, Reason: err.Error(), Err: err}
+		return nil, &FailureError{Tier: t.o.Tier, Group: t.o.Group, Generation: gen, Reason: err.Error(), Err: err}
 	}
 	if err := t.handshake(ctx, inc); err != nil {
 		tail := t.stderrTail(inc)
@@ -230,10 +240,10 @@ func (t *TierRuntime) start(ctx context.Context, gen uint64) (*incarnation, *Fai
 		if tail == "" {
 			tail = exitTail(inc)
 		}
-		return nil, &FailureError{Tier: t.o.Tier, Generation: gen, Reason: t.withMemoryHint(inc, err.Error(), tail), StderrTail: tail, Err: err}
+		return nil, &FailureError{Tier: t.o.Tier, Group: t.o.Group, Generation: gen, Reason: t.withMemoryHint(inc, err.Error(), tail), StderrTail: tail, Err: err}
 	}
 	if o := t.o.Owners; o != nil {
-		if err := o.HostReady(ctx, t.o.Tier, gen, &Host{t: t, inc: inc}); err != nil {
+		if err := o.HostReady(ctx, t.o.Host(), gen, &Host{t: t, inc: inc}); err != nil {
 			t.o.Logger.Warn("owner layer failed after the handshake", "generation", gen, "error", err)
 		}
 	}
@@ -249,14 +259,14 @@ func (t *TierRuntime) watch(inc *incarnation) {
 	cause := endCause(inc)
 	inc.hardStop(context.Background())
 	tail := exitTail(inc)
-	fe := &FailureError{Tier: t.o.Tier, Generation: inc.gen, Reason: t.withMemoryHint(inc, cause.Error(), tail), StderrTail: tail, Err: cause}
+	fe := &FailureError{Tier: t.o.Tier, Group: t.o.Group, Generation: inc.gen, Reason: t.withMemoryHint(inc, cause.Error(), tail), StderrTail: tail, Err: cause}
 	t.o.Logger.Warn("extension host exited", "error", fe)
 	info := ExitInfo{Reason: fe, Activating: inc.activating.sole(), Hung: inc.killReason() != "", Blocked: inc.blocked.Load()}
 	if info.Hung {
 		info.Busy = inc.busyOwner()
 	}
 	if o := t.o.Owners; o != nil {
-		o.HostExited(t.o.Tier, inc.gen, info)
+		o.HostExited(t.o.Host(), inc.gen, info)
 	}
 	t.crashed(fe, info.Crash())
 }
@@ -274,7 +284,7 @@ func (t *TierRuntime) crashed(fe *FailureError, counted bool) {
 	t.cur, t.failure = nil, fe
 	now := t.o.Clock.Now()
 	if counted && t.crashes.add(now) {
-		t.failure = &FailureError{Tier: fe.Tier, Generation: fe.Generation,
+		t.failure = &FailureError{Tier: fe.Tier, Group: fe.Group, Generation: fe.Generation,
 			Reason: "crash budget exhausted: " + fe.Reason, StderrTail: fe.StderrTail, Err: fe.Err}
 		t.setStateLocked(StateFailed)
 		return

@@ -15,7 +15,7 @@ import (
 // burst of invalid tickets).
 type violatingOwners struct{ blockingOwners }
 
-func (*violatingOwners) HandleRequest(context.Context, protocol.Tier, uint64, *protocol.Message) (any, error) {
+func (*violatingOwners) HandleRequest(context.Context, protocol.HostKey, uint64, *protocol.Message) (any, error) {
 	return nil, fmt.Errorf("%w: too many invalid tickets", rpc.ErrViolation)
 }
 

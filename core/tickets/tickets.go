@@ -46,9 +46,10 @@ const (
 	Command                    // a command/run in flight; redeemed by user/ask only
 )
 
-// Host names one host process: its tier and incarnation.
+// Host names one incarnation of one host process tree: the host (a tier's shared host or a
+// plugin's own) and its generation, which counts per host.
 type Host struct {
-	Tier       protocol.Tier
+	Key        protocol.HostKey
 	Generation uint64
 }
 

@@ -24,7 +24,7 @@ func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
 var (
 	owner = protocol.OwnerRef{PluginID: "acme", Generation: 3, OwnerToken: "tok-a"}
-	host  = Host{Tier: protocol.TierPlugin, Generation: 2}
+	host  = Host{Key: protocol.SharedHost(protocol.TierPlugin), Generation: 2}
 	row0  = Row{Kind: Invocation, Host: host, Owner: owner, Method: protocol.MethodCoreCall, Target: Target{CallID: "tool-1", Tool: "t"}}
 	pres0 = Presentation{Kind: Invocation, Host: host, Owner: owner, Method: protocol.MethodCoreCall}
 )
@@ -52,7 +52,8 @@ func TestRedeemChecksEveryField(t *testing.T) {
 	}{
 		{"matching", func(*Presentation) {}, true},
 		{"no kind", func(p *Presentation) { p.Kind = 0 }, false},
-		{"other tier", func(p *Presentation) { p.Host.Tier = protocol.TierBuiltin }, false},
+		{"other tier", func(p *Presentation) { p.Host.Key.Tier = protocol.TierBuiltin }, false},
+		{"another host of the tier, same generation", func(p *Presentation) { p.Host.Key.Group = "other" }, false},
 		{"other host generation", func(p *Presentation) { p.Host.Generation++ }, false},
 		{"other plugin", func(p *Presentation) { p.Owner.PluginID = "other" }, false},
 		{"other owner generation", func(p *Presentation) { p.Owner.Generation++ }, false},
@@ -215,7 +216,7 @@ func TestRedeemQuestion(t *testing.T) {
 		{"a tool's ticket", tool.Reveal(), host, owner, "tool-1"},
 		{"a command's ticket", cmd.Reveal(), host, owner, "cmd-1"},
 		{"another owner generation", cmd.Reveal(), host, other, ""},
-		{"another host", cmd.Reveal(), Host{Tier: protocol.TierPlugin, Generation: 9}, owner, ""},
+		{"another host", cmd.Reveal(), Host{Key: protocol.SharedHost(protocol.TierPlugin), Generation: 9}, owner, ""},
 		{"an unknown ticket", "nope", host, owner, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
