@@ -212,7 +212,7 @@ func TestIsolatedHostStopped(t *testing.T) {
 		e.install("tool", "slow-tool")
 		m := e.open(fastRestarts)
 		reconcile(t, m)
-		pid := m.PluginHost("fixture-tool").RuntimePID
+		pid := m.HostAt(m.HostOf("fixture-tool")).RuntimePID
 		if pid == 0 || pid == m.Host(TierPlugin).RuntimePID {
 			t.Fatalf("fixture-tool's host pid %d, shared %d", pid, m.Host(TierPlugin).RuntimePID)
 		}
@@ -236,7 +236,7 @@ func TestIsolatedHostStopped(t *testing.T) {
 			_, err := m.CallTool(context.Background(), "echo_text", input(`{"text":"b"}`), CallOptions{})
 			return err == nil
 		})
-		if h := m.PluginHost("fixture-tool"); h.RuntimePID != pid {
+		if h := m.HostAt(m.HostOf("fixture-tool")); h.RuntimePID != pid {
 			t.Fatalf("the stopped host was replaced: pid %d, was %d", h.RuntimePID, pid)
 		}
 	})
@@ -259,7 +259,7 @@ func TestIsolationMoves(t *testing.T) {
 		if got := m.HostOf("fixture-tool"); got != ownHost("fixture-tool") {
 			t.Fatalf("HostOf after the move: %v", got)
 		}
-		own := m.PluginHost("fixture-tool")
+		own := m.HostAt(m.HostOf("fixture-tool"))
 		if own.RuntimePID == 0 || own.RuntimePID == shared.RuntimePID {
 			t.Fatalf("own host %+v, shared %+v", own, shared)
 		}

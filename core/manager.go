@@ -85,18 +85,16 @@ func (m *Manager) Host(t Tier) HostInfo { return m.own.Host(protocol.SharedHost(
 // isolates it (isolation = "process"), its own.
 func (m *Manager) HostOf(pluginID string) HostKey { return m.own.HostOf(pluginID) }
 
-// PluginHost reports the incarnation of the host plugin id lives in (HostOf).
-func (m *Manager) PluginHost(pluginID string) HostInfo { return m.own.Host(m.own.HostOf(pluginID)) }
+// HostAt reports the incarnation of host k (HostOf names a plugin's).
+func (m *Manager) HostAt(k HostKey) HostInfo { return m.own.Host(k) }
 
 // KillRuntime sends SIGKILL to the runtime of tier t's shared host (a test hook for people:
 // the repl's `/host kill`). The supervisor sees the crash and restarts within its budget.
 func (m *Manager) KillRuntime(t Tier) error { return m.own.KillRuntime(protocol.SharedHost(t)) }
 
-// KillPluginHost is KillRuntime for the host plugin id lives in: its own, or its tier's
-// shared host (and then every plugin there loses its host with it).
-func (m *Manager) KillPluginHost(pluginID string) error {
-	return m.own.KillRuntime(m.own.HostOf(pluginID))
-}
+// KillHost is KillRuntime for host k: a plugin's own, or a tier's shared host (and then
+// every plugin there loses its host with it).
+func (m *Manager) KillHost(k HostKey) error { return m.own.KillRuntime(k) }
 
 // Retry clears the crash budget of every Failed host of tier t; the next need spawns each
 // again (and replays the desired owners).

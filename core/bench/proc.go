@@ -22,6 +22,34 @@ func RSSMiB(pid int) float64 {
 	return 0
 }
 
+// PSSMiB is the proportional set size of process pid in MiB (its private pages plus its
+// share of the pages it shares, such as the cwx binary's text a shim shares with the core:
+// what it costs the machine), or 0 when /proc/<pid>/smaps_rollup cannot be read.
+func PSSMiB(pid int) float64 { return round2(float64(smapsKiB(pid, "Pss:")) / 1024) }
+
+// PrivateMiB is the private memory (clean and dirty) of process pid in MiB, or 0.
+func PrivateMiB(pid int) float64 {
+	return round2(float64(smapsKiB(pid, "Private_Clean:")+smapsKiB(pid, "Private_Dirty:")) / 1024)
+}
+
+// smapsKiB is the kB value of field in /proc/<pid>/smaps_rollup, 0 when absent.
+func smapsKiB(pid int, field string) int64 {
+	if pid <= 0 {
+		return 0
+	}
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, field); ok {
+			kib, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kib
+		}
+	}
+	return 0
+}
+
 // Machine describes where a run happened: logical CPUs, total memory and the load
 // averages over 1, 5 and 15 minutes when the run ended.
 type Machine struct {

@@ -144,7 +144,7 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 	printf(w, "file     %s%s\n", rep.File, exists)
 	if rep.ExtensionHost == nil {
 		printf(w, "error    %s\n", rep.Error)
-		printf(w, "known keys: [extension_host] runtime, node, bun, memory_limit_mib, approval; [plugins.\"<id>\".config] with the plugin's own keys\n")
+		printf(w, "known keys: [extension_host] runtime, node, bun, memory_limit_mib, approval, sandbox, isolation; [plugins.\"<id>\"] isolation; [plugins.\"<id>\".config] with the plugin's own keys\n")
 		return
 	}
 	h := rep.ExtensionHost

@@ -24,6 +24,7 @@ type fakeCore struct {
 	call      func(ctx context.Context, name string, input json.RawMessage, o core.CallOptions) (core.ToolResult, error)
 	run       func(ctx context.Context, name, raw string, o core.CallOptions) (core.CommandResult, error)
 	tiers     map[protocol.Tier]*core.TierStatus
+	own       []core.TierStatus // plugins' own hosts, listed after the tiers
 	store     *plugins.Store
 	opened    bool
 	closed    bool
@@ -44,7 +45,8 @@ func newFakeCore() *fakeCore {
 // opened it closed it.
 func useFake(t *testing.T, f *fakeCore) {
 	t.Helper()
-	old := openCore
+	old, oldPSS := openCore, processPSS
+	processPSS = func(pid int) float64 { return float64(pid%1000) / 100 } // the fake's pids are no processes
 	openCore = func(context.Context, core.Options) (liveCore, error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -52,7 +54,7 @@ func useFake(t *testing.T, f *fakeCore) {
 		return f, nil
 	}
 	t.Cleanup(func() {
-		openCore = old
+		openCore, processPSS = old, oldPSS
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if f.opened && !f.closed {
@@ -150,10 +152,12 @@ func (f *fakeCore) RunCommand(ctx context.Context, name, raw string, o core.Call
 func (f *fakeCore) Status() []core.TierStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return []core.TierStatus{*f.tiers[protocol.TierPlugin], *f.tiers[protocol.TierBuiltin]}
+	return append([]core.TierStatus{*f.tiers[protocol.TierPlugin], *f.tiers[protocol.TierBuiltin]}, f.own...)
 }
 
-func (f *fakeCore) Host(t protocol.Tier) core.HostInfo {
+// HostAt reports a tier's shared host (the fake has no plugins' own hosts).
+func (f *fakeCore) HostAt(k protocol.HostKey) core.HostInfo {
+	t := k.Tier
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.tiers[t]
@@ -169,9 +173,10 @@ func (f *fakeCore) setTier(t protocol.Tier, change func(s *core.TierStatus)) {
 
 // KillRuntime simulates the supervisor: the runtime dies and a new incarnation with a new
 // pid and generation is ready, its owners replayed.
-func (f *fakeCore) KillRuntime(t protocol.Tier) error {
+func (f *fakeCore) KillHost(k protocol.HostKey) error {
+	t := k.Tier
 	f.record("kill " + string(t))
-	if f.Host(t).RuntimePID <= 0 {
+	if f.HostAt(k).RuntimePID <= 0 {
 		return fmt.Errorf("%w: the %s tier has no running runtime", core.ErrNotAvailable, t)
 	}
 	f.setTier(t, func(s *core.TierStatus) {

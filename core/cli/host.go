@@ -6,21 +6,48 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/bench"
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
-// HostStatus is the --json output of `cwx host status`: one entry per tier, in the order
-// plugin, builtin. Each entry is core.TierStatus: the supervisor's view (tier, state,
-// generation, shim_pid, runtime_pid, runtime_pgid, runtime, runtime_version,
-// runtime_path, uptime_ms, last_failure, stderr_tail) plus the Manager's crash count
-// (crashes), number of active owners (owners) and the newest blame (last_blame: the plugin a
-// fault or the host's end was attributed to, and why). A tier no enabled plugin needs stays
-// "idle" and has no process. Modules lists every pinned builtin module of the builtin tier
+// HostStatus is the --json output of `cwx host status`: one entry per host, in the order
+// the plugin tier's shared host, the builtin tier's, then each plugin's own host
+// (isolation = "process") by plugin id. Each entry is a HostEntry: core.TierStatus, the
+// supervisor's view (tier, group: the plugin of its own host, state, generation, shim_pid,
+// runtime_pid, runtime_pgid, runtime, runtime_version, runtime_path, uptime_ms,
+// last_failure, stderr_tail) plus the Manager's crash count (crashes), number of active
+// owners (owners), the plugins it serves (plugins), the newest blame (last_blame: the plugin
+// a fault or the host's end was attributed to, and why) and its sandbox, with what the host
+// costs (pss_mib: shim and runtime together). A host no enabled plugin needs stays "idle"
+// and has no process. Modules lists every pinned builtin module of the builtin tier
 // (core.BuiltinModuleInfo: id, owner host:<id>, pinned sha256, whether it had work, its
 // owner's state, live tools, why it has no owner, and what was refused or ignored).
 type HostStatus struct {
-	Tiers   []core.TierStatus        `json:"tiers"`
+	Tiers   []HostEntry              `json:"tiers"`
 	Modules []core.BuiltinModuleInfo `json:"builtin_modules"`
+}
+
+// HostEntry is one host of HostStatus: its status and its proportional memory, the shim's
+// and the runtime's (the shim's pages of the cwx binary are shared with the core, so PSS,
+// not RSS, is what it costs); 0 for a host with no process.
+type HostEntry struct {
+	core.TierStatus
+	PSSMiB float64 `json:"pss_mib,omitempty"`
+}
+
+// processPSS reads a process's PSS in MiB (tests give fixed figures for their fake pids).
+var processPSS = bench.PSSMiB
+
+// hostEntries reads each host's PSS beside its status.
+func hostEntries(st []core.TierStatus) []HostEntry {
+	out := make([]HostEntry, len(st))
+	for i, s := range st {
+		out[i] = HostEntry{TierStatus: s}
+		if s.RuntimePID > 0 {
+			out[i].PSSMiB = processPSS(s.ShimPID) + processPSS(s.RuntimePID)
+		}
+	}
+	return out
 }
 
 func init() {
@@ -40,10 +67,12 @@ func hostStatusCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Start the tiers the enabled plugins need and report each tier's state",
-		Long: "Starts the extension host tiers that the enabled, trusted plugins need (activating " +
-			"them), prints each tier's state, runtime, pid, host generation, crashes and live " +
-			"owners, then shuts the hosts down. A tier no plugin needs is reported idle.",
+		Short: "Start the hosts the enabled plugins need and report each host's state",
+		Long: "Starts the extension hosts that the enabled, trusted plugins need (activating " +
+			"them): the plugin tier's shared host, the builtin tier's, and the own host of each " +
+			"plugin with isolation = \"process\". Prints each host's state, runtime, pid, host " +
+			"generation, crashes, live owners, memory (PSS) and plugins, then shuts the hosts down. " +
+			"A host no plugin needs is reported idle.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -52,7 +81,7 @@ func hostStatusCmd() *cobra.Command {
 				return err
 			}
 			rerr := reconcileAll(ctx, m)
-			st := HostStatus{Tiers: m.Status(), Modules: m.BuiltinModules()}
+			st := HostStatus{Tiers: hostEntries(m.Status()), Modules: m.BuiltinModules()}
 			if cerr := closeCore(m); cerr != nil && rerr == nil {
 				rerr = cerr
 			}

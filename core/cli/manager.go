@@ -32,8 +32,8 @@ type liveCore interface {
 	RunCommand(ctx context.Context, name, rawInput string, o core.CallOptions) (core.CommandResult, error)
 	Status() []core.TierStatus
 	BuiltinModules() []core.BuiltinModuleInfo
-	Host(t protocol.Tier) core.HostInfo
-	KillRuntime(t protocol.Tier) error
+	HostAt(k protocol.HostKey) core.HostInfo
+	KillHost(k protocol.HostKey) error
 	Retry(t protocol.Tier)
 	Plugins() *plugins.Store
 	// Changes delivers a value after each change of the live catalog (core.Manager.Changes).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/cwx-dev/cwx/core"
@@ -23,6 +24,9 @@ type PluginLive struct {
 	State string `json:"state"`
 	// Tier is the trust tier the owner lived in ("plugin" for installed plugins).
 	Tier string `json:"tier,omitempty"`
+	// Host is the host the owner lived in: its tier for the tier's shared host,
+	// "plugin:<id>" for a host of its own (isolation = "process").
+	Host string `json:"host,omitempty"`
 	// Generation is the owner's generation in this process (it differs between runs).
 	Generation uint64 `json:"generation,omitempty"`
 	// Reason is why the owner is not active (its activation failure, the refusal that
@@ -162,6 +166,7 @@ func waitOwner(ctx context.Context, m liveCore, id string, done <-chan error) (r
 func fillLive(ctx context.Context, m liveCore, s *plugins.Store, id string, start time.Time, live *PluginLive) {
 	if info, ok := ownerOf(m, id); ok {
 		live.State, live.Tier, live.Generation, live.Reason = info.State, string(info.Tier), info.Generation, stripEscapes(info.Reason)
+		live.Host = info.Host
 	}
 	for _, t := range toolItems(m.Tools()) {
 		if t.Plugin == id {
@@ -214,7 +219,11 @@ func writeLiveOnce(w io.Writer, id string, live PluginLive, ds *diagSet) {
 	case live.Error != "" && live.State == ownerNotActivated:
 		printf(w, "live     not running: %s\n", oneLine(live.Error))
 	case live.State == ownerActive:
-		printf(w, "live     active in this process: %s, %s\n", plural(len(live.Tools), "tool"), plural(len(live.Commands), "command"))
+		where := "in this process"
+		if strings.Contains(live.Host, ":") {
+			where += ", in a host of its own"
+		}
+		printf(w, "live     active %s: %s, %s\n", where, plural(len(live.Tools), "tool"), plural(len(live.Commands), "command"))
 	case live.State == ownerActivating:
 		printf(w, "live     still activating after %s; show stopped waiting (see CWX_LOG=debug)\n", liveWait)
 	case live.Reason != "" && !ds.fresh(live.Reason):

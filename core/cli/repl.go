@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -350,15 +351,15 @@ func (s *replSession) host(ctx context.Context, rest string) error {
 	sub, arg := splitWord(rest)
 	switch sub {
 	case "status", "":
-		writeHostStatus(s.out, s.m.Status())
+		writeHostStatus(s.out, hostEntries(s.m.Status()))
 		s.writeOwnerTimes()
 		return nil
 	case "kill":
-		t, err := parseTier(arg, false)
+		k, err := s.hostNamed(arg)
 		if err != nil {
 			return err
 		}
-		return s.kill(ctx, t)
+		return s.kill(ctx, k)
 	case "retry":
 		tiers := []protocol.Tier{protocol.TierPlugin, protocol.TierBuiltin}
 		if arg != "" {
@@ -374,10 +375,10 @@ func (s *replSession) host(ctx context.Context, rest string) error {
 		if err := s.m.Reconcile(ctx); err != nil {
 			return err
 		}
-		writeHostStatus(s.out, s.m.Status())
+		writeHostStatus(s.out, hostEntries(s.m.Status()))
 		return nil
 	}
-	return exitf(ExitUsage, "usage: /host status | /host kill plugin|builtin | /host retry [plugin|builtin]")
+	return exitf(ExitUsage, "usage: /host status | /host kill plugin|builtin|PLUGIN-ID | /host retry [plugin|builtin]")
 }
 
 func parseTier(s string, optional bool) (protocol.Tier, error) {
@@ -391,31 +392,58 @@ func parseTier(s string, optional bool) (protocol.Tier, error) {
 	return "", exitf(ExitUsage, "name a tier: plugin or builtin")
 }
 
-// kill sends SIGKILL to a tier's runtime and waits (bounded) until the supervisor has a new
-// incarnation ready with the tier's owners replayed, then says what changed.
-func (s *replSession) kill(ctx context.Context, t protocol.Tier) error {
-	before := s.m.Host(t)
-	owners := tierOwners(s.m.Status(), t)
-	if err := s.m.KillRuntime(t); err != nil {
+// hostNamed is the host `/host kill` names: a tier's shared host, or the host a plugin id
+// lives in. A plugin of the shared host is named with its tier-mates, whom the kill takes
+// down too.
+func (s *replSession) hostNamed(arg string) (protocol.HostKey, error) {
+	if t, err := parseTier(arg, false); err == nil {
+		return protocol.SharedHost(t), nil
+	}
+	if arg == "" {
+		return protocol.HostKey{}, exitf(ExitUsage, "name a tier (plugin or builtin) or a plugin id: /host kill plugin|builtin|PLUGIN-ID")
+	}
+	for _, st := range s.m.Status() {
+		if !slices.Contains(st.Plugins, arg) {
+			continue
+		}
+		k := protocol.HostKey{Tier: st.Tier, Group: st.Group}
+		if mates := slices.DeleteFunc(slices.Clone(st.Plugins), func(id string) bool { return id == arg }); !k.Isolated() && len(mates) > 0 {
+			printf(s.out, "`%s` shares the %s tier's host: killing it kills %s too (isolation = \"process\" gives a plugin its own)\n", arg, k.Tier, strings.Join(mates, ", "))
+		}
+		return k, nil
+	}
+	return protocol.HostKey{}, exitf(ExitUsage, "no enabled plugin `%s` in this session; /plugins lists them", arg)
+}
+
+// kill sends SIGKILL to a host's runtime and waits (bounded) until the supervisor has a new
+// incarnation ready with the host's owners replayed, then says what changed.
+func (s *replSession) kill(ctx context.Context, k protocol.HostKey) error {
+	before := s.m.HostAt(k)
+	owners := hostOwners(s.m.Status(), k)
+	if err := s.m.KillHost(k); err != nil {
 		return err
 	}
-	printf(s.out, "killed the %s tier's runtime (pid %d, host generation %d) with SIGKILL\n", t, before.RuntimePID, before.Generation)
+	what := "the " + string(k.Tier) + " tier's runtime"
+	if k.Isolated() {
+		what = "the runtime of " + k.Describe()
+	}
+	printf(s.out, "killed %s (pid %d, host generation %d) with SIGKILL\n", what, before.RuntimePID, before.Generation)
 	deadline := time.Now().Add(s.settle)
 	for {
-		now := s.m.Host(t)
-		back := now.Generation != before.Generation && now.State == supervisor.StateReady && tierOwners(s.m.Status(), t) >= owners
+		now := s.m.HostAt(k)
+		back := now.Generation != before.Generation && now.State == supervisor.StateReady && hostOwners(s.m.Status(), k) >= owners
 		if back {
 			printf(s.out, "the supervisor restarted it: pid %d, host generation %d, crashes %d\n", now.RuntimePID, now.Generation, now.Crashes)
 			return nil
 		}
 		if now.State == supervisor.StateFailed {
-			return exitf(ExitUnavailable, "the %s tier is failed after %s (its crash budget is spent); /host retry starts it again", t, plural(now.Crashes, "crash"))
+			return exitf(ExitUnavailable, "%s is failed after %s (its crash budget is spent); /host retry starts it again", k.Describe(), plural(now.Crashes, "crash"))
 		}
 		if time.Now().After(deadline) {
 			if now.Generation != before.Generation && now.State == supervisor.StateReady {
-				return exitf(ExitUnavailable, "the %s tier restarted (pid %d, host generation %d) but only %d of %d plugins are active again; `cwx plugin show ID` says why", t, now.RuntimePID, now.Generation, tierOwners(s.m.Status(), t), owners)
+				return exitf(ExitUnavailable, "%s restarted (pid %d, host generation %d) but only %d of %d plugins are active again; `cwx plugin show ID` says why", k.Describe(), now.RuntimePID, now.Generation, hostOwners(s.m.Status(), k), owners)
 			}
-			return exitf(ExitUnavailable, "the %s tier is %s %s after the kill; /host status shows more", t, now.State, s.settle)
+			return exitf(ExitUnavailable, "%s is %s %s after the kill; /host status shows more", k.Describe(), now.State, s.settle)
 		}
 		if err := sleepCtx(ctx, livePoll); err != nil {
 			return err
@@ -423,21 +451,35 @@ func (s *replSession) kill(ctx context.Context, t protocol.Tier) error {
 	}
 }
 
-func tierOwners(st []core.TierStatus, t protocol.Tier) int {
+func hostOwners(st []core.TierStatus, k protocol.HostKey) int {
 	for _, s := range st {
-		if s.Tier == t {
+		if s.Tier == k.Tier && s.Group == k.Group {
 			return s.Owners
 		}
 	}
 	return 0
 }
 
-// writeHostStatus prints one line per tier.
-func writeHostStatus(w io.Writer, st []core.TierStatus) {
+// hostLabel names a host in the table: its tier, or "plugin:<id>" for a plugin's own.
+func hostLabel(s core.TierStatus) string {
+	return protocol.HostKey{Tier: s.Tier, Group: s.Group}.String()
+}
+
+// hostSubject names a host in the lines below the table: "plugin tier" for a tier's shared
+// host, "plugin `id`'s host" for a plugin's own.
+func hostSubject(s core.TierStatus) string {
+	if s.Group == "" {
+		return string(s.Tier) + " tier"
+	}
+	return "plugin `" + s.Group + "`'s host"
+}
+
+// writeHostStatus prints one line per host, then each host's failure, blame and sandbox.
+func writeHostStatus(w io.Writer, st []HostEntry) {
 	tw := newTable(w)
-	printf(tw, "TIER\tSTATE\tRUNTIME\tPID\tGENERATION\tCRASHES\tOWNERS\tUPTIME\n")
+	printf(tw, "HOST\tSTATE\tRUNTIME\tPID\tGENERATION\tCRASHES\tOWNERS\tPSS\tUPTIME\tPLUGINS\n")
 	for _, s := range st {
-		rt, pid, up := "-", "-", "-"
+		rt, pid, up, pss := "-", "-", "-", "-"
 		if s.Runtime != "" {
 			rt = strings.TrimSpace(s.Runtime + " " + strings.TrimPrefix(s.RuntimeVersion, "v"))
 		}
@@ -445,20 +487,27 @@ func writeHostStatus(w io.Writer, st []core.TierStatus) {
 			pid = fmt.Sprint(s.RuntimePID)
 			up = (time.Duration(s.UptimeMS) * time.Millisecond).String()
 		}
-		printf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", s.Tier, s.State, rt, pid, s.Generation, s.Crashes, s.Owners, up)
+		if s.PSSMiB > 0 {
+			pss = fmt.Sprintf("%.1f MiB", s.PSSMiB)
+		}
+		plugins := "-"
+		if len(s.Plugins) > 0 {
+			plugins = strings.Join(s.Plugins, ", ")
+		}
+		printf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", hostLabel(s.TierStatus), s.State, rt, pid, s.Generation, s.Crashes, s.Owners, pss, up, plugins)
 	}
 	_ = tw.Flush()
 	for _, s := range st {
 		if s.LastFailure != "" {
-			printf(w, "%s tier, last failure: %s\n", s.Tier, oneLine(s.LastFailure))
+			printf(w, "%s, last failure: %s\n", hostSubject(s.TierStatus), oneLine(s.LastFailure))
 		}
 		if s.LastBlame != "" {
-			printf(w, "%s tier, last blame: %s\n", s.Tier, oneLine(s.LastBlame))
+			printf(w, "%s, last blame: %s\n", hostSubject(s.TierStatus), oneLine(s.LastBlame))
 		}
 	}
 	for _, s := range st {
 		if s.Sandbox != "" {
-			printf(w, "%s tier: %s\n", s.Tier, s.Sandbox)
+			printf(w, "%s: %s\n", hostSubject(s.TierStatus), s.Sandbox)
 		}
 	}
 }

@@ -28,7 +28,7 @@ func replFake(t *testing.T) *fakeCore {
 	f.tools, f.commands, f.store = demoTools(), demoCommands(), s
 	f.readyPlugin(4100, 1, 2)
 	f.call = func(_ context.Context, name string, input json.RawMessage, _ core.CallOptions) (core.ToolResult, error) {
-		pid := f.Host(protocol.TierPlugin).RuntimePID
+		pid := f.HostAt(protocol.SharedHost(protocol.TierPlugin)).RuntimePID
 		return core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: fmt.Sprintf("%s%s from pid %d", name, input, pid)}}}, nil
 	}
 	useFake(t, f)
