@@ -25,8 +25,9 @@ type benchFlags struct {
 	runtime string
 	asJSON  bool
 	quick   bool
-	plugins int
-	only    string
+	plugins  int
+	only     string
+	isolated int
 }
 
 func benchCmd() *cobra.Command {
@@ -49,6 +50,7 @@ func benchCmd() *cobra.Command {
 	fl.BoolVar(&f.quick, "quick", false, "fewer iterations")
 	fl.IntVar(&f.plugins, "plugins", 1, "enabled fixture plugins (1 to 8): copies of the fixture, each with a tool of its own, that a one-shot call does not use")
 	fl.StringVar(&f.only, "only", "", "run only this step: ready, oneshot, live or direct (oneshot still warms the plugin catalog with one activation first)")
+	fl.IntVar(&f.isolated, "isolated", 0, fmt.Sprintf("measure N (1 to %d) fixture plugins each in a host of its own instead: start, memory per host, calls/s spread over the hosts, and one host's kill while the others are called", maxIsolatedHosts))
 	return cmd
 }
 
@@ -57,6 +59,12 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	defer cancel()
 	if f.plugins < 1 || f.plugins > maxBenchPlugins {
 		return exitf(ExitUsage, "--plugins %d: use 1 to %d", f.plugins, maxBenchPlugins)
+	}
+	if f.isolated < 0 || f.isolated > maxIsolatedHosts {
+		return exitf(ExitUsage, "--isolated %d: use 1 to %d", f.isolated, maxIsolatedHosts)
+	}
+	if f.isolated > 0 && (f.only != "" || cmd.Flags().Changed("plugins")) {
+		return exitf(ExitUsage, "--isolated measures its own set of plugins; leave out --only and --plugins")
 	}
 	if f.only != "" && !slices.Contains(benchSteps, f.only) {
 		return exitf(ExitUsage, "--only %q: use ready, oneshot, live or direct", f.only)
@@ -75,6 +83,10 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 	stderr := cmd.ErrOrStderr()
+	if f.isolated > 0 {
+		return runIsolatedBench(ctx, cmd.OutOrStdout(), f, &isolatedBench{rt: rt, exe: exe, tmp: tmp, hosts: f.isolated,
+			quick: f.quick, progress: progressLine(stderr), log: coreLogger(stderr)})
+	}
 	r := &benchRun{rt: rt, exe: exe, tmp: tmp, n: benchCounts(f.quick), progress: progressLine(stderr), log: coreLogger(stderr),
 		plugins: f.plugins, only: f.only}
 	rep, err := r.run(ctx)

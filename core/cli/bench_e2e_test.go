@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cwx-dev/cwx/shared/testenv"
@@ -37,6 +38,50 @@ func TestBenchQuickJSON(t *testing.T) {
 			}
 			checkKeys(t, "the report", top, benchKeys)
 		})
+	}
+}
+
+// isolatedKeys are the keys of `cwx bench --isolated N --json`.
+var isolatedKeys = map[string][]string{
+	"hosts": nil, "ready_one_ms": {"p50", "p95", "p99"}, "ready_all_ms": {"p50", "p95", "p99"}, "ready_target_ms": nil,
+	"start_cpu_ms": nil, "pss_host_mib": nil, "pss_host_max_mib": nil, "private_host_mib": nil, "private_host_max_mib": nil,
+	"calls_per_s_16": nil, "kill_to_answer_ms": {"p50", "p95", "p99"}, "other_calls": nil, "other_failures": nil,
+	"machine": {"cores", "load", "memory"}, "date": nil,
+}
+
+// TestBenchIsolatedJSON runs `cwx bench --isolated 3 --quick --json` on each runtime: its
+// keys, three hosts measured, and no call to the other hosts failed while one was killed.
+func TestBenchIsolatedJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the isolated quick bench")
+	}
+	bin := testenv.BuildCWX(t, "")
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home := e2eHome(t, rt, "")
+			res := e2eMust(t, bin, home, "bench", "--isolated", "3", "--quick", "--json", "--runtime", rt.Name)
+			var top map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(res.stdout), &top); err != nil {
+				t.Fatalf("bench --isolated --json is not an object: %v\n%s", err, res.stdout)
+			}
+			checkKeys(t, "the report", top, isolatedKeys)
+			var rep struct {
+				Hosts         int     `json:"hosts"`
+				OtherCalls    int     `json:"other_calls"`
+				OtherFailures int     `json:"other_failures"`
+				PSS           float64 `json:"pss_host_mib"`
+				StartCPU      float64 `json:"start_cpu_ms"`
+			}
+			_ = json.Unmarshal([]byte(res.stdout), &rep)
+			if rep.Hosts != 3 || rep.OtherCalls == 0 || rep.OtherFailures != 0 || rep.PSS <= 0 || rep.StartCPU <= 0 {
+				t.Fatalf("report %+v: want 3 hosts measured and no other host's call failed", rep)
+			}
+		})
+	}
+	res := e2eCWX(t, bin, t.TempDir(), "", "bench", "--isolated", "21")
+	if res.code != ExitUsage || !strings.Contains(res.stderr, "--isolated 21: use 1 to 20") {
+		t.Fatalf("--isolated 21: %+v", res)
 	}
 }
 

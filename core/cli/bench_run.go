@@ -37,6 +37,7 @@ type benchRun struct {
 	rep      bench.Report
 	plugins  int    // enabled fixture plugins (--plugins): the fixture and plugins-1 copies
 	only     string // run only this step (--only); "" runs every step
+	isolated bool   // each plugin in a host of its own (--isolated)
 }
 
 // maxBenchPlugins bounds --plugins.
@@ -93,6 +94,9 @@ func (r *benchRun) setup() error {
 		return err
 	}
 	conf := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n", r.rt.Kind, r.rt.Kind, r.rt.Path)
+	if r.isolated {
+		conf += "isolation = \"process\"\n"
+	}
 	if err := os.WriteFile(filepath.Join(r.home, "config.toml"), []byte(conf), 0o600); err != nil {
 		return err
 	}
