@@ -22,9 +22,9 @@ import (
 func init() { register(benchCmd) }
 
 type benchFlags struct {
-	runtime string
-	asJSON  bool
-	quick   bool
+	runtime  string
+	asJSON   bool
+	quick    bool
 	plugins  int
 	only     string
 	isolated int
