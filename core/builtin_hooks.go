@@ -14,6 +14,7 @@ import (
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
+	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -163,13 +164,19 @@ func (r *cmdHookRunner) logHook(d cmdhooks.Decision, tool string) {
 }
 
 // afterCall runs the PostToolUse (or, for an error result, PostToolUseFailure) command hooks
-// and returns the context they added for the model and their systemMessages for the person.
-func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) (hookContext, messages []string) {
+// and puts in res what they said: the context they added for the model (HookContext), the
+// part of it no hook asked to keep from the person (HookContextShown, suppressOutput) and
+// their systemMessages for the person (HookMessages). streams is shell's stdout and stderr
+// apart (nil for other tools), for Bash's tool_response.
+func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res *ToolResult, streams *natives.Streams, opts CallOptions) {
 	set, err := r.commandHooks()
 	if err != nil || set.Empty() {
-		return nil, nil
+		return
 	}
 	o := cmdhooks.Outcome{Content: res.Content, IsError: res.IsError, Structured: res.Structured}
+	if streams != nil {
+		o.Streams = &cmdhooks.Streams{Stdout: streams.Stdout, Stderr: streams.Stderr, Truncated: streams.Truncated}
+	}
 	sess, id := r.hookSession(opts.SessionID, opts.Workspace), cmdhooks.ToolUseID(callID)
 	if err := r.transcripts.ToolResult(sess, tool, id, o); err != nil {
 		r.log.Warn("command hooks: the session transcript was not written", "error", err)
@@ -178,7 +185,8 @@ func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, inpu
 	for _, d := range ds {
 		r.logHook(d, tool)
 	}
-	return cmdhooks.Contexts(ds), cmdhooks.Messages(ds)
+	f := cmdhooks.FoldAfterCall(ds)
+	res.HookContext, res.HookContextShown, res.HookMessages = f.Context, f.Shown, f.Messages
 }
 
 // hookSession is what hooks are told of a call's session: the caller's session id, else

@@ -108,7 +108,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
 	}
 	out := ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}
-	out.HookContext, out.HookMessages = m.hooks.afterCall(ctx, name, callID, input, out, opts)
+	m.hooks.afterCall(ctx, name, callID, input, &out, nil, opts)
 	return out, nil
 }
 
