@@ -174,6 +174,9 @@ type ToolInfo struct {
 	Cached bool `json:"cached,omitempty"`
 }
 
+// OriginClaudeCode prefixes the Origin of a Claude Code plugin's command.
+const OriginClaudeCode = "claude-code:"
+
 // CommandInfo describes a live extension command.
 type CommandInfo struct {
 	Name         string `json:"name"`

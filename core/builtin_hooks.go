@@ -38,6 +38,9 @@ type cmdHookState struct {
 	loaded bool          // +checklocks:mu
 	set    *cmdhooks.Set // +checklocks:mu
 	err    error         // +checklocks:mu
+	// claude are the trusted Claude Code plugins read with set: their hooks are in it,
+	// their commands are the Manager's (claude_plugins.go).
+	claude []plugins.ClaudeDesired // +checklocks:mu
 	// transcripts are the sessions' transcripts, under $CWX_HOME/transcripts.
 	transcripts cmdhooks.Transcripts
 }
@@ -46,9 +49,10 @@ type cmdHookState struct {
 // module (harnessRunner) and logs what they decided.
 type cmdHookRunner struct {
 	cmdHookState
-	log  hclog.Logger
-	own  *owners.Layer // set once at Open, before any hook runs
-	gate *gate.Gate    // the posture hooks are told (permission_mode)
+	log   hclog.Logger
+	own   *owners.Layer  // set once at Open, before any hook runs
+	gate  *gate.Gate     // the posture hooks are told (permission_mode)
+	store *plugins.Store // the installed Claude Code plugins (claude_plugins.go)
 }
 
 // hooksModuleConfig is what the module's apply receives (src/builtin/hooks.ts).
@@ -69,9 +73,9 @@ type hooksModuleHook struct {
 // configuration that does not load starts no module, and every call the hooks could have
 // matched is denied with the reason (the fold fails closed).
 func (r *cmdHookRunner) hooksWork(cfg *config.Config, _ map[string]plugins.Desired) (owners.BuiltinWork, error) {
-	set, err := cmdhooks.Load(cfg.Hooks)
+	set, claude, err := r.load(cfg.Hooks)
 	r.mu.Lock()
-	r.loaded, r.set, r.err = true, set, err
+	r.loaded, r.set, r.claude, r.err = true, set, claude, err
 	r.mu.Unlock()
 	if err != nil {
 		return owners.BuiltinWork{}, err
@@ -95,6 +99,46 @@ func (r *cmdHookRunner) hooksWork(cfg *config.Config, _ map[string]plugins.Desir
 	return owners.BuiltinWork{Needed: true, Config: raw, Notes: set.Notes}, nil
 }
 
+// Claude Code plugins (package ccplugin) run in the core, not in a host: plugins.Store
+// installs and trusts one like any plugin, and keeps it out of the desired plugins the
+// owner layer activates. Their hooks join the command hooks the builtin hooks module runs,
+// with CLAUDE_PLUGIN_ROOT their staged folder; their commands are the Manager's, a prompt
+// each (OriginClaudeCode).
+//
+// load loads the command hooks of hc and of the trusted Claude Code plugins, and returns
+// those plugins (for their commands). A plugin whose receipt or bytes do not hold is left
+// out and logged; a state that cannot be read fails the load (the hooks fail closed).
+func (r *cmdHookRunner) load(hc config.Hooks) (*cmdhooks.Set, []plugins.ClaudeDesired, error) {
+	var claude []plugins.ClaudeDesired
+	if r.store != nil {
+		ps, blocked, err := r.store.ClaudeCode()
+		if err != nil {
+			return nil, nil, fmt.Errorf("the installed Claude Code plugins: %w", err)
+		}
+		for _, b := range blocked {
+			r.log.Warn("Claude Code plugin not run", "plugin", b.ID, "error", b.Err)
+		}
+		claude = ps
+	}
+	var ph []cmdhooks.PluginHooks
+	for _, p := range claude {
+		if p.Plugin.HasHooks {
+			ph = append(ph, cmdhooks.PluginHooks{ID: p.ID, Root: p.Root, Entries: p.Plugin.Hooks, Notes: p.Plugin.HookNotes})
+		}
+	}
+	set, err := cmdhooks.Load(hc, ph...)
+	return set, claude, err
+}
+
+// claudePlugins returns the trusted Claude Code plugins of the current configuration,
+// loading them (with the hooks) when no Reconcile has yet.
+func (r *cmdHookRunner) claudePlugins() []plugins.ClaudeDesired {
+	_, _ = r.commandHooks()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.claude
+}
+
 // commandHooks returns the current command hooks, loading them from the config Open read
 // when no Reconcile has yet.
 func (r *cmdHookRunner) commandHooks() (*cmdhooks.Set, error) {
@@ -105,11 +149,11 @@ func (r *cmdHookRunner) commandHooks() (*cmdhooks.Set, error) {
 	}
 	r.mu.Unlock()
 	hc := r.own.Config().Hooks
-	set, err := cmdhooks.Load(hc) // reads the hooks file: no lock held
+	set, claude, err := r.load(hc) // reads the hooks files: no lock held
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.loaded {
-		r.loaded, r.set, r.err = true, set, err
+		r.loaded, r.set, r.claude, r.err = true, set, claude, err
 	}
 	return r.set, r.err
 }

@@ -28,7 +28,9 @@
 //     stderr apart, from [Outcome.Streams]); a call whose
 //     result is an error runs PostToolUseFailure instead of PostToolUse ([Set.AfterCall]);
 //   - the environment beyond the module's: CLAUDE_PLUGIN_ROOT for a hooks file at
-//     <plugin>/hooks/hooks.json ([PluginRoot], [Hook.ShellCommand]);
+//     <plugin>/hooks/hooks.json ([PluginRoot], [Hook.ShellCommand]), and for the hooks of an
+//     installed Claude Code plugin ([PluginHooks], given to [Load] after the configured
+//     files: Source kind "plugin", Hook.Plugin its id), its staged folder;
 //   - the decision ([Decide]) from what the module reports of one run ([Result], decoded
 //     strictly by [DecodeResult] and checked against [MaxOutput]): exit 0 with optional JSON
 //     on stdout ({decision, reason, continue, stopReason, hookSpecificOutput:
