@@ -132,6 +132,10 @@ func TestClaudeCodePluginE2E(t *testing.T) {
 				t.Fatalf("command run explain:\n%s", out)
 			}
 
+			if repl := e2eCWX(t, bin, home, "/review a.go naming\n", "repl", "--workspace", ws); !strings.Contains(repl.stdout, "Review a.go with a focus on naming.") {
+				t.Fatalf("repl /review:\n%s%s", repl.stdout, repl.stderr)
+			}
+
 			// serve --mcp exposes them as prompts
 			srv := startServe(t, bin, home, false, "--workspace", ws)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
