@@ -97,7 +97,7 @@ FUZZ_TARGETS := \
 	./core/internal/jsontext:FuzzScanNumber ./core/internal/jsontext:FuzzHex4 ./core/internal/jsontext:FuzzHasControl \
 	./core/cmdhooks:FuzzParseSettings ./core/cmdhooks:FuzzDecide ./core/cmdhooks:FuzzHookInput ./core/internal/jsjson:FuzzReencode \
 	./core/plugins:FuzzDecodeState ./core/catalog:FuzzReadEntry ./core/probecache:FuzzLoad \
-	./core/natives:FuzzHunks \
+	./core/natives:FuzzHunks ./core/ccplugin:FuzzParseCommand ./core/ccplugin:FuzzParseManifest ./core/ccplugin:FuzzParseMCP \
 	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time

@@ -176,6 +176,9 @@ type ToolInfo struct {
 	Cached bool `json:"cached,omitempty"`
 }
 
+// OriginClaudeCode prefixes the Origin of a Claude Code plugin's command.
+const OriginClaudeCode = "claude-code:"
+
 // CommandInfo describes a live extension command.
 type CommandInfo struct {
 	Name         string `json:"name"`
@@ -202,6 +205,9 @@ type ToolResult struct {
 	// HookContext is what the PostToolUse command hooks added for the caller, each line
 	// naming its hook, within cmdhooks.MaxContextTotal (builtin_hooks.go).
 	HookContext []string `json:"hook_context,omitempty"`
+	// HookContextShown is HookContext without what a hook that answered suppressOutput
+	// added: what the person is shown of it (the model still gets all of HookContext).
+	HookContextShown []string `json:"-"`
 	// HookMessages are the systemMessage of the PostToolUse (or PostToolUseFailure) command
 	// hooks, for the person and not the model, each naming its hook (builtin_hooks.go).
 	HookMessages []string `json:"hook_messages,omitempty"`

@@ -14,6 +14,7 @@ import (
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
+	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -37,6 +38,9 @@ type cmdHookState struct {
 	loaded bool          // +checklocks:mu
 	set    *cmdhooks.Set // +checklocks:mu
 	err    error         // +checklocks:mu
+	// claude are the trusted Claude Code plugins read with set: their hooks are in it,
+	// their commands are the Manager's (claude_plugins.go).
+	claude []plugins.ClaudeDesired // +checklocks:mu
 	// transcripts are the sessions' transcripts, under $CWX_HOME/transcripts.
 	transcripts cmdhooks.Transcripts
 }
@@ -45,9 +49,10 @@ type cmdHookState struct {
 // module (harnessRunner) and logs what they decided.
 type cmdHookRunner struct {
 	cmdHookState
-	log  hclog.Logger
-	own  *owners.Layer // set once at Open, before any hook runs
-	gate *gate.Gate    // the posture hooks are told (permission_mode)
+	log   hclog.Logger
+	own   *owners.Layer  // set once at Open, before any hook runs
+	gate  *gate.Gate     // the posture hooks are told (permission_mode)
+	store *plugins.Store // the installed Claude Code plugins (claude_plugins.go)
 }
 
 // hooksModuleConfig is what the module's apply receives (src/builtin/hooks.ts).
@@ -68,9 +73,9 @@ type hooksModuleHook struct {
 // configuration that does not load starts no module, and every call the hooks could have
 // matched is denied with the reason (the fold fails closed).
 func (r *cmdHookRunner) hooksWork(cfg *config.Config, _ map[string]plugins.Desired) (owners.BuiltinWork, error) {
-	set, err := cmdhooks.Load(cfg.Hooks)
+	set, claude, err := r.load(cfg.Hooks)
 	r.mu.Lock()
-	r.loaded, r.set, r.err = true, set, err
+	r.loaded, r.set, r.claude, r.err = true, set, claude, err
 	r.mu.Unlock()
 	if err != nil {
 		return owners.BuiltinWork{}, err
@@ -94,6 +99,46 @@ func (r *cmdHookRunner) hooksWork(cfg *config.Config, _ map[string]plugins.Desir
 	return owners.BuiltinWork{Needed: true, Config: raw, Notes: set.Notes}, nil
 }
 
+// Claude Code plugins (package ccplugin) run in the core, not in a host: plugins.Store
+// installs and trusts one like any plugin, and keeps it out of the desired plugins the
+// owner layer activates. Their hooks join the command hooks the builtin hooks module runs,
+// with CLAUDE_PLUGIN_ROOT their staged folder; their commands are the Manager's, a prompt
+// each (OriginClaudeCode).
+//
+// load loads the command hooks of hc and of the trusted Claude Code plugins, and returns
+// those plugins (for their commands). A plugin whose receipt or bytes do not hold is left
+// out and logged; a state that cannot be read fails the load (the hooks fail closed).
+func (r *cmdHookRunner) load(hc config.Hooks) (*cmdhooks.Set, []plugins.ClaudeDesired, error) {
+	var claude []plugins.ClaudeDesired
+	if r.store != nil {
+		ps, blocked, err := r.store.ClaudeCode()
+		if err != nil {
+			return nil, nil, fmt.Errorf("the installed Claude Code plugins: %w", err)
+		}
+		for _, b := range blocked {
+			r.log.Warn("Claude Code plugin not run", "plugin", b.ID, "error", b.Err)
+		}
+		claude = ps
+	}
+	var ph []cmdhooks.PluginHooks
+	for _, p := range claude {
+		if p.Plugin.HasHooks {
+			ph = append(ph, cmdhooks.PluginHooks{ID: p.ID, Root: p.Root, Entries: p.Plugin.Hooks, Notes: p.Plugin.HookNotes})
+		}
+	}
+	set, err := cmdhooks.Load(hc, ph...)
+	return set, claude, err
+}
+
+// claudePlugins returns the trusted Claude Code plugins of the current configuration,
+// loading them (with the hooks) when no Reconcile has yet.
+func (r *cmdHookRunner) claudePlugins() []plugins.ClaudeDesired {
+	_, _ = r.commandHooks()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.claude
+}
+
 // commandHooks returns the current command hooks, loading them from the config Open read
 // when no Reconcile has yet.
 func (r *cmdHookRunner) commandHooks() (*cmdhooks.Set, error) {
@@ -104,11 +149,11 @@ func (r *cmdHookRunner) commandHooks() (*cmdhooks.Set, error) {
 	}
 	r.mu.Unlock()
 	hc := r.own.Config().Hooks
-	set, err := cmdhooks.Load(hc) // reads the hooks file: no lock held
+	set, claude, err := r.load(hc) // reads the hooks files: no lock held
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.loaded {
-		r.loaded, r.set, r.err = true, set, err
+		r.loaded, r.set, r.claude, r.err = true, set, claude, err
 	}
 	return r.set, r.err
 }
@@ -163,13 +208,19 @@ func (r *cmdHookRunner) logHook(d cmdhooks.Decision, tool string) {
 }
 
 // afterCall runs the PostToolUse (or, for an error result, PostToolUseFailure) command hooks
-// and returns the context they added for the model and their systemMessages for the person.
-func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) (hookContext, messages []string) {
+// and puts in res what they said: the context they added for the model (HookContext), the
+// part of it no hook asked to keep from the person (HookContextShown, suppressOutput) and
+// their systemMessages for the person (HookMessages). streams is shell's stdout and stderr
+// apart (nil for other tools), for Bash's tool_response.
+func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, input json.RawMessage, res *ToolResult, streams *natives.Streams, opts CallOptions) {
 	set, err := r.commandHooks()
 	if err != nil || set.Empty() {
-		return nil, nil
+		return
 	}
 	o := cmdhooks.Outcome{Content: res.Content, IsError: res.IsError, Structured: res.Structured}
+	if streams != nil {
+		o.Streams = &cmdhooks.Streams{Stdout: streams.Stdout, Stderr: streams.Stderr, Truncated: streams.Truncated}
+	}
 	sess, id := r.hookSession(opts.SessionID, opts.Workspace), cmdhooks.ToolUseID(callID)
 	if err := r.transcripts.ToolResult(sess, tool, id, o); err != nil {
 		r.log.Warn("command hooks: the session transcript was not written", "error", err)
@@ -178,7 +229,8 @@ func (r *cmdHookRunner) afterCall(ctx context.Context, tool, callID string, inpu
 	for _, d := range ds {
 		r.logHook(d, tool)
 	}
-	return cmdhooks.Contexts(ds), cmdhooks.Messages(ds)
+	f := cmdhooks.FoldAfterCall(ds)
+	res.HookContext, res.HookContextShown, res.HookMessages = f.Context, f.Shown, f.Messages
 }
 
 // hookSession is what hooks are told of a call's session: the caller's session id, else

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -299,5 +300,46 @@ command = "sleep 300 & echo $! > %[1]s/cancel; sleep 300"
 			t.Fatalf("cancelled during a hook: %v", err)
 		}
 		eventually(t, 10*time.Second, "the cancelled hook's tree is gone", func() bool { return gone(victim) })
+	})
+}
+
+// TestPostToolUseShellStreams: a PostToolUse hook on Bash reads shell's stdout and stderr
+// apart in tool_response, while the caller's text holds both; a hook that answers
+// suppressOutput keeps its context from the person (HookContextShown), not from the model
+// (HookContext), and its systemMessage is still shown.
+func TestPostToolUseShellStreams(t *testing.T) {
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		e := newEnv(t, rt)
+		e.writeConfig(`
+[[hooks.PostToolUse]]
+matcher = "Bash"
+command = "cat > \"$CLAUDE_PROJECT_DIR/post.json\"; printf '{\"hookSpecificOutput\":{\"additionalContext\":\"lint: clean\"}}'"
+
+[[hooks.PostToolUse]]
+matcher = "Bash"
+command = "printf '{\"suppressOutput\":true,\"systemMessage\":\"formatted\",\"hookSpecificOutput\":{\"additionalContext\":\"formatted 2 files\"}}'"
+`)
+		m := e.open(func(o *Options) { o.Approval = "auto" })
+		reconcile(t, m)
+		ws := t.TempDir()
+		opts := CallOptions{Workspace: ws, Approver: &cardApprover{answer: func(context.Context, gate.Card) (gate.Decision, error) { return gate.AllowOnce, nil }}}
+		res, err := m.CallTool(callCtx(t), "shell", input(`{"command":"echo err >&2; echo out"}`), opts)
+		if err != nil || res.IsError || res.Text() != "out\nerr\n" {
+			t.Fatalf("shell: %v %q", err, res.Text())
+		}
+		raw, err := os.ReadFile(filepath.Join(ws, "post.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ev struct {
+			ToolResponse json.RawMessage `json:"tool_response"`
+		}
+		if err := json.Unmarshal(raw, &ev); err != nil || string(ev.ToolResponse) != `{"stdout":"out\n","stderr":"err\n","interrupted":false,"isImage":false}` {
+			t.Fatalf("tool_response %s %v", ev.ToolResponse, err)
+		}
+		if !slices.Equal(res.HookContext, []string{"lint: clean", "formatted 2 files"}) || !slices.Equal(res.HookContextShown, []string{"lint: clean"}) ||
+			!slices.Equal(res.HookMessages, []string{"PostToolUse hook PostToolUse[1]: formatted"}) {
+			t.Fatalf("context %q, shown %q, messages %q", res.HookContext, res.HookContextShown, res.HookMessages)
+		}
 	})
 }

@@ -49,8 +49,26 @@ func (m *Manager) Commands() []CommandInfo {
 		for _, c := range cached {
 			out = append(out, CommandInfo{Name: c.Entry.Name, PluginID: c.PluginID, Origin: "extension:" + c.PluginID,
 				Description: c.Entry.Description, ArgumentHint: c.Entry.ArgumentHint, Cached: true})
+			taken["command:"+registry.Fold(c.Entry.Name)] = true
 		}
-		slices.SortFunc(out, func(a, b CommandInfo) int { return strings.Compare(a.Name, b.Name) })
+	}
+	for _, c := range m.claudeCommands() {
+		if key := "command:" + registry.Fold(c.Name); !taken[key] {
+			taken[key] = true
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b CommandInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// claudeCommands lists the commands of the trusted Claude Code plugins, in plugin order.
+func (m *Manager) claudeCommands() []CommandInfo {
+	var out []CommandInfo
+	for _, p := range m.hooks.claudePlugins() {
+		for _, c := range p.Plugin.Commands {
+			out = append(out, CommandInfo{Name: c.Name, PluginID: p.ID, Origin: OriginClaudeCode + p.ID, Description: c.Description, ArgumentHint: c.ArgumentHint})
+		}
 	}
 	return out
 }
@@ -108,7 +126,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
 	}
 	out := ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}
-	out.HookContext, out.HookMessages = m.hooks.afterCall(ctx, name, callID, input, out, opts)
+	m.hooks.afterCall(ctx, name, callID, input, &out, nil, opts)
 	return out, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/ccplugin"
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
@@ -31,6 +32,9 @@ type CommandResult struct {
 // Go error; a submit prompt that is empty or over MaxSubmitPrompt is refused with
 // ErrExecutionFailed. Other errors match ErrNotAvailable, ErrCancelled or ErrTimeout.
 func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts CallOptions) (CommandResult, error) {
+	if c, ok := m.claudeCommand(name); ok { // a Claude Code plugin's: its prompt, expanded (claude_plugins.go)
+		return claudeCommandResult(name, c, rawInput)
+	}
 	if err := m.own.Demand(ctx, protocol.KindCommand, name); err != nil { // lazy activation (core/owners)
 		return CommandResult{}, err
 	}
@@ -52,6 +56,39 @@ func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts Ca
 	return commandResult(name, res)
 }
 
+// claudeCommand finds name among the commands as Commands lists them: a Claude Code
+// plugin's command only when no extension command has the name.
+func (m *Manager) claudeCommand(name string) (ccplugin.Command, bool) {
+	for _, ci := range m.Commands() {
+		if ci.Name != name {
+			continue
+		}
+		id, ok := strings.CutPrefix(ci.Origin, OriginClaudeCode)
+		if !ok {
+			return ccplugin.Command{}, false
+		}
+		for _, p := range m.hooks.claudePlugins() {
+			if p.ID != id {
+				continue
+			}
+			for _, c := range p.Plugin.Commands {
+				if c.Name == name {
+					return c, true
+				}
+			}
+		}
+	}
+	return ccplugin.Command{}, false
+}
+
+// claudeCommandResult is c's answer to rawInput: its prompt, expanded, to submit.
+func claudeCommandResult(name string, c ccplugin.Command, rawInput string) (CommandResult, error) {
+	prompt := c.Expand(rawInput)
+	if len(prompt) > MaxSubmitPrompt {
+		return CommandResult{}, &ExecutionError{Name: name, Message: fmt.Sprintf("the command's prompt is %d bytes, over the %d-byte limit (refused, never cut)", len(prompt), MaxSubmitPrompt)}
+	}
+	return CommandResult{Kind: string(protocol.CommandSubmit), Prompt: prompt}, nil
+}
 func commandResult(name string, res *protocol.CommandResult) (CommandResult, error) {
 	text, cut := CutText(StripEscapes(res.Text), MaxCommandText)
 	out := CommandResult{Kind: string(res.Kind), Text: text, Truncated: cut}

@@ -42,7 +42,7 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 	switch {
 	case err == nil:
 		out := ToolResult{Content: []ContentBlock{{Type: protocol.ContentText, Text: res.Text}}, IsError: res.IsError, Structured: res.Structured}
-		out.HookContext, out.HookMessages = m.hooks.afterCall(ctx, name, callID, input, out, opts)
+		m.hooks.afterCall(ctx, name, callID, input, &out, res.Streams, opts)
 		return out, nil
 	case errors.Is(err, ErrDenied):
 		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)

@@ -73,7 +73,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{o: o, log: log, home: home, store: store, gate: gate.New(posture, o.Approver), nat: nat}
-	m.hooks = &cmdHookRunner{log: log, gate: m.gate}
+	m.hooks = &cmdHookRunner{log: log, gate: m.gate, store: store}
 	m.hooks.transcripts.Dir = filepath.Join(home, "transcripts") // README, “Command hooks”
 	oo := owners.Options{
 		Home: home, Logger: log, Store: store, NativeTools: nat.set.Names(), BuiltinCommands: o.BuiltinCommands,

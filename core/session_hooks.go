@@ -86,8 +86,8 @@ func SessionSection(h SessionHooks) (s PromptSection, ok bool) {
 // the reason of a hook that "blocked" (the call has already run: nothing a hook answers
 // undoes it), each line naming its hook, within cmdhooks.MaxContextTotal.
 func (m *Manager) PostToolUse(ctx context.Context, tool, callID string, input json.RawMessage, res ToolResult, opts CallOptions) []string {
-	c, _ := m.hooks.afterCall(ctx, tool, callID, input, res, opts)
-	return c
+	m.hooks.afterCall(ctx, tool, callID, input, &res, nil, opts)
+	return res.HookContext
 }
 
 // SubmittedPrompt is a prompt after its UserPromptSubmit hooks.

@@ -14,6 +14,12 @@
 // marketplace` and NAME@MARKETPLACE installs (plugin_marketplace.go) go through
 // core/marketplace.
 //
+// A Claude Code plugin folder installs like any folder: `plugin review` and `plugin show`
+// print its parts (writeClaudeReview: each hook command, unsandboxed, with a warning for one
+// that fetches code at run time; each command; each MCP server, not run yet; what cwx does
+// not run), `plugin show` starts no host for it, and `hooks list` adds the hooks of the
+// trusted ones (claudePluginHooks), each source naming its plugin.
+//
 // `plugin dev` runs one folder under a dev receipt (ARCHITECTURE.md, “Plugins and trust”):
 // each change re-stages it and activates the new closure under a new generation on the warm
 // host of its own Manager, printing attributed log lines, activation times and the latency of

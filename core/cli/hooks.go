@@ -41,6 +41,8 @@ type HookJSON struct {
 	Command  string `json:"command"`
 	TimeoutS int    `json:"timeout_s"`
 	Source   string `json:"source"`
+	// Plugin is the installed Claude Code plugin the hook comes from ("" for a configured one).
+	Plugin string `json:"plugin,omitempty"`
 }
 
 // HooksListJSON is `cwx hooks list --json`.
@@ -64,7 +66,7 @@ func newHooksListCmd() *cobra.Command {
 			}
 			out := HooksListJSON{Hooks: []HookJSON{}, Notes: append([]string{}, set.Notes...), Sources: append([]cmdhooks.Source{}, set.Sources...)}
 			for _, h := range set.Hooks {
-				out.Hooks = append(out.Hooks, HookJSON{ID: h.ID, Event: h.Event, Matcher: h.Matcher, Command: h.Command, TimeoutS: h.TimeoutS, Source: h.Source})
+				out.Hooks = append(out.Hooks, HookJSON{ID: h.ID, Event: h.Event, Matcher: h.Matcher, Command: h.Command, TimeoutS: h.TimeoutS, Source: h.Source, Plugin: h.Plugin})
 			}
 			return writeReport(cmd.OutOrStdout(), asJSON, out, writeHooksTable)
 		},
@@ -82,11 +84,40 @@ func loadHooks() (*cmdhooks.Set, error) {
 	if err != nil {
 		return nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
-	set, err := cmdhooks.Load(cfg.Hooks)
+	ph, notes, err := claudePluginHooks()
+	if err != nil {
+		return nil, err
+	}
+	set, err := cmdhooks.Load(cfg.Hooks, ph...)
 	if err != nil {
 		return nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
+	set.Notes = append(set.Notes, notes...)
 	return set, nil
+}
+
+// claudePluginHooks are the hooks of the installed Claude Code plugins that run (enabled,
+// trusted, bytes as trusted), as the core loads them; notes say which plugins do not run.
+func claudePluginHooks() ([]cmdhooks.PluginHooks, []string, error) {
+	s, _, err := openPlugins()
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, blocked, err := s.ClaudeCode()
+	if err != nil {
+		return nil, nil, pluginErr(err)
+	}
+	var out []cmdhooks.PluginHooks
+	for _, p := range ps {
+		if p.Plugin.HasHooks {
+			out = append(out, cmdhooks.PluginHooks{ID: p.ID, Root: p.Root, Entries: p.Plugin.Hooks, Notes: p.Plugin.HookNotes})
+		}
+	}
+	var notes []string
+	for _, b := range blocked {
+		notes = append(notes, fmt.Sprintf("plugin %s: its hooks do not run: %s", b.ID, oneLine(advise(b.Err))))
+	}
+	return out, notes, nil
 }
 
 func writeHooksTable(w io.Writer, l HooksListJSON) {
@@ -109,7 +140,11 @@ func writeHooksTable(w io.Writer, l HooksListJSON) {
 		if s.PluginRoot != "" {
 			root = ", CLAUDE_PLUGIN_ROOT " + s.PluginRoot
 		}
-		printf(w, "source: %s (%s, %d hooks%s)\n", s.Path, s.Kind, s.Hooks, root)
+		kind := s.Kind
+		if s.Plugin != "" {
+			kind = "Claude Code plugin " + s.Plugin
+		}
+		printf(w, "source: %s (%s, %d hooks%s)\n", s.Path, kind, s.Hooks, root)
 	}
 	for _, n := range l.Notes {
 		printf(w, "note: %s\n", n)

@@ -29,7 +29,7 @@ func TestHooksE2E(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			conf := fmt.Sprintf("hooks_file = \"settings.json\"\n\n[extension_host]\nruntime = %q\n%s = %q\n\n[[hooks.UserPromptSubmit]]\ncommand = \"echo ok\"\ntimeout_s = 5\n\n[[hooks.PostToolUse]]\nmatcher = \"Read\"\ncommand = \"echo '{\\\"hookSpecificOutput\\\":{\\\"additionalContext\\\":\\\"read seen\\\"}}'\"\n", rt.Name, rt.Name, rt.Path)
+			conf := fmt.Sprintf("hooks_file = \"settings.json\"\n\n[extension_host]\nruntime = %q\n%s = %q\n\n[[hooks.UserPromptSubmit]]\ncommand = \"echo ok\"\ntimeout_s = 5\n\n[[hooks.PostToolUse]]\nmatcher = \"Read\"\ncommand = \"echo '{\\\"hookSpecificOutput\\\":{\\\"additionalContext\\\":\\\"read seen\\\"}}'\"\n\n[[hooks.PostToolUse]]\nmatcher = \"Read\"\ncommand = \"echo '{\\\"suppressOutput\\\":true,\\\"hookSpecificOutput\\\":{\\\"additionalContext\\\":\\\"quietly seen\\\"}}'\"\n", rt.Name, rt.Name, rt.Path)
 			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func TestHooksE2E(t *testing.T) {
 				}
 			}
 			var l HooksListJSON
-			if err := json.Unmarshal([]byte(e2eMust(t, bin, home, "hooks", "list", "--json").stdout), &l); err != nil || len(l.Hooks) != 3 || l.Hooks[2].ID != "PreToolUse[0]" {
+			if err := json.Unmarshal([]byte(e2eMust(t, bin, home, "hooks", "list", "--json").stdout), &l); err != nil || len(l.Hooks) != 4 || l.Hooks[3].ID != "PreToolUse[0]" {
 				t.Fatalf("hooks list --json: %+v %v", l, err)
 			}
 
@@ -58,18 +58,19 @@ func TestHooksE2E(t *testing.T) {
 				t.Fatalf("unknown event: exit %d %s", bad.code, bad.stderr)
 			}
 
-			// PostToolUse context: on stderr beside the result, and in --json
+			// PostToolUse context: on stderr beside the result, and in --json; a hook that
+			// answered suppressOutput only in --json (for the model)
 			ws := t.TempDir()
 			if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("alpha\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			read := e2eMust(t, bin, home, "tool", "call", "read_file", "--workspace", ws, "--input", `{"file_path":"a.txt"}`)
-			if !strings.Contains(read.stdout, "alpha") || !strings.Contains(read.stderr, "hook context: read seen\n") {
+			if !strings.Contains(read.stdout, "alpha") || !strings.Contains(read.stderr, "hook context: read seen\n") || strings.Contains(read.stderr, "quietly seen") {
 				t.Fatalf("read_file with a PostToolUse hook:\n%s%s", read.stdout, read.stderr)
 			}
 			var o ToolCallOutput
 			raw = e2eMust(t, bin, home, "tool", "call", "read_file", "--json", "--workspace", ws, "--input", `{"file_path":"a.txt"}`).stdout
-			if err := json.Unmarshal([]byte(raw), &o); err != nil || len(o.HookContext) != 1 || o.HookContext[0] != "read seen" {
+			if err := json.Unmarshal([]byte(raw), &o); err != nil || len(o.HookContext) != 2 || o.HookContext[0] != "read seen" || o.HookContext[1] != "quietly seen" {
 				t.Fatalf("tool call --json: %s %v", raw, err)
 			}
 

@@ -226,7 +226,11 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 	}
 	printf(w, "closure  sha256:%s\n", rv.Closure)
 	printf(w, "files    %d (%d bytes)\n", rv.Files, rv.Bytes)
-	printf(w, "entries:\n")
+	if rv.Claude != nil {
+		writeClaudeReview(w, rv.Claude)
+	} else {
+		printf(w, "entries:\n")
+	}
 	for _, e := range rv.Entries {
 		inj := "not statically visible"
 		if e.Injects != nil {
@@ -237,9 +241,11 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 		}
 		printf(w, "  %s: %s\n    sha256:%s\n    injects: %s\n", e.Path, e.Display, e.SHA256, inj)
 	}
-	if len(rv.Peers) == 0 {
+	switch {
+	case rv.Claude != nil:
+	case len(rv.Peers) == 0:
 		printf(w, "peers    none\n")
-	} else {
+	default:
 		printf(w, "peers:\n")
 		for _, p := range rv.Peers {
 			mark := "missing (not provided by cwx; importing it fails)"
@@ -255,7 +261,9 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 	for _, n := range rv.Notes {
 		printf(w, "note     %s\n", n)
 	}
-	printf(w, "install scripts: none (packages with install scripts are refused)\n")
+	if rv.Claude == nil {
+		printf(w, "install scripts: none (packages with install scripts are refused)\n")
+	}
 	printf(w, "%s.\n", rv.Warning)
 	if sandboxNote != "" {
 		printf(w, "sandbox  %s\n", sandboxNote)
@@ -265,6 +273,52 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 		printf(w, "trust    dev: a `cwx plugin dev` session's receipt, which ends with the session\n")
 	}
 	printf(w, "\nTo trust exactly these bytes: cwx plugin trust %s --token %s\n", shellQuote(rv.ID), rv.Token)
+}
+
+// writeClaudeReview prints what a Claude Code plugin would run: each hook command (and
+// whether it fetches code the closure does not cover), each command file, each MCP server
+// (never started), and what cwx does not run.
+func writeClaudeReview(w io.Writer, cr *plugins.ClaudeReview) {
+	printf(w, "covers   the whole folder (hooks, their scripts, commands): a changed byte stops the plugin until it is reviewed again\n")
+	printf(w, "hooks:   %d, run by the builtin hooks module with CLAUDE_PLUGIN_ROOT the staged folder, unsandboxed, on every matching call\n", len(cr.Hooks))
+	for _, h := range cr.Hooks {
+		m := h.Matcher
+		if m == "" {
+			m = "*"
+		}
+		printf(w, "  %s %s (%ds): %s\n", h.Event, oneLine(m), h.TimeoutS, oneLine(h.Command))
+		if h.Fetches != "" {
+			printf(w, "    WARNING: "+plugins.FetchNotCovered+"\n", oneLine(h.Fetches))
+		}
+	}
+	for _, n := range cr.HookNotes {
+		printf(w, "  note: %s\n", n)
+	}
+	printf(w, "commands: %d, each a prompt (nothing in it runs)\n", len(cr.Commands))
+	for _, c := range cr.Commands {
+		line := "/" + c.Name
+		if c.ArgumentHint != "" {
+			line += " " + oneLine(c.ArgumentHint)
+		}
+		if c.Description != "" {
+			line += ": " + oneLine(c.Description)
+		}
+		printf(w, "  %s (%s)\n", line, c.File)
+		for _, n := range c.Notes {
+			printf(w, "    note: %s\n", n)
+		}
+	}
+	printf(w, "mcp servers: %d\n", len(cr.MCP))
+	for _, m := range cr.MCP {
+		env := ""
+		if len(m.Env) > 0 {
+			env = " (sets " + strings.Join(m.Env, ", ") + ")"
+		}
+		printf(w, "  %s: %s%s: %s\n", m.Name, oneLine(m.Line()), env, m.Status)
+	}
+	for _, n := range cr.NotRun {
+		printf(w, "not run  %s\n", n)
+	}
 }
 
 func pluginTrustCmd() *cobra.Command {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cwx-dev/cwx/core/ccplugin"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
@@ -110,6 +111,9 @@ type PluginShow struct {
 	Live PluginLive `json:"live"`
 	// Sandbox says the plugin tier runs unsandboxed ("" when it runs in bubblewrap).
 	Sandbox string `json:"sandbox,omitempty"`
+	// Claude is what a Claude Code plugin has and what of it cwx runs (nil for another
+	// kind, or when its staged copy cannot be read: Receipt says why).
+	Claude *plugins.ClaudeReview `json:"claude_code,omitempty"`
 }
 
 // PluginConfigInfo describes a plugin's [plugins."<id>".config] without its values.
@@ -141,8 +145,11 @@ func pluginShowCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt) // Ctrl-C stops waiting; the host is still shut down
 			defer stop()
-			live, err := showLive(ctx, cmd.ErrOrStderr(), s, r, s.Status(r))
-			if err != nil {
+			var live PluginLive
+			if r.Kind == plugins.KindClaudeCode {
+				live = newLive(ownerNotStarted) // no host: the core runs its hooks and commands
+				live.Reason = "a Claude Code plugin runs no host code: its hooks run in the builtin hooks module, its commands in the core"
+			} else if live, err = showLive(ctx, cmd.ErrOrStderr(), s, r, s.Status(r)); err != nil {
 				return err
 			}
 			if r, err = s.Get(args[0]); err != nil { // with what the activation recorded
@@ -177,6 +184,11 @@ func showPlugin(s *plugins.Store, cfg *config.Config, r *plugins.Record) PluginS
 		sh.Receipt = strings.TrimPrefix(advise(err), "plugin "+r.ID+": ")
 		sh.Status = plugins.ErrContentChanged.Error()
 	}
+	if r.Kind == plugins.KindClaudeCode {
+		if p, err := ccplugin.Read(sh.StageDir); err == nil {
+			sh.Claude = plugins.ReviewClaude(p)
+		}
+	}
 	pc := cfg.Plugin(r.ID)
 	sh.Config = PluginConfigInfo{Keys: pc.Keys, Digest: pc.Digest}
 	if sh.Config.Keys == nil {
@@ -210,6 +222,9 @@ func writeShow(cmd *cobra.Command, sh PluginShow, ds *diagSet) {
 	}
 	for _, e := range sh.Entries {
 		printf(w, "entry    %s (host code (JavaScript), sha256:%s)\n", e.Path, e.SHA256[:12])
+	}
+	if sh.Claude != nil {
+		writeClaudeReview(w, sh.Claude)
 	}
 	switch {
 	case sh.Config.Error != "":

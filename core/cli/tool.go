@@ -203,9 +203,10 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 }
 
 // printHookLines shows what the command hooks said after a call: their context for the
-// model, and their systemMessages for the person, a message's lines kept (indented).
+// model (but for a hook that answered suppressOutput), and their systemMessages for the
+// person, a message's lines kept (indented).
 func printHookLines(w io.Writer, res core.ToolResult) {
-	for _, c := range res.HookContext {
+	for _, c := range res.HookContextShown {
 		printf(w, "hook context: %s\n", c)
 	}
 	for _, m := range res.HookMessages {

@@ -359,6 +359,19 @@ func TestEvents(t *testing.T) {
 			t.Fatalf("big post response %s: %+v %v", tool, ev.ToolResponse, err)
 		}
 	}
+	// shell's two streams apart are cut too, until the event fits
+	half := strings.Repeat("\x01", MaxStdin/2)
+	b, err = OutcomeEvent(s, "shell", "c10", json.RawMessage(`{"command":"cat big"}`), Outcome{Content: []protocol.ContentBlock{{Type: protocol.ContentText, Text: half + half}},
+		Streams: &Streams{Stdout: half, Stderr: half}})
+	var bash struct {
+		ToolResponse struct {
+			Stdout, Stderr string
+			Truncated      bool
+		} `json:"tool_response"`
+	}
+	if err != nil || len(b) > MaxStdin || json.Unmarshal(b, &bash) != nil || !bash.ToolResponse.Truncated || bash.ToolResponse.Stdout == "" {
+		t.Fatalf("big shell post: %d bytes, %v, %+v", len(b), err, bash.ToolResponse)
+	}
 }
 
 // fakeRunner answers by command: "hang" waits for its context, "fail" cannot run.

@@ -85,8 +85,9 @@ type Decision struct {
 	// stopReason for the person (inert, its lines kept).
 	Stop       bool
 	StopReason string
-	// Suppress says the hook answered `suppressOutput: true`: a session event's context is
-	// kept from the person (SessionOutcome.Shown); the model still gets it.
+	// Suppress says the hook answered `suppressOutput: true`: its context (a session
+	// event's, a PostToolUse hook's) is kept from the person (SessionOutcome.Shown,
+	// AfterCallOutcome.Shown); the model still gets it.
 	Suppress bool
 	// Failed is a non-blocking error (an exit other than 0 and 2, a timeout, JSON that does
 	// not parse): logged, and the hook decides nothing.

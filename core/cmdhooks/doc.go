@@ -24,10 +24,13 @@
 //   - the event JSON written to the hook's stdin, in Claude Code's field names and meanings,
 //     bounded to [MaxStdin]: session_id never empty ([ProcessSessionID]), permission_mode
 //     ([PermissionMode]), a toolu_ tool_use_id per call ([ToolUseID]), file tools' paths made
-//     absolute, tool_response in Claude Code's per-tool shape ([Response]); a call whose
+//     absolute, tool_response in Claude Code's per-tool shape ([Response]; Bash's stdout and
+//     stderr apart, from [Outcome.Streams]); a call whose
 //     result is an error runs PostToolUseFailure instead of PostToolUse ([Set.AfterCall]);
 //   - the environment beyond the module's: CLAUDE_PLUGIN_ROOT for a hooks file at
-//     <plugin>/hooks/hooks.json ([PluginRoot], [Hook.ShellCommand]);
+//     <plugin>/hooks/hooks.json ([PluginRoot], [Hook.ShellCommand]), and for the hooks of an
+//     installed Claude Code plugin ([PluginHooks], given to [Load] after the configured
+//     files: Source kind "plugin", Hook.Plugin its id), its staged folder;
 //   - the decision ([Decide]) from what the module reports of one run ([Result], decoded
 //     strictly by [DecodeResult] and checked against [MaxOutput]): exit 0 with optional JSON
 //     on stdout ({decision, reason, continue, stopReason, hookSpecificOutput:
@@ -45,7 +48,11 @@
 //     session event: SessionStart's context (plain stdout or additionalContext) is the
 //     session's prompt section ([SessionOutcome.SectionText]); Shown leaves out the context
 //     of a hook that answered suppressOutput; continue false (Decision.Stop, with its
-//     stopReason) says the session ends. The callers (core/session_hooks.go, core/cli's
+//     stopReason) says the session ends. [FoldAfterCall] folds the hooks that followed a
+//     call the same way: AfterCallOutcome.Shown leaves out the context (and a block's
+//     feedback) of a hook that answered suppressOutput, which Claude Code keeps out of what
+//     the person sees; the model still gets all of it, and a systemMessage is still shown.
+//     The callers (core/session_hooks.go, core/cli's
 //     session wiring) decide where a session opens and closes.
 //
 // A hook that could not be run at all (no module, the host down, a stdin over the bound)
@@ -99,7 +106,8 @@
 //     a per-process random salt and the call id, so one call's events share it and no two calls do.
 //     A native file tool's path is made absolute in `tool_input`, its bytes otherwise left as
 //     `jsjson.Reencode` wrote them. After the call `cmdhooks.Set.AfterCall` runs PostToolUse for a
-//     success, with `tool_response` in Claude Code's per-tool shape (`cmdhooks.Response`; MCP's
+//     success, with `tool_response` in Claude Code's per-tool shape (`cmdhooks.Response`; Bash's
+//     `stdout` and `stderr` apart, as the shell native keeps them in `natives.Result.Streams`; MCP's
 //     `CallToolResult` for an extension tool), and PostToolUseFailure for an error result, with
 //     `error`; a result over the stdin bound is cut until the event fits.
 //   - **The decision** (`cmdhooks.Decide`): exit 2 blocks with stderr as the reason; exit 0 reads
@@ -116,7 +124,8 @@
 //     before every plugin hook: a block is a deny (“…denied the call: <reason> (command hook <id>
 //     `<command>`, exit 2)”), an ask an ask, `updatedInput` a revise, `additionalContext` an
 //     annotation. Reasons are made one inert line within `hooks.MaxText`. PostToolUse runs after the
-//     call returned (natives and extension tools, `ToolResult.HookContext`): its context and the
+//     call returned (natives and extension tools, `ToolResult.HookContext`; `HookContextShown`,
+//     what the terminal and the REPL print, leaves out a `suppressOutput` hook's): its context and the
 //     reason of a block go back to the caller, never undoing the call. `Manager.SubmitPrompt` runs the
 //     UserPromptSubmit hooks: a block refuses the prompt with the first reason; otherwise the context
 //     (plain stdout counts) comes back. Context is inert text, at most `cmdhooks.MaxContext` (8 KiB) a

@@ -182,6 +182,10 @@ func OutcomeEvent(s Session, tool, toolUseID string, raw json.RawMessage, o Outc
 	// every byte of text costs at most six in JSON (\u00XX), and a shape may hold it twice
 	for n := (MaxStdin - len(base)) / 6; ; n /= 2 {
 		cut := Outcome{IsError: o.IsError, Truncated: true, Content: []protocol.ContentBlock{{Type: protocol.ContentText, Text: cutUTF8(text, n)}}}
+		if st := o.Streams; st != nil {
+			out := cutUTF8(st.Stdout, n)
+			cut.Streams = &Streams{Stdout: out, Stderr: cutUTF8(st.Stderr, n-len(out)), Truncated: true}
+		}
 		if out, err := build(cut); err == nil || n == 0 {
 			return out, err
 		}

@@ -37,8 +37,19 @@ type Hook struct {
 	// layout of a Claude Code plugin: the hook runs with CLAUDE_PLUGIN_ROOT set to it
 	// ([Hook.ShellCommand]). "" for any other source.
 	PluginRoot string `json:"plugin_root,omitempty"`
+	// Plugin is the id of the installed Claude Code plugin the hook comes from ("" for a
+	// configured hook).
+	Plugin string `json:"plugin,omitempty"`
 
 	m matcher
+}
+
+// PluginHooks are the hooks of an installed, trusted Claude Code plugin: its
+// hooks/hooks.json, already read (ParseSettings), from its staged folder Root.
+type PluginHooks struct {
+	ID, Root string
+	Entries  []config.HookEntry
+	Notes    []string
 }
 
 // Set is the loaded command hooks.
@@ -56,10 +67,13 @@ type Source struct {
 	// Path is "config.toml" or a hooks file.
 	Path string `json:"path"`
 	// Kind is "config.toml", "user settings", "project settings", "local project settings"
-	// or "hooks file" (Claude Code's precedence, config.SettingsKind).
+	// or "hooks file" (Claude Code's precedence, config.SettingsKind), then "plugin" for an
+	// installed Claude Code plugin's hooks.
 	Kind string `json:"kind"`
 	// PluginRoot is the plugin folder of a plugin's hooks/hooks.json (CLAUDE_PLUGIN_ROOT).
 	PluginRoot string `json:"plugin_root,omitempty"`
+	// Plugin is the installed Claude Code plugin of Kind "plugin" ("" otherwise).
+	Plugin string `json:"plugin,omitempty"`
 	// Hooks counts the hooks read from it.
 	Hooks int `json:"hooks"`
 }
@@ -99,13 +113,14 @@ func (s *Set) Matching(event, tool string) []Hook {
 	return out
 }
 
-// Load builds the Set from config.toml's hooks and the hooks file it names. An error (a
-// hooks file that cannot be read, is over the bound or is not Claude Code's shape, a
-// matcher that does not compile) matches errdefs.ErrRefused and names the hook at fault.
-func Load(c config.Hooks) (*Set, error) {
+// Load builds the Set from config.toml's hooks, the hooks files it names and then the
+// hooks of the installed Claude Code plugins ps. An error (a hooks file that cannot be
+// read, is over the bound or is not Claude Code's shape, a matcher that does not compile)
+// matches errdefs.ErrRefused and names the hook at fault.
+func Load(c config.Hooks, ps ...PluginHooks) (*Set, error) {
 	s := &Set{}
 	count := map[string]int{}
-	add := func(ev, matcher, command string, timeoutS int, source, root string) error {
+	add := func(ev, matcher, command string, timeoutS int, source, root, plugin string) error {
 		id := fmt.Sprintf("%s[%d]", ev, count[ev])
 		m, err := compile(matcher)
 		if err != nil {
@@ -113,13 +128,13 @@ func Load(c config.Hooks) (*Set, error) {
 		}
 		s.Hooks = append(s.Hooks, Hook{
 			ID: id, Event: ev, Matcher: matcher, Command: command,
-			Timeout: time.Duration(timeoutS) * time.Second, TimeoutS: timeoutS, Source: source, PluginRoot: root, m: m,
+			Timeout: time.Duration(timeoutS) * time.Second, TimeoutS: timeoutS, Source: source, PluginRoot: root, Plugin: plugin, m: m,
 		})
 		count[ev]++
 		return nil
 	}
 	for _, e := range c.Entries {
-		if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, "config.toml", ""); err != nil {
+		if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, "config.toml", "", ""); err != nil {
 			return nil, err
 		}
 	}
@@ -143,11 +158,23 @@ func Load(c config.Hooks) (*Set, error) {
 			s.Notes = append(s.Notes, n)
 		}
 		for _, e := range entries {
-			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, file, PluginRoot(file)); err != nil {
+			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, file, PluginRoot(file), ""); err != nil {
 				return nil, err
 			}
 		}
 		s.Sources = append(s.Sources, Source{Path: file, Kind: kindNames[config.SettingsKind(file, home)], PluginRoot: PluginRoot(file), Hooks: len(entries)})
+	}
+	for _, p := range ps {
+		file := filepath.Join(p.Root, "hooks", "hooks.json")
+		for _, n := range p.Notes {
+			s.Notes = append(s.Notes, "plugin "+p.ID+": "+n)
+		}
+		for _, e := range p.Entries {
+			if err := add(e.Event, e.Matcher, e.Command, e.TimeoutS, "plugin "+p.ID, p.Root, p.ID); err != nil {
+				return nil, err
+			}
+		}
+		s.Sources = append(s.Sources, Source{Path: file, Kind: "plugin", PluginRoot: p.Root, Plugin: p.ID, Hooks: len(p.Entries)})
 	}
 	if len(s.Hooks) > config.MaxHooks {
 		return nil, errdefs.Newf(errdefs.ErrRefused, "%d command hooks are configured; the limit is %d", len(s.Hooks), config.MaxHooks)

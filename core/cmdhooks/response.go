@@ -17,8 +17,17 @@ type Outcome struct {
 	Content    []protocol.ContentBlock
 	IsError    bool
 	Structured json.RawMessage
+	// Streams is shell's stdout and stderr apart (natives.Result.Streams), for Bash's
+	// tool_response; nil when they were not kept apart (then the text is all stdout).
+	Streams *Streams
 	// Truncated says the text was cut to keep the event within MaxStdin.
 	Truncated bool
+}
+
+// Streams are a command's stdout and stderr apart; Truncated says some was not kept.
+type Streams struct {
+	Stdout, Stderr string
+	Truncated      bool
 }
 
 func (o Outcome) text() string {
@@ -78,7 +87,7 @@ type (
 
 // Response is the tool_response of a call of tool (its cwx name) that returned o, in the
 // shape Claude Code gives the same tool: Bash {stdout, stderr, interrupted, isImage}
-// (shell's output is one stream, so it is all stdout), Read {type, file: {filePath,
+// (o.Streams apart; without them the text is all stdout), Read {type, file: {filePath,
 // content, numLines, startLine, totalLines}}, Grep in content mode {mode, numFiles,
 // filenames, content, numLines}, Glob {filenames, durationMs, numFiles, truncated} with
 // absolute names, LS its listing as a string, Write {type, filePath, content,
@@ -91,6 +100,9 @@ func Response(tool, cwd string, o Outcome) json.RawMessage {
 	switch tool {
 	case "shell":
 		r := bashResponse{Stdout: text, Truncated: o.Truncated}
+		if st := o.Streams; st != nil {
+			r.Stdout, r.Stderr, r.Truncated = st.Stdout, st.Stderr, o.Truncated || st.Truncated
+		}
 		var st struct {
 			TimedOut bool `json:"timed_out"`
 		}

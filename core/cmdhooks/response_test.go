@@ -24,6 +24,8 @@ func TestResponseShapes(t *testing.T) {
 	}{
 		{"shell", Outcome{Content: text("hi\n"), Structured: json.RawMessage(`{"exit_code":0,"timed_out":false}`)}, `{"stdout":"hi\n","stderr":"","interrupted":false,"isImage":false}`},
 		{"shell", Outcome{Content: text("x"), Structured: json.RawMessage(`{"exit_code":-1,"timed_out":true}`)}, `{"stdout":"x","stderr":"","interrupted":true,"isImage":false}`},
+		{"shell", Outcome{Content: text("out\nerr\n"), Structured: json.RawMessage(`{"exit_code":0,"timed_out":false}`), Streams: &Streams{Stdout: "out\n", Stderr: "err\n"}}, `{"stdout":"out\n","stderr":"err\n","interrupted":false,"isImage":false}`},
+		{"shell", Outcome{Content: text("o"), Streams: &Streams{Stdout: "o", Truncated: true}}, `{"stdout":"o","stderr":"","interrupted":false,"isImage":false,"truncated":true}`},
 		{"read_file", Outcome{Content: text("     3\tgamma\n     4\tdelta\n")}, `{"type":"text","file":{"filePath":"","content":"gamma\ndelta","numLines":2,"startLine":3,"totalLines":4}}`},
 		{"grep_files", Outcome{Content: text("a.go:1:x\na.go:4:y\nb/c.go:2:z\n")}, `{"mode":"content","numFiles":2,"filenames":["/w/a.go","/w/b/c.go"],"content":"a.go:1:x\na.go:4:y\nb/c.go:2:z","numLines":3}`},
 		{"file_search", Outcome{Content: text("a.go\nb/c.go\n[more files match: narrow the pattern or the path]\n")}, `{"filenames":["/w/a.go","/w/b/c.go"],"durationMs":0,"numFiles":2,"truncated":true}`},

@@ -177,6 +177,29 @@ func FoldSession(ds []Decision) SessionOutcome {
 	return o
 }
 
+// AfterCallOutcome is the outcome of the hooks that followed a call.
+type AfterCallOutcome struct {
+	// Context is what the hooks added for the model: additionalContext, and the reason of a
+	// hook that blocked (as feedback; the call has run), within MaxContextTotal.
+	Context []string
+	// Shown is Context without what a hook that answered suppressOutput added: Claude Code
+	// keeps such a hook's output out of what the person sees; the model still gets it.
+	Shown []string
+	// Messages are the hooks' systemMessages, for the person; suppressOutput keeps them.
+	Messages []string
+}
+
+// FoldAfterCall folds the decisions of the hooks that followed a call.
+func FoldAfterCall(ds []Decision) AfterCallOutcome {
+	var shown []Decision
+	for _, d := range ds {
+		if !d.Suppress {
+			shown = append(shown, d)
+		}
+	}
+	return AfterCallOutcome{Context: Contexts(ds), Shown: Contexts(shown), Messages: Messages(ds)}
+}
+
 // SectionText is the text of a session's prompt section: the context its SessionStart
 // hooks added, one hook's after another's; "" when they added none.
 func (o SessionOutcome) SectionText() string { return strings.Join(o.Context, "\n\n") }

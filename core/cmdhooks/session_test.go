@@ -2,6 +2,7 @@ package cmdhooks
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -108,5 +109,27 @@ func TestFoldSession(t *testing.T) {
 	}
 	if ds := set.Notification(context.Background(), r, Session{ID: "s"}, "m", NotifyPermission); len(ds) != 1 {
 		t.Fatalf("permission_prompt: %+v", ds)
+	}
+}
+
+// TestFoldAfterCall: a PostToolUse hook that answers suppressOutput keeps its context (and
+// its block's feedback) from the person, never from the model; its systemMessage is kept.
+func TestFoldAfterCall(t *testing.T) {
+	set, err := Load(config.Hooks{Entries: []config.HookEntry{
+		{Event: "PostToolUse", Matcher: "Bash", Command: "lint", TimeoutS: 60},
+		{Event: "PostToolUse", Matcher: "Bash", Command: "quiet", TimeoutS: 60},
+		{Event: "PostToolUse", Matcher: "Bash", Command: "quiet-block", TimeoutS: 60},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := fakeRunner{"lint": {Stdout: `{"hookSpecificOutput":{"additionalContext":"2 warnings"}}`},
+		"quiet":       {Stdout: `{"suppressOutput":true,"systemMessage":"formatted","hookSpecificOutput":{"additionalContext":"formatted a.go"}}`},
+		"quiet-block": {Stdout: `{"suppressOutput":true,"decision":"block","reason":"tests fail"}`}}
+	ds := set.AfterCall(context.Background(), r, Session{ID: "s"}, "shell", "c1", json.RawMessage(`{"command":"go fmt"}`), Outcome{})
+	want := AfterCallOutcome{Context: []string{"2 warnings", "formatted a.go", "PostToolUse hook PostToolUse[2] blocked: tests fail"},
+		Shown: []string{"2 warnings"}, Messages: []string{"PostToolUse hook PostToolUse[1]: formatted"}}
+	if o := FoldAfterCall(ds); !reflect.DeepEqual(o, want) {
+		t.Fatalf("%+v\nwant %+v", o, want)
 	}
 }

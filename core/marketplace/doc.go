@@ -17,5 +17,6 @@
 //
 // Only folder sources ("./plugins/x", or a name under metadata.pluginRoot) are installed;
 // an entry whose source is a GitHub repository or a URL is listed with the reason it is
-// not installable. An entry must be a cwx plugin (plugin.json or an npm package folder).
+// not installable. An entry installs when it is a cwx plugin (plugin.json or an npm package
+// folder) or a Claude Code plugin folder (.claude-plugin/plugin.json, package ccplugin).
 package marketplace

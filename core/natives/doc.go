@@ -74,7 +74,10 @@
 //   - `shell` runs `/bin/sh -c` in the workspace in a process group of its own, with stdin empty; when
 //     the command exits, its timeout (`DefaultShellTimeout`, at most `MaxShellTimeout`) passes or the
 //     call is cancelled, the whole group is killed with SIGKILL, so nothing it started outlives the
-//     call. Output is read from a pipe the core holds, and the read ends at most a second after the
+//     call. Stdout and stderr are read from two pipes the core holds, kept apart within one
+//     `MaxShellOutput` together (`Result.Streams`, which Claude Code's PostToolUse hooks get as Bash's
+//     `stdout` and `stderr`); the text is stdout, then stderr on a line of its own (two pipes
+//     cannot tell the order of writes to both, so the text does not guess). The reads end at most a second after the
 //     kill, so a descendant that left the group cannot hold the call open; such a descendant (one
 //     that started a session of its own) is not killed: the group is the bound, not a sandbox. A non-zero exit or a timeout
 //     is an error result (`exit_code`, `timed_out`, `truncated` in the structured result).

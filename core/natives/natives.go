@@ -62,6 +62,17 @@ type Result struct {
 	Text       string
 	IsError    bool
 	Structured json.RawMessage
+	// Streams is shell's stdout and stderr kept apart, for what needs them apart (the
+	// tool_response Claude Code's PostToolUse hooks read); nil for the other natives. Text
+	// is what the caller sees; Streams never reaches it.
+	Streams *Streams
+}
+
+// Streams are a command's stdout and stderr, each as it was written, within the bound the
+// command's output has together (MaxShellOutput); Truncated says some was read and not kept.
+type Streams struct {
+	Stdout, Stderr string
+	Truncated      bool
 }
 
 // Tool is a native tool: the core's own, or an embedder's. Spec is called once, when the

@@ -23,7 +23,8 @@ const (
 
 // Shell returns the shell tool: {command, timeout_s?} runs `/bin/sh -c command` in the
 // workspace, in a process group of its own, with stdin empty and stdout and stderr
-// together bounded at MaxShellOutput. timeout_s is DefaultShellTimeout unless given (at
+// together bounded at MaxShellOutput. The text is stdout, then stderr (joined); Streams
+// holds them apart. timeout_s is DefaultShellTimeout unless given (at
 // most MaxShellTimeout). When the command ends, times out or the call is cancelled, the
 // whole group is killed. A non-zero exit or a timeout is an error result.
 func Shell() Tool { return shellTool{} }
@@ -33,7 +34,7 @@ type shellTool struct{}
 func (shellTool) Spec() Spec {
 	return Spec{
 		Name:        "shell",
-		Description: "Run a shell command (/bin/sh -c) in the workspace; stdout and stderr are returned together.",
+		Description: "Run a shell command (/bin/sh -c) in the workspace; stdout is returned, then stderr.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 			`"command":{"type":"string","minLength":1,"description":"the command line"},` +
 			`"timeout_s":{"type":"integer","minimum":1,"maximum":` + strconv.Itoa(int(MaxShellTimeout/time.Second)) + `,"description":"seconds before the command is killed"}},` +
@@ -51,8 +52,9 @@ type shellInput struct {
 type shellOutcome struct {
 	exitCode int // -1 when killed by a signal or not started
 	timedOut bool
-	output   []byte
-	dropped  int64 // bytes read beyond MaxShellOutput
+	// stdout and stderr are the two streams apart, within one MaxShellOutput together.
+	stdout, stderr []byte
+	dropped        int64 // bytes read beyond MaxShellOutput
 }
 
 func (shellTool) Run(ctx context.Context, c Call) (Result, error) {
@@ -77,7 +79,7 @@ func (shellTool) Run(ctx context.Context, c Call) (Result, error) {
 }
 
 func (o shellOutcome) result(timeout time.Duration) Result {
-	text := string(o.output)
+	text := string(joined(o.stdout, o.stderr))
 	if o.dropped > 0 {
 		text += fmt.Sprintf("\n[output cut: %d more bytes]", o.dropped)
 	}
@@ -99,22 +101,46 @@ func (o shellOutcome) result(timeout time.Duration) Result {
 		TimedOut  bool `json:"timed_out"`
 		Truncated bool `json:"truncated"`
 	}{o.exitCode, o.timedOut, o.dropped > 0})
-	return Result{Text: text, IsError: o.timedOut || o.exitCode != 0, Structured: st}
+	return Result{Text: text, IsError: o.timedOut || o.exitCode != 0, Structured: st,
+		Streams: &Streams{Stdout: string(o.stdout), Stderr: string(o.stderr), Truncated: o.dropped > 0}}
 }
 
-// capWriter keeps the first max bytes written to it and counts the rest.
-type capWriter struct {
-	mu      sync.Mutex
-	buf     []byte
-	max     int
-	dropped int64
+// capture keeps what a command writes to stdout and to stderr, each apart, the two within
+// one budget of max bytes; the rest is read and counted, not kept.
+type capture struct {
+	mu             sync.Mutex
+	max            int
+	stdout, stderr []byte // +checklocks:mu
+	dropped        int64  // +checklocks:mu
 }
 
-func (w *capWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	keep := min(len(p), w.max-len(w.buf))
-	w.buf = append(w.buf, p[:keep]...)
-	w.dropped += int64(len(p) - keep)
+// stream is one of a capture's two writers.
+type stream struct {
+	c   *capture
+	err bool // stderr
+}
+
+func (s stream) Write(p []byte) (int, error) {
+	c := s.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keep := min(len(p), c.max-len(c.stdout)-len(c.stderr))
+	if s.err {
+		c.stderr = append(c.stderr, p[:keep]...)
+	} else {
+		c.stdout = append(c.stdout, p[:keep]...)
+	}
+	c.dropped += int64(len(p) - keep)
 	return len(p), nil
+}
+
+// joined is the text a caller sees of the two streams: stdout, then stderr on a line of
+// its own. Two pipes cannot say in which order writes to both came, so the text does not
+// guess: it is the order Claude Code's Bash gives its model too.
+func joined(stdout, stderr []byte) []byte {
+	out := append([]byte(nil), stdout...)
+	if len(out) > 0 && len(stderr) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return append(out, stderr...)
 }

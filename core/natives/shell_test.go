@@ -30,6 +30,8 @@ func TestShell(t *testing.T) {
 	}{
 		{"stdout", "echo hi", "hi\n", shellStatus{}},
 		{"stderr with stdout", "echo out; echo err >&2", "out\nerr\n", shellStatus{}},
+		{"stderr after stdout", "echo err >&2; echo out", "out\nerr\n", shellStatus{}},
+		{"stderr on a line of its own", "printf out; printf err >&2", "out\nerr", shellStatus{}},
 		{"runs in the workspace", "cat here.txt", "here\n", shellStatus{}},
 		{"exit status", "echo no; exit 3", "no\n[exit status 3]", shellStatus{ExitCode: 3}},
 		{"stdin is empty", "cat; echo done", "done\n", shellStatus{}},
@@ -51,6 +53,37 @@ func TestShell(t *testing.T) {
 			}
 			if res.IsError != (tc.status.ExitCode != 0) {
 				t.Errorf("IsError %v", res.IsError)
+			}
+		})
+	}
+}
+
+// TestShellStreams: stdout and stderr are kept apart in Streams, within one MaxShellOutput
+// together; the text holds both.
+func TestShellStreams(t *testing.T) {
+	ws, _ := tree(t, nil)
+	tests := []struct {
+		name, command string
+		want          Streams
+	}{
+		{"both", "echo out; echo err >&2", Streams{Stdout: "out\n", Stderr: "err\n"}},
+		{"stderr only", "echo oops >&2; exit 1", Streams{Stderr: "oops\n"}},
+		{"a descendant's", "(echo child >&2) ; echo parent", Streams{Stdout: "parent\n", Stderr: "child\n"}},
+		{"bounded together", "head -c 50000 /dev/zero | tr '\\0' o; head -c 50000 /dev/zero | tr '\\0' e >&2",
+			Streams{Stdout: strings.Repeat("o", 50000), Stderr: strings.Repeat("e", MaxShellOutput-50000), Truncated: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in, _ := json.Marshal(map[string]any{"command": tc.command})
+			res, err := Shell().Run(context.Background(), Call{Workspace: ws, Input: in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Streams == nil || *res.Streams != tc.want {
+				t.Fatalf("streams %.200v, want %.200v", res.Streams, tc.want)
+			}
+			if !strings.Contains(res.Text, tc.want.Stdout[:min(len(tc.want.Stdout), 100)]) || !strings.Contains(res.Text, tc.want.Stderr[:min(len(tc.want.Stderr), 100)]) {
+				t.Fatalf("text %.200q lacks a stream", res.Text)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/cwx-dev/cwx/core/ccplugin"
 	"github.com/cwx-dev/cwx/core/config"
 )
 
@@ -56,6 +57,9 @@ func (s *Store) Desired(cfg *config.Config) ([]Desired, []Blocked, uint64, error
 		if !r.Enabled {
 			continue
 		}
+		if r.Kind == KindClaudeCode {
+			continue // no host runs it: the core reads it (ClaudeCode)
+		}
 		if err := s.CheckReceipt(r); err != nil {
 			blocked = append(blocked, Blocked{ID: r.ID, Err: err})
 			continue
@@ -72,6 +76,46 @@ func (s *Store) desired(r *Record, pc config.Plugin) Desired {
 		d.Entries = append(d.Entries, DesiredEntry{Path: filepath.Join(dir, filepath.FromSlash(e.Path)), Rel: e.Path, SHA256: e.SHA256})
 	}
 	return d
+}
+
+// ClaudeDesired is a Claude Code plugin that is enabled and trusted, its staged copy
+// verified: the core runs its hooks (in the builtin hooks module, CLAUDE_PLUGIN_ROOT its
+// Root) and its commands.
+type ClaudeDesired struct {
+	ID     string
+	Root   string // the read-only staged copy
+	Plugin *ccplugin.Plugin
+}
+
+// ClaudeCode returns the Claude Code plugins that should run, by id, and those enabled
+// whose receipt, bytes or files do not hold, with the reason. Each staged copy is verified
+// (VerifyClosure) before it is read.
+func (s *Store) ClaudeCode() ([]ClaudeDesired, []Blocked, error) {
+	st, err := s.State()
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []ClaudeDesired
+	var blocked []Blocked
+	for _, r := range sortedRecords(st) {
+		if !r.Enabled || r.Kind != KindClaudeCode {
+			continue
+		}
+		err := s.CheckReceipt(r)
+		if err == nil {
+			err = s.VerifyClosure(r)
+		}
+		var p *ccplugin.Plugin
+		if err == nil {
+			p, err = ccplugin.Read(s.layout.StageDir(r.ID, r.Closure))
+		}
+		if err != nil {
+			blocked = append(blocked, Blocked{ID: r.ID, Err: err})
+			continue
+		}
+		out = append(out, ClaudeDesired{ID: r.ID, Root: s.layout.StageDir(r.ID, r.Closure), Plugin: p})
+	}
+	return out, blocked, nil
 }
 
 // sortedRecords returns the records of st ordered by id.

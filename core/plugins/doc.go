@@ -26,6 +26,17 @@
 // MCP servers) are ignored; the native forms are checked strictly. Every manifest error is a
 // [*ManifestError] naming the file and the field.
 //
+// A folder with .claude-plugin/plugin.json (and no plugin.json at its root) is a Claude Code
+// plugin ([KindClaudeCode], read by package ccplugin): it has no entries, since no host
+// code runs; its hooks/hooks.json, commands/*.md and .mcp.json are what the review lists
+// ([ClaudeReview]: each hook command, with [FetchNotCovered] for one that fetches code when
+// it runs, each command, each MCP server as [ccplugin.MCPNotRun], and what cwx does not run,
+// agents/, skills/, output styles). It installs, is hashed, reviewed and trusted like any
+// folder; the closure covers the whole folder, hook scripts included. [Store.Desired] leaves
+// it out (the owner layer starts no host for it); [Store.ClaudeCode] lists the enabled ones
+// whose receipt holds and whose staged copy verifies, for the core to run their hooks and
+// commands.
+//
 // # Install
 //
 // [Store.Install] takes a folder or a .tgz. It refuses ([*RefusalError]) install scripts

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/ccplugin"
 	"github.com/cwx-dev/cwx/core/inert"
 	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
@@ -20,6 +21,9 @@ import (
 const (
 	KindPluginJSON  = "plugin.json"  // a cwx/Codewhale plugin folder
 	KindPackageJSON = "package.json" // an npm package whose entry is a Cordis plugin
+	// KindClaudeCode is a Claude Code plugin folder (.claude-plugin/plugin.json): hooks and
+	// commands the core runs, no host code (package ccplugin).
+	KindClaudeCode = "claude-code"
 )
 
 // MaxEntries bounds the native entries of one plugin.
@@ -51,6 +55,8 @@ type Manifest struct {
 
 	// Notes are things the review should say about parts of the package cwx ignores.
 	Notes []string
+	// Claude is what cwx read of a Claude Code plugin (KindClaudeCode), nil otherwise.
+	Claude *ccplugin.Plugin `json:",omitempty"`
 
 	entryField string // the manifest field the entries came from, for messages
 }
@@ -92,6 +98,9 @@ func ReadManifest(dir string) (*Manifest, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, &ManifestError{File: pj, Reason: err.Error()}
 	}
+	if ccplugin.Is(dir) {
+		return readClaudeCode(dir)
+	}
 	pk := filepath.Join(dir, "package.json")
 	data, err := readSmall(pk)
 	if errors.Is(err, os.ErrNotExist) {
@@ -105,6 +114,26 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, err
 	}
 	return m, checkEntriesExist(dir, pk, m)
+}
+
+// readClaudeCode reads a Claude Code plugin folder: its hooks, commands and MCP servers
+// are what the review lists; it has no entries (no host code runs).
+func readClaudeCode(dir string) (*Manifest, error) {
+	p, err := ccplugin.Read(dir)
+	if err != nil {
+		var ce *ccplugin.Error
+		if errors.As(err, &ce) {
+			return nil, &ManifestError{File: filepath.Join(dir, filepath.FromSlash(ce.File)), Reason: ce.Reason}
+		}
+		return nil, &ManifestError{File: dir, Reason: err.Error()}
+	}
+	m := &Manifest{Kind: KindClaudeCode, File: ccplugin.ManifestFile, ID: p.Manifest.Name, Version: p.Manifest.Version,
+		Description: p.Manifest.Description, Claude: p}
+	if m.Version == "" {
+		m.Version = "0.0.0"
+		m.Notes = append(m.Notes, ccplugin.ManifestFile+" gives no version; it is recorded as 0.0.0")
+	}
+	return m, nil
 }
 
 // maxManifestBytes bounds a manifest file.

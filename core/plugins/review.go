@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/ccplugin"
 )
 
 // RunsJavaScript is the sentence every review carries while plugins run unsandboxed.
@@ -40,6 +42,55 @@ type Review struct {
 	Token          string `json:"token"`
 	// Dev is set while a dev session's receipt (`cwx plugin dev`) trusts these bytes.
 	Dev bool `json:"dev,omitempty"`
+	// Claude is the review of a Claude Code plugin's parts (KindClaudeCode), nil otherwise.
+	Claude *ClaudeReview `json:"claude_code,omitempty"`
+}
+
+// RunsHookCommands is the warning of a Claude Code plugin's review.
+const RunsHookCommands = "Its hook commands run on your computer with your user permissions, unsandboxed, on every call they match"
+
+// FetchNotCovered is said of a hook command that fetches code when it runs.
+const FetchNotCovered = "fetches code when it runs (%s): that code is not in the closure this review covers, so trusting the plugin does not cover it"
+
+// ClaudeReview lists what a Claude Code plugin would run, and what of it cwx does not.
+type ClaudeReview struct {
+	Hooks []ClaudeHook `json:"hooks"`
+	// HookNotes say what of hooks/hooks.json is left out (events and hook types cwx does
+	// not run) or adjusted.
+	HookNotes []string           `json:"hook_notes"`
+	Commands  []ccplugin.Command `json:"commands"`
+	MCP       []ClaudeMCP        `json:"mcp_servers"`
+	// NotRun are the plugin's parts cwx does not run (agents/, skills/, output styles, ...).
+	NotRun []string `json:"not_run"`
+}
+
+// ClaudeHook is one hook command of a Claude Code plugin, as it will run.
+type ClaudeHook struct {
+	Event    string `json:"event"`
+	Matcher  string `json:"matcher"`
+	Command  string `json:"command"`
+	TimeoutS int    `json:"timeout_s"`
+	// Fetches says what of the command fetches code when it runs ("" when nothing does).
+	Fetches string `json:"fetches,omitempty"`
+}
+
+// ClaudeMCP is one MCP server of a Claude Code plugin's .mcp.json.
+type ClaudeMCP struct {
+	ccplugin.MCPServer
+	Status string `json:"status"` // ccplugin.MCPNotRun
+}
+
+// ReviewClaude is the review of a Claude Code plugin's parts.
+func ReviewClaude(p *ccplugin.Plugin) *ClaudeReview {
+	cr := &ClaudeReview{Hooks: []ClaudeHook{}, HookNotes: append([]string{}, p.HookNotes...), Commands: append([]ccplugin.Command{}, p.Commands...),
+		MCP: []ClaudeMCP{}, NotRun: append([]string{}, p.NotRun...)}
+	for _, h := range p.Hooks {
+		cr.Hooks = append(cr.Hooks, ClaudeHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, TimeoutS: h.TimeoutS, Fetches: ccplugin.FetchesAtRunTime(h.Command)})
+	}
+	for _, m := range p.MCP {
+		cr.MCP = append(cr.MCP, ClaudeMCP{MCPServer: m, Status: ccplugin.MCPNotRun})
+	}
+	return cr
 }
 
 // ReviewEntry is one entry module in a review.
@@ -77,6 +128,9 @@ func (s *Store) Review(id string) (*Review, error) {
 		rv.Peers = []Peer{}
 	}
 	rv.Notes = append(append([]string{}, m.Notes...), s.refusedNotes(m)...)
+	if m.Claude != nil {
+		rv.Warning, rv.Claude = RunsHookCommands, ReviewClaude(m.Claude)
+	}
 	for _, e := range r.Entries {
 		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.Path)))
 		var inj []string

@@ -221,10 +221,14 @@ func (r *Record) check() error {
 	}
 	switch r.Kind {
 	case KindPluginJSON, KindPackageJSON:
+	case KindClaudeCode: // hooks and commands, no host code
+		if len(r.Entries) != 0 {
+			return fmt.Errorf("a Claude Code plugin has no entries, this record has %d", len(r.Entries))
+		}
 	default:
-		return fmt.Errorf("kind %q is neither %q nor %q", r.Kind, KindPluginJSON, KindPackageJSON)
+		return fmt.Errorf("kind %q is not %q, %q or %q", r.Kind, KindPluginJSON, KindPackageJSON, KindClaudeCode)
 	}
-	if len(r.Entries) == 0 || len(r.Entries) > MaxEntries {
+	if r.Kind != KindClaudeCode && (len(r.Entries) == 0 || len(r.Entries) > MaxEntries) {
 		return fmt.Errorf("%d entries; a plugin has 1 to %d", len(r.Entries), MaxEntries)
 	}
 	for _, e := range r.Entries {

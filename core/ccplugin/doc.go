@@ -1,0 +1,30 @@
+// Package ccplugin reads a Claude Code plugin folder: the layout Claude Code's plugins
+// share hooks and commands in, so cwx can install, review and run one (core/plugins
+// installs and trusts it like any plugin; the core runs what this package read).
+//
+// A Claude Code plugin is a folder with `.claude-plugin/plugin.json` ([ParseManifest]:
+// `name`, kebab-case, required; `version` and `description` optional; other fields such
+// as `author` ignored, and fields that move components elsewhere, `commands`, `agents`,
+// `hooks`, `mcpServers`, `outputStyles`, listed as not read). Beside it:
+//
+//   - `hooks/hooks.json`, Claude Code's hooks shape, read by cmdhooks.ParseSettings. Its
+//     hooks run in the builtin hooks module as a hooks file's do, with CLAUDE_PLUGIN_ROOT
+//     the plugin's staged folder (cmdhooks.PluginRoot).
+//   - `commands/*.md`, one slash command a file ([ParseCommand]): the file's name is the
+//     command's, an optional frontmatter block (`---` lines around `key: value` lines)
+//     gives `description` and `argument-hint`, the rest is the prompt. [Command.Expand]
+//     puts the arguments in: `$ARGUMENTS` is all of them, `$1` … `$9` each
+//     whitespace-separated one (a missing one is empty). The result is a prompt to submit,
+//     nothing runs: a body's shell lines (an exclamation mark before a command in backquotes)
+//     and `@file` references stay as written, and
+//     the review says so. Frontmatter keys other than the two (`allowed-tools`, `model`, …)
+//     are noted, not used. A folder under commands/ (Claude Code's namespaces) is listed as
+//     not read.
+//   - `.mcp.json` ([ParseMCP]): `{"mcpServers": {name: {command, args, env} | {type, url}}}`.
+//     cwx has no MCP client yet, so the servers are listed, never started: "not run yet:
+//     MCP servers are not supported".
+//   - `agents/`, `skills/`, `output-styles/`: listed as not run.
+//
+// Every file is bounded ([MaxFileBytes], [MaxCommands]); an error is an [*Error] naming the
+// file and saying what to change. The parsers are fuzzed.
+package ccplugin
