@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,11 +80,11 @@ type staleProcs struct {
 	since map[int]time.Time
 }
 
-// checkProcesses finds every marked process that is not the ready incarnation's shim,
-// runtime, a member of the runtime's process group or a descendant of the shim. One that
-// stays so for soakStaleBound is a survivor of an earlier incarnation: a finding.
-func (r *soakRun) checkProcesses(st TierStatus, now time.Time) {
-	ready := st.State == supervisor.StateReady && st.ShimPID > 0
+// checkProcesses finds every marked process that is not, for any host of hosts, the ready
+// incarnation's shim, runtime, a member of the runtime's process group or a descendant of
+// the shim. One that stays so for soakStaleBound is a survivor of an earlier incarnation: a
+// finding.
+func (r *soakRun) checkProcesses(hosts []TierStatus, now time.Time) {
 	r.stale.mu.Lock()
 	defer r.stale.mu.Unlock()
 	if r.stale.since == nil {
@@ -91,7 +92,7 @@ func (r *soakRun) checkProcesses(st TierStatus, now time.Time) {
 	}
 	seen := map[int]bool{}
 	for _, p := range markedProcs() {
-		if ready && (p.pid == st.RuntimePID || (st.RuntimePGID > 0 && p.pgid == st.RuntimePGID) || descendsFrom(p, st.ShimPID)) {
+		if slices.ContainsFunc(hosts, func(st TierStatus) bool { return belongsTo(p, st) }) {
 			continue
 		}
 		seen[p.pid] = true
@@ -110,6 +111,14 @@ func (r *soakRun) checkProcesses(st TierStatus, now time.Time) {
 			delete(r.stale.since, pid)
 		}
 	}
+}
+
+// belongsTo reports whether p is a process of st's ready incarnation.
+func belongsTo(p proc, st TierStatus) bool {
+	if st.State != supervisor.StateReady || st.ShimPID <= 0 {
+		return false
+	}
+	return p.pid == st.RuntimePID || (st.RuntimePGID > 0 && p.pgid == st.RuntimePGID) || descendsFrom(p, st.ShimPID)
 }
 
 // heapSamples are the core's live heap after a GC, sampled during the soak.
@@ -158,12 +167,15 @@ func (r *soakRun) finalChecks(heap *heapSamples) {
 		t.Errorf("finding: %s", f)
 	}
 	c.mu.Unlock()
-	cur := r.tierStatus().Generation
+	cur := map[genKey]bool{}
+	for _, st := range r.pluginHosts() {
+		cur[keyOf(st)] = true
+	}
 	incarnations := 0
 	r.gens.Range(func(k, v any) bool {
 		incarnations++
 		st := v.(TierStatus)
-		if k.(uint64) == cur {
+		if cur[k.(genKey)] {
 			return true
 		}
 		for _, p := range markedProcs() {
@@ -237,8 +249,8 @@ func TestSoakFindsSurvivor(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &soakRun{counts: &soakCounts{}}
 			now := time.Now()
-			r.checkProcesses(tc.st, now)
-			r.checkProcesses(tc.st, now.Add(tc.after))
+			r.checkProcesses([]TierStatus{tc.st}, now)
+			r.checkProcesses([]TierStatus{tc.st}, now.Add(tc.after))
 			var mine int
 			for _, f := range r.counts.findings {
 				if strings.Contains(f, fmt.Sprintf("process %d ", cmd.Process.Pid)) {

@@ -43,8 +43,9 @@ const (
 	soakStaleBound  = 10 * time.Second // an earlier incarnation's process may linger this long
 )
 
-// soakPlugins are the fixtures the callers use, all on the plugin tier: the builtin tier
-// loads no modules yet, so it has no tools to call.
+// soakPlugins are the fixtures the callers use, all on the plugin tier: fixture-bench-tool
+// always in a host of its own, fixture-config moved between the shared host and its own by
+// the config rewrites, the others in the shared host.
 var soakPlugins = []string{"tool", "config", "slow-tool", "bench-tool"}
 
 // soakOp is one kind of call a caller makes; check judges its outcome and returns the name
@@ -192,6 +193,11 @@ func (c *soakCounts) report(t *testing.T, m *Manager, firstGen uint64) {
 	t.Logf("  by op:   %s", sortedCounts(c.byOp))
 	t.Logf("  faults:  %s", sortedCounts(c.faults))
 	t.Logf("  restarts (host generations after the first): %d; crashes counted by the Manager: %d", h.Generation-firstGen, h.Crashes)
+	for _, st := range m.Status() {
+		if st.Group != "" {
+			t.Logf("  own host of %s: generation %d, crashes in the window %d, %s", st.Group, st.Generation, st.Crashes, st.State)
+		}
+	}
 }
 
 func sortedCounts(m map[string]int) string {
@@ -240,15 +246,24 @@ type soakRun struct {
 	m      *Manager
 	counts *soakCounts
 	stop   chan struct{}
-	gens   sync.Map // host generation -> TierStatus of that incarnation
+	gens   sync.Map // genKey -> TierStatus of that incarnation
 	stale  staleProcs
 }
+
+// genKey names one incarnation of one host of the plugin tier: its group ("" for the shared
+// host) and generation.
+type genKey struct {
+	group string
+	gen   uint64
+}
+
+func keyOf(st TierStatus) genKey { return genKey{st.Group, st.Generation} }
 
 func soak(t *testing.T, rt testenv.Runtime, d time.Duration) {
 	runtime.GC()
 	baseline := runtime.NumGoroutine()
 	e := newEnv(t, rt)
-	e.writeConfig(soakConfig("target-0"))
+	e.writeConfig(soakConfig("target-0", false))
 	e.install(soakPlugins...)
 	logs := &testWriter{t: t} // errors only: a kill logs a few lines, a debug log would be millions
 	t.Cleanup(func() { logs.mu.Lock(); logs.done = true; logs.mu.Unlock() })
@@ -297,8 +312,12 @@ func soak(t *testing.T, rt testenv.Runtime, d time.Duration) {
 	eventually(t, 10*time.Second, "goroutines back to the baseline", func() bool { return runtime.NumGoroutine() <= baseline })
 }
 
-func soakConfig(target string) string {
-	return fmt.Sprintf("[plugins.\"fixture-config\".config]\ntarget = %q\n", target)
+func soakConfig(target string, configIsolated bool) string {
+	iso := "shared"
+	if configIsolated {
+		iso = "process"
+	}
+	return fmt.Sprintf("[plugins.\"fixture-bench-tool\"]\nisolation = \"process\"\n\n[plugins.\"fixture-config\"]\nisolation = %q\n\n[plugins.\"fixture-config\".config]\ntarget = %q\n", iso, target)
 }
 
 // caller makes calls until stop, at most one every 5 ms, each bounded by soakCallBound.
@@ -365,7 +384,7 @@ func (r *soakRun) chaos(d time.Duration, heap *heapSamples) {
 	for time.Since(begin) < d {
 		<-tick.C
 		r.observe()
-		r.checkProcesses(r.tierStatus(), time.Now())
+		r.checkProcesses(r.pluginHosts(), time.Now())
 		if time.Since(lastSample) >= time.Second {
 			heap.sample()
 			lastSample = time.Now()
@@ -381,14 +400,16 @@ func (r *soakRun) chaos(d time.Duration, heap *heapSamples) {
 }
 
 // fault injects one fault chosen at random, or none (about half the ticks, so that calls
-// also run on a settled host): a kill of the runtime or the shim, a disable and re-enable
-// from another process, a config rewrite, an input over the frame limit.
+// also run on a settled host): a kill of the runtime or the shim of one host (the shared one
+// or a plugin's own), a disable and re-enable from another process, a config rewrite (which
+// may move fixture-config between the shared host and its own), an input over the frame
+// limit.
 func (r *soakRun) fault(rng *rand.Rand) {
 	switch n := rng.IntN(20); {
 	case n < 4:
-		r.kill("kill_runtime", func(st TierStatus) int { return st.RuntimePID })
+		r.kill(rng, "kill_runtime", func(st TierStatus) int { return st.RuntimePID })
 	case n < 6:
-		r.kill("kill_shim", func(st TierStatus) int { return st.ShimPID })
+		r.kill(rng, "kill_shim", func(st TierStatus) int { return st.ShimPID })
 	case n < 8:
 		r.toggle(rng)
 	case n < 10:
@@ -398,36 +419,58 @@ func (r *soakRun) fault(rng *rand.Rand) {
 	}
 }
 
-// tierStatus is the plugin tier's supervisor status.
+// tierStatus is the supervisor status of the plugin tier's shared host.
 func (r *soakRun) tierStatus() TierStatus {
 	for _, s := range r.m.Status() {
-		if s.Tier == protocol.TierPlugin {
+		if s.Tier == protocol.TierPlugin && s.Group == "" {
 			return s
 		}
 	}
 	return TierStatus{}
 }
 
-// observe records the current incarnation, so that its processes are checked after it ends.
-func (r *soakRun) observe() {
-	st := r.tierStatus()
-	if st.State == supervisor.StateReady && st.ShimPID > 0 {
-		r.gens.LoadOrStore(st.Generation, st)
+// pluginHosts are the statuses of every host of the plugin tier: the shared one and the
+// plugins' own.
+func (r *soakRun) pluginHosts() []TierStatus {
+	var out []TierStatus
+	for _, s := range r.m.Status() {
+		if s.Tier == protocol.TierPlugin {
+			out = append(out, s)
+		}
 	}
-	if st.State == supervisor.StateFailed {
-		r.counts.finding("the tier failed outside the budget phase: %s", st.LastFailure)
-		r.m.Retry(protocol.TierPlugin)
+	return out
+}
+
+// observe records the current incarnation of every host, so that its processes are checked
+// after it ends.
+func (r *soakRun) observe() {
+	for _, st := range r.pluginHosts() {
+		if st.State == supervisor.StateReady && st.ShimPID > 0 {
+			r.gens.LoadOrStore(keyOf(st), st)
+		}
+		if st.State == supervisor.StateFailed {
+			r.counts.finding("host %q failed outside the budget phase: %s", st.Group, st.LastFailure)
+			r.m.Retry(protocol.TierPlugin)
+		}
 	}
 }
 
-// kill sends SIGKILL to one process of the ready incarnation while the budget has room.
-func (r *soakRun) kill(kind string, pid func(TierStatus) int) {
-	st := r.tierStatus()
+// kill sends SIGKILL to one process of the ready incarnation of one host, picked at random,
+// while that host's budget has room.
+func (r *soakRun) kill(rng *rand.Rand, kind string, pid func(TierStatus) int) {
+	hosts := r.pluginHosts()
+	if len(hosts) == 0 {
+		return
+	}
+	st := hosts[rng.IntN(len(hosts))]
 	if st.State != supervisor.StateReady || st.Crashes > soakCrashLimit-3 || pid(st) <= 0 {
 		return
 	}
-	r.gens.LoadOrStore(st.Generation, st)
+	r.gens.LoadOrStore(keyOf(st), st)
 	if err := syscall.Kill(pid(st), syscall.SIGKILL); err == nil {
+		if st.Group != "" {
+			kind += "_own_host"
+		}
 		r.counts.fault(kind)
 	}
 }
@@ -453,9 +496,14 @@ func (r *soakRun) toggle(rng *rand.Rand) {
 	}
 }
 
-// rewriteConfig gives fixture-config a new target and reconciles.
+// rewriteConfig gives fixture-config a new target and, every other time, moves it between
+// the shared host and its own; then it reconciles.
 func (r *soakRun) rewriteConfig(rng *rand.Rand) {
-	text := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n\n%s", r.e.rt.Name, r.e.rt.Name, r.e.rt.Path, soakConfig(fmt.Sprintf("target-%d", rng.IntN(1000))))
+	own := rng.IntN(2) == 0
+	text := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n\n%s", r.e.rt.Name, r.e.rt.Name, r.e.rt.Path, soakConfig(fmt.Sprintf("target-%d", rng.IntN(1000)), own))
+	if own != r.m.HostOf("fixture-config").Isolated() {
+		r.counts.fault("isolation_move")
+	}
 	if err := os.WriteFile(filepath.Join(r.e.home, "config.toml"), []byte(text), 0o600); err != nil {
 		r.counts.finding("rewrite config: %v", err)
 		return
@@ -488,7 +536,7 @@ func (r *soakRun) exceedBudget() {
 		}
 		st := r.tierStatus()
 		if st.State == supervisor.StateReady && st.RuntimePID > 0 {
-			r.gens.LoadOrStore(st.Generation, st)
+			r.gens.LoadOrStore(keyOf(st), st)
 			if syscall.Kill(st.RuntimePID, syscall.SIGKILL) == nil {
 				r.counts.fault("kill_runtime_past_budget")
 			}

@@ -57,6 +57,20 @@
 // ends under the ping never received the call, which is looked up again on the next
 // incarnation.
 //
+// # Hosts
+//
+// A plugin lives in one host, named by a [protocol.HostKey]: its tier's shared host, or its
+// own when config.toml isolates it (`isolation = "process"`, config.Config.Isolated;
+// hostFor decides, [Layer.HostOf] reports). The layer keeps one tierState per host (its
+// runtime, its newest generations, its suspects and last blame) and one supervisor
+// TierRuntime per host, created on first need; a plugin's own host works in the plugin's
+// data folder and is sandboxed to that folder and the plugin's staged copies. Owners,
+// registrations and tickets belong to one host: every callback checks the host it came from
+// (ownerOnHost), and the registry refuses an owner ref on another host. Reconcile moves an
+// owner whose plugin changed hosts (revoked, activated in the other), stops an own host no
+// plugin needs (stopUnneeded), and starts the plugin tier's hosts in parallel, then the
+// builtin tier's (startHosts). An own host's end is blamed on its plugin.
+//
 // # Lazy activation
 //
 // After each successful activation the plugin's registrations are written to the catalog
