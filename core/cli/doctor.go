@@ -44,9 +44,14 @@ type DoctorReport struct {
 	Kernel *DoctorKernel `json:"kernel,omitempty"`
 	// SandboxMode is [extension_host] sandbox; PluginTier says what that means for the
 	// plugin tier on this machine (ARCHITECTURE.md, “Sandbox”).
-	SandboxMode string       `json:"sandbox_mode"`
-	PluginTier  string       `json:"plugin_tier"`
-	Bundle      DoctorBundle `json:"bundle"`
+	SandboxMode string `json:"sandbox_mode"`
+	PluginTier  string `json:"plugin_tier"`
+	// Isolation is [extension_host] isolation (shared or process); Exceptions lists the plugins
+	// config.toml gives a host of their own against that default, or that keep the shared host
+	// when the default is process (ARCHITECTURE.md, “Per-plugin hosts”).
+	Isolation  string       `json:"isolation"`
+	Exceptions []string     `json:"isolation_exceptions,omitempty"`
+	Bundle     DoctorBundle `json:"bundle"`
 	// ProbeCache is where other commands keep probe successes across processes
 	// ($CWX_HOME/cache/probes.json); doctor runs every probe afresh and never reads it. A
 	// sandbox probe that fails here removes the cached sandbox successes.
@@ -202,6 +207,12 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 	}
 	rep.SandboxMode = host.Sandbox
 	rep.PluginTier = pluginTierContainment(host.Sandbox, rep.Sandbox.Works)
+	rep.Isolation = host.Isolation
+	for _, id := range cfg.PluginIDs() {
+		if p := cfg.Plugin(id); p.Isolation != "" && p.Isolation != host.Isolation {
+			rep.Exceptions = append(rep.Exceptions, id)
+		}
+	}
 	if host.Sandbox != config.SandboxOff && rep.Sandbox.Works {
 		rep.Kernel = doctorChecks.kernel(host)
 	}
@@ -269,6 +280,12 @@ func printDoctor(w io.Writer, r DoctorReport) {
 	if r.PluginTier != "" {
 		row("plugin tier", "%s (sandbox = %q)", r.PluginTier, r.SandboxMode)
 	}
+	switch {
+	case r.Isolation == config.IsolationProcess:
+		row("isolation", "every plugin in a host of its own (isolation = \"process\")%s", exceptNote(r.Exceptions, "shared host"))
+	case r.Isolation != "":
+		row("isolation", "plugins share the plugin tier's host (isolation = \"shared\")%s", exceptNote(r.Exceptions, "host of its own"))
+	}
 	if k := r.Kernel; k != nil {
 		if k.Dropped {
 			row("kernel uid", "%d (sandbox_uid: cwx runs as root, the runtime drops to it)", k.UID)
@@ -293,4 +310,12 @@ func printDoctor(w io.Writer, r DoctorReport) {
 	if r.Fix != "" {
 		row("fix", "%s", r.Fix)
 	}
+}
+
+// exceptNote names the plugins whose isolation differs from the default.
+func exceptNote(ids []string, what string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s: %s", what, strings.Join(ids, ", "))
 }
