@@ -98,7 +98,8 @@ FUZZ_TARGETS := \
 	./core/cmdhooks:FuzzParseSettings ./core/cmdhooks:FuzzDecide ./core/cmdhooks:FuzzHookInput ./core/internal/jsjson:FuzzReencode \
 	./core/plugins:FuzzDecodeState ./core/catalog:FuzzReadEntry ./core/probecache:FuzzLoad \
 	./core/natives:FuzzHunks ./core/ccplugin:FuzzParseCommand ./core/ccplugin:FuzzParseManifest ./core/ccplugin:FuzzParseMCP \
-	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest
+	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest \
+	./core/config:FuzzParseOrigin
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -14,6 +14,7 @@ import (
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/grants"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -47,6 +48,12 @@ type ConfigCheckPlugin struct {
 	// (wrong types, missing required keys, unknown keys with the nearest known one), when
 	// the plugin is enabled and trusted and was activated by the check.
 	SchemaProblems []string `json:"schema_problems,omitempty"`
+	// Grants are its read and network grants; GrantProblems why a read grant may not be
+	// bound (core/grants: refused paths, sockets, missing folders), each naming the grant.
+	Grants        *config.Grants `json:"grants,omitempty"`
+	GrantProblems []string       `json:"grant_problems,omitempty"`
+	// Isolated says it runs in a host of its own (its isolation, the default, or its grants).
+	Isolated bool `json:"isolated"`
 }
 
 func init() {
@@ -131,6 +138,17 @@ func runConfigCheck() (ConfigCheck, error) {
 			cp.Error = p.Err.Error()
 			rep.Valid = false
 		}
+		cp.Isolated = cfg.Isolated(id)
+		if !p.Grants.Empty() {
+			g := p.Grants
+			cp.Grants = &g
+			if _, err := grants.Resolve(grants.EnvFor(home, cfg), id, g); err != nil {
+				for _, r := range grants.Refusals(err) {
+					cp.GrantProblems = append(cp.GrantProblems, r.Error())
+				}
+				rep.Valid = false
+			}
+		}
 		rep.Plugins = append(rep.Plugins, cp)
 	}
 	return rep, nil
@@ -158,6 +176,26 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 		note := ""
 		if !p.Installed {
 			note = "   # not installed"
+		}
+		if p.Grants != nil || p.Isolated {
+			printf(w, "[plugins.%q]%s\n", p.ID, note)
+			if p.Isolated {
+				printf(w, "  isolation: a host of its own\n")
+			}
+			if g := p.Grants; g != nil {
+				for _, r := range g.Written {
+					printf(w, "  read = %q   # bound read-only into its sandbox\n", r)
+				}
+				for _, o := range g.Network {
+					printf(w, "  network = %q\n", o)
+				}
+				if g.ConfirmHookNetwork {
+					printf(w, "  confirm_hook_network = true   # its pre-execute hooks may run beside its network grants\n")
+				}
+			}
+			for _, pr := range p.GrantProblems {
+				printf(w, "  refused: %s\n", oneLine(pr))
+			}
 		}
 		printf(w, "[plugins.%q.config]%s\n", p.ID, note)
 		if p.Error != "" {

@@ -114,6 +114,8 @@ type PluginShow struct {
 	// Claude is what a Claude Code plugin has and what of it cwx runs (nil for another
 	// kind, or when its staged copy cannot be read: Receipt says why).
 	Claude *plugins.ClaudeReview `json:"claude_code,omitempty"`
+	// Grants are what it asks for beyond its sandbox and what config.toml gives it.
+	Grants *plugins.GrantsView `json:"grants,omitempty"`
 }
 
 // PluginConfigInfo describes a plugin's [plugins."<id>".config] without its values.
@@ -190,6 +192,11 @@ func showPlugin(s *plugins.Store, cfg *config.Config, r *plugins.Record) PluginS
 		}
 	}
 	pc := cfg.Plugin(r.ID)
+	var req *plugins.GrantRequests
+	if m, err := plugins.ReadManifest(sh.StageDir); err == nil {
+		req = m.Requests
+	}
+	sh.Grants = plugins.ViewGrants(r.ID, req, pc.Grants)
 	sh.Config = PluginConfigInfo{Keys: pc.Keys, Digest: pc.Digest}
 	if sh.Config.Keys == nil {
 		sh.Config.Keys = []string{}
@@ -226,6 +233,7 @@ func writeShow(cmd *cobra.Command, sh PluginShow, ds *diagSet) {
 	if sh.Claude != nil {
 		writeClaudeReview(w, sh.Claude)
 	}
+	writeGrants(w, sh.Grants)
 	switch {
 	case sh.Config.Error != "":
 		printf(w, "config   refused: %s\n", sh.Config.Error)

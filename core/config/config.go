@@ -161,8 +161,11 @@ type hostTOML struct {
 }
 
 type pluginTOML struct {
-	Config    map[string]any `toml:"config"`
-	Isolation *string        `toml:"isolation"`
+	Config             map[string]any `toml:"config"`
+	Isolation          *string        `toml:"isolation"`
+	Read               []string       `toml:"read"`
+	Network            []string       `toml:"network"`
+	ConfirmHookNetwork *bool          `toml:"confirm_hook_network"`
 }
 
 // LoadHome reads config.toml from the cwx home directory.
@@ -213,6 +216,10 @@ func Parse(path string, data []byte) (*Config, error) {
 			}
 			pl.Isolation = *p.Isolation
 		}
+		bad := func(key, reason string) error { return &Error{Path: path, Key: key, Reason: reason} }
+		if pl.Grants, err = resolveGrants(id, p.Read, p.Network, p.ConfirmHookNetwork, bad); err != nil {
+			return nil, err
+		}
 		cfg.Plugins[id] = pl
 	}
 	return cfg, nil
@@ -237,7 +244,7 @@ func knownKeysHint(key string) string {
 	case strings.HasPrefix(key, "extension_host."):
 		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid, isolation"
 	case strings.HasPrefix(key, "plugins."):
-		return `a [plugins."<id>"] table knows isolation and the [plugins."<id>".config] table`
+		return `a [plugins."<id>"] table knows isolation, read, network, confirm_hook_network and the [plugins."<id>".config] table`
 	case strings.HasPrefix(key, "hooks."):
 		return "a [[hooks.<event>]] table knows matcher, command, timeout_s"
 	case strings.HasPrefix(key, "install."):
@@ -359,11 +366,15 @@ func isolationReason(v string) string {
 	return fmt.Sprintf("%q is not an isolation mode; use \"shared\" (the plugin tier's one host) or \"process\" (a host of the plugin's own)", v)
 }
 
-// Isolated reports whether plugin id runs in a host of its own: its [plugins."<id>"]
-// isolation, else [extension_host] isolation. Builtin modules are never isolated.
+// Isolated reports whether plugin id runs in a host of its own: always when it has a grant,
+// else its [plugins."<id>"] isolation, else [extension_host] isolation. Builtin modules are
+// never isolated.
 func (c *Config) Isolated(id string) bool {
 	if strings.HasPrefix(id, "host:") {
 		return false
+	}
+	if p, ok := c.Plugins[id]; ok && !p.Grants.Empty() {
+		return true
 	}
 	if p, ok := c.Plugins[id]; ok && p.Isolation != "" {
 		return p.Isolation == IsolationProcess

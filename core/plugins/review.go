@@ -44,6 +44,10 @@ type Review struct {
 	Dev bool `json:"dev,omitempty"`
 	// Claude is the review of a Claude Code plugin's parts (KindClaudeCode), nil otherwise.
 	Claude *ClaudeReview `json:"claude_code,omitempty"`
+	// Requested are the grants its manifest asks for; Grants, set by the caller that read
+	// config.toml (ViewGrants), what is granted and what that means.
+	Requested *GrantRequests `json:"-"`
+	Grants    *GrantsView    `json:"grants,omitempty"`
 }
 
 // RunsHookCommands is the warning of a Claude Code plugin's review.
@@ -128,6 +132,7 @@ func (s *Store) Review(id string) (*Review, error) {
 		rv.Peers = []Peer{}
 	}
 	rv.Notes = append(append([]string{}, m.Notes...), s.refusedNotes(m)...)
+	rv.Requested = m.Requests
 	if m.Claude != nil {
 		rv.Warning, rv.Claude = RunsHookCommands, ReviewClaude(m.Claude)
 	}
