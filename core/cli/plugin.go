@@ -204,6 +204,9 @@ func pluginReviewCmd() *cobra.Command {
 			}
 			rv.Grants = plugins.ViewGrants(rv.ID, rv.Requested, cfg.Plugin(rv.ID).Grants)
 			note := unsandboxedNote(s.Layout().Home)
+			if note == "" && rv.Claude == nil { // sandboxed: the warning says what is true
+				rv.Warning = "Runs JavaScript " + pluginContainment(s.Layout().Home, rv.ID)
+			}
 			return writeReport(cmd.OutOrStdout(), asJSON, rv, func(w io.Writer, rv *plugins.Review) { writeReview(w, rv, note) })
 		},
 	}

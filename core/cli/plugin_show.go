@@ -114,6 +114,8 @@ type PluginShow struct {
 	// Claude is what a Claude Code plugin has and what of it cwx runs (nil for another
 	// kind, or when its staged copy cannot be read: Receipt says why).
 	Claude *plugins.ClaudeReview `json:"claude_code,omitempty"`
+	// Containment says how it is contained on this machine (core.Containment).
+	Containment string `json:"containment,omitempty"`
 	// Grants are what it asks for beyond its sandbox and what config.toml gives it.
 	Grants *plugins.GrantsView `json:"grants,omitempty"`
 }
@@ -160,6 +162,9 @@ func pluginShowCmd() *cobra.Command {
 			sh := showPlugin(s, cfg, r)
 			sh.Live = live
 			sh.Sandbox = unsandboxedNote(s.Layout().Home)
+			if r.Kind != plugins.KindClaudeCode {
+				sh.Containment = pluginContainment(s.Layout().Home, r.ID)
+			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), sh)
 			}
@@ -226,6 +231,9 @@ func writeShow(cmd *cobra.Command, sh PluginShow, ds *diagSet) {
 	printf(w, "data     %s\n", sh.DataDir)
 	if sh.Sandbox != "" {
 		printf(w, "sandbox  %s\n", sh.Sandbox)
+	}
+	if sh.Containment != "" && sh.Sandbox == "" { // unsandboxed, the line above says all
+		printf(w, "runs     %s\n", sh.Containment)
 	}
 	for _, e := range sh.Entries {
 		printf(w, "entry    %s (host code (JavaScript), sha256:%s)\n", e.Path, e.SHA256[:12])
