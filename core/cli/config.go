@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -162,7 +163,7 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 	printf(w, "file     %s%s\n", rep.File, exists)
 	if rep.ExtensionHost == nil {
 		printf(w, "error    %s\n", rep.Error)
-		printf(w, "known keys: [extension_host] runtime, node, bun, memory_limit_mib, approval, sandbox, isolation; [plugins.\"<id>\"] isolation; [plugins.\"<id>\".config] with the plugin's own keys\n")
+		printf(w, "known keys: hooks_file; [extension_host] runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid, isolation; [install] npm_registry; [plugins.\"<id>\"] isolation, read, network, confirm_hook_network; [plugins.\"<id>\".config] with the plugin's own keys; [[hooks.<event>]] matcher, command, timeout_s\n")
 		return
 	}
 	h := rep.ExtensionHost
@@ -172,6 +173,16 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 	printf(w, "  bun = %q   # empty: search PATH\n", h.Bun)
 	printf(w, "  memory_limit_mib = %d   # RLIMIT_DATA of the runtime\n", h.MemoryLimitMiB)
 	printf(w, "  approval = %q   # ask (default), auto or deny\n", h.Approval)
+	printf(w, "  sandbox = %q   # prefer (default), required or off\n", h.Sandbox)
+	if h.Bwrap != "" {
+		printf(w, "  bwrap = %q\n", h.Bwrap)
+	}
+	if len(h.DenyRead) > 0 {
+		printf(w, "  deny_read = [%s]   # masked inside the sandbox\n", quotedList(h.DenyRead))
+	}
+	printf(w, "  sandbox_workspace = %q   # none (default) or read\n", h.SandboxWorkspace)
+	printf(w, "  sandbox_uid = %d   # the runtime's uid when cwx runs as root\n", h.SandboxUID)
+	printf(w, "  isolation = %q   # shared (default: one host for the plugin tier) or process (a host per plugin)\n", h.Isolation)
 	for _, p := range rep.Plugins {
 		note := ""
 		if !p.Installed {
@@ -293,4 +304,13 @@ func schemaCheck(ctx context.Context, stderr io.Writer, rep *ConfigCheck) error 
 		rep.Valid = false
 	}
 	return nil
+}
+
+// quotedList writes ss as TOML strings separated by commas.
+func quotedList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
 }

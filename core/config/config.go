@@ -190,7 +190,7 @@ func Parse(path string, data []byte) (*Config, error) {
 		return nil, decodeError(path, err)
 	}
 	if keys := unknownKeys(md); len(keys) > 0 {
-		return nil, &Error{Path: path, Key: keys[0], Reason: fmt.Sprintf("unknown key (%s); remove it or fix its spelling", knownKeysHint(keys[0]))}
+		return nil, &Error{Path: path, Key: keys[0], Reason: fmt.Sprintf("unknown key%s (%s); remove it or fix its spelling", didYouMean(keys[0]), knownKeysHint(keys[0]))}
 	}
 	host, err := resolveHost(path, f.ExtensionHost)
 	if err != nil {
@@ -237,6 +237,60 @@ func unknownKeys(md toml.MetaData) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// knownKeys are the keys of each core table, for the did-you-mean of an unknown key.
+var knownKeys = map[string][]string{
+	"":               {"extension_host", "plugins", "hooks_file", "hooks", "install"},
+	"extension_host": {"runtime", "node", "bun", "memory_limit_mib", "approval", "sandbox", "bwrap", "deny_read", "sandbox_workspace", "sandbox_uid", "isolation"},
+	"install":        {"npm_registry"},
+	"plugins":        {"isolation", "read", "network", "confirm_hook_network", "config"},
+}
+
+// didYouMean names the known key nearest an unknown one ("" when none is near): a key of
+// the same table at most two edits away.
+func didYouMean(key string) string {
+	parts := strings.Split(key, ".")
+	table, last := "", parts[len(parts)-1]
+	switch {
+	case len(parts) == 2:
+		table = parts[0]
+	case len(parts) == 3 && parts[0] == "plugins":
+		table = "plugins"
+	case len(parts) != 1:
+		return ""
+	}
+	best, dist := "", 3
+	for _, k := range knownKeys[table] {
+		if d := editDistance(last, k); d < dist {
+			best, dist = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func knownKeysHint(key string) string {

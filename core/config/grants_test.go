@@ -77,3 +77,22 @@ func FuzzParseOrigin(f *testing.F) {
 		}
 	})
 }
+
+func TestUnknownKeyDidYouMean(t *testing.T) {
+	for _, tc := range []struct{ toml, want string }{
+		{"[extension_host]\nruntim = \"node\"", "(did you mean runtime?)"},
+		{"[extension_host]\nsandbox_uidd = 5", "(did you mean sandbox_uid?)"},
+		{"[plugins.a]\nisolaton = \"process\"", "(did you mean isolation?)"},
+		{"[plugins.a]\nreads = [\"/x\"]", "(did you mean read?)"},
+		{"hook_file = \"x\"", "(did you mean hooks_file?)"},
+		{"[extension_host]\ncompletely_else = 1", ""},
+	} {
+		_, err := Parse("c.toml", []byte(tc.toml))
+		if err == nil {
+			t.Fatalf("%q accepted", tc.toml)
+		}
+		if got := strings.Contains(err.Error(), "did you mean"); tc.want == "" && got || tc.want != "" && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v; want %q", tc.toml, err, tc.want)
+		}
+	}
+}
