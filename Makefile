@@ -11,7 +11,7 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
+.PHONY: all tools build dsh-census test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
 
 all: build
 
@@ -58,6 +58,15 @@ doccheck: ## every citation of a document's heading or a doc.go resolves; no doc
 
 builtin-table: ## print the Go rows of core/bundle's pinned builtin-module table for the built JS host (paste them by hand)
 	@$(GO) test -count=1 -run '^TestPinnedTableMatchesTheHost$$' -v ./core/bundle -args -print-table | grep -o '{ID: .*},$$' | sed 's/^/\t/'
+
+# The DSH census (testdata/dsh-census/README.md). With DSH_REPO set to a git directory of the DSH
+# monorepo (DSH_COMMIT, DSH_SOURCE to name another commit or copy), census.mjs first rebuilds
+# census.json and the fixtures from it; the census test then runs every fixture on Node and Bun
+# and rewrites README.md from the outcomes.
+dsh-census: tools
+	@[ -f $(JSHOST)/node_modules/esbuild/package.json ] || (cd $(JSHOST) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+	@if [ -n "$(DSH_REPO)" ]; then node testdata/dsh-census/census.mjs --repo "$(DSH_REPO)" --commit "$(or $(DSH_COMMIT),HEAD)" --source "$(or $(DSH_SOURCE),toninfo/deepseek-harness)"; fi
+	CWX_UPDATE_GOLDEN=1 $(GO) test -count=1 -run '^TestDSHCensus$$' ./core/cli
 
 lint: fmt-check vet staticcheck lockcheck deptest doccheck deadcode
 
