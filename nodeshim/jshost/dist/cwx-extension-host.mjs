@@ -4528,6 +4528,27 @@ function toQuestionError(err) {
   if (err.code === ErrorCode.Refused || err.code === ErrorCode.InvalidParams) return new QuestionError("REFUSED", err.message);
   return new QuestionError("FAILED", err.message);
 }
+function isDshRequest(q) {
+  return isPlainObject(q) && Array.isArray(q.questions);
+}
+function dshQuestion(q, i) {
+  if (!isPlainObject(q)) throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} must be an object`);
+  if (typeof q.id !== "string" || q.id === "") throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} needs a non-empty string \`id\``);
+  if (q.multiSelect !== void 0 && q.multiSelect !== false) {
+    throw new QuestionError("REFUSED", "userQuestions.ask: `multiSelect` is not provided by cwx (a question has one choice)");
+  }
+  if (q.header !== void 0 && typeof q.header !== "string") throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} has a header that is not a string`);
+  const { id, header: header2, multiSelect: _m, ...rest } = q;
+  const question = toQuestion(rest);
+  if (header2) question.text = `${header2}
+${question.text}`;
+  return { id, question };
+}
+function dshAnswer(id, a) {
+  if (a.kind === "choice" && a.choice !== void 0) return Object.freeze({ id, selected: Object.freeze([a.choice]) });
+  if (a.kind === "text" && a.text !== void 0) return Object.freeze({ id, selected: Object.freeze([]), custom: a.text });
+  return Object.freeze({ id, selected: Object.freeze([]) });
+}
 function defineQuestions() {
   class UserQuestions extends Service {
     constructor(ctx) {
@@ -4543,6 +4564,22 @@ function defineQuestions() {
       const owner = ownerOf(this.ctx);
       if (!s || !owner || s.owner !== owner) {
         throw new QuestionError("NO_INVOCATION", "userQuestions.ask: a plugin may ask only while one of its own tools or commands runs");
+      }
+      if (isDshRequest(question)) {
+        for (const f of REFUSED_FIELDS) {
+          if (question[f] !== void 0) throw new QuestionError("REFUSED", `userQuestions.ask: \`${f}\` is not provided by cwx (a question waits for the person, untimed)`);
+        }
+        if (question.questions.length === 0) throw new QuestionError("REFUSED", "userQuestions.ask: `questions` is empty");
+        const qs = question.questions.map(dshQuestion);
+        const answers = [];
+        for (const { id, question: q2 } of qs) {
+          try {
+            answers.push(dshAnswer(id, await s.ask(q2)));
+          } catch (err) {
+            throw toQuestionError(err);
+          }
+        }
+        return Object.freeze({ answers: Object.freeze(answers) });
       }
       const q = toQuestion(question);
       try {
@@ -5551,6 +5588,7 @@ var provided_modules_default = {
     "@deepseek-ai/cosmokit",
     "@deepseek-ai/dsh-commands/brand",
     "@deepseek-ai/dsh-tools",
+    "@deepseek-ai/dsh-user-questions",
     "@deepseek-ai/dsh-util-values",
     "@deepseek-ai/schemastery",
     "cosmokit"
@@ -5570,12 +5608,13 @@ var PROVIDED = Object.freeze({
   cosmokit: { ...lib_exports },
   "@deepseek-ai/dsh-util-values": { ...lib_exports4 },
   "@deepseek-ai/dsh-tools": { ...tools_compat_exports },
-  "@deepseek-ai/dsh-commands/brand": { ...brand_exports }
+  "@deepseek-ai/dsh-commands/brand": { ...brand_exports },
+  "@deepseek-ai/dsh-user-questions": { UserQuestionError: QuestionError }
 });
 if (JSON.stringify(Object.keys(PROVIDED).sort()) !== JSON.stringify([...provided_modules_default.provided].sort())) {
   throw new Error("provided-modules.json does not match the modules the host serves");
 }
-var SINGLETON_PACKAGES = ["@deepseek-ai/cordis", "@deepseek-ai/schemastery", "@deepseek-ai/cosmokit", "cosmokit", "@deepseek-ai/dsh-util-values", "@deepseek-ai/dsh-tools"];
+var SINGLETON_PACKAGES = ["@deepseek-ai/cordis", "@deepseek-ai/schemastery", "@deepseek-ai/cosmokit", "cosmokit", "@deepseek-ai/dsh-util-values", "@deepseek-ai/dsh-tools", "@deepseek-ai/dsh-user-questions"];
 var PEER = /^(@deepseek-ai\/(?:dsh-[^/]+|cordis-[^/]+))(?:\/.*)?$/;
 var PEER_COPY = /[\\/]node_modules[\\/]((?:@deepseek-ai[\\/][^\\/]+)|cosmokit|schemastery)[\\/]/;
 var MissingModuleError = class extends Error {
