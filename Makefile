@@ -105,7 +105,7 @@ FUZZ_TARGETS := \
 	./core/plugins:FuzzParseManifests ./core/plugins:FuzzEntryNames ./core/plugins:FuzzInstallTarball \
 	./core/internal/jsontext:FuzzScanNumber ./core/internal/jsontext:FuzzHex4 ./core/internal/jsontext:FuzzHasControl \
 	./core/cmdhooks:FuzzParseSettings ./core/cmdhooks:FuzzDecide ./core/cmdhooks:FuzzHookInput ./core/internal/jsjson:FuzzReencode \
-	./core/plugins:FuzzDecodeState ./core/catalog:FuzzReadEntry ./core/probecache:FuzzLoad \
+	./core/plugins:FuzzDecodeState ./core/plugins:FuzzParseCompat ./core/catalog:FuzzReadEntry ./core/probecache:FuzzLoad \
 	./core/natives:FuzzHunks ./core/ccplugin:FuzzParseCommand ./core/ccplugin:FuzzParseManifest ./core/ccplugin:FuzzParseMCP \
 	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest \
 	./core/config:FuzzParseOrigin

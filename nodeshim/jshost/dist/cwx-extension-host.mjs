@@ -4627,36 +4627,51 @@ function defineShellHooks() {
   return ShellHooks;
 }
 
+// src/dsh/compatibility.json
+var compatibility_default = {
+  version: 1,
+  target: { dsh: "0.1.0-rc.8", cordis: "4.0.4" },
+  provided_services: {
+    dsh: ["commands", "storage", "systemPrompt", "tools", "userQuestions"],
+    cordis: ["events", "logger", "reflect", "registry", "timer"],
+    cwx: ["prompt"]
+  },
+  builtin_services: ["shellHooks"],
+  refused_services: {
+    agents: "the cwx core owns the agents",
+    approval: "the cwx core owns approval",
+    avatars: "not mapped onto a cwx owner",
+    commands: "the cwx host's own shim",
+    credentials: "the cwx core owns credentials",
+    events: "a Cordis built-in of the host root",
+    fs: "the cwx core owns file access",
+    llm: "the cwx core owns the model",
+    loader: "the cwx core owns what is loaded",
+    logger: "a Cordis built-in of the host root",
+    mcp: "the cwx core owns MCP servers",
+    prompt: "the cwx host's own shim",
+    reflect: "a Cordis built-in of the host root",
+    registry: "a Cordis built-in of the host root",
+    runtimeLoop: "the cwx core owns the turn loop",
+    sandboxPolicy: "the cwx core owns the sandbox",
+    sessions: "the cwx core owns sessions",
+    shellHooks: "the cwx core owns shell hooks",
+    skills: "the cwx core owns skills",
+    storage: "the cwx host's own shim",
+    subprocess: "the cwx core owns processes",
+    systemPrompt: "the cwx host's own shim",
+    timer: "the cwx host's own shim",
+    tools: "the cwx host's own shim",
+    userQuestions: "the cwx host's own shim"
+  }
+};
+
 // src/root.ts
-var CORE_SERVICES = /* @__PURE__ */ new Set([
-  "approval",
-  "agents",
-  "sessions",
-  "llm",
-  "sandboxPolicy",
-  "credentials",
-  "fs",
-  "subprocess",
-  "systemPrompt",
-  "tools",
-  "commands",
-  "skills",
-  "prompt",
-  "storage",
-  "logger",
-  "timer",
-  "shellHooks",
-  "loader",
-  "runtimeLoop",
-  "mcp",
-  "avatars",
-  "events",
-  "reflect",
-  "registry",
-  "userQuestions"
-]);
-var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "userQuestions", "logger", "events", "reflect", "registry"]);
-var BUILTIN_SERVICES = /* @__PURE__ */ new Set(["shellHooks"]);
+var COMPATIBILITY = compatibility_default;
+var CORE_SERVICES = new Set(Object.keys(COMPATIBILITY.refused_services));
+var PROVIDED_SERVICES = new Set(Object.values(COMPATIBILITY.provided_services).flat());
+var BUILTIN_SERVICES = new Set(COMPATIBILITY.builtin_services);
+var CORDIS_BUILTINS = /* @__PURE__ */ new Set(["logger", "events", "reflect", "registry"]);
 var NEVER_EMITTED = /* @__PURE__ */ new Set([
   "agent/created",
   "agent/pre-step",
@@ -4687,6 +4702,9 @@ function createRoot(registrar, log, tier = "plugin") {
     ["storage", Storage],
     ["userQuestions", UserQuestions]
   ]);
+  for (const name of PROVIDED_SERVICES) {
+    if (!allowed.has(name) && !CORDIS_BUILTINS.has(name)) throw new Error(`dsh/compatibility.json provides \`${name}\`, which the host has no shim for`);
+  }
   const ShellHooks = tier === "builtin" ? defineShellHooks() : void 0;
   if (ShellHooks) allowed.set("shellHooks", ShellHooks);
   const provided = /* @__PURE__ */ new Set();
