@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/plugins/plugintest"
+	"github.com/cwx-dev/cwx/nodeshim/jshost"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
@@ -87,6 +89,29 @@ func readCensus(t *testing.T, dir string) censusDoc {
 	for f := range doc.calls.Fixtures {
 		if !doc.hasFixture(f) {
 			t.Fatalf("calls.json scripts %q, which is no fixture of census.json", f)
+		}
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, de := range des {
+		if de.IsDir() && !doc.hasFixture(de.Name()) {
+			t.Errorf("testdata/dsh-census/%s is no fixture of census.json (run `make dsh-census`)", de.Name())
+		}
+	}
+	banner := fmt.Sprintf("from %s@%s:", doc.Source.Repository, doc.Source.Commit[:12])
+	for _, p := range doc.Packages {
+		if !p.Headless {
+			continue
+		}
+		for _, f := range []string{"package.json", "LICENSE", "lib/index.js"} {
+			if _, err := os.Stat(filepath.Join(dir, p.Fixture, f)); err != nil {
+				t.Errorf("fixture %s: %v (run `make dsh-census`)", p.Fixture, err)
+			}
+		}
+		if js, err := os.ReadFile(filepath.Join(dir, p.Fixture, "lib", "index.js")); err == nil && !strings.Contains(string(js), banner+p.Dir+" ") {
+			t.Errorf("fixture %s was not built from %s%s", p.Fixture, banner, p.Dir)
 		}
 	}
 	return doc
@@ -185,7 +210,11 @@ func TestDSHCensus(t *testing.T) {
 			}
 		}
 	}
-	checkCensusReadme(t, filepath.Join(dir, "README.md"), renderCensus(doc, names, results))
+	compat, err := plugins.ParseCompat(jshost.CompatibilityJSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCensusReadme(t, filepath.Join(dir, "README.md"), renderCensus(doc, compat, names, results))
 }
 
 // runCensus sorts every fixture of doc on one runtime.
@@ -262,7 +291,7 @@ func censusCallOutcome(t *testing.T, bin, home string, c censusCall) censusOutco
 	}
 	r := e2eCWX(t, bin, home, "", args...)
 	if c.Expect == "" || r.code != c.Exit || !strings.Contains(r.stdout+r.stderr, c.Expect) {
-		return censusOutcome{"broken", fmt.Sprintf("%s: exit %d, %q %q", what, r.code, strings.TrimSpace(r.stdout), strings.TrimSpace(r.stderr))}
+		return censusOutcome{"broken", fmt.Sprintf("%s: exit %d, %q %q", what, r.code, firstLine(r.stdout), firstLine(r.stderr))}
 	}
 	detail := what + " answers"
 	if c.Note != "" {
@@ -271,8 +300,24 @@ func censusCallOutcome(t *testing.T, bin, home string, c censusCall) censusOutco
 	return censusOutcome{"runs", detail}
 }
 
+// missingService finds the service named by an activation's "requires" refusal.
+var missingService = regexp.MustCompile("^requires `([^`@/]+)`, which the cwx extension host does not provide")
+
+// firstLine is s's first non-empty line, at most 300 bytes of it.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if len(l) > 300 {
+				l = l[:300] + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
 // renderCensus is README.md: the source, the rule, the counts and one row per package.
-func renderCensus(doc censusDoc, runtimes []string, results map[string]map[string]censusOutcome) []byte {
+func renderCensus(doc censusDoc, compat *plugins.Compat, runtimes []string, results map[string]map[string]censusOutcome) []byte {
 	var b strings.Builder
 	headless, counts := 0, map[string]int{}
 	for _, p := range doc.Packages {
@@ -289,6 +334,10 @@ func renderCensus(doc censusDoc, runtimes []string, results map[string]map[strin
 	fmt.Fprintf(&b, "%d packages declare `inject` in their main entry; %d are headless, built from source into the\n"+
 		"fixtures beside this file, and run on %s: %d run, %d are refused by name, %d are broken.\n\n",
 		len(doc.Packages), headless, strings.Join(runtimes, " and "), counts["runs"], counts["refused"], counts["broken"])
+	fmt.Fprintf(&b, "A package refused at install declares runtime dependencies it does not bundle (cwx never fetches:\n"+
+		"a plugin ships its dependencies); one refused at activation names the DSH module, service, method or\n"+
+		"registration cwx does not provide, and for a service the compatibility table\n"+
+		"(nodeshim/jshost/src/dsh/compatibility.json, sha256 `%s`) says why.\n\n", compat.SHA256)
 	fmt.Fprintf(&b, "| package | version | injects | headless | %s | why |\n", strings.Join(runtimes, " | "))
 	fmt.Fprintf(&b, "| --- | --- | --- | --- |%s --- |\n", strings.Repeat(" --- |", len(runtimes)))
 	for _, p := range doc.Packages {
@@ -301,11 +350,15 @@ func renderCensus(doc censusDoc, runtimes []string, results map[string]map[strin
 			continue
 		}
 		var cells []string
-		why := results[runtimes[0]][p.Fixture].Detail
+		first := results[runtimes[0]][p.Fixture].Detail
+		why := first
+		if m := missingService.FindStringSubmatch(first); m != nil {
+			why += " (compatibility table: " + compat.Describe(m[1]) + ")"
+		}
 		for _, rt := range runtimes {
 			o := results[rt][p.Fixture]
 			cells = append(cells, o.Kind)
-			if o.Detail != why {
+			if o.Detail != first {
 				why += fmt.Sprintf(" (%s: %s)", rt, o.Detail)
 			}
 		}
