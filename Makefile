@@ -59,13 +59,14 @@ doccheck: ## every citation of a document's heading or a doc.go resolves; no doc
 builtin-table: ## print the Go rows of core/bundle's pinned builtin-module table for the built JS host (paste them by hand)
 	@$(GO) test -count=1 -run '^TestPinnedTableMatchesTheHost$$' -v ./core/bundle -args -print-table | grep -o '{ID: .*},$$' | sed 's/^/\t/'
 
-# The DSH census (testdata/dsh-census/README.md). With DSH_REPO set to a git directory of the DSH
-# monorepo (DSH_COMMIT, DSH_SOURCE to name another commit or copy), census.mjs first rebuilds
-# census.json and the fixtures from it; the census test then runs every fixture on Node and Bun
-# and rewrites README.md from the outcomes.
+# The DSH census (testdata/dsh-census/README.md). With DSH_SOURCES naming where each copy of the
+# DSH monorepo that testdata/dsh-census/sources.json lists is on disk ('owner/name=PATH ...', a git
+# directory, or a folder of the single files it lists), census.mjs first rebuilds census.json and
+# the fixtures from them; the census test then runs every fixture on Node and Bun and rewrites
+# README.md from the outcomes.
 dsh-census: tools
 	@[ -f $(JSHOST)/node_modules/esbuild/package.json ] || (cd $(JSHOST) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-	@if [ -n "$(DSH_REPO)" ]; then node testdata/dsh-census/census.mjs --repo "$(DSH_REPO)" --commit "$(or $(DSH_COMMIT),HEAD)" --source "$(or $(DSH_SOURCE),toninfo/deepseek-harness)"; fi
+	@if [ -n "$(DSH_SOURCES)" ]; then node testdata/dsh-census/census.mjs $(foreach s,$(DSH_SOURCES),--src $(s)); fi
 	CWX_UPDATE_GOLDEN=1 $(GO) test -count=1 -run '^TestDSHCensus$$' ./core/cli
 
 lint: fmt-check vet staticcheck lockcheck deptest doccheck deadcode

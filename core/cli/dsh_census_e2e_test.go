@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -32,11 +33,13 @@ import (
 // broken fixture.
 
 type censusDoc struct {
-	Source struct {
+	Sources []struct {
 		Repository string `json:"repository"`
+		Kind       string `json:"kind"`
 		Commit     string `json:"commit"`
-		Licence    string `json:"licence"`
-	} `json:"source"`
+		Why        string `json:"why"`
+	} `json:"sources"`
+	Licence      string       `json:"licence"`
 	HeadlessRule string       `json:"headless_rule"`
 	Packages     []censusPkg  `json:"packages"`
 	calls        censusScript // from calls.json
@@ -47,6 +50,8 @@ type censusPkg struct {
 	Name     string   `json:"name"`
 	Version  string   `json:"version"`
 	License  string   `json:"license"`
+	Source   string   `json:"source"` // the repository it was read from
+	Commit   string   `json:"commit"`
 	Inject   []string `json:"inject"`
 	Headless bool     `json:"headless"`
 	Why      string   `json:"why"`
@@ -100,11 +105,11 @@ func readCensus(t *testing.T, dir string) censusDoc {
 			t.Errorf("testdata/dsh-census/%s is no fixture of census.json (run `make dsh-census`)", de.Name())
 		}
 	}
-	banner := fmt.Sprintf("from %s@%s:", doc.Source.Repository, doc.Source.Commit[:12])
 	for _, p := range doc.Packages {
 		if !p.Headless {
 			continue
 		}
+		banner := fmt.Sprintf("from %s@%.12s:", p.Source, p.Commit)
 		for _, f := range []string{"package.json", "LICENSE", "lib/index.js"} {
 			if _, err := os.Stat(filepath.Join(dir, p.Fixture, f)); err != nil {
 				t.Errorf("fixture %s: %v (run `make dsh-census`)", p.Fixture, err)
@@ -126,8 +131,9 @@ func (d censusDoc) hasFixture(f string) bool {
 	return false
 }
 
-// censusConfigTOML renders the scripted configs as config.toml tables (scalars only).
-func censusConfigTOML(t *testing.T, doc censusDoc) string {
+// censusConfigTOML renders the scripted configs as config.toml tables (scalars only); the
+// string "$PAYLOAD" stands for payload.
+func censusConfigTOML(t *testing.T, doc censusDoc, payload string) string {
 	t.Helper()
 	var b strings.Builder
 	for _, p := range doc.Packages {
@@ -143,7 +149,10 @@ func censusConfigTOML(t *testing.T, doc censusDoc) string {
 		sort.Strings(keys)
 		for _, k := range keys {
 			switch v := c.Config[k].(type) {
-			case string, bool, float64:
+			case string:
+				js, _ := json.Marshal(strings.ReplaceAll(v, "$PAYLOAD", payload))
+				fmt.Fprintf(&b, "%s = %s\n", k, js)
+			case bool, float64:
 				js, _ := json.Marshal(v)
 				fmt.Fprintf(&b, "%s = %s\n", k, js)
 			default:
@@ -153,6 +162,21 @@ func censusConfigTOML(t *testing.T, doc censusDoc) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// censusPayload writes the smallest payload @deepseek-ai/dsh-tool-workspace-dependencies
+// accepts for this machine (runtime.json and the Python folders it points into) in dir and
+// returns dir.
+func censusPayload(t *testing.T, dir string) string {
+	t.Helper()
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	manifest := fmt.Sprintf(`{"desktopVersion":"1.0.0","platform":%q,"arch":%q,"python":"3.12.4","pythonPackages":{"numpy":"2.1.0"}}`, runtime.GOOS, arch)
+	plugintest.WriteTree(t, dir, map[string]string{
+		"runtime.json":                    manifest,
+		"dependencies/python/bin/python3": "",
+		"dependencies/python/lib/python3.12/site-packages/.keep": "",
+	})
+	return dir
 }
 
 // refusedByName matches a failure that names what is missing or refused.
@@ -192,7 +216,21 @@ func TestDSHCensus(t *testing.T) {
 		names = append(names, l.Name)
 		t.Run(l.Name, func(t *testing.T) {
 			rt := l.Get(t)
-			results[l.Name] = runCensus(t, bin, e2eHome(t, rt, censusConfigTOML(t, doc)), dir, doc)
+			home := e2eHome(t, rt, "")
+			// the sandbox shows a plugin $CWX_HOME/extension-host/data and no other folder of the home
+			payload := censusPayload(t, filepath.Join(home, "extension-host", "data", "census-payload"))
+			conf, err := os.OpenFile(filepath.Join(home, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = conf.WriteString(censusConfigTOML(t, doc, payload))
+			if cerr := conf.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			results[l.Name] = runCensus(t, bin, home, dir, doc)
 		})
 	}
 	for _, n := range names {
@@ -303,9 +341,17 @@ func censusCallOutcome(t *testing.T, bin, home string, c censusCall) censusOutco
 // missingService finds the service named by an activation's "requires" refusal.
 var missingService = regexp.MustCompile("^requires `([^`@/]+)`, which the cwx extension host does not provide")
 
-// firstLine is s's first non-empty line, at most 300 bytes of it.
+// firstLine is s's line that carries cwx's own error ("cwx: ..."), else its first non-empty
+// line (the extension hosts log other plugins' lines too), at most 300 bytes of it.
 func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
+	lines := strings.Split(s, "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "cwx: ") {
+			lines = []string{l}
+			break
+		}
+	}
+	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" {
 			if len(l) > 300 {
 				l = l[:300] + "…"
@@ -329,7 +375,11 @@ func renderCensus(doc censusDoc, compat *plugins.Compat, runtimes []string, resu
 	fmt.Fprintf(&b, "# DSH census\n\n")
 	fmt.Fprintf(&b, "Generated by `make dsh-census` (census.mjs, then the census test `TestDSHCensus` in\n"+
 		"core/cli/dsh_census_e2e_test.go); do not edit. The test fails when this table and a run disagree.\n\n")
-	fmt.Fprintf(&b, "Source: `%s` at commit `%s` (licence %s: each fixture keeps the LICENSE).\n", doc.Source.Repository, doc.Source.Commit, doc.Source.Licence)
+	fmt.Fprintf(&b, "Sources (sources.json; a package is taken from the first that has it; licence %s, each fixture keeps the LICENSE):\n\n", doc.Licence)
+	for _, src := range doc.Sources {
+		fmt.Fprintf(&b, "- `%s` (%s) at `%s`: %s\n", src.Repository, src.Kind, src.Commit, src.Why)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Headless: %s.\n\n", doc.HeadlessRule)
 	fmt.Fprintf(&b, "%d packages declare `inject` in their main entry; %d are headless, built from source into the\n"+
 		"fixtures beside this file, and run on %s: %d run, %d are refused by name, %d are broken.\n\n",
@@ -341,12 +391,16 @@ func renderCensus(doc censusDoc, compat *plugins.Compat, runtimes []string, resu
 	fmt.Fprintf(&b, "| package | version | injects | headless | %s | why |\n", strings.Join(runtimes, " | "))
 	fmt.Fprintf(&b, "| --- | --- | --- | --- |%s --- |\n", strings.Repeat(" --- |", len(runtimes)))
 	for _, p := range doc.Packages {
+		name := p.Name
+		if len(doc.Sources) > 0 && p.Source != doc.Sources[0].Repository {
+			name += fmt.Sprintf(" (from %s)", p.Source)
+		}
 		inj := "(none)"
 		if len(p.Inject) > 0 {
 			inj = "`" + strings.Join(p.Inject, "`, `") + "`"
 		}
 		if !p.Headless {
-			fmt.Fprintf(&b, "| %s | %s | %s | no |%s %s |\n", p.Name, p.Version, inj, strings.Repeat(" — |", len(runtimes)), p.Why)
+			fmt.Fprintf(&b, "| %s | %s | %s | no |%s %s |\n", name, p.Version, inj, strings.Repeat(" — |", len(runtimes)), p.Why)
 			continue
 		}
 		var cells []string
@@ -362,7 +416,7 @@ func renderCensus(doc censusDoc, compat *plugins.Compat, runtimes []string, resu
 				why += fmt.Sprintf(" (%s: %s)", rt, o.Detail)
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | yes | %s | %s |\n", p.Name, p.Version, inj, strings.Join(cells, " | "), strings.ReplaceAll(why, "|", `\|`))
+		fmt.Fprintf(&b, "| %s | %s | %s | yes | %s | %s |\n", name, p.Version, inj, strings.Join(cells, " | "), strings.ReplaceAll(why, "|", `\|`))
 	}
 	return []byte(b.String())
 }

@@ -1,10 +1,12 @@
 // The DSH census: every package of a DSH monorepo checkout whose main entry declares `inject`,
 // classified headless or not, and each headless one built from source into a fixture here.
 //
-//   node testdata/dsh-census/census.mjs --repo <git dir of the monorepo> [--commit <sha>] [--source <owner/name>]
+//   node testdata/dsh-census/census.mjs --src <owner/name>=<path> [--src ...]
 //
-// It reads the monorepo with `git show` / `git archive` only (a bare mirror is enough), writes
-// testdata/dsh-census/census.json (the list, with the source repository, commit and licence) and
+// It reads the copies of the monorepo sources.json lists (a git directory at the pinned commit,
+// read with `git show` / `git archive` only, so a bare mirror is enough; or a folder of single
+// files), takes each package from the first copy that has it, writes
+// testdata/dsh-census/census.json (the list, each package with its repository, commit and licence) and
 // one folder per headless package, testdata/dsh-census/<dir>/, holding package.json, lib/index.js
 // and LICENSE. The build is the package's own: its TypeScript entry type-stripped and bundled
 // into lib/index.js with every bare import left external (the monorepo's tsdown step does the
@@ -43,35 +45,62 @@ const UI_SERVICES = new Set([
 ]);
 
 function args() {
-  const out = { commit: 'HEAD', source: 'toninfo/deepseek-harness' };
+  const paths = new Map();
   const a = process.argv.slice(2);
   for (let i = 0; i < a.length; i += 2) {
-    const k = a[i]?.replace(/^--/, '');
-    if (!['repo', 'commit', 'source'].includes(k ?? '') || a[i + 1] === undefined) usage();
-    out[k] = a[i + 1];
+    const m = a[i] === '--src' ? /^([^=]+)=(.+)$/.exec(a[i + 1] ?? '') : null;
+    if (!m) usage();
+    paths.set(m[1], resolve(m[2]));
   }
-  if (!out.repo) usage();
-  return out;
+  if (paths.size === 0) usage();
+  return paths;
 }
 
 function usage() {
-  console.error('usage: node testdata/dsh-census/census.mjs --repo <git dir> [--commit <sha>] [--source <owner/name>]');
+  console.error('usage: node testdata/dsh-census/census.mjs --src <owner/name>=<path> [--src ...]   (one per copy in sources.json)');
   process.exit(2);
 }
 
-const opt = args();
-const git = (...a) => execFileSync('git', ['--git-dir', opt.repo, ...a], { encoding: 'utf8', maxBuffer: 1 << 28 });
-const commit = git('rev-parse', `${opt.commit}^{commit}`).trim();
-const show = (path) => {
-  try {
-    return execFileSync('git', ['--git-dir', opt.repo, 'show', `${commit}:${path}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });
-  } catch {
-    return undefined;
+/**
+ * openSource reads one copy of the monorepo: a git directory at its pinned commit (git show and
+ * git archive, so a bare mirror is enough), or a tree of the single files sources.json lists.
+ */
+function openSource(src, path) {
+  if (src.kind === 'git') {
+    const commit = execFileSync('git', ['--git-dir', path, 'rev-parse', `${src.commit}^{commit}`], { encoding: 'utf8' }).trim();
+    const show = (file) => {
+      try {
+        return execFileSync('git', ['--git-dir', path, 'show', `${commit}:${file}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });
+      } catch {
+        return undefined;
+      }
+    };
+    const files = execFileSync('git', ['--git-dir', path, 'ls-tree', '-r', '--name-only', commit], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n');
+    const extract = (dest) => execFileSync('sh', ['-c', 'git --git-dir "$0" archive "$1" packages vendor | tar -x -C "$2"', path, commit, dest]);
+    return { ...src, commit, show, files, extract };
   }
-};
+  const files = Object.keys(src.files);
+  const show = (file) => (files.includes(file) && existsSync(join(path, file)) ? readFileSync(join(path, file), 'utf8') : undefined);
+  const extract = (dest) => {
+    for (const f of files) {
+      mkdirSync(dirname(join(dest, f)), { recursive: true });
+      writeFileSync(join(dest, f), readFileSync(join(path, f)));
+    }
+  };
+  return { ...src, commit: src.files[files.find((f) => f.endsWith('.ts')) ?? files[0]], show, files, extract };
+}
+
+const paths = args();
+const declared = JSON.parse(readFileSync(join(here, 'sources.json'), 'utf8')).sources;
+const sources = declared.map((src) => {
+  const path = paths.get(src.repository);
+  if (path === undefined) throw new Error(`no --src for ${src.repository} (sources.json lists it)`);
+  return openSource(src, path);
+});
+const primary = sources[0];
 
 /** mainEntry is the source file of a package's "." export: lib/index.js is built from src/index.ts. */
-function mainEntry(dir, pkg) {
+function mainEntry(show, dir, pkg) {
   const dot = pkg.exports?.['.'];
   const lib = typeof dot === 'string' ? dot : dot?.default ?? dot?.import ?? pkg.main;
   if (typeof lib !== 'string') return undefined;
@@ -131,39 +160,47 @@ function peerRanges(peers, versions) {
   return out;
 }
 
-const packageFiles = git('ls-tree', '-r', '--name-only', commit)
-  .split('\n')
-  .filter((p) => /^(packages|vendor|apps)\/.*\/package\.json$/.test(p) && !p.includes('node_modules') && !/\/(test|tests|fixtures?)\//.test(p))
-  .sort();
 const pkgs = [];
-for (const file of packageFiles) {
-  const text = show(file);
-  if (text === undefined) continue;
-  let pkg;
-  try {
-    pkg = JSON.parse(text);
-  } catch {
-    continue;
+const seen = new Set();
+for (const source of sources) {
+  const packageFiles = source.files
+    .filter((p) => /^(packages|vendor|apps)\/.*\/package\.json$/.test(p) && !p.includes('node_modules') && !/\/(test|tests|fixtures?)\//.test(p))
+    .sort();
+  for (const file of packageFiles) {
+    const text = source.show(file);
+    if (text === undefined) continue;
+    let pkg;
+    try {
+      pkg = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (typeof pkg.name !== 'string' || seen.has(pkg.name)) continue;
+    seen.add(pkg.name);
+    pkgs.push({ dir: dirname(file), pkg, source });
   }
-  if (typeof pkg.name !== 'string') continue;
-  pkgs.push({ dir: dirname(file), pkg });
 }
 const versions = workspaceVersions(pkgs);
-const licence = show('LICENSE') ?? '';
+const licence = primary.show('LICENSE') ?? '';
 const licenceName = /^MIT License/.test(licence) ? 'MIT' : 'unknown';
 if (licenceName !== 'MIT') throw new Error('the monorepo LICENSE is not the MIT licence: check whether its packages may be redistributed before keeping fixtures');
 
-const tree = mkdtempSync(join(tmpdir(), 'dsh-census-'));
-execFileSync('sh', ['-c', `git --git-dir "$0" archive "$1" packages vendor | tar -x -C "$2"`, opt.repo, commit, tree]);
+const trees = new Map();
+for (const source of sources) {
+  const tree = mkdtempSync(join(tmpdir(), 'dsh-census-'));
+  source.extract(tree);
+  trees.set(source, tree);
+}
 
 const census = [];
-for (const { dir, pkg } of pkgs) {
-  const entry = mainEntry(dir, pkg);
+for (const { dir, pkg, source } of pkgs) {
+  const entry = mainEntry(source.show, dir, pkg);
   if (entry === undefined) continue;
-  const inject = injectOf(show(`${dir}/${entry}`) ?? '');
+  const inject = injectOf(source.show(`${dir}/${entry}`) ?? '');
   if (inject === undefined) continue;
+  if (pkg.license !== undefined && pkg.license !== 'MIT') throw new Error(`${pkg.name} declares licence ${pkg.license}: check it before keeping a fixture`);
   const c = classify(inject);
-  const row = { dir, name: pkg.name, version: pkg.version, license: pkg.license ?? licenceName, inject, headless: c.headless };
+  const row = { dir, name: pkg.name, version: pkg.version, license: pkg.license ?? licenceName, source: source.repository, commit: source.commit, inject, headless: c.headless };
   if (!c.headless) row.why = c.why;
   else row.fixture = basename(dir);
   census.push(row);
@@ -177,14 +214,14 @@ const fixtureNames = new Set();
 for (const row of census.filter((r) => r.headless)) {
   if (fixtureNames.has(row.fixture)) throw new Error(`two headless packages share the folder name ${row.fixture}`);
   fixtureNames.add(row.fixture);
-  const { pkg } = pkgs.find((p) => p.dir === row.dir);
+  const { pkg, source } = pkgs.find((p) => p.pkg.name === row.name);
   const out = join(here, row.fixture);
   mkdirSync(join(out, 'lib'), { recursive: true });
   const r = await build({
-    absWorkingDir: join(tree, row.dir), entryPoints: [mainEntry(row.dir, pkg)], bundle: true, packages: 'external',
+    absWorkingDir: join(trees.get(source), row.dir), entryPoints: [mainEntry(source.show, row.dir, pkg)], bundle: true, packages: 'external',
     format: 'esm', platform: 'node', target: ['es2024'], write: false, legalComments: 'none', charset: 'utf8', logLevel: 'error',
     outfile: join(out, 'lib', 'index.js'),
-    banner: { js: `// ${pkg.name}@${pkg.version}, built by testdata/dsh-census/census.mjs from ${opt.source}@${commit.slice(0, 12)}:${row.dir} (MIT, see LICENSE).` },
+    banner: { js: `// ${pkg.name}@${pkg.version}, built by testdata/dsh-census/census.mjs from ${source.repository}@${source.commit.slice(0, 12)}:${row.dir} (MIT, see LICENSE).` },
   });
   writeFileSync(join(out, 'lib', 'index.js'), r.outputFiles[0].contents);
   const manifest = {
@@ -195,15 +232,16 @@ for (const row of census.filter((r) => r.headless)) {
   writeFileSync(join(out, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   writeFileSync(join(out, 'LICENSE'), licence);
 }
-rmSync(tree, { recursive: true });
+for (const tree of trees.values()) rmSync(tree, { recursive: true });
 
 const doc = {
   note: 'Generated by testdata/dsh-census/census.mjs (make dsh-census); do not edit.',
-  source: { repository: opt.source, commit, licence: licenceName },
+  sources: sources.map(({ repository, kind, commit, why }) => ({ repository, kind, commit, why })),
+  licence: licenceName,
   headless_rule: 'the main entry injects only services of the cwx services table (provided or refused by name); UI and DSH-internal services make a package not headless',
   packages: census,
 };
 writeFileSync(join(here, 'census.json'), JSON.stringify(doc, null, 2) + '\n');
 const n = census.filter((r) => r.headless).length;
-console.log(`dsh-census: ${census.length} packages declare inject at ${commit.slice(0, 12)}, ${n} headless`);
+console.log(`dsh-census: ${census.length} packages declare inject in ${sources.length} copies, ${n} headless`);
 if (!existsSync(join(here, 'README.md'))) console.log('dsh-census: now run the census test to write README.md');
