@@ -338,9 +338,6 @@ func censusCallOutcome(t *testing.T, bin, home string, c censusCall) censusOutco
 	return censusOutcome{"runs", detail}
 }
 
-// missingService finds the service named by an activation's "requires" refusal.
-var missingService = regexp.MustCompile("^requires `([^`@/]+)`, which the cwx extension host does not provide")
-
 // firstLine is s's line that carries cwx's own error ("cwx: ..."), else its first non-empty
 // line (the extension hosts log other plugins' lines too), at most 300 bytes of it.
 func firstLine(s string) string {
@@ -386,8 +383,8 @@ func renderCensus(doc censusDoc, compat *plugins.Compat, runtimes []string, resu
 		len(doc.Packages), headless, strings.Join(runtimes, " and "), counts["runs"], counts["refused"], counts["broken"])
 	fmt.Fprintf(&b, "A package refused at install declares runtime dependencies it does not bundle (cwx never fetches:\n"+
 		"a plugin ships its dependencies); one refused at activation names the DSH module, service, method or\n"+
-		"registration cwx does not provide, and for a service the compatibility table\n"+
-		"(nodeshim/jshost/src/dsh/compatibility.json, sha256 `%s`) says why.\n\n", compat.SHA256)
+		"registration cwx does not provide; for a refused service it gives the reason of the compatibility\n"+
+		"table (nodeshim/jshost/src/dsh/compatibility.json, sha256 `%s`).\n\n", compat.SHA256)
 	fmt.Fprintf(&b, "| package | version | injects | headless | %s | why |\n", strings.Join(runtimes, " | "))
 	fmt.Fprintf(&b, "| --- | --- | --- | --- |%s --- |\n", strings.Repeat(" --- |", len(runtimes)))
 	for _, p := range doc.Packages {
@@ -406,9 +403,6 @@ func renderCensus(doc censusDoc, compat *plugins.Compat, runtimes []string, resu
 		var cells []string
 		first := results[runtimes[0]][p.Fixture].Detail
 		why := first
-		if m := missingService.FindStringSubmatch(first); m != nil {
-			why += " (compatibility table: " + compat.Describe(m[1]) + ")"
-		}
 		for _, rt := range runtimes {
 			o := results[rt][p.Fixture]
 			cells = append(cells, o.Kind)

@@ -4670,6 +4670,9 @@ var compatibility_default = {
 var COMPATIBILITY = compatibility_default;
 var CORE_SERVICES = new Set(Object.keys(COMPATIBILITY.refused_services));
 var PROVIDED_SERVICES = new Set(Object.values(COMPATIBILITY.provided_services).flat());
+function refusalReason(service) {
+  return Object.hasOwn(COMPATIBILITY.refused_services, service) ? COMPATIBILITY.refused_services[service] : void 0;
+}
 var BUILTIN_SERVICES = new Set(COMPATIBILITY.builtin_services);
 var CORDIS_BUILTINS = /* @__PURE__ */ new Set(["logger", "events", "reflect", "registry"]);
 var NEVER_EMITTED = /* @__PURE__ */ new Set([
@@ -5920,7 +5923,7 @@ async function load2(d, owner, entry, config) {
   if (refused.length > 0) throw new Diagnostic(`config refused: ${refused.join("; ")}`);
   const builtin = owner.ref.plugin_id.startsWith("host:");
   const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
-  if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
+  if (missing[0] !== void 0) throw new ActivationError(unprovided(missing[0]));
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
   const fiber = runAs(owner, () => ownerContext.run(owner, () => loadPlugin(ctx, plugin, config)));
   owner.entries.push({ path: entry.path, fiber });
@@ -6008,11 +6011,15 @@ function pickPlugin(mod) {
   if (isPlugin(candidate)) return candidate;
   throw new ActivationError("entry module exports no Cordis plugin (a function, a class, or an object with `apply`)");
 }
+function unprovided(name) {
+  const why = refusalReason(name);
+  return `requires \`${name}\`, which the cwx extension host does not provide${why === void 0 ? "" : ` (${why})`}`;
+}
 function pendingChildren(root, owner) {
   const injects = pendingInjects(root, owner);
   if (injects === void 0) return null;
   const names = injects.filter((n) => !PROVIDED_SERVICES.has(n));
-  return `requires \`${names[0] ?? "an unavailable service"}\`, which the cwx extension host does not provide`;
+  return names[0] === void 0 ? "requires `an unavailable service`, which the cwx extension host does not provide" : unprovided(names[0]);
 }
 function admitted(owner) {
   const live2 = [...owner.registrations].filter((r) => r.handle !== void 0 && !r.undone);

@@ -31,6 +31,11 @@ export const CORE_SERVICES: ReadonlySet<string> = new Set(Object.keys(COMPATIBIL
 /** PROVIDED_SERVICES are the names a plugin may inject. */
 export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(Object.values(COMPATIBILITY.provided_services).flat());
 
+/** refusalReason is why the compatibility table refuses service, or undefined when it does not name it. */
+export function refusalReason(service: string): string | undefined {
+  return Object.hasOwn(COMPATIBILITY.refused_services, service) ? COMPATIBILITY.refused_services[service] : undefined;
+}
+
 /** BUILTIN_SERVICES are the further names a builtin module (owner `host:<id>`) may inject, on the builtin tier only. */
 export const BUILTIN_SERVICES: ReadonlySet<string> = new Set(COMPATIBILITY.builtin_services);
 
