@@ -266,7 +266,9 @@ func runCensus(t *testing.T, bin, home, dir string, doc censusDoc) map[string]ce
 		}
 		r := e2eCWX(t, bin, home, "", "plugin", "install", filepath.Join(dir, p.Fixture), "--json")
 		if r.code != 0 {
-			out[p.Fixture] = classifyFailure(installRefusal.ReplaceAllString(strings.TrimSpace(r.stderr), ""))
+			o := classifyFailure(installRefusal.ReplaceAllString(strings.TrimSpace(r.stderr), ""))
+			o.Detail = "install: " + o.Detail
+			out[p.Fixture] = o
 			continue
 		}
 		var res PluginInstallResult
