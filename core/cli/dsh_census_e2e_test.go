@@ -43,6 +43,9 @@ type censusDoc struct {
 	HeadlessRule string       `json:"headless_rule"`
 	Packages     []censusPkg  `json:"packages"`
 	calls        censusScript // from calls.json
+	// reviewReads is what `cwx plugin review` reads statically from each fixture's built entry
+	// (nil: not statically visible), beside what census.mjs read from its TypeScript source.
+	reviewReads map[string][]string
 }
 
 type censusPkg struct {
@@ -96,6 +99,7 @@ func readCensus(t *testing.T, dir string) censusDoc {
 			t.Fatalf("calls.json scripts %q, which is no fixture of census.json", f)
 		}
 	}
+	doc.reviewReads = map[string][]string{}
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -115,9 +119,14 @@ func readCensus(t *testing.T, dir string) censusDoc {
 				t.Errorf("fixture %s: %v (run `make dsh-census`)", p.Fixture, err)
 			}
 		}
-		if js, err := os.ReadFile(filepath.Join(dir, p.Fixture, "lib", "index.js")); err == nil && !strings.Contains(string(js), banner+p.Dir+" ") {
+		js, err := os.ReadFile(filepath.Join(dir, p.Fixture, "lib", "index.js"))
+		if err != nil {
+			continue
+		}
+		if !strings.Contains(string(js), banner+p.Dir+" ") {
 			t.Errorf("fixture %s was not built from %s%s", p.Fixture, banner, p.Dir)
 		}
+		doc.reviewReads[p.Fixture] = plugins.StaticInjects(js)
 	}
 	return doc
 }
@@ -387,6 +396,25 @@ func renderCensus(doc censusDoc, compat *plugins.Compat, runtimes []string, resu
 		"a plugin ships its dependencies); one refused at activation names the DSH module, service, method or\n"+
 		"registration cwx does not provide; for a refused service it gives the reason of the compatibility\n"+
 		"table (nodeshim/jshost/src/dsh/compatibility.json, sha256 `%s`).\n\n", compat.SHA256)
+	var differ []string
+	for _, p := range doc.Packages {
+		if !p.Headless {
+			continue
+		}
+		want := append([]string(nil), p.Inject...)
+		sort.Strings(want)
+		got, ok := doc.reviewReads[p.Fixture]
+		if ok && strings.Join(got, ",") != strings.Join(want, ",") {
+			reads := "nothing statically visible"
+			if got != nil {
+				reads = "`" + strings.Join(got, "`, `") + "`"
+			}
+			differ = append(differ, fmt.Sprintf("%s (review: %s)", p.Fixture, reads))
+		}
+	}
+	if len(differ) > 0 {
+		fmt.Fprintf(&b, "Where `cwx plugin review` reads a fixture's injects otherwise than its source declares them: %s.\n\n", strings.Join(differ, "; "))
+	}
 	fmt.Fprintf(&b, "| package | version | injects | headless | %s | why |\n", strings.Join(runtimes, " | "))
 	fmt.Fprintf(&b, "| --- | --- | --- | --- |%s --- |\n", strings.Repeat(" --- |", len(runtimes)))
 	for _, p := range doc.Packages {

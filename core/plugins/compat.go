@@ -107,8 +107,8 @@ var legacyCompat = &Compat{group: map[string]string{
 	"timer": "cordis", "logger": "cordis", "events": "cordis", "reflect": "cordis", "registry": "cordis",
 }}
 
-// injectDecl finds an inject declaration of any form, literal or not.
-var injectDecl = regexp.MustCompile(`\binject\s*[:=]`)
+// injectWord finds the word inject anywhere in an entry.
+var injectWord = regexp.MustCompile(`\binject\b`)
 
 // unreadInjects is the key of ServiceStatus maps for an entry whose `inject` could not be
 // read statically: any change of the table asks for review again.
@@ -133,8 +133,10 @@ func (s *Store) injectsOf(r *Record, closure string, entries []Entry) (names []s
 			continue
 		}
 		inj := StaticInjects(src)
-		if inj == nil && injectDecl.Match(src) {
-			unread = true // an inject declaration that is no literal: cwx cannot tell what it names
+		if inj == nil && injectWord.Match(src) {
+			// the word without a literal declaration (a computed inject, a bundler's lowered
+			// class field, a ctx.inject call): cwx cannot tell what it names, so it counts
+			unread = true
 		}
 		for _, n := range inj {
 			if !seen[n] {

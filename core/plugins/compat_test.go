@@ -27,7 +27,9 @@ func injecting(t *testing.T, s *Store, id, inject string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), id)
 	src := "export function apply() {}\n"
-	if inject != "" {
+	if id == "lowered" {
+		src = "class P { apply() {} }\n__publicField(P, \"inject\", [\"agents\"]);\nexport default P;\n"
+	} else if inject != "" {
 		src = "export const inject = " + inject + ";\n" + src
 	}
 	plugintest.WriteTree(t, dir, map[string]string{
@@ -97,14 +99,19 @@ func TestCompatChangeReviewsOnlyChangedServices(t *testing.T) {
 		{"no longer provided", `['storage']`, compatTable("storage"), compatTable(),
 			"service `storage` was provided (dsh) and is now not provided: the cwx host's own shim"},
 		{"not a literal", `names`, compatTable(), compatTable("userQuestions"), "cwx could not read which services it injects"},
+		{"a lowered class field", "", compatTable(), compatTable("userQuestions"), "cwx could not read which services it injects"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
 			s := newStore(t, home, func(o *Options) { o.Compat = tc.before })
-			injecting(t, s, "p", tc.inject)
-			trustEnable(t, s, "p")
+			id := "p"
+			if tc.name == "a lowered class field" {
+				id = "lowered"
+			}
+			injecting(t, s, id, tc.inject)
+			trustEnable(t, s, id)
 			now := newStore(t, home, func(o *Options) { o.Compat = tc.now })
-			r, err := now.Get("p")
+			r, err := now.Get(id)
 			must(t, err)
 			err = now.CheckReceipt(r)
 			if tc.want == "" {
@@ -119,8 +126,8 @@ func TestCompatChangeReviewsOnlyChangedServices(t *testing.T) {
 			if got := now.Status(r); got != "capabilities changed, review again" {
 				t.Fatalf("status %q", got)
 			}
-			trustEnable(t, now, "p") // a new review under the new table trusts again
-			r, _ = now.Get("p")
+			trustEnable(t, now, id) // a new review under the new table trusts again
+			r, _ = now.Get(id)
 			must(t, now.CheckReceipt(r))
 		})
 	}

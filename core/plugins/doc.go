@@ -109,7 +109,8 @@
 // move [PolicyVersion]: [Store.CheckReceipt] keeps a receipt while every one of those services
 // keeps its status, and otherwise reports ErrCapabilitiesChanged naming each service, what it
 // was and what it is now ("service `storage` was not provided and is now provided (dsh)"). An
-// entry whose inject is no literal counts as changed on any new table. The same rule settles
+// entry that names inject without a literal cwx can read (a computed inject, a bundler's lowered
+// class field) counts as changed on any new table. The same rule settles
 // receipts written before the table: they are judged as written under the services cwx first
 // provided (tools, commands, timer and Cordis' logger, events, reflect, registry), so a plugin
 // that injects prompt, systemPrompt, storage or userQuestions, provided since, is reviewed
