@@ -274,6 +274,13 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 		printf(w, "sandbox  %s\n", sandboxNote)
 	}
 	printf(w, "policy   %s\n", rv.Policy)
+	printf(w, "compat   sha256:%s (the DSH compatibility table; part of the token)\n", rv.Compatibility)
+	if len(rv.Services) > 0 {
+		printf(w, "services:\n")
+		for _, sv := range rv.Services {
+			printf(w, "  %s: %s\n", sv.Name, sv.Detail)
+		}
+	}
 	if rv.Dev {
 		printf(w, "trust    dev: a `cwx plugin dev` session's receipt, which ends with the session\n")
 	}
