@@ -28,3 +28,22 @@ func TestContainmentOf(t *testing.T) {
 		}
 	}
 }
+
+func TestStripHostFrames(t *testing.T) {
+	in := "RangeError: no room for this plugin\n" +
+		"    at new apply (file:///h/plugins/p-1/abc/index.mjs:6:9)\n" +
+		"    at Fiber.execute (file:///h/extension-host/6cb5/cwx-extension-host.mjs:2928:30)\n" +
+		"    at file:///h/extension-host/6cb5/cwx-extension-host.mjs:3003:37\n" +
+		"    at AsyncLocalStorage.run (node:internal/async_local_storage/async_hooks:91:14)\n" +
+		"    at helper (file:///h/plugins/p-1/abc/lib/util.mjs:2:1)\n" +
+		"    at async RpcPeer.serve (file:///h/extension-host/6cb5/cwx-extension-host.mjs:1396:22)"
+	want := "RangeError: no room for this plugin\n" +
+		"    at new apply (file:///h/plugins/p-1/abc/index.mjs:6:9)\n" +
+		"    at helper (file:///h/plugins/p-1/abc/lib/util.mjs:2:1)"
+	if got := stripHostFrames(in); got != want {
+		t.Fatalf("stripHostFrames:\n%s\nwant\n%s", got, want)
+	}
+	if got := stripHostFrames("one line at cwx-extension-host.mjs:1"); got != "one line at cwx-extension-host.mjs:1" {
+		t.Fatalf("a one-line message changed: %q", got)
+	}
+}

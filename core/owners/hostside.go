@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -133,6 +134,18 @@ func (l *Layer) faulted(t protocol.HostKey, gen uint64, p *protocol.FaultedParam
 	l.log.Warn("plugin faulted", "plugin", p.Owner.PluginID, "generation", p.Owner.Generation, "error", p.Error)
 }
 
+// hostFrame is a stack frame of the host's own code or the runtime's internals: a plugin's
+// author has nothing to do with it, so its log lines leave it out.
+var hostFrame = regexp.MustCompile(`(?m)^[ \t]+at [^\n]*(?:/cwx-extension-host\.mjs:\d|\(node:internal/|node:internal/|\(native\))[^\n]*\n?`)
+
+// stripHostFrames removes the host's and the runtime's own frames from a logged stack.
+func stripHostFrames(msg string) string {
+	if !strings.Contains(msg, "\n") {
+		return msg
+	}
+	return strings.TrimRight(hostFrame.ReplaceAllString(msg, ""), "\n")
+}
+
 // hostLog passes a host's log line to hclog and the plugin's diagnostics ring, rate-limited
 // per plugin.
 func (l *Layer) hostLog(t protocol.HostKey, gen uint64, p *protocol.LogParams) {
@@ -144,7 +157,7 @@ func (l *Layer) hostLog(t protocol.HostKey, gen uint64, p *protocol.LogParams) {
 	if !ok {
 		return
 	}
-	msg := p.Msg
+	msg := stripHostFrames(p.Msg)
 	if dropped > 0 {
 		msg = fmt.Sprintf("%s (%d earlier lines dropped by the rate limit)", msg, dropped)
 	}
