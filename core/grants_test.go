@@ -51,3 +51,17 @@ func TestHookNetworkNeedsConfirm(t *testing.T) {
 		}
 	}
 }
+
+// TestContainmentNamesAHookHolder: the containment line of a plugin holding a pre-execute
+// hook says it sees every tool call's arguments.
+func TestContainmentNamesAHookHolder(t *testing.T) {
+	m, ft, _ := newFake(t, map[string][]string{"fixture-tool": {"echo_text"}}, "tool", "hook-guard")
+	ft.hooks = map[string]bool{"fixture-guard": true}
+	reconcile(t, m)
+	if c := m.own.Containment("fixture-guard"); !strings.Contains(c, "holds a pre-execute hook: sees every tool call's arguments") {
+		t.Fatalf("containment of the guard: %q", c)
+	}
+	if c := m.own.Containment("fixture-tool"); strings.Contains(c, "pre-execute hook") {
+		t.Fatalf("containment of a plugin without hooks: %q", c)
+	}
+}

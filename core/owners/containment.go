@@ -20,7 +20,13 @@ func (l *Layer) Containment(id string) string {
 	cfg := l.cfg
 	k := hostFor(cfg, id)
 	l.mu.Unlock()
-	return containmentOf(l.SandboxStatus(), k, cfg.Plugin(id).Grants.Written, cfg.Plugin(id).Grants.Network)
+	s := containmentOf(l.SandboxStatus(), k, cfg.Plugin(id).Grants.Written, cfg.Plugin(id).Grants.Network)
+	for _, h := range l.reg.Hooks() {
+		if h.PluginID == id {
+			return s + "; holds a pre-execute hook: sees every tool call's arguments"
+		}
+	}
+	return s
 }
 
 // ContainmentFor is Containment without a Manager, for the surfaces that read only the home
