@@ -74,10 +74,15 @@ func WriteTable(w io.Writer, runtime string, r Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	load := make([]string, len(r.Machine.Load))
-	for i, l := range r.Machine.Load {
+	return writeMachine(w, r.Machine, r.Date)
+}
+
+// writeMachine prints the line under a table that says where and when it was measured.
+func writeMachine(w io.Writer, m Machine, date string) error {
+	load := make([]string, len(m.Load))
+	for i, l := range m.Load {
 		load[i] = fmt.Sprintf("%.2f", l)
 	}
-	_, err := fmt.Fprintf(w, "machine: %d cores, %d MiB, load %s; date %s\n", r.Machine.Cores, r.Machine.MemoryMiB, strings.Join(load, " "), r.Date)
+	_, err := fmt.Fprintf(w, "machine: %d cores, %d MiB, load %s; date %s\n", m.Cores, m.MemoryMiB, strings.Join(load, " "), date)
 	return err
 }
