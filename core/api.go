@@ -380,6 +380,12 @@ type Options struct {
 	// `cwx serve --mcp` want; `cwx tool list|call` and `cwx command list|run` are lazy
 	// (ARCHITECTURE.md, “Catalog”).
 	Lazy bool
+	// The agent services, each optional: a plugin's call of one the embedder leaves nil is
+	// refused by name (services.go; core doc.go, “Agent services”).
+	Sessions       Sessions
+	Subagents      Subagents
+	Skills         Skills
+	GitReviewScope GitReviewScope
 }
 
 // Approver answers approval cards (gate.Approver).

@@ -174,7 +174,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	defer dl.stop()
 	approver := opts.Approver
 	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.Holder.Closure(), Tool: tg.Name},
-		others: tg.Others, workspace: opts.Workspace, approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
+		others: tg.Others, workspace: opts.Workspace, callID: p.CallID, session: opts.SessionID, agent: opts.AgentID, children: &childSet{}, approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
 		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1), idle: make(chan struct{})}
 	m.cc.add(p.CallID, inv)
 	defer m.cc.remove(p.CallID)

@@ -1656,11 +1656,11 @@ function snapshot(value, ancestors = /* @__PURE__ */ new Set()) {
   }
 }
 function createVolatile(value) {
-  let current = snapshot(value);
+  let current2 = snapshot(value);
   return Object.freeze({
-    get: () => current,
+    get: () => current2,
     [write]: (value2) => {
-      current = value2;
+      current2 = value2;
     }
   });
 }
@@ -4493,8 +4493,8 @@ Object.freeze(QuestionError.prototype);
 var scope = new AsyncLocalStorage2();
 function withQuestions(rpc, owner, ticket, signal, fn) {
   if (rpc === void 0 || ticket === void 0) return fn();
-  const ask = (question) => rpc.request("user/ask", { owner: owner.ref, ticket, question }, signal);
-  return scope.run({ owner, ask }, fn);
+  const ask2 = (question) => rpc.request("user/ask", { owner: owner.ref, ticket, question }, signal);
+  return scope.run({ owner, ask: ask2 }, fn);
 }
 var REFUSED_FIELDS = ["wait", "timeout", "timeoutMs", "deadline"];
 function toQuestion(q) {
@@ -4554,6 +4554,157 @@ function defineQuestions() {
   }
   Object.freeze(UserQuestions.prototype);
   return UserQuestions;
+}
+
+// src/shims/agent.ts
+import { AsyncLocalStorage as AsyncLocalStorage3 } from "node:async_hooks";
+var AgentServiceError = class extends Error {
+  name = "AgentServiceError";
+  code;
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+};
+Object.freeze(AgentServiceError.prototype);
+var scope2 = new AsyncLocalStorage3();
+function withAgent(rpc, owner, ticket, ids, signal, fn) {
+  if (rpc === void 0 || ticket === void 0) return fn();
+  const call = (name, input, s) => rpc.request("core/call", { owner: owner.ref, ticket, name, input }, s === void 0 ? signal : AbortSignal.any([signal, s]));
+  return scope2.run({ owner, ...ids, call }, fn);
+}
+function toError(what, err) {
+  if (err instanceof AgentServiceError) return err;
+  if (!(err instanceof RpcError)) return new AgentServiceError("FAILED", `${what}: ${String(err)}`);
+  switch (err.code) {
+    case ErrorCode.Refused:
+    case ErrorCode.InvalidParams:
+      return new AgentServiceError("REFUSED", err.message);
+    case ErrorCode.Denied:
+      return new AgentServiceError("DENIED", err.message);
+    case ErrorCode.Cancelled:
+      return new AgentServiceError("CANCELLED", err.message);
+  }
+  return new AgentServiceError("FAILED", err.message);
+}
+function current(ctx, what) {
+  const s = scope2.getStore();
+  const owner = ownerOf(ctx);
+  if (!s || !owner || s.owner !== owner) {
+    throw new AgentServiceError("NO_INVOCATION", `${what}: a plugin may use the agent's services only while one of its own tools runs`);
+  }
+  return s;
+}
+async function ask(s, what, name, input, signal) {
+  try {
+    return await s.call(name, input, signal);
+  } catch (err) {
+    throw toError(what, err);
+  }
+}
+function structured(r) {
+  return isPlainObject(r.structured) ? r.structured : {};
+}
+function strings(v, what) {
+  if (v === void 0) return void 0;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new AgentServiceError("REFUSED", `${what} must be an array of tool names`);
+  return [...v];
+}
+var SPAWN = Object.freeze({ name: "spawn", inheritsParentContext: false });
+function defineAgentServices() {
+  class Sessions extends Service {
+    constructor(ctx) {
+      super(ctx, "sessions");
+    }
+    /** flush saves the running tool's session; the argument (DSH's exec.agent.session) must be that session when given. */
+    async flush(session) {
+      const s = current(this.ctx, "sessions.flush");
+      const id = isPlainObject(session) ? session.id : session;
+      if (id !== void 0 && id !== s.sessionId) {
+        throw new AgentServiceError("REFUSED", "sessions.flush: a plugin may save only the session of the tool call that runs");
+      }
+      await ask(s, "sessions.flush", "sessions_flush", {});
+    }
+  }
+  Object.setPrototypeOf(Sessions.prototype, refusingBase("sessions", Service.prototype));
+  class Subagents extends Service {
+    constructor(ctx) {
+      super(ctx, "subagents");
+    }
+    getProvider(name) {
+      return name === "spawn" ? SPAWN : void 0;
+    }
+    /**
+     * startActivation starts a child agent through the agent's sub-agent manager, inside the
+     * parent's limits: `request.parent` must be the running tool's agent, and the tool filter
+     * (`agentOptions.toolFilter` {allow?, deny?}) can only narrow; the core refuses one that widens.
+     */
+    async startActivation(opts) {
+      const what = "subagents.startActivation";
+      const s = current(this.ctx, what);
+      if (!isPlainObject(opts) || (opts.provider ?? "spawn") !== "spawn") throw new AgentServiceError("REFUSED", `${what}: only the \`spawn\` provider exists`);
+      if (opts.delivery !== void 0 && opts.delivery !== "caller") throw new AgentServiceError("REFUSED", `${what}: only \`delivery: 'caller'\` is provided`);
+      const req = opts.request;
+      if (!isPlainObject(req) || typeof req.prompt !== "string") throw new AgentServiceError("REFUSED", `${what}: \`request.prompt\` must be a string`);
+      const parent = isPlainObject(req.parent) ? req.parent.id : req.parent;
+      if (parent !== void 0 && parent !== s.agentId) throw new AgentServiceError("REFUSED", `${what}: \`request.parent\` must be the agent of the running tool call`);
+      const ao = isPlainObject(req.agentOptions) ? req.agentOptions : {};
+      const input = { prompt: req.prompt };
+      if (typeof ao.persona === "string") input.persona = ao.persona;
+      if (typeof ao.model === "string") input.model = ao.model;
+      if (ao.toolFilter !== void 0) {
+        if (!isPlainObject(ao.toolFilter)) throw new AgentServiceError("REFUSED", `${what}: \`toolFilter\` must be an object`);
+        const f = {};
+        const allow = strings(ao.toolFilter.allow, `${what}: toolFilter.allow`);
+        const deny = strings(ao.toolFilter.deny, `${what}: toolFilter.deny`);
+        if (allow !== void 0) f.allow = allow;
+        if (deny !== void 0) f.deny = deny;
+        input.tool_filter = f;
+      }
+      const signal = opts.signal instanceof AbortSignal ? opts.signal : void 0;
+      const started = structured(await ask(s, what, "subagents_start", input, signal));
+      const childId = String(started.child_id);
+      const tools = Object.freeze(Array.isArray(started.tools) ? started.tools.map(String) : []);
+      let result;
+      const activation = {
+        childId,
+        tools,
+        get result() {
+          result ??= ask(s, "activation.result", "subagents_result", { child_id: childId }).then((r) => {
+            const v = structured(r);
+            return Object.freeze({ status: String(v.status), text: String(v.text ?? "") });
+          });
+          return result;
+        },
+        dispose: async () => {
+          await ask(s, "activation.dispose", "subagents_dispose", { child_id: childId });
+        }
+      };
+      return Object.freeze(activation);
+    }
+  }
+  Object.setPrototypeOf(Subagents.prototype, refusingBase("subagents", Service.prototype));
+  class Skills extends Service {
+    constructor(ctx) {
+      super(ctx, "skills");
+    }
+    /** list is the skills the core discovered under the agent's roots: frozen {name, description, path}. */
+    async list() {
+      const s = current(this.ctx, "skills.list");
+      const v = structured(await ask(s, "skills.list", "skills_list", {}));
+      const list = Array.isArray(v.skills) ? v.skills : [];
+      return Object.freeze(list.filter(isPlainObject).map((x) => Object.freeze({ name: String(x.name), description: String(x.description), path: String(x.path) })));
+    }
+  }
+  Object.setPrototypeOf(Skills.prototype, refusingBase("skills", Service.prototype));
+  class Agents extends Service {
+    constructor(ctx) {
+      super(ctx, "agents");
+    }
+  }
+  Object.setPrototypeOf(Agents.prototype, refusingBase("agents", Service.prototype));
+  for (const C of [Sessions, Subagents, Skills, Agents]) Object.freeze(C.prototype);
+  return { Sessions, Subagents, Skills, Agents };
 }
 
 // src/shims/shellhooks.ts
@@ -4618,7 +4769,7 @@ var CORE_SERVICES = /* @__PURE__ */ new Set([
   "registry",
   "userQuestions"
 ]);
-var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "userQuestions", "logger", "events", "reflect", "registry"]);
+var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "userQuestions", "sessions", "subagents", "skills", "agents", "logger", "events", "reflect", "registry"]);
 var BUILTIN_SERVICES = /* @__PURE__ */ new Set(["shellHooks"]);
 var NEVER_EMITTED = /* @__PURE__ */ new Set([
   "agent/created",
@@ -4641,6 +4792,7 @@ function createRoot(registrar, log, tier = "plugin") {
   const { Prompt, SystemPrompt } = definePrompt(registrar);
   const Storage = defineStorage();
   const UserQuestions = defineQuestions();
+  const { Sessions, Subagents, Skills, Agents } = defineAgentServices();
   const allowed = /* @__PURE__ */ new Map([
     ["tools", Tools],
     ["commands", Commands],
@@ -4648,7 +4800,11 @@ function createRoot(registrar, log, tier = "plugin") {
     ["prompt", Prompt],
     ["systemPrompt", SystemPrompt],
     ["storage", Storage],
-    ["userQuestions", UserQuestions]
+    ["userQuestions", UserQuestions],
+    ["sessions", Sessions],
+    ["subagents", Subagents],
+    ["skills", Skills],
+    ["agents", Agents]
   ]);
   const ShellHooks = tier === "builtin" ? defineShellHooks() : void 0;
   if (ShellHooks) allowed.set("shellHooks", ShellHooks);
@@ -4666,6 +4822,10 @@ function createRoot(registrar, log, tier = "plugin") {
   new SystemPrompt(ctx);
   new Storage(ctx);
   new UserQuestions(ctx);
+  new Sessions(ctx);
+  new Subagents(ctx);
+  new Skills(ctx);
+  new Agents(ctx);
   if (ShellHooks) new ShellHooks(ctx);
   mixinTimer(ctx);
   takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
@@ -4973,11 +5133,11 @@ Schema.resolve = function resolve(data, schema, options = {}, strict = false) {
   if (options.ignore?.(data, schema)) return [data];
   if (isNullable(data) && schema.type !== "lazy") {
     if (schema.meta.required) throw new ValidationError2(`missing required value`, options);
-    let current = schema;
+    let current2 = schema;
     let fallback = schema.meta.default;
-    while (current?.type === "intersect" && isNullable(fallback)) {
-      current = current.list[0];
-      fallback = current?.meta.default;
+    while (current2?.type === "intersect" && isNullable(fallback)) {
+      current2 = current2.list[0];
+      fallback = current2?.meta.default;
     }
     if (isNullable(fallback)) return [data];
     data = clone(fallback);
@@ -5422,57 +5582,57 @@ function walkJsonValue(value, detach2) {
       });
       continue;
     }
-    const current = task.value;
-    if (current === null) {
+    const current2 = task.value;
+    if (current2 === null) {
       assign(task.destination, null);
       continue;
     }
-    if (typeof current === "boolean" || typeof current === "string") {
-      assign(task.destination, current);
+    if (typeof current2 === "boolean" || typeof current2 === "string") {
+      assign(task.destination, current2);
       continue;
     }
-    if (typeof current === "number") {
-      if (!Number.isFinite(current) || Object.is(current, -0)) return void 0;
-      assign(task.destination, current);
+    if (typeof current2 === "number") {
+      if (!Number.isFinite(current2) || Object.is(current2, -0)) return void 0;
+      assign(task.destination, current2);
       continue;
     }
-    if (typeof current !== "object") return void 0;
-    if (ancestors.has(current)) return void 0;
-    if (Array.isArray(current)) {
-      if (!hasPlainArrayPrototype(current)) return void 0;
-      const length = current.length;
-      if (Reflect.ownKeys(current).length !== length + 1) return void 0;
+    if (typeof current2 !== "object") return void 0;
+    if (ancestors.has(current2)) return void 0;
+    if (Array.isArray(current2)) {
+      if (!hasPlainArrayPrototype(current2)) return void 0;
+      const length = current2.length;
+      if (Reflect.ownKeys(current2).length !== length + 1) return void 0;
       const target2 = detach2 ? [] : void 0;
       if (target2 !== void 0) assign(task.destination, target2);
-      ancestors.add(current);
+      ancestors.add(current2);
       tasks.push({
         kind: "leave",
-        source: current
+        source: current2
       });
       for (let index = length - 1; index >= 0; index--) tasks.push({
         kind: "array-item",
-        source: current,
+        source: current2,
         index,
         ...target2 === void 0 ? {} : { target: target2 }
       });
       continue;
     }
-    if (!hasPlainObjectPrototype(current)) return void 0;
-    const keys = enumerableStringKeys(current);
+    if (!hasPlainObjectPrototype(current2)) return void 0;
+    const keys = enumerableStringKeys(current2);
     if (keys === void 0) return void 0;
     const target = detach2 ? {} : void 0;
     if (target !== void 0) assign(task.destination, target);
-    ancestors.add(current);
+    ancestors.add(current2);
     tasks.push({
       kind: "leave",
-      source: current
+      source: current2
     });
     for (let index = keys.length - 1; index >= 0; index--) {
       const key = keys[index];
       if (key === void 0) return void 0;
       tasks.push({
         kind: "object-property",
-        source: current,
+        source: current2,
         key,
         ...target === void 0 ? {} : { target }
       });
@@ -6103,7 +6263,8 @@ async function callTool(registrar, params, signal, rpc) {
   Object.freeze(exec);
   let value;
   try {
-    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "execute", [input, exec])));
+    const ids = { agentId: params.agent_id, sessionId: params.session_id };
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => withAgent(rpc, reg.owner, params.ticket, ids, signal, () => invoke(def, "execute", [input, exec]))));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR2));

@@ -5,6 +5,7 @@ import { ErrorCode, type CommandResult, type CommandRunParams, type ContentBlock
 import { RpcError, cut, describeError, type RpcPeer } from './rpc.ts';
 import { makeCore, type CoreApi } from './shims/core.ts';
 import { withQuestions } from './shims/questions.ts';
+import { withAgent } from './shims/agent.ts';
 import { runOwned } from './run-owned.ts';
 import type { Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
@@ -76,7 +77,9 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
   Object.freeze(exec);
   let value: unknown;
   try {
-    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, 'execute', [input, exec])));
+    const ids = { agentId: params.agent_id, sessionId: params.session_id };
+    value = await runOwned(reg, signal, () =>
+      withQuestions(rpc, reg.owner, params.ticket, signal, () => withAgent(rpc, reg.owner, params.ticket, ids, signal, () => invoke(def, 'execute', [input, exec]))));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR));

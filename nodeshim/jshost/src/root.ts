@@ -1,5 +1,6 @@
 // The Cordis root: one Context for every plugin of this host. It provides `tools`, `commands`,
-// `timer`, `prompt` (with DSH's `systemPrompt` onto it) and `storage` (the logger is Cordis' own,
+// `timer`, `prompt` (with DSH's `systemPrompt` onto it), `storage`, `userQuestions` and the agent's
+// services (`sessions`, `subagents`, `skills`, `agents`: shims/agent.ts) (the logger is Cordis' own,
 // exported as `log` notifications), refuses any attempt to provide a core service name through any
 // route (they all end in the one ReflectService's `provide`), and refuses listeners for DSH
 // lifecycle events the host never emits.
@@ -10,6 +11,7 @@ import { defineServices } from './shims/services.ts';
 import { definePrompt } from './shims/prompt.ts';
 import { defineStorage } from './shims/storage.ts';
 import { defineQuestions } from './shims/questions.ts';
+import { defineAgentServices } from './shims/agent.ts';
 import { defineShellHooks } from './shims/shellhooks.ts';
 import type { Tier } from './protocol.generated.ts';
 import type { Registrar } from './shims/registrar.ts';
@@ -22,7 +24,7 @@ export const CORE_SERVICES: ReadonlySet<string> = new Set([
 ]);
 
 /** PROVIDED_SERVICES are the names a plugin may inject. */
-export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(['tools', 'commands', 'timer', 'prompt', 'systemPrompt', 'storage', 'userQuestions', 'logger', 'events', 'reflect', 'registry']);
+export const PROVIDED_SERVICES: ReadonlySet<string> = new Set(['tools', 'commands', 'timer', 'prompt', 'systemPrompt', 'storage', 'userQuestions', 'sessions', 'subagents', 'skills', 'agents', 'logger', 'events', 'reflect', 'registry']);
 
 /** BUILTIN_SERVICES are the further names a builtin module (owner `host:<id>`) may inject, on the builtin tier only. */
 export const BUILTIN_SERVICES: ReadonlySet<string> = new Set(['shellHooks']);
@@ -54,9 +56,10 @@ export function createRoot(registrar: Registrar, log: LogSink, tier: Tier = 'plu
   const { Prompt, SystemPrompt } = definePrompt(registrar);
   const Storage = defineStorage();
   const UserQuestions = defineQuestions();
+  const { Sessions, Subagents, Skills, Agents } = defineAgentServices();
   const allowed = new Map<string, new (c: Context) => unknown>([
     ['tools', Tools], ['commands', Commands], ['timer', Timer], ['prompt', Prompt], ['systemPrompt', SystemPrompt], ['storage', Storage],
-    ['userQuestions', UserQuestions],
+    ['userQuestions', UserQuestions], ['sessions', Sessions], ['subagents', Subagents], ['skills', Skills], ['agents', Agents],
   ]);
   const ShellHooks = tier === 'builtin' ? defineShellHooks() : undefined;
   if (ShellHooks) allowed.set('shellHooks', ShellHooks);
@@ -75,6 +78,10 @@ export function createRoot(registrar: Registrar, log: LogSink, tier: Tier = 'plu
   new SystemPrompt(ctx);
   new Storage(ctx);
   new UserQuestions(ctx);
+  new Sessions(ctx);
+  new Subagents(ctx);
+  new Skills(ctx);
+  new Agents(ctx);
   if (ShellHooks) new ShellHooks(ctx);
   mixinTimer(ctx);
 
