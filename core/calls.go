@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/content"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -124,6 +125,9 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	res, ok := protocol.ValueOf[protocol.ToolResult](msg)
 	if !ok {
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
+	}
+	if err := content.Check(res.Content); err != nil { // the content policy (package content)
+		return ToolResult{}, &ExecutionError{Name: name, Message: err.Error()}
 	}
 	out := ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}
 	m.hooks.afterCall(ctx, name, callID, input, &out, nil, opts)

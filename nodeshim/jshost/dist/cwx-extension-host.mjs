@@ -545,8 +545,13 @@ var SHAPES = {
     origin_turn_id: { type: { t: "string" }, required: false }
   } },
   ContentBlock: { strict: true, fields: {
-    type: { type: { t: "enum", values: ["text"] }, required: true },
-    text: { type: { t: "string" }, required: true }
+    type: { type: { t: "enum", values: ["text", "image", "audio", "resource_link", "resource"] }, required: true },
+    text: { type: { t: "string" }, required: false },
+    data: { type: { t: "string" }, required: false },
+    mime_type: { type: { t: "string" }, required: false },
+    uri: { type: { t: "string" }, required: false },
+    name: { type: { t: "string" }, required: false },
+    blob: { type: { t: "string" }, required: false }
   } },
   CoreCallParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
@@ -1290,6 +1295,10 @@ function checkResultRules(method, r) {
       }
       return;
     }
+    case "tool/call":
+    case "core/call":
+      if (ArrayIsArray(r.content)) for (let i = 0; i < r.content.length; i++) checkBlock(r.content[i], `${where} content[${i}]`);
+      return;
     case "user/ask": {
       const want = r.kind === "choice" ? "choice" : r.kind === "text" ? "text" : void 0;
       for (const k of ["choice", "text"]) {
@@ -1299,6 +1308,20 @@ function checkResultRules(method, r) {
       return;
     }
   }
+}
+var BLOCK_FIELDS = {
+  text: { need: [], allow: ["text"] },
+  image: { need: ["data", "mime_type"], allow: ["data", "mime_type"] },
+  audio: { need: ["data", "mime_type"], allow: ["data", "mime_type"] },
+  resource_link: { need: ["uri", "name"], allow: ["uri", "name", "mime_type"] },
+  resource: { need: ["uri"], allow: ["uri", "mime_type", "text", "blob"] }
+};
+function checkBlock(b, where) {
+  if (!isPlainObject(b) || typeof b.type !== "string") return;
+  const f = BLOCK_FIELDS[b.type];
+  if (!f) return;
+  for (const k of f.need) need(b, k, where);
+  for (const k of ["text", "data", "mime_type", "uri", "name", "blob"]) if (!ArrayPrototypeIncludes(f.allow, k)) forbid(b, k, where);
 }
 function acceptInbound(msg, answers) {
   if (typeof msg.method === "string") {
@@ -1805,7 +1828,7 @@ function uncapitalize(source) {
   return source.charAt(0).toLowerCase() + source.slice(1);
 }
 function camelCase(source) {
-  return source.replace(/[_-][a-z]/g, (str) => str.slice(1).toUpperCase());
+  return source.replace(/[_-][a-z]/g, (str2) => str2.slice(1).toUpperCase());
 }
 function tokenize(source, delimiters, delimiter) {
   const output = [];
@@ -5266,12 +5289,12 @@ Schema.extend("string", (data, { meta }, options) => {
   return [data];
 });
 function decimalShift(data, digits) {
-  const str = data.toString();
-  if (str.includes("e")) return data * Math.pow(10, digits);
-  const index = str.indexOf(".");
+  const str2 = data.toString();
+  if (str2.includes("e")) return data * Math.pow(10, digits);
+  const index = str2.indexOf(".");
   if (index === -1) return data * Math.pow(10, digits);
-  const frac = str.slice(index + 1);
-  const integer = str.slice(0, index);
+  const frac = str2.slice(index + 1);
+  const integer = str2.slice(0, index);
   if (frac.length <= digits) return +(integer + frac.padEnd(digits, "0"));
   return +(integer + frac.slice(0, digits) + "." + frac.slice(digits));
 }
@@ -6187,7 +6210,7 @@ function makeCore(rpc, owner, ticket, toolSignal) {
     const signal = combine(toolSignal, options?.signal);
     try {
       const r = await rpc.request("core/call", { owner, ticket, name, input: args }, signal);
-      const out = { content: r.content.map((b) => ({ type: b.type, text: b.text })), isError: r.is_error };
+      const out = { content: r.content.map((b) => ({ ...b })), isError: r.is_error };
       if (r.structured !== void 0) out.structured = r.structured;
       return out;
     } catch (err) {
@@ -6231,6 +6254,55 @@ function plainJson(v, depth) {
   return Object.values(v).every((x) => plainJson(x, depth + 1));
 }
 
+// src/content.ts
+var TYPES2 = "text, image, audio, resource_link and resource";
+function bad(i, why) {
+  return new RpcError(ErrorCode.ExecutionFailed, `render returned content block ${i + 1}, ${why}; cwx carries ${TYPES2} blocks`);
+}
+function str(b, i, ...keys) {
+  for (const k of keys) {
+    const v = b[k];
+    if (v === void 0) continue;
+    if (typeof v !== "string") throw bad(i, `whose \`${k}\` is not a string`);
+    return v;
+  }
+  return void 0;
+}
+function need2(b, i, ...keys) {
+  const v = str(b, i, ...keys);
+  if (v === void 0) throw bad(i, `of type \`${String(b.type)}\` without \`${keys[0]}\``);
+  return v;
+}
+function toBlock(b, i) {
+  if (!isPlainObject(b)) throw bad(i, "which is not an object");
+  switch (b.type) {
+    case "text":
+      return { type: "text", text: need2(b, i, "text") };
+    case "image":
+    case "audio":
+      return { type: b.type, data: need2(b, i, "data"), mime_type: need2(b, i, "mime_type", "mimeType") };
+    case "resource_link": {
+      const out = { type: "resource_link", uri: need2(b, i, "uri"), name: need2(b, i, "name") };
+      const mime = str(b, i, "mime_type", "mimeType");
+      if (mime !== void 0) out.mime_type = mime;
+      return out;
+    }
+    case "resource": {
+      const r = isPlainObject(b.resource) ? b.resource : b;
+      const out = { type: "resource", uri: need2(r, i, "uri") };
+      const mime = str(r, i, "mime_type", "mimeType");
+      const text = str(r, i, "text");
+      const blob = str(r, i, "blob");
+      if (text === void 0 === (blob === void 0)) throw bad(i, "an embedded resource that needs exactly one of `text` and `blob`");
+      if (mime !== void 0) out.mime_type = mime;
+      if (text !== void 0) out.text = text;
+      if (blob !== void 0) out.blob = blob;
+      return out;
+    }
+  }
+  throw bad(i, `of type ${JSON.stringify(String(b.type)).slice(0, 40)}`);
+}
+
 // src/calls.ts
 var MAX_ERROR2 = 4096;
 function live(registrar, handle, kind) {
@@ -6269,8 +6341,8 @@ async function callTool(registrar, params, signal, rpc) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR2));
   }
-  const bad = hasRender(def.output) ? void 0 : notJson(value);
-  if (bad !== void 0) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad}; return a string, or a value JSON can carry`);
+  const bad2 = hasRender(def.output) ? void 0 : notJson(value);
+  if (bad2 !== void 0) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad2}; return a string, or a value JSON can carry`);
   const result = { content: render(def, input, value), is_error: false };
   if (value !== void 0 && typeof value !== "string" && isPlainJson(value, 0)) result.structured = value;
   return result;
@@ -6314,9 +6386,7 @@ function render(def, args, value) {
     } catch (err) {
       throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR2));
     }
-    if (Array.isArray(blocks)) {
-      return blocks.filter((b) => isPlainObject(b) && b.type === "text" && typeof b.text === "string").map((b) => ({ type: "text", text: b.text }));
-    }
+    if (Array.isArray(blocks)) return blocks.map((b, i) => toBlock(b, i));
   }
   const text = typeof value === "string" ? value : value === void 0 ? "" : JSON.stringify(value) ?? String(value);
   return [{ type: "text", text }];

@@ -10,6 +10,7 @@ import { runOwned } from './run-owned.ts';
 import type { Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
+import { toBlock } from './content.ts';
 import { pluginRoot, topFrame } from './where.ts';
 
 const MAX_ERROR = 4096;
@@ -142,11 +143,7 @@ function render(def: Registration['def'], args: unknown, value: unknown): Conten
     } catch (err) {
       throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR));
     }
-    if (Array.isArray(blocks)) {
-      return blocks
-        .filter((b): b is ContentBlock => isPlainObject(b) && b.type === 'text' && typeof b.text === 'string')
-        .map((b) => ({ type: 'text', text: b.text }));
-    }
+    if (Array.isArray(blocks)) return blocks.map((b, i) => toBlock(b, i));
   }
   const text = typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? String(value));
   return [{ type: 'text', text }];
