@@ -189,5 +189,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	if err != nil && errors.Is(context.Cause(callCtx), errDeadline) {
 		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
 	}
-	return msg, inv.finish(cancel), err
+	receipts := inv.finish(cancel)
+	m.disposeLeft(inv)
+	return msg, receipts, err
 }

@@ -206,8 +206,9 @@
 //   - Subagents: the child's tools are the parent's (Subagents.Tools of the call's agent)
 //     narrowed by the plugin's filter {allow?, deny?} (Narrow); an allowed name the parent lacks
 //     is ErrWiden, refused. Persona (MaxPersona) and prompt are inert text. One tool call starts
-//     at most MaxChildren; result and dispose take only the ids of its own live children; a child
-//     not disposed when the tool call ends is disposed by the core (within ChildDisposeWait).
+//     at most MaxChildren; result and dispose take only the ids of its own live children; the
+//     end of the tool call disposes the children it left, and waits for that (ChildDisposeWait
+//     each); a start that settles after the end is disposed at once and answered cancelled.
 //   - Skills: the core discovers and audits the skills under Skills.Roots (package skills);
 //     Manager.SkillsList lists them with the candidates refused and why.
 //   - GitReviewScope: the core admits only known metadata queries (package gitscope: merge base,

@@ -163,12 +163,28 @@ func runChildStart(ctx context.Context, m *Manager, inv *invocation, input json.
 		inv.children.release()
 		return nil, err
 	}
-	inv.children.add(id, func() { m.disposeLeft(sc, id) }, inv.ctx)
+	if !inv.children.add(id) { // the tool call ended while the child started
+		m.disposeOne(inv.serviceCall(), id)
+		return nil, &protocol.RPCError{Code: protocol.CodeCancelled, Message: "core/call `subagents_start` cancelled: the tool call ended; the child was disposed"}
+	}
 	return result("child agent started: "+StripEscapes(id), map[string]any{"child_id": id, "tools": tools})
 }
 
-// disposeLeft disposes a child its invocation did not dispose, once the invocation ended.
-func (m *Manager) disposeLeft(sc ServiceCall, id string) {
+// disposeLeft disposes the children inv started and did not dispose, once it ended: the
+// tool call's end waits for them, within ChildDisposeWait.
+func (m *Manager) disposeLeft(inv *invocation) {
+	left := inv.children.takeAll()
+	if len(left) == 0 {
+		return
+	}
+	sc := inv.serviceCall()
+	for _, id := range left {
+		m.disposeOne(sc, id)
+	}
+}
+
+// disposeOne disposes a child its tool call left, within ChildDisposeWait.
+func (m *Manager) disposeOne(sc ServiceCall, id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), ChildDisposeWait)
 	defer cancel()
 	if err := m.o.Subagents.Dispose(ctx, sc, id); err != nil {

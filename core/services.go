@@ -65,7 +65,7 @@ type Subagents interface {
 	// Result waits for the child to settle.
 	Result(ctx context.Context, c ServiceCall, child string) (ChildResult, error)
 	// Dispose stops the child and its own descendants, and returns once they stopped. The
-	// core disposes every child an invocation started and did not dispose when it ends.
+	// core disposes every child a tool call started and did not dispose when the call ends.
 	Dispose(ctx context.Context, c ServiceCall, child string) error
 }
 
@@ -153,12 +153,13 @@ type childSet struct {
 	mu       sync.Mutex
 	reserved int             // +checklocks:mu
 	live     map[string]bool // +checklocks:mu
+	closed   bool            // +checklocks:mu
 }
 
 func (s *childSet) reserve() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.reserved == MaxChildren {
+	if s.closed || s.reserved == MaxChildren {
 		return false
 	}
 	s.reserved++
@@ -171,20 +172,32 @@ func (s *childSet) release() {
 	s.reserved--
 }
 
-// add records a started child and disposes it, with left, once ctx (the invocation's) ends
-// while it is still live.
-func (s *childSet) add(id string, left func(), ctx context.Context) {
+// add records a started child; false once takeAll ran (the caller disposes it itself).
+func (s *childSet) add(id string) bool {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
 	if s.live == nil {
 		s.live = map[string]bool{}
 	}
 	s.live[id] = true
-	s.mu.Unlock()
-	context.AfterFunc(ctx, func() {
-		if s.drop(id) {
-			left()
-		}
-	})
+	return true
+}
+
+// takeAll forgets and returns the live children, sorted; reserve refuses from then on.
+func (s *childSet) takeAll() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.live))
+	for id := range s.live {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	s.live = nil
+	s.closed = true
+	return out
 }
 
 func (s *childSet) has(id string) bool {
@@ -193,13 +206,11 @@ func (s *childSet) has(id string) bool {
 	return s.live[id]
 }
 
-// drop forgets id; it reports whether id was live.
-func (s *childSet) drop(id string) bool {
+// drop forgets id.
+func (s *childSet) drop(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	was := s.live[id]
 	delete(s.live, id)
-	return was
 }
 
 // GitArgs is the argument list, after `git`, that runs q with hooks, paging and lazy fetch

@@ -2,7 +2,8 @@
 // `spawn` provider with a tool filter that narrows the parent's tools, waits for its result
 // and disposes it, asks the person one question, lists the agent's skills and asks git for
 // the current branch; it answers with what each step got. `widen_child` asks for a child
-// whose filter names a tool the parent lacks; `old_start` uses the older `subagents.start`.
+// whose filter names a tool the parent lacks; `old_start` uses the older `subagents.start`;
+// `leave_child` starts a child and returns without disposing it.
 // Each failure is reported as {error: code, message}.
 export const name = 'fixture-agent-services';
 export const inject = ['tools', 'sessions', 'subagents', 'agents', 'skills', 'userQuestions'];
@@ -48,6 +49,15 @@ export function apply(ctx) {
     parameters: { type: 'object' },
     async execute(_args, exec) {
       return outcome(() => ctx.subagents.startActivation({ request: { parent: exec.agentId, prompt: 'x', agentOptions: { toolFilter: { allow: ['read', 'shell'] } } } }));
+    },
+  });
+  ctx.tools.register({
+    name: 'leave_child',
+    description: 'Start a child and leave it.',
+    parameters: { type: 'object' },
+    async execute(_args, exec) {
+      const a = await ctx.subagents.startActivation({ request: { parent: exec.agentId, prompt: 'left behind' } });
+      return { child: a.childId };
     },
   });
   ctx.tools.register({
