@@ -53,7 +53,7 @@ func (m *Manager) serviceCall(ctx context.Context, inv *invocation, name string,
 	}
 	defer func() { <-inv.slots }()
 	req := gate.Request{PluginID: inv.caller.PluginID, ClosureSHA256: inv.caller.ClosureSHA256, Tool: name, Input: input,
-		OtherPlugins: inv.others, Requirement: svc.req, Caller: &inv.caller}
+		OtherPlugins: inv.others, Requirement: svc.req, Caller: &inv.caller, AgentService: true}
 	decision, err := m.approveRequest(ctx, inv, req)
 	if err != nil {
 		return nil, CoreCallReceipt{Decision: decision, Status: decision}, coreCallRPCError(ctx, err)

@@ -68,7 +68,7 @@ func TestEmbedProvidesAgentServices(t *testing.T) {
 					[]string{"agent    session embed-example saved (asked by fixture-agent-services's tool review_scope)",
 						`agent    child-1 of embed-agent started with tools [read], persona "You are a careful reviewer."`,
 						"agent    child-1 disposed", "question Post the review?", "agent    git current-ref in the workspace",
-						"core tool `subagents_start`"}},
+						"the agent's service `subagents_start`"}},
 				{"a filter that widens", append(append([]string{"-allow", "widen_child,subagents_start"}, agentFlags...), "widen_child"),
 					[]string{`"error":"REFUSED"`, "a child's tool filter can only narrow its parent's tools: `shell` is not a tool of the parent agent"},
 					nil},

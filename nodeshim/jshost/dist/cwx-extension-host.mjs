@@ -4689,6 +4689,8 @@ function defineAgentServices() {
       const childId = String(started.child_id);
       const tools = Object.freeze(Array.isArray(started.tools) ? started.tools.map(String) : []);
       let result;
+      let disposed;
+      const dispose = () => disposed ??= ask(s, "activation.dispose", "subagents_dispose", { child_id: childId }).then(() => void 0);
       const activation = {
         childId,
         tools,
@@ -4699,10 +4701,11 @@ function defineAgentServices() {
           });
           return result;
         },
-        dispose: async () => {
-          await ask(s, "activation.dispose", "subagents_dispose", { child_id: childId });
-        }
+        dispose
       };
+      signal?.addEventListener("abort", () => {
+        dispose().catch(() => void 0);
+      }, { once: true });
       return Object.freeze(activation);
     }
   }

@@ -4,6 +4,7 @@
 //   sessions.flush(session?)              core/call `sessions_flush`
 //   subagents.getProvider('spawn')        a fixed descriptor: fresh context, no other provider
 //   subagents.startActivation({...})      `subagents_start`, then `subagents_result` / `subagents_dispose`
+//                                         (the options' `signal` disposes the child once it started)
 //   skills.list()                         `skills_list`
 //   agents                                injectable; offers nothing
 //
@@ -169,6 +170,8 @@ export function defineAgentServices(): AgentServiceClasses {
       const childId = String(started.child_id);
       const tools = Object.freeze(Array.isArray(started.tools) ? started.tools.map(String) : []);
       let result: Promise<Readonly<{ status: string; text: string }>> | undefined;
+      let disposed: Promise<void> | undefined;
+      const dispose = (): Promise<void> => (disposed ??= ask(s, 'activation.dispose', 'subagents_dispose', { child_id: childId }).then(() => undefined));
       const activation: Activation = {
         childId,
         tools,
@@ -179,10 +182,10 @@ export function defineAgentServices(): AgentServiceClasses {
           });
           return result;
         },
-        dispose: async () => {
-          await ask(s, 'activation.dispose', 'subagents_dispose', { child_id: childId });
-        },
+        dispose,
       };
+      // the caller's signal cancels the child (and its descendants) once it started
+      signal?.addEventListener('abort', () => { dispose().catch(() => undefined); }, { once: true });
       return Object.freeze(activation);
     }
   }
