@@ -90,6 +90,11 @@ func PluginErrors(err error) (failed []*PluginError, rest error) { return owners
 // (a review, `plugin show`): config.toml's mode, the runtime it resolves and the probe.
 func SandboxFor(home string) SandboxStatus { return owners.SandboxFor(home) }
 
+// Containment says in one line how plugin id is contained on this machine under home's
+// config.toml: sandboxed or not (and why not), in a host of its own or sharing one, and its
+// grants (what approval cards, reviews and `plugin show` say).
+func Containment(home, id string) string { return owners.ContainmentFor(home, id) }
+
 // SandboxUserFor is the identity the plugin tier's runtime gets inside the sandbox: nil when
 // cwx does not run as root, else [extension_host] sandbox_uid (owners.SandboxUserFor).
 func SandboxUserFor(eh config.ExtensionHost, shim string) (*runtime.SandboxUser, error) {

@@ -103,6 +103,9 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, err
 	}
 	req := toolRequest(tg.Owner.PluginID, tg.Holder.Closure(), name, input, tg.Others)
+	if !req.Builtin {
+		req.Containment = m.own.Containment(tg.Owner.PluginID)
+	}
 	callID := m.cc.ids.next(toolCall)
 	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, session: opts.SessionID, validate: tg.ValidateInput}, &req)

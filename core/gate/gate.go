@@ -140,6 +140,10 @@ type Request struct {
 	// core composed from the workspace (natives.Plan); the card shows it. It does not
 	// change the key.
 	Diff string
+	// Containment is how the tool's plugin is contained on this machine, in one line the
+	// core composed (owners.Layer.Containment); the card's title says it. "" says the
+	// plugin runs JavaScript with your permissions.
+	Containment string
 }
 
 // Caller is the extension tool a core/call comes from.

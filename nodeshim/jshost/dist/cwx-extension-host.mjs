@@ -4551,6 +4551,27 @@ function toQuestionError(err) {
   if (err.code === ErrorCode.Refused || err.code === ErrorCode.InvalidParams) return new QuestionError("REFUSED", err.message);
   return new QuestionError("FAILED", err.message);
 }
+function isDshRequest(q) {
+  return isPlainObject(q) && Array.isArray(q.questions);
+}
+function dshQuestion(q, i) {
+  if (!isPlainObject(q)) throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} must be an object`);
+  if (typeof q.id !== "string" || q.id === "") throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} needs a non-empty string \`id\``);
+  if (q.multiSelect !== void 0 && q.multiSelect !== false) {
+    throw new QuestionError("REFUSED", "userQuestions.ask: `multiSelect` is not provided by cwx (a question has one choice)");
+  }
+  if (q.header !== void 0 && typeof q.header !== "string") throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} has a header that is not a string`);
+  const { id, header: header2, multiSelect: _m, ...rest } = q;
+  const question = toQuestion(rest);
+  if (header2) question.text = `${header2}
+${question.text}`;
+  return { id, question };
+}
+function dshAnswer(id, a) {
+  if (a.kind === "choice" && a.choice !== void 0) return Object.freeze({ id, selected: Object.freeze([a.choice]) });
+  if (a.kind === "text" && a.text !== void 0) return Object.freeze({ id, selected: Object.freeze([]), custom: a.text });
+  return Object.freeze({ id, selected: Object.freeze([]) });
+}
 function defineQuestions() {
   class UserQuestions extends Service {
     constructor(ctx) {
@@ -4566,6 +4587,22 @@ function defineQuestions() {
       const owner = ownerOf(this.ctx);
       if (!s || !owner || s.owner !== owner) {
         throw new QuestionError("NO_INVOCATION", "userQuestions.ask: a plugin may ask only while one of its own tools or commands runs");
+      }
+      if (isDshRequest(question)) {
+        for (const f of REFUSED_FIELDS) {
+          if (question[f] !== void 0) throw new QuestionError("REFUSED", `userQuestions.ask: \`${f}\` is not provided by cwx (a question waits for the person, untimed)`);
+        }
+        if (question.questions.length === 0) throw new QuestionError("REFUSED", "userQuestions.ask: `questions` is empty");
+        const qs = question.questions.map(dshQuestion);
+        const answers = [];
+        for (const { id, question: q2 } of qs) {
+          try {
+            answers.push(dshAnswer(id, await s.ask(q2)));
+          } catch (err) {
+            throw toQuestionError(err);
+          }
+        }
+        return Object.freeze({ answers: Object.freeze(answers) });
       }
       const q = toQuestion(question);
       try {
@@ -4767,36 +4804,55 @@ function defineShellHooks() {
   return ShellHooks;
 }
 
+// src/dsh/compatibility.json
+var compatibility_default = {
+  version: 1,
+  target: { dsh: "0.1.0-rc.8", cordis: "4.0.4" },
+  provided_services: {
+    dsh: ["agents", "commands", "sessions", "skills", "storage", "subagents", "systemPrompt", "tools", "userQuestions"],
+    cordis: ["events", "logger", "reflect", "registry", "timer"],
+    cwx: ["prompt"]
+  },
+  builtin_services: ["shellHooks"],
+  refused_services: {
+    agents: "the cwx host's own shim (it offers nothing)",
+    approval: "the cwx core owns approval",
+    avatars: "not mapped onto a cwx owner",
+    commands: "the cwx host's own shim",
+    credentials: "the cwx core owns credentials",
+    events: "a Cordis built-in of the host root",
+    fs: "the cwx core owns file access",
+    llm: "the cwx core owns the model",
+    loader: "the cwx core owns what is loaded",
+    logger: "a Cordis built-in of the host root",
+    mcp: "the cwx core owns MCP servers",
+    prompt: "the cwx host's own shim",
+    reflect: "a Cordis built-in of the host root",
+    registry: "a Cordis built-in of the host root",
+    runtimeLoop: "the cwx core owns the turn loop",
+    sandboxPolicy: "the cwx core owns the sandbox",
+    sessions: "the cwx host's own shim, onto the agent's Sessions",
+    shellHooks: "the cwx core owns shell hooks",
+    skills: "the cwx host's own shim, onto the agent's Skills",
+    storage: "the cwx host's own shim",
+    subagents: "the cwx host's own shim, onto the agent's Subagents",
+    subprocess: "the cwx core owns processes",
+    systemPrompt: "the cwx host's own shim",
+    timer: "the cwx host's own shim",
+    tools: "the cwx host's own shim",
+    userQuestions: "the cwx host's own shim"
+  }
+};
+
 // src/root.ts
-var CORE_SERVICES = /* @__PURE__ */ new Set([
-  "approval",
-  "agents",
-  "sessions",
-  "llm",
-  "sandboxPolicy",
-  "credentials",
-  "fs",
-  "subprocess",
-  "systemPrompt",
-  "tools",
-  "commands",
-  "skills",
-  "prompt",
-  "storage",
-  "logger",
-  "timer",
-  "shellHooks",
-  "loader",
-  "runtimeLoop",
-  "mcp",
-  "avatars",
-  "events",
-  "reflect",
-  "registry",
-  "userQuestions"
-]);
-var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "userQuestions", "sessions", "subagents", "skills", "agents", "logger", "events", "reflect", "registry"]);
-var BUILTIN_SERVICES = /* @__PURE__ */ new Set(["shellHooks"]);
+var COMPATIBILITY = compatibility_default;
+var CORE_SERVICES = new Set(Object.keys(COMPATIBILITY.refused_services));
+var PROVIDED_SERVICES = new Set(Object.values(COMPATIBILITY.provided_services).flat());
+function refusalReason(service) {
+  return Object.hasOwn(COMPATIBILITY.refused_services, service) ? COMPATIBILITY.refused_services[service] : void 0;
+}
+var BUILTIN_SERVICES = new Set(COMPATIBILITY.builtin_services);
+var CORDIS_BUILTINS = /* @__PURE__ */ new Set(["logger", "events", "reflect", "registry"]);
 var NEVER_EMITTED = /* @__PURE__ */ new Set([
   "agent/created",
   "agent/pre-step",
@@ -4832,6 +4888,9 @@ function createRoot(registrar, log, tier = "plugin") {
     ["skills", Skills],
     ["agents", Agents]
   ]);
+  for (const name of PROVIDED_SERVICES) {
+    if (!allowed.has(name) && !CORDIS_BUILTINS.has(name)) throw new Error(`dsh/compatibility.json provides \`${name}\`, which the host has no shim for`);
+  }
   const ShellHooks = tier === "builtin" ? defineShellHooks() : void 0;
   if (ShellHooks) allowed.set("shellHooks", ShellHooks);
   const provided = /* @__PURE__ */ new Set();
@@ -4856,7 +4915,7 @@ function createRoot(registrar, log, tier = "plugin") {
   mixinTimer(ctx);
   takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
   vetListeners(ctx, (name) => {
-    if (NEVER_EMITTED.has(name)) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
+    if (NEVER_EMITTED.has(name) || name.startsWith("agent/") || name.startsWith("subagent/")) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
   });
   exportLogs(ctx, (line) => {
     const level = line.type === "error" ? "error" : line.type === "warn" ? "warn" : "info";
@@ -5737,6 +5796,7 @@ var provided_modules_default = {
     "@deepseek-ai/cosmokit",
     "@deepseek-ai/dsh-commands/brand",
     "@deepseek-ai/dsh-tools",
+    "@deepseek-ai/dsh-user-questions",
     "@deepseek-ai/dsh-util-values",
     "@deepseek-ai/schemastery",
     "cosmokit"
@@ -5756,12 +5816,13 @@ var PROVIDED = Object.freeze({
   cosmokit: { ...lib_exports },
   "@deepseek-ai/dsh-util-values": { ...lib_exports4 },
   "@deepseek-ai/dsh-tools": { ...tools_compat_exports },
-  "@deepseek-ai/dsh-commands/brand": { ...brand_exports }
+  "@deepseek-ai/dsh-commands/brand": { ...brand_exports },
+  "@deepseek-ai/dsh-user-questions": { UserQuestionError: QuestionError }
 });
 if (JSON.stringify(Object.keys(PROVIDED).sort()) !== JSON.stringify([...provided_modules_default.provided].sort())) {
   throw new Error("provided-modules.json does not match the modules the host serves");
 }
-var SINGLETON_PACKAGES = ["@deepseek-ai/cordis", "@deepseek-ai/schemastery", "@deepseek-ai/cosmokit", "cosmokit", "@deepseek-ai/dsh-util-values", "@deepseek-ai/dsh-tools"];
+var SINGLETON_PACKAGES = ["@deepseek-ai/cordis", "@deepseek-ai/schemastery", "@deepseek-ai/cosmokit", "cosmokit", "@deepseek-ai/dsh-util-values", "@deepseek-ai/dsh-tools", "@deepseek-ai/dsh-user-questions"];
 var PEER = /^(@deepseek-ai\/(?:dsh-[^/]+|cordis-[^/]+))(?:\/.*)?$/;
 var PEER_COPY = /[\\/]node_modules[\\/]((?:@deepseek-ai[\\/][^\\/]+)|cosmokit|schemastery)[\\/]/;
 var MissingModuleError = class extends Error {
@@ -6049,7 +6110,7 @@ async function load2(d, owner, entry, config) {
   if (refused.length > 0) throw new Diagnostic(`config refused: ${refused.join("; ")}`);
   const builtin = owner.ref.plugin_id.startsWith("host:");
   const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
-  if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
+  if (missing[0] !== void 0) throw new ActivationError(unprovided(missing[0]));
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
   const fiber = runAs(owner, () => ownerContext.run(owner, () => loadPlugin(ctx, plugin, config)));
   owner.entries.push({ path: entry.path, fiber });
@@ -6137,11 +6198,15 @@ function pickPlugin(mod) {
   if (isPlugin(candidate)) return candidate;
   throw new ActivationError("entry module exports no Cordis plugin (a function, a class, or an object with `apply`)");
 }
+function unprovided(name) {
+  const why = refusalReason(name);
+  return `requires \`${name}\`, which the cwx extension host does not provide${why === void 0 ? "" : ` (${why})`}`;
+}
 function pendingChildren(root, owner) {
   const injects = pendingInjects(root, owner);
   if (injects === void 0) return null;
   const names = injects.filter((n) => !PROVIDED_SERVICES.has(n));
-  return `requires \`${names[0] ?? "an unavailable service"}\`, which the cwx extension host does not provide`;
+  return names[0] === void 0 ? "requires `an unavailable service`, which the cwx extension host does not provide" : unprovided(names[0]);
 }
 function admitted(owner) {
   const live2 = [...owner.registrations].filter((r) => r.handle !== void 0 && !r.undone);
