@@ -10,6 +10,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/content"
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/inert"
@@ -196,8 +197,18 @@ type CommandInfo struct {
 	Cached bool `json:"cached,omitempty"`
 }
 
-// ContentBlock is one block of a tool result.
+// ContentBlock is one block of a tool result: an MCP content block of one of the types
+// below, within the caps of the content policy (package content).
 type ContentBlock = protocol.ContentBlock
+
+// The content block types (protocol.ContentType).
+const (
+	ContentText         = protocol.ContentText
+	ContentImage        = protocol.ContentImage
+	ContentAudio        = protocol.ContentAudio
+	ContentResourceLink = protocol.ContentResourceLink
+	ContentResource     = protocol.ContentResource
+)
 
 // ToolResult is what a tool returned. Text and Structured are the plugin's own output:
 // strip terminal escapes before printing them (StripEscapes).
@@ -218,13 +229,15 @@ type ToolResult struct {
 	HookMessages []string `json:"hook_messages,omitempty"`
 }
 
-// Text joins the result's text blocks. A result of one block (the usual case) is
-// returned as it is, without a copy.
+// Text joins the result's blocks, one line apart: a text block's text, and for any other
+// block (an image, audio, a resource) its placeholder line, such as `[image image/png,
+// 12 KiB]` (content.Placeholder): what a terminal shows. A result of one text block (the
+// usual case) is returned as it is, without a copy.
 func (r ToolResult) Text() string {
-	switch len(r.Content) {
-	case 0:
+	switch {
+	case len(r.Content) == 0:
 		return ""
-	case 1:
+	case len(r.Content) == 1 && r.Content[0].Type == protocol.ContentText:
 		return r.Content[0].Text
 	}
 	n := len(r.Content) - 1
@@ -237,7 +250,11 @@ func (r ToolResult) Text() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(c.Text)
+		if c.Type == protocol.ContentText {
+			b.WriteString(c.Text)
+		} else {
+			b.WriteString(content.Placeholder(c))
+		}
 	}
 	return b.String()
 }
@@ -385,6 +402,12 @@ type Options struct {
 	// `cwx serve --mcp` want; `cwx tool list|call` and `cwx command list|run` are lazy
 	// (ARCHITECTURE.md, “Catalog”).
 	Lazy bool
+	// The agent services, each optional: a plugin's call of one the embedder leaves nil is
+	// refused by name (services.go; core doc.go, “Agent services”).
+	Sessions       Sessions
+	Subagents      Subagents
+	Skills         Skills
+	GitReviewScope GitReviewScope
 }
 
 // Approver answers approval cards (gate.Approver).

@@ -54,11 +54,18 @@ func NewCard(req Request, key string, canon []byte) Card {
 	if from := req.Caller; from != nil {
 		// Composed by the core from the ticket's row, never from what the host says.
 		c.Title = fmt.Sprintf("Requested by `extension:%s` from inside its tool `%s` (core/call): core tool `%s`", from.PluginID, from.Tool, req.Tool)
+		if req.AgentService {
+			c.Title = fmt.Sprintf("Requested by `extension:%s` from inside its tool `%s` (core/call): the agent's service `%s`", from.PluginID, from.Tool, req.Tool)
+		}
 	}
 	if c.ToolKey = req.toolKey(); c.ToolKey != "" {
 		switch {
 		case req.Caller != nil:
-			c.ToolChoice = fmt.Sprintf("allow `extension:%s` at this exact version to call core tool `%s` with any input for the session", req.Caller.PluginID, req.Tool)
+			what := "core tool"
+			if req.AgentService {
+				what = "the agent's service"
+			}
+			c.ToolChoice = fmt.Sprintf("allow `extension:%s` at this exact version to call %s `%s` with any input for the session", req.Caller.PluginID, what, req.Tool)
 		case req.Native:
 			c.ToolChoice = fmt.Sprintf("allow native tool `%s` with any input for the session", req.Tool)
 		case req.Builtin:

@@ -130,6 +130,9 @@ type Request struct {
 	// the core's tool, PluginID and ClosureSHA256 are the caller's, and the key is
 	// origin-scoped (callerKeyOf).
 	Caller *Caller
+	// AgentService marks a core/call of one of the agent's own services (Tool is its
+	// name, such as subagents_start): the card names it so. It does not change the key.
+	AgentService bool
 	// Notes are lines the core composed from pre-execute hooks' asks and annotations, each
 	// naming its hook's plugin; the card shows them. They do not change the key.
 	Notes []string

@@ -70,7 +70,9 @@ func TestHostCompatibilityTable(t *testing.T) {
 		"timer":         "provided (cordis)",
 		"prompt":        "provided (cwx)",
 		"userQuestions": "provided (dsh)",
-		"agents":        "not provided: the cwx core owns the agents",
+		"agents":        "provided (dsh)",
+		"subagents":     "provided (dsh)",
+		"llm":           "not provided: the cwx core owns the model",
 		"shellHooks":    "not provided: the cwx core owns shell hooks",
 		"goals":         "not provided by cwx",
 	} {

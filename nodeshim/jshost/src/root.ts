@@ -1,6 +1,7 @@
 // The Cordis root: one Context for every plugin of this host. As the pinned compatibility table
 // (dsh/compatibility.json) says, it provides `tools`, `commands`,
-// `timer`, `prompt` (with DSH's `systemPrompt` onto it) and `storage` (the logger is Cordis' own,
+// `timer`, `prompt` (with DSH's `systemPrompt` onto it), `storage`, `userQuestions` and the agent's
+// services (`sessions`, `subagents`, `skills`, `agents`: shims/agent.ts) (the logger is Cordis' own,
 // exported as `log` notifications), refuses any attempt to provide a core service name through any
 // route (they all end in the one ReflectService's `provide`), and refuses listeners for DSH
 // lifecycle events the host never emits.
@@ -11,6 +12,7 @@ import { defineServices } from './shims/services.ts';
 import { definePrompt } from './shims/prompt.ts';
 import { defineStorage } from './shims/storage.ts';
 import { defineQuestions } from './shims/questions.ts';
+import { defineAgentServices } from './shims/agent.ts';
 import { defineShellHooks } from './shims/shellhooks.ts';
 import type { Tier } from './protocol.generated.ts';
 import type { Registrar } from './shims/registrar.ts';
@@ -42,7 +44,10 @@ export const BUILTIN_SERVICES: ReadonlySet<string> = new Set(COMPATIBILITY.built
 /** CORDIS_BUILTINS are the root's own Cordis services: provided by every Context, no shim. */
 const CORDIS_BUILTINS = new Set(['logger', 'events', 'reflect', 'registry']);
 
-/** NEVER_EMITTED events: a listener for one of them would never run, so it is refused. */
+/**
+ * NEVER_EMITTED events, and every `agent/…` and `subagent/…` event: a listener for one of them
+ * would never run, so it is refused (injecting `agents` is admitted; its events are not emitted).
+ */
 const NEVER_EMITTED = new Set([
   'agent/created', 'agent/pre-step', 'agent/turn-stopping', 'tools/post-execute',
   'tools/execute', 'subagent/start', 'subagent/end',
@@ -69,9 +74,10 @@ export function createRoot(registrar: Registrar, log: LogSink, tier: Tier = 'plu
   const { Prompt, SystemPrompt } = definePrompt(registrar);
   const Storage = defineStorage();
   const UserQuestions = defineQuestions();
+  const { Sessions, Subagents, Skills, Agents } = defineAgentServices();
   const allowed = new Map<string, new (c: Context) => unknown>([
     ['tools', Tools], ['commands', Commands], ['timer', Timer], ['prompt', Prompt], ['systemPrompt', SystemPrompt], ['storage', Storage],
-    ['userQuestions', UserQuestions],
+    ['userQuestions', UserQuestions], ['sessions', Sessions], ['subagents', Subagents], ['skills', Skills], ['agents', Agents],
   ]);
   for (const name of PROVIDED_SERVICES) {
     if (!allowed.has(name) && !CORDIS_BUILTINS.has(name)) throw new Error(`dsh/compatibility.json provides \`${name}\`, which the host has no shim for`);
@@ -93,12 +99,16 @@ export function createRoot(registrar: Registrar, log: LogSink, tier: Tier = 'plu
   new SystemPrompt(ctx);
   new Storage(ctx);
   new UserQuestions(ctx);
+  new Sessions(ctx);
+  new Subagents(ctx);
+  new Skills(ctx);
+  new Agents(ctx);
   if (ShellHooks) new ShellHooks(ctx);
   mixinTimer(ctx);
 
   takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
   vetListeners(ctx, (name) => {
-    if (NEVER_EMITTED.has(name)) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
+    if (NEVER_EMITTED.has(name) || name.startsWith('agent/') || name.startsWith('subagent/')) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
   });
 
   exportLogs(ctx, (line) => {
