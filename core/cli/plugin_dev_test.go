@@ -23,9 +23,9 @@ type devProc struct {
 	lines chan string
 }
 
-func startDev(t *testing.T, bin, home, dir string) *devProc {
+func startDev(t *testing.T, bin, home, dir string, flags ...string) *devProc {
 	t.Helper()
-	cmd := exec.Command(bin, "plugin", "dev", dir)
+	cmd := exec.Command(bin, append([]string{"plugin", "dev", dir}, flags...)...)
 	cmd.Env = append(os.Environ(), "CWX_HOME="+home)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
@@ -164,5 +164,129 @@ func TestPluginDevRefusesATarball(t *testing.T) {
 	r := runPluginCLI(t, "plugin", "dev", tgz)
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "is not a folder: cwx plugin dev runs a plugin folder") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// expectAll waits for a line matching each of res, in any order.
+func (p *devProc) expectAll(res ...*regexp.Regexp) {
+	p.t.Helper()
+	left := append([]*regexp.Regexp{}, res...)
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for len(left) > 0 {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				p.t.Fatalf("cwx plugin dev ended before printing %q", left)
+			}
+			p.t.Logf("dev: %s", line)
+			for i, re := range left {
+				if re.MatchString(line) {
+					left = append(left[:i], left[i+1:]...)
+					break
+				}
+			}
+		case <-deadline.C:
+			p.t.Fatalf("no lines matching %q within 20s", left)
+		}
+	}
+}
+
+// hangingGreeter makes the scaffold's tool hang (logging first) when asked to greet "hang",
+// and log from its abort listener when the call is cancelled.
+func hangingGreeter(src string) string {
+	return strings.Replace(src, "      ctx.logger.info('greeting %s", `      if (args.name === 'hang') {
+        exec.signal.addEventListener('abort', () => console.log('abort seen for %s', exec.callId));
+        console.log('hanging in %s', exec.workspace);
+        return new Promise(() => {});
+      }
+      ctx.logger.info('greeting %s`, 1)
+}
+
+// TestPluginDevControl hangs a tool under `cwx plugin dev`: SIGINT cancels the call while the
+// session lives on, a save during the hang reloads (the old generation's call cancelled),
+// --timeout cancels, a config.toml change is applied, /reload checks, and a Ctrl-C with no
+// call running ends the session. The abort listener's log line is attributed and kept.
+func TestPluginDevControl(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home := e2eHome(t, rt, "")
+			dir := filepath.Join(t.TempDir(), "my-greeter")
+			if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+				t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+			}
+			src := filepath.Join(dir, "src", "index.ts")
+			edit := func(f func(string) string) {
+				b, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(src, []byte(f(string(b))), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			edit(hangingGreeter)
+			ws := t.TempDir()
+			p := startDev(t, bin, home, dir, "--timeout", "3s", "--workspace", ws)
+			p.expect(devActive)
+			hang := func() {
+				p.send(`my_greeter_greet {"name":"hang"}`)
+				p.expect(regexp.MustCompile(`^\[my-greeter\] info: hanging in ` + regexp.QuoteMeta(ws) + `$`))
+			}
+
+			hang()
+			p.send(`my_greeter_greet {"name":"queued"}`)
+			p.expect(regexp.MustCompile(`^busy: my_greeter_greet is still running; Ctrl-C cancels it`))
+			if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			p.expectAll(
+				regexp.MustCompile(`^\^C: cancelling my_greeter_greet \(Ctrl-C again within 1s ends the session\)$`),
+				regexp.MustCompile(`^error: my_greeter_greet \(plugin my-greeter\): cancelled by Ctrl-C$`),
+				regexp.MustCompile(`^\[my-greeter\] info: abort seen for `),
+			)
+			p.send(`my_greeter_greet {"name":"Ada"}`)
+			p.expect(regexp.MustCompile(`^\{"text":"Hello, Ada!"\}$`))
+
+			hang()
+			edit(func(s string) string { return strings.Replace(s, "'Hello'", "'Howdy'", 1) })
+			p.expectAll(
+				regexp.MustCompile(`^error: my_greeter_greet \(plugin my-greeter\): cancelled: the plugin was re-staged, its generation replaced$`),
+				devActive,
+			)
+			p.send(`my_greeter_greet {"name":"Ada"}`)
+			p.expect(regexp.MustCompile(`^\{"text":"Howdy, Ada!"\}$`))
+
+			hang()
+			p.expect(regexp.MustCompile(`^error: my_greeter_greet \(plugin my-greeter\): cancelled: no answer within 3s \(--timeout\)$`))
+
+			conf, err := os.ReadFile(filepath.Join(home, "config.toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			conf = append(conf, "\n[plugins.\"my-greeter\".config]\ngreeting = \"Ahoy\"\n"...)
+			if err := os.WriteFile(filepath.Join(home, "config.toml"), conf, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p.expect(regexp.MustCompile(`^my-greeter: config.toml changed; re-reading it$`))
+			p.expect(devActive)
+			p.send("/my-greeter Bob")
+			p.expect(regexp.MustCompile(`^Ahoy, Bob!$`))
+			p.send("/reload")
+			p.expect(regexp.MustCompile(`^my-greeter: generation \d+ unchanged, checked in \d+ ms: my_greeter_greet, /my-greeter$`))
+
+			if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			p.expect(regexp.MustCompile(`^dev session ended: my-greeter has no dev receipt any more$`))
+			if err := p.cmd.Wait(); err != nil {
+				t.Fatalf("cwx plugin dev: %v", err)
+			}
+			if logs := e2eMust(t, bin, home, "logs", "my-greeter").stdout; !strings.Contains(logs, "info  [my-greeter] abort seen for ") {
+				t.Fatalf("cwx logs my-greeter lacks the abort listener's line:\n%s", logs)
+			}
+		})
 	}
 }
