@@ -380,6 +380,11 @@ type Options struct {
 	// `cwx serve --mcp` want; `cwx tool list|call` and `cwx command list|run` are lazy
 	// (ARCHITECTURE.md, “Catalog”).
 	Lazy bool
+	// Isolate names plugins that run in a host of their own whatever config.toml says (as
+	// if each had isolation = "process"; `cwx plugin dev --inspect` debugs one this way, so
+	// that no other plugin shares its unsandboxed host). Tier sees each one's host with
+	// supervisor.Options.Group set to its id.
+	Isolate []string
 }
 
 // Approver answers approval cards (gate.Approver).

@@ -36,6 +36,8 @@ const (
 type devOptions struct {
 	timeout   time.Duration // per call; 0 leaves the core's own deadlines
 	workspace string        // the calls' workspace; "" is the plugin folder
+	inspect   string        // --inspect's port ("" for none, "0" for a free one)
+	brk       bool          // --inspect-brk
 	// interrupts delivers Ctrl-C (SIGINT): the first cancels the running call, a second within
 	// devDoubleInterrupt, or one with no call running, ends the session.
 	interrupts <-chan os.Signal
@@ -55,7 +57,11 @@ func pluginDevCmd() *cobra.Command {
 			"command, `NAME JSON` calls a tool (approved: you typed it), `/reload` re-stages and\n" +
 			"retries. Ctrl-C cancels the running call; a second Ctrl-C within a second (or one\n" +
 			"with no call running), or the end of stdin, ends the session and its receipt; the\n" +
-			"plugin is left untrusted and as enabled as it was before. Tarballs are refused.",
+			"plugin is left untrusted and as enabled as it was before. Tarballs are refused.\n" +
+			"--inspect[=PORT] (or --inspect-brk, which waits at the host's first line) runs the\n" +
+			"plugin in a host of its own, unsandboxed for the session, with Node's inspector on\n" +
+			"127.0.0.1 (a free port by default, printed with its WebSocket URL); its heartbeat\n" +
+			"and hang deadlines are suspended. Bun runs it without an inspector.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sigs := make(chan os.Signal, 4)
@@ -67,6 +73,20 @@ func pluginDevCmd() *cobra.Command {
 	}
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "cancel a call that has not answered within this long (e.g. 5s; default: the core's own deadlines)")
 	cmd.Flags().StringVar(&o.workspace, "workspace", "", "the workspace of the calls (default: the plugin folder)")
+	var brk string
+	cmd.Flags().StringVar(&o.inspect, "inspect", "", "run the plugin in a host of its own, unsandboxed, with Node's inspector on 127.0.0.1:PORT (default: a free port)")
+	cmd.Flags().Lookup("inspect").NoOptDefVal = "0"
+	cmd.Flags().StringVar(&brk, "inspect-brk", "", "as --inspect, and the host waits at its first line for the debugger")
+	cmd.Flags().Lookup("inspect-brk").NoOptDefVal = "0"
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		if cmd.Flags().Changed("inspect-brk") {
+			if cmd.Flags().Changed("inspect") {
+				return exitf(ExitUsage, "give --inspect or --inspect-brk, not both")
+			}
+			o.inspect, o.brk = brk, true
+		}
+		return nil
+	}
 	return cmd
 }
 
@@ -81,7 +101,8 @@ type devSession struct {
 	home    string     // $CWX_HOME, whose config.toml is watched
 	outMu   sync.Mutex // serializes out between logs, activations and calls
 	out     io.Writer
-	call    *devCall // the call running, nil when none; owned by loop
+	call    *devCall      // the call running, nil when none; owned by loop
+	inspect *devInspector // --inspect, nil without
 }
 
 func runDev(parent context.Context, path string, o devOptions, stdin io.Reader, out, errw io.Writer) (err error) {
@@ -141,13 +162,25 @@ func runDev(parent context.Context, path string, o devOptions, stdin io.Reader, 
 	if err := s.Enable(d.id); err != nil {
 		return pluginErr(err)
 	}
-	m, err := openCore(ctx, core.Options{Logger: devLogger(d, errw), Approval: "auto"})
+	co := core.Options{Logger: devLogger(d, errw), Approval: "auto"}
+	if o.inspect != "" || o.brk {
+		if d.inspect, err = newDevInspector(d.id, o.inspect, o.brk); err != nil {
+			return err
+		}
+		co.Isolate, co.Tier = []string{d.id}, d.inspect.tier
+	}
+	m, err := openCore(ctx, co)
 	if err != nil {
 		return callErr(err)
 	}
 	defer func() { err = firstErr(err, closeCore(m)) }()
 	d.m = m
 	d.printf("cwx plugin dev: %s from %s; edit it and it is activated again\n", d.id, dir)
+	if d.inspect != nil {
+		done := make(chan struct{})
+		go func() { defer close(done); d.inspect.announce(ctx, d) }()
+		defer func() { end(); <-done }()
+	}
 	d.activate(ctx, start, 0)
 	// a dev session is one session: SessionStart now, SessionEnd when it ends (input ended:
 	// prompt_input_exit; a signal: other)
@@ -234,19 +267,23 @@ func (d *devSession) settle(ctx context.Context, start time.Time, prevGen uint64
 	if _, err := core.PluginErrors(sync(ctx)); err != nil { // the plugin's own failure is printed below, once
 		d.printf("%s: %s\n", d.id, oneLine(stripEscapes(advise(err))))
 	}
-	wctx, cancel := context.WithTimeout(ctx, devActivateWait)
+	wait := devActivateWait
+	if d.inspect != nil {
+		wait = devSuspended // a breakpoint may hold the activation
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	info, ok := ownerOf(d.m, d.id)
 	for !ok || (needNew && info.Generation == prevGen) || info.State == "activating" {
 		if sleepCtx(wctx, time.Millisecond) != nil {
-			d.printf("%s: no new generation within %s\n", d.id, devActivateWait)
+			d.printf("%s: no new generation within %s\n", d.id, wait)
 			return
 		}
 		info, ok = ownerOf(d.m, d.id)
 	}
 	took := time.Since(start).Milliseconds()
 	if info.State != "active" {
-		d.printf("%s: generation %d %s after %d ms: %s\n", d.id, info.Generation, info.State, took, oneLine(stripEscapes(info.Reason)))
+		d.printf("%s: generation %d %s after %d ms: %s%s\n", d.id, info.Generation, info.State, took, oneLine(stripEscapes(info.Reason)), d.inspect.note(info.Host))
 		return
 	}
 	names := append([]string{}, info.Tools...)
@@ -257,7 +294,7 @@ func (d *devSession) settle(ctx context.Context, start time.Time, prevGen uint64
 	if info.Generation == prevGen {
 		verb = "unchanged, checked in"
 	}
-	d.printf("%s: generation %d %s %d ms: %s\n", d.id, info.Generation, verb, took, strings.Join(names, ", "))
+	d.printf("%s: generation %d %s %d ms: %s%s\n", d.id, info.Generation, verb, took, strings.Join(names, ", "), d.inspect.note(info.Host))
 }
 
 func (d *devSession) printf(format string, args ...any) {

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,9 +169,11 @@ func TestPluginDevRefusesATarball(t *testing.T) {
 	}
 }
 
-// expectAll waits for a line matching each of res, in any order.
-func (p *devProc) expectAll(res ...*regexp.Regexp) {
+// expectAll waits for a line matching each of res, in any order, and returns the submatches
+// of each, in the order of res.
+func (p *devProc) expectAll(res ...*regexp.Regexp) [][]string {
 	p.t.Helper()
+	got := make([][]string, len(res))
 	left := append([]*regexp.Regexp{}, res...)
 	deadline := time.NewTimer(20 * time.Second)
 	defer deadline.Stop()
@@ -181,7 +185,8 @@ func (p *devProc) expectAll(res ...*regexp.Regexp) {
 			}
 			p.t.Logf("dev: %s", line)
 			for i, re := range left {
-				if re.MatchString(line) {
+				if m := re.FindStringSubmatch(line); m != nil {
+					got[slices.Index(res, re)] = m
 					left = append(left[:i], left[i+1:]...)
 					break
 				}
@@ -190,6 +195,7 @@ func (p *devProc) expectAll(res ...*regexp.Regexp) {
 			p.t.Fatalf("no lines matching %q within 20s", left)
 		}
 	}
+	return got
 }
 
 // hangingGreeter makes the scaffold's tool hang (logging first) when asked to greet "hang",
@@ -286,6 +292,59 @@ func TestPluginDevControl(t *testing.T) {
 			}
 			if logs := e2eMust(t, bin, home, "logs", "my-greeter").stdout; !strings.Contains(logs, "info  [my-greeter] abort seen for ") {
 				t.Fatalf("cwx logs my-greeter lacks the abort listener's line:\n%s", logs)
+			}
+		})
+	}
+}
+
+// TestPluginDevInspect runs `cwx plugin dev --inspect`: the plugin gets a host of its own,
+// unsandboxed and said so; on Node a client connects to the inspector port and reads the
+// plugin's source through the inspector protocol; on Bun the session says it has no
+// inspector. Calls keep working either way.
+func TestPluginDevInspect(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	client, err := filepath.Abs("testdata/inspector-source.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := testenv.Node(t)
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home := e2eHome(t, rt, "")
+			dir := filepath.Join(t.TempDir(), "my-greeter")
+			if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+				t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+			}
+			p := startDev(t, bin, home, dir, "--inspect")
+			port := p.expect(regexp.MustCompile(`^my-greeter: inspector on 127\.0\.0\.1:(\d+) for its own host, unsandboxed for this session; attach Chrome DevTools`))[1]
+			note := regexp.QuoteMeta(" [host plugin:my-greeter, unsandboxed: inspector on 127.0.0.1:" + port + "]")
+			if rt.Name == "bun" {
+				note = regexp.QuoteMeta(" [host plugin:my-greeter, unsandboxed; no inspector: Bun]")
+			}
+			active := regexp.MustCompile(`^my-greeter: generation 1 active in \d+ ms: my_greeter_greet, /my-greeter` + note + `$`)
+			if rt.Name == "bun" {
+				p.expectAll(active, regexp.MustCompile(`^my-greeter: Bun runs it without an inspector`))
+			} else {
+				url := p.expectAll(active, regexp.MustCompile(`^my-greeter: inspector (ws://127\.0\.0\.1:`+port+`/\S+)$`))[1][1]
+				out, err := exec.Command(node.Path, client, url, "/src/index.ts").Output()
+				if err != nil {
+					t.Fatalf("inspector client: %v", err)
+				}
+				var got struct{ URL, Source string }
+				if err := json.Unmarshal(out, &got); err != nil {
+					t.Fatalf("inspector client printed %q: %v", out, err)
+				}
+				if !strings.Contains(got.Source, "ctx.tools.register") || !strings.HasPrefix(got.URL, "file://") {
+					t.Fatalf("the inspector's source of %s:\n%s", got.URL, got.Source)
+				}
+			}
+			p.send("/my-greeter Bob")
+			p.expect(regexp.MustCompile(`^Hello, Bob!$`))
+			_ = p.stdin.Close()
+			p.expect(regexp.MustCompile(`^dev session ended: my-greeter has no dev receipt any more$`))
+			if err := p.cmd.Wait(); err != nil {
+				t.Fatalf("cwx plugin dev: %v", err)
 			}
 		})
 	}
