@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -347,5 +348,48 @@ func TestPluginDevInspect(t *testing.T) {
 				t.Fatalf("cwx plugin dev: %v", err)
 			}
 		})
+	}
+}
+
+// TestPluginDevSeenByOtherProcesses calls the dev plugin from a second `cwx tool call` and from
+// a long-lived `cwx serve --mcp` of the same CWX_HOME, then SIGKILLs the session: the next
+// `tool call` finds no such tool and serve drops it from its list (its watcher sees the dev
+// session's lock released, though no state changed).
+func TestPluginDevSeenByOtherProcesses(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	rt := testenv.Node(t)
+	home := e2eHome(t, rt, "")
+	dir := filepath.Join(t.TempDir(), "my-greeter")
+	if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+		t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+	}
+	p := startDev(t, bin, home, dir)
+	p.expect(devActive)
+
+	r := e2eCWX(t, bin, home, "", "tool", "call", "my_greeter_greet", "--input", `{"name":"Ada"}`, "--approve", "auto")
+	if r.code != ExitOK || strings.TrimSpace(r.stdout) != `{"text":"Hello, Ada!"}` {
+		t.Fatalf("tool call from another process: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	srv := startServe(t, bin, home, true)
+	srv.answer.Store(answerOnceForTest)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := srv.call(t, ctx, "my_greeter_greet", map[string]any{"name": "Bob"})
+	if err != nil || res.IsError || !strings.Contains(mcpText(res), "Hello, Bob!") {
+		t.Fatalf("serve --mcp call: %v %s\n%s", err, mcpText(orEmpty(res)), srv.stderr)
+	}
+
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.cmd.Wait()
+	r = e2eCWX(t, bin, home, "", "tool", "call", "my_greeter_greet", "--input", `{"name":"Ada"}`, "--approve", "auto")
+	if r.code == ExitOK || !strings.Contains(r.stderr, `no live tool "my_greeter_greet"`) {
+		t.Fatalf("tool call after the session was killed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	srv.waitTools(t, 0)
+	res, err = srv.call(t, ctx, "my_greeter_greet", map[string]any{"name": "Bob"})
+	if err == nil && !res.IsError {
+		t.Fatalf("serve --mcp still calls the dev plugin after its session was killed: %s", mcpText(res))
 	}
 }
