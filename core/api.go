@@ -158,6 +158,10 @@ type CallOptions struct {
 	// Asker answers the questions the plugin asks the person while this call runs
 	// (user/ask); nil: no person is present, and a question is refused NO_PROVIDER.
 	Asker Asker
+	// Deadline replaces the call's own deadline (ToolCallDeadline, CommandRunDeadline) when
+	// positive: `cwx plugin dev --inspect` gives a long one, as a breakpoint may hold the
+	// call. The context still applies.
+	Deadline time.Duration
 }
 
 // ToolInfo describes a live extension tool or a native tool.

@@ -21,6 +21,7 @@ import (
 	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/protocol"
 )
 
 // Bounds of `cwx plugin dev`.
@@ -60,8 +61,9 @@ func pluginDevCmd() *cobra.Command {
 			"plugin is left untrusted and as enabled as it was before. Tarballs are refused.\n" +
 			"--inspect[=PORT] (or --inspect-brk, which waits at the host's first line) runs the\n" +
 			"plugin in a host of its own, unsandboxed for the session, with Node's inspector on\n" +
-			"127.0.0.1 (a free port by default, printed with its WebSocket URL); its heartbeat\n" +
-			"and hang deadlines are suspended. Bun runs it without an inspector.",
+			"127.0.0.1 (a free port by default, printed with its WebSocket URL); the host's and\n" +
+			"the calls' deadlines (heartbeat, activation, call) are suspended for the session, so\n" +
+			"a breakpoint holds nothing up but itself. Bun runs it without an inspector.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sigs := make(chan os.Signal, 4)
@@ -283,7 +285,7 @@ func (d *devSession) settle(ctx context.Context, start time.Time, prevGen uint64
 	}
 	took := time.Since(start).Milliseconds()
 	if info.State != "active" {
-		d.printf("%s: generation %d %s after %d ms: %s%s\n", d.id, info.Generation, info.State, took, oneLine(stripEscapes(info.Reason)), d.inspect.note(info.Host))
+		d.printf("%s: generation %d %s after %d ms: %s%s\n", d.id, info.Generation, info.State, took, oneLine(stripEscapes(info.Reason)), d.hostNote(info))
 		return
 	}
 	names := append([]string{}, info.Tools...)
@@ -294,7 +296,7 @@ func (d *devSession) settle(ctx context.Context, start time.Time, prevGen uint64
 	if info.Generation == prevGen {
 		verb = "unchanged, checked in"
 	}
-	d.printf("%s: generation %d %s %d ms: %s%s\n", d.id, info.Generation, verb, took, strings.Join(names, ", "), d.inspect.note(info.Host))
+	d.printf("%s: generation %d %s %d ms: %s%s\n", d.id, info.Generation, verb, took, strings.Join(names, ", "), d.hostNote(info))
 }
 
 func (d *devSession) printf(format string, args ...any) {
@@ -360,4 +362,14 @@ func (s devSink) Accept(_ string, level hclog.Level, msg string, args ...interfa
 			return
 		}
 	}
+}
+
+// hostNote is what an activation line adds about the host under --inspect: which host, its
+// runtime's pid, unsandboxed and where the inspector is; "" without --inspect.
+func (d *devSession) hostNote(info core.OwnerInfo) string {
+	if d.inspect == nil {
+		return ""
+	}
+	pid := d.m.HostAt(protocol.HostKey{Tier: protocol.TierPlugin, Group: d.id}).RuntimePID
+	return d.inspect.note(info.Host, pid)
 }

@@ -15,15 +15,17 @@ import (
 	"github.com/cwx-dev/cwx/core/supervisor"
 )
 
-// devSuspended replaces the heartbeat, hang and start deadlines of an inspected plugin's
-// own host: a runtime paused at a breakpoint answers no heartbeat, and one started with
-// --inspect-brk sends no hello until the debugger lets it run.
-const devSuspended = 24 * time.Hour
+// devSuspended replaces the deadlines of an inspected plugin's host and calls: a runtime
+// paused at a breakpoint answers no heartbeat, no activation and no call, and one started
+// with --inspect-brk sends no hello until the debugger lets it run.
+const devSuspended = supervisor.DebuggedDeadline
 
 // devInspector is `cwx plugin dev --inspect[=PORT]` or `--inspect-brk[=PORT]`: the dev plugin
 // in a host of its own (core.Options.Isolate), its runtime started with the inspector on
-// 127.0.0.1:port, unsandboxed for the session, with the heartbeat, hang and start
-// deadlines suspended (devSuspended).
+// 127.0.0.1:port, unsandboxed for the session, with its host's deadlines suspended
+// (supervisor.Options.Debugged: handshake, start, heartbeat, hang, activation) and its
+// calls' (core.CallOptions.Deadline), for the whole session: cwx cannot tell when a
+// debugger is attached.
 type devInspector struct {
 	id   string
 	port int
@@ -58,10 +60,7 @@ func (in *devInspector) tier(o *supervisor.Options) {
 		return
 	}
 	o.Sandbox = nil // the inspector listens on the host's network, which a sandbox has none of
-	o.HeartbeatInterval, o.UnresponsiveAfter, o.HangKillAfter = devSuspended, devSuspended, devSuspended
-	if in.brk {
-		o.StartTimeout, o.HandshakeTimeout = devSuspended, devSuspended
-	}
+	o.Debugged = true
 	if o.Runtime.Kind == runtime.KindBun {
 		in.bun.Store(true) // Bun's inspector speaks WebKit's protocol; see the doc of inspectFlag
 		return
@@ -77,15 +76,16 @@ func (in *devInspector) flag() string {
 	return fmt.Sprintf("%s=127.0.0.1:%d", name, in.port)
 }
 
-// note is what every line reporting the host (host: the owner's, as OwnerInfo.Host) adds.
-func (in *devInspector) note(host string) string {
+// note is what every line reporting the host (host: the owner's, as OwnerInfo.Host; pid:
+// its runtime's) adds.
+func (in *devInspector) note(host string, pid int) string {
 	if in == nil {
 		return ""
 	}
 	if in.bun.Load() {
-		return fmt.Sprintf(" [host %s, unsandboxed; no inspector: Bun]", host)
+		return fmt.Sprintf(" [host %s pid %d, unsandboxed; no inspector: Bun]", host, pid)
 	}
-	return fmt.Sprintf(" [host %s, unsandboxed: inspector on 127.0.0.1:%d]", host, in.port)
+	return fmt.Sprintf(" [host %s pid %d, unsandboxed: inspector on 127.0.0.1:%d]", host, pid, in.port)
 }
 
 // announce prints where to attach, then waits (until ctx ends) for the inspector to answer

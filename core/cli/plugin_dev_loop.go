@@ -215,6 +215,9 @@ func byPlugin(id string) string {
 
 func (d *devSession) call1(ctx context.Context, w io.Writer, line string) error {
 	o := core.CallOptions{Workspace: d.opts.workspace}
+	if d.inspect != nil {
+		o.Deadline = devSuspended // a breakpoint may hold the call; --timeout still applies
+	}
 	if name, ok := strings.CutPrefix(line, "/"); ok {
 		name, raw := splitWord(name)
 		res, err := d.m.RunCommand(ctx, name, raw, o)

@@ -319,9 +319,9 @@ func TestPluginDevInspect(t *testing.T) {
 			}
 			p := startDev(t, bin, home, dir, "--inspect")
 			port := p.expect(regexp.MustCompile(`^my-greeter: inspector on 127\.0\.0\.1:(\d+) for its own host, unsandboxed for this session; attach Chrome DevTools`))[1]
-			note := regexp.QuoteMeta(" [host plugin:my-greeter, unsandboxed: inspector on 127.0.0.1:" + port + "]")
+			note := regexp.QuoteMeta(" [host plugin:my-greeter pid ") + `(\d+)` + regexp.QuoteMeta(", unsandboxed: inspector on 127.0.0.1:"+port+"]")
 			if rt.Name == "bun" {
-				note = regexp.QuoteMeta(" [host plugin:my-greeter, unsandboxed; no inspector: Bun]")
+				note = regexp.QuoteMeta(" [host plugin:my-greeter pid ") + `(\d+)` + regexp.QuoteMeta(", unsandboxed; no inspector: Bun]")
 			}
 			active := regexp.MustCompile(`^my-greeter: generation 1 active in \d+ ms: my_greeter_greet, /my-greeter` + note + `$`)
 			if rt.Name == "bun" {
@@ -392,4 +392,65 @@ func TestPluginDevSeenByOtherProcesses(t *testing.T) {
 	if err == nil && !res.IsError {
 		t.Fatalf("serve --mcp still calls the dev plugin after its session was killed: %s", mcpText(res))
 	}
+}
+
+// TestPluginDevInspectSuspendsDeadlines pauses the inspected host for longer than the
+// activation deadline and the heartbeat's unresponsive bound while a save re-activates the
+// plugin: the host is not killed (same pid, the inspector still connected) and the new
+// generation activates once the debugger resumes.
+func TestPluginDevInspectSuspendsDeadlines(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	rt := testenv.Node(t)
+	pauser, err := filepath.Abs("testdata/inspector-pause.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := e2eHome(t, rt, "")
+	dir := filepath.Join(t.TempDir(), "my-greeter")
+	if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+		t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+	}
+	p := startDev(t, bin, home, dir, "--inspect")
+	line := func(gen string) *regexp.Regexp {
+		return regexp.MustCompile(`^my-greeter: generation ` + gen + ` active in \d+ ms: my_greeter_greet, /my-greeter \[host plugin:my-greeter pid (\d+), unsandboxed`)
+	}
+	got := p.expectAll(line("1"), regexp.MustCompile(`^my-greeter: inspector (ws://\S+)$`))
+	pid, url := got[0][1], got[1][1]
+
+	pause := exec.Command(rt.Path, pauser, url, "12000") // > core.ActivateDeadline, > supervisor.DefaultHangKill
+	pause.Stderr = os.Stderr
+	out, err := pause.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pause.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pause.Process.Kill(); _ = pause.Wait() })
+	said := bufio.NewScanner(out)
+	if !said.Scan() || said.Text() != "requested" {
+		t.Fatalf("the inspector client said %q, not requested", said.Text())
+	}
+	src := filepath.Join(dir, "src", "index.ts")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, []byte(strings.Replace(string(b), "'Hello'", "'Howdy'", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !said.Scan() || said.Text() != "paused" { // the activation's frame runs JavaScript, and stops there
+		t.Fatalf("the inspector client said %q, not paused", said.Text())
+	}
+	if !said.Scan() || said.Text() != "resumed" {
+		t.Fatalf("the inspector client said %q, not resumed", said.Text())
+	}
+	if err := pause.Wait(); err != nil {
+		t.Fatalf("the inspector client: %v", err)
+	}
+	if again := p.expect(line("2"))[1]; again != pid {
+		t.Fatalf("the host's pid went from %s to %s: it was killed while paused", pid, again)
+	}
+	p.send("/my-greeter Bob")
+	p.expect(regexp.MustCompile(`^Howdy, Bob!$`))
 }
