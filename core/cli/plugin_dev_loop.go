@@ -198,6 +198,8 @@ func (d *devSession) run(ctx context.Context, c *devCall, line string) string {
 	switch {
 	case err != nil && context.Cause(ctx) != nil:
 		fmt.Fprintf(&buf, "error: %s%s: %s\n", c.name, byPlugin(c.plugin), context.Cause(ctx))
+	case errors.Is(err, core.ErrTimeout): // the core's own deadline: say whose call it was
+		fmt.Fprintf(&buf, "error: %s%s: %s\n", c.name, byPlugin(c.plugin), oneLine(stripEscapes(err.Error())))
 	case err != nil:
 		fmt.Fprintf(&buf, "error: %s\n", oneLine(stripEscapes(advise(callErr(err)))))
 	}

@@ -454,3 +454,34 @@ func TestPluginDevInspectSuspendsDeadlines(t *testing.T) {
 	p.send("/my-greeter Bob")
 	p.expect(regexp.MustCompile(`^Howdy, Bob!$`))
 }
+
+// TestPluginDevInspectBrk starts the dev plugin's host under --inspect-brk: it waits at its
+// first line, the plugin is not active until a debugger lets it run, and then it is.
+func TestPluginDevInspectBrk(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	rt := testenv.Node(t)
+	pauser, err := filepath.Abs("testdata/inspector-pause.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := e2eHome(t, rt, "")
+	dir := filepath.Join(t.TempDir(), "my-greeter")
+	if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+		t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+	}
+	p := startDev(t, bin, home, dir, "--inspect-brk")
+	p.expect(regexp.MustCompile(`^my-greeter: --inspect-brk: the host waits at its first line until a debugger lets it run$`))
+	url := p.expect(regexp.MustCompile(`^my-greeter: inspector (ws://\S+)$`))[1]
+	select {
+	case line := <-p.lines:
+		t.Fatalf("before the debugger let the host run: %s", line)
+	case <-time.After(2 * time.Second):
+	}
+	out, err := exec.Command(rt.Path, pauser, url, "0", "run").Output()
+	if err != nil || !strings.Contains(string(out), "resumed") {
+		t.Fatalf("the inspector client: %v\n%s", err, out)
+	}
+	p.expect(regexp.MustCompile(`^my-greeter: generation 1 active in \d+ ms: my_greeter_greet, /my-greeter \[host plugin:my-greeter pid \d+, unsandboxed`))
+	p.send("/my-greeter Bob")
+	p.expect(regexp.MustCompile(`^Hello, Bob!$`))
+}

@@ -1,8 +1,9 @@
-// Holds a runtime paused through the inspector protocol: node inspector-pause.mjs WS_URL MS
+// Holds a runtime paused through the inspector protocol: node inspector-pause.mjs WS_URL MS [run]
 // asks for a pause and prints "requested", prints "paused" once the runtime stopped (when it
 // next runs JavaScript), resumes it MS later and prints
-// "resumed"; it exits non-zero when the connection ends first (the runtime was killed).
-const [url, ms] = process.argv.slice(2);
+// "resumed"; it exits non-zero when the connection ends first (the runtime was killed). With
+// run, the runtime waits for a debugger (--inspect-brk): it is let run, and stops at once.
+const [url, ms, run] = process.argv.slice(2);
 const ws = new WebSocket(url);
 const pending = new Map();
 let next = 0;
@@ -42,4 +43,5 @@ ws.onopen = async () => {
   await send('Debugger.enable');
   await send('Debugger.pause'); // takes effect when the runtime next runs JavaScript
   console.log('requested');
+  if (run === 'run') await send('Runtime.runIfWaitingForDebugger');
 };
