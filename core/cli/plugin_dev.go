@@ -105,6 +105,7 @@ type devSession struct {
 	out     io.Writer
 	call    *devCall      // the call running, nil when none; owned by loop
 	inspect *devInspector // --inspect, nil without
+	paths   authorPaths   // points logs and errors at the author's files
 }
 
 func runDev(parent context.Context, path string, o devOptions, stdin io.Reader, out, errw io.Writer) (err error) {
@@ -139,7 +140,8 @@ func runDev(parent context.Context, path string, o devOptions, stdin io.Reader, 
 	if err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
-	d := &devSession{dir: dir, id: man.ID, lease: lease, store: s, out: out, opts: o, home: home}
+	d := &devSession{dir: dir, id: man.ID, lease: lease, store: s, out: out, opts: o, home: home,
+		paths: newAuthorPaths(s.Layout().PluginDir(man.ID), dir)}
 	defer func() {
 		if e := s.EndDev(d.id, d.lease, wasEnabled); e != nil {
 			err = firstErr(err, pluginErr(e))
@@ -358,7 +360,7 @@ func (s devSink) Accept(_ string, level hclog.Level, msg string, args ...interfa
 	for i := 0; i+1 < len(args); i += 2 {
 		if args[i] == "plugin" && args[i+1] == s.d.id {
 			text = strings.TrimPrefix(text, "["+s.d.id+"] ") // the host's own attribution
-			s.d.printf("[%s] %s: %s\n", s.d.id, strings.ToLower(level.String()), oneLine(stripEscapes(text)))
+			s.d.printf("[%s] %s: %s\n", s.d.id, strings.ToLower(level.String()), oneLine(stripEscapes(s.d.paths.rewrite(text))))
 			return
 		}
 	}

@@ -201,7 +201,7 @@ func (d *devSession) run(ctx context.Context, c *devCall, line string) string {
 	case errors.Is(err, core.ErrTimeout): // the core's own deadline: say whose call it was
 		fmt.Fprintf(&buf, "error: %s%s: %s\n", c.name, byPlugin(c.plugin), oneLine(stripEscapes(err.Error())))
 	case err != nil:
-		fmt.Fprintf(&buf, "error: %s\n", oneLine(stripEscapes(advise(callErr(err)))))
+		fmt.Fprintf(&buf, "error: %s\n", oneLine(stripEscapes(d.paths.rewrite(advise(callErr(err))))))
 	}
 	fmt.Fprintf(&buf, "(%s in %.1f ms)\n", c.name, float64(took.Microseconds())/1000)
 	return buf.String()

@@ -200,12 +200,17 @@ func (p *devProc) expectAll(res ...*regexp.Regexp) [][]string {
 }
 
 // hangingGreeter makes the scaffold's tool hang (logging first) when asked to greet "hang",
-// and log from its abort listener when the call is cancelled.
+// and log from its abort listener when the call is cancelled; asked to greet "throw", it logs
+// a stack trace and throws.
 func hangingGreeter(src string) string {
 	return strings.Replace(src, "      ctx.logger.info('greeting %s", `      if (args.name === 'hang') {
         exec.signal.addEventListener('abort', () => console.log('abort seen for %s', exec.callId));
         console.log('hanging in %s', exec.workspace);
         return new Promise(() => {});
+      }
+      if (args.name === 'throw') {
+        console.error(new Error('traced').stack);
+        throw new Error('thrown');
       }
       ctx.logger.info('greeting %s`, 1)
 }
@@ -256,6 +261,15 @@ func TestPluginDevControl(t *testing.T) {
 			)
 			p.send(`my_greeter_greet {"name":"Ada"}`)
 			p.expect(regexp.MustCompile(`^\{"text":"Hello, Ada!"\}$`))
+
+			// stack traces and error locations name the author's file, not the staged copy
+			p.send(`my_greeter_greet {"name":"throw"}`)
+			at := regexp.QuoteMeta(filepath.Join(dir, "src", "index.ts")) + `:\d+:\d+`
+			traced := p.expect(regexp.MustCompile(`^\[my-greeter\] error: Error: traced .*` + at))[0]
+			if strings.Contains(traced, filepath.Join(home, "plugins")) {
+				t.Errorf("the stack trace names the staged copy: %s", traced)
+			}
+			p.expect(regexp.MustCompile(`^error: .*Error: thrown \(at ` + at + `\)`))
 
 			hang()
 			edit(func(s string) string { return strings.Replace(s, "'Hello'", "'Howdy'", 1) })
