@@ -380,6 +380,12 @@ func TestPluginDevSeenByOtherProcesses(t *testing.T) {
 	p := startDev(t, bin, home, dir)
 	p.expect(devActive)
 
+	if out := e2eMust(t, bin, home, "tool", "list").stdout; !regexp.MustCompile(`(?m)^my_greeter_greet +extension:my-greeter +(cached|live), dev `).MatchString(out) {
+		t.Fatalf("tool list in another process does not mark the dev plugin:\n%s", out)
+	}
+	if out := e2eMust(t, bin, home, "tool", "list", "--json").stdout; !strings.Contains(out, `"dev": true`) {
+		t.Fatalf("tool list --json does not mark the dev plugin:\n%s", out)
+	}
 	r := e2eCWX(t, bin, home, "", "tool", "call", "my_greeter_greet", "--input", `{"name":"Ada"}`, "--approve", "auto")
 	if r.code != ExitOK || strings.TrimSpace(r.stdout) != `{"text":"Hello, Ada!"}` {
 		t.Fatalf("tool call from another process: exit %d\n%s%s", r.code, r.stdout, r.stderr)
