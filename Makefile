@@ -11,7 +11,7 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
+.PHONY: all tools build dsh-census test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
 
 all: build
 
@@ -59,6 +59,16 @@ doccheck: ## every citation of a document's heading or a doc.go resolves; no doc
 builtin-table: ## print the Go rows of core/bundle's pinned builtin-module table for the built JS host (paste them by hand)
 	@$(GO) test -count=1 -run '^TestPinnedTableMatchesTheHost$$' -v ./core/bundle -args -print-table | grep -o '{ID: .*},$$' | sed 's/^/\t/'
 
+# The DSH census (testdata/dsh-census/README.md). With DSH_SOURCES naming where each copy of the
+# DSH monorepo that testdata/dsh-census/sources.json lists is on disk ('owner/name=PATH ...', a git
+# directory, or a folder of the single files it lists), census.mjs first rebuilds census.json and
+# the fixtures from them; the census test then runs every fixture on Node and Bun and rewrites
+# README.md from the outcomes.
+dsh-census: tools
+	@[ -f $(JSHOST)/node_modules/esbuild/package.json ] || (cd $(JSHOST) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+	@if [ -n "$(DSH_SOURCES)" ]; then node testdata/dsh-census/census.mjs $(foreach s,$(DSH_SOURCES),--src $(s)); fi
+	CWX_UPDATE_GOLDEN=1 $(GO) test -count=1 -run '^TestDSHCensus$$' ./core/cli
+
 lint: fmt-check vet staticcheck lockcheck deptest doccheck deadcode
 
 test-go: tools mcp-client
@@ -96,9 +106,10 @@ FUZZ_TARGETS := \
 	./core/plugins:FuzzParseManifests ./core/plugins:FuzzEntryNames ./core/plugins:FuzzInstallTarball \
 	./core/internal/jsontext:FuzzScanNumber ./core/internal/jsontext:FuzzHex4 ./core/internal/jsontext:FuzzHasControl \
 	./core/cmdhooks:FuzzParseSettings ./core/cmdhooks:FuzzDecide ./core/cmdhooks:FuzzHookInput ./core/internal/jsjson:FuzzReencode \
-	./core/plugins:FuzzDecodeState ./core/catalog:FuzzReadEntry ./core/probecache:FuzzLoad \
+	./core/plugins:FuzzDecodeState ./core/plugins:FuzzParseCompat ./core/catalog:FuzzReadEntry ./core/probecache:FuzzLoad \
 	./core/natives:FuzzHunks ./core/ccplugin:FuzzParseCommand ./core/ccplugin:FuzzParseManifest ./core/ccplugin:FuzzParseMCP \
-	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest
+	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest \
+	./core/config:FuzzParseOrigin
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/content"
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/inert"
@@ -88,6 +89,11 @@ func PluginErrors(err error) (failed []*PluginError, rest error) { return owners
 // SandboxFor is SandboxStatus without a Manager, for the surfaces that read only the home
 // (a review, `plugin show`): config.toml's mode, the runtime it resolves and the probe.
 func SandboxFor(home string) SandboxStatus { return owners.SandboxFor(home) }
+
+// Containment says in one line how plugin id is contained on this machine under home's
+// config.toml: sandboxed or not (and why not), in a host of its own or sharing one, and its
+// grants (what approval cards, reviews and `plugin show` say).
+func Containment(home, id string) string { return owners.ContainmentFor(home, id) }
 
 // SandboxUserFor is the identity the plugin tier's runtime gets inside the sandbox: nil when
 // cwx does not run as root, else [extension_host] sandbox_uid (owners.SandboxUserFor).
@@ -195,8 +201,18 @@ type CommandInfo struct {
 	Cached bool `json:"cached,omitempty"`
 }
 
-// ContentBlock is one block of a tool result.
+// ContentBlock is one block of a tool result: an MCP content block of one of the types
+// below, within the caps of the content policy (package content).
 type ContentBlock = protocol.ContentBlock
+
+// The content block types (protocol.ContentType).
+const (
+	ContentText         = protocol.ContentText
+	ContentImage        = protocol.ContentImage
+	ContentAudio        = protocol.ContentAudio
+	ContentResourceLink = protocol.ContentResourceLink
+	ContentResource     = protocol.ContentResource
+)
 
 // ToolResult is what a tool returned. Text and Structured are the plugin's own output:
 // strip terminal escapes before printing them (StripEscapes).
@@ -217,13 +233,15 @@ type ToolResult struct {
 	HookMessages []string `json:"hook_messages,omitempty"`
 }
 
-// Text joins the result's text blocks. A result of one block (the usual case) is
-// returned as it is, without a copy.
+// Text joins the result's blocks, one line apart: a text block's text, and for any other
+// block (an image, audio, a resource) its placeholder line, such as `[image image/png,
+// 12 KiB]` (content.Placeholder): what a terminal shows. A result of one text block (the
+// usual case) is returned as it is, without a copy.
 func (r ToolResult) Text() string {
-	switch len(r.Content) {
-	case 0:
+	switch {
+	case len(r.Content) == 0:
 		return ""
-	case 1:
+	case len(r.Content) == 1 && r.Content[0].Type == protocol.ContentText:
 		return r.Content[0].Text
 	}
 	n := len(r.Content) - 1
@@ -236,7 +254,11 @@ func (r ToolResult) Text() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(c.Text)
+		if c.Type == protocol.ContentText {
+			b.WriteString(c.Text)
+		} else {
+			b.WriteString(content.Placeholder(c))
+		}
 	}
 	return b.String()
 }
@@ -389,6 +411,12 @@ type Options struct {
 	// that no other plugin shares its unsandboxed host). Tier sees each one's host with
 	// supervisor.Options.Group set to its id.
 	Isolate []string
+	// The agent services, each optional: a plugin's call of one the embedder leaves nil is
+	// refused by name (services.go; core doc.go, “Agent services”).
+	Sessions       Sessions
+	Subagents      Subagents
+	Skills         Skills
+	GitReviewScope GitReviewScope
 }
 
 // Approver answers approval cards (gate.Approver).

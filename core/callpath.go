@@ -74,7 +74,11 @@ func sendIn(ctx context.Context, tg target, params any, opts rpc.CallOpts) (*pro
 	case errors.Is(err, owners.ErrOwnerEnded):
 		return nil, fmt.Errorf("%w: %s %q is no longer live", ErrNotAvailable, tg.kind.name, tg.Name)
 	}
-	return nil, callError(tg.kind.name, tg.Name, err, ctx)
+	err = callError(tg.kind.name, tg.Name, err, ctx)
+	if ee, ok := errors.AsType[*ExecutionError](err); ok {
+		ee.Message += tg.Holder.ExplainMissing(ee.Message) // a path its sandbox does not mount
+	}
+	return nil, err
 }
 
 // next returns a fresh call id for the host ("tool-7", "command-8").

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/content"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -102,6 +103,9 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		return ToolResult{}, err
 	}
 	req := toolRequest(tg.Owner.PluginID, tg.Holder.Closure(), name, input, tg.Others)
+	if !req.Builtin {
+		req.Containment = m.own.Containment(tg.Owner.PluginID)
+	}
 	callID := m.cc.ids.next(toolCall)
 	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, session: opts.SessionID, validate: tg.ValidateInput}, &req)
@@ -124,6 +128,9 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	res, ok := protocol.ValueOf[protocol.ToolResult](msg)
 	if !ok {
 		return ToolResult{}, &ExecutionError{Name: name, Message: "the host answered with something other than a tool result"}
+	}
+	if err := content.Check(res.Content); err != nil { // the content policy (package content)
+		return ToolResult{}, &ExecutionError{Name: name, Message: err.Error()}
 	}
 	out := ToolResult{Content: res.Content, IsError: res.IsError, Structured: res.Structured, CoreCalls: receipts}
 	m.hooks.afterCall(ctx, name, callID, input, &out, nil, opts)
@@ -177,7 +184,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	defer dl.stop()
 	approver := opts.Approver
 	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.Holder.Closure(), Tool: tg.Name},
-		others: tg.Others, workspace: opts.Workspace, approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
+		others: tg.Others, workspace: opts.Workspace, callID: p.CallID, session: opts.SessionID, agent: opts.AgentID, children: &childSet{}, approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
 		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1), idle: make(chan struct{})}
 	m.cc.add(p.CallID, inv)
 	defer m.cc.remove(p.CallID)
@@ -188,5 +195,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	if err != nil && errors.Is(context.Cause(callCtx), errDeadline) {
 		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
 	}
-	return msg, inv.finish(cancel), err
+	receipts := inv.finish(cancel)
+	m.disposeLeft(inv)
+	return msg, receipts, err
 }

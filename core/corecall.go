@@ -28,11 +28,6 @@ var (
 	}
 )
 
-// coreCallError is a core/call answered with an error code, and its receipt.
-func coreCallError(code int, decision, status, msg string) (*protocol.RPCError, CoreCallReceipt) {
-	return &protocol.RPCError{Code: code, Message: msg}, CoreCallReceipt{Decision: decision, Status: status}
-}
-
 var errTicketRefused = &protocol.RPCError{Code: protocol.CodeRefused, Message: "core/call refused: " + tickets.ErrRefused.Error()}
 
 // serveCoreCall answers core/call: the ticket is redeemed against what the core knows of
@@ -69,6 +64,9 @@ func (m *Manager) serveCoreCall(ctx context.Context, t protocol.HostKey, gen uin
 // coreCall runs one core/call of inv; it returns the result or an *protocol.RPCError, and
 // the receipt.
 func (m *Manager) coreCall(ctx context.Context, inv *invocation, name string, input json.RawMessage) (*protocol.ToolResult, CoreCallReceipt, error) {
+	if svc, ok := services[name]; ok { // an agent service (services.go)
+		return m.serviceCall(ctx, inv, name, svc, input)
+	}
 	if reason := refusal(m.reg, m.nat, inv, name); reason != "" {
 		e, rc := coreCallError(protocol.CodeRefused, "refused", "refused", fmt.Sprintf("core/call refused: %s", reason))
 		return nil, rc, e
@@ -164,37 +162,4 @@ func coreCallRequest(inv *invocation, spec natives.Spec, input json.RawMessage) 
 		req.Requirement = gate.Forced
 	}
 	return req
-}
-
-// approveRequest is approveCoreCall of a request the pre-execute hooks may have changed
-// (Forced by an ask, their notes on the card).
-func (m *Manager) approveRequest(ctx context.Context, inv *invocation, req gate.Request) (string, error) {
-	if req.Requirement == gate.Eligible {
-		if _, err := m.gate.Check(ctx, req, nil); err != nil {
-			return "refused", err
-		}
-		return "auto", nil
-	}
-	resume := inv.deadline.pause()
-	defer resume()
-	if err := acquire(ctx, inv.card); err != nil {
-		return "cancelled", err
-	}
-	defer func() { <-inv.card }()
-	src, err := m.gate.Check(ctx, req, inv.approver)
-	switch {
-	case err == nil:
-		return string(src), nil
-	case ctx.Err() != nil && !errors.Is(err, ErrDenied):
-		return "cancelled", err
-	}
-	return "denied", err
-}
-
-// coreCallRPCError answers a gate failure: denied (-32003) or cancelled (-32800).
-func coreCallRPCError(ctx context.Context, err error) *protocol.RPCError {
-	if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
-		return &protocol.RPCError{Code: protocol.CodeCancelled, Message: "core/call cancelled; its approval card was withdrawn"}
-	}
-	return &protocol.RPCError{Code: protocol.CodeDenied, Message: "core/call denied: " + err.Error()}
 }

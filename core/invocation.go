@@ -36,8 +36,13 @@ type invocation struct {
 	kind      string // "tool" or "command"
 	deadline  *pauseDeadline
 	ctx       context.Context // ends with the invocation
-	slots     chan struct{}   // MaxConcurrentCoreCalls
-	card      chan struct{}   // one approval card at a time
+	// callID, session and agent are the tool/call's id and its CallOptions' session and
+	// agent: what the agent's services are told of the call (services.go).
+	callID  string
+	session string
+	agent   string
+	slots   chan struct{} // MaxConcurrentCoreCalls
+	card    chan struct{} // one approval card at a time
 
 	mu       sync.Mutex
 	receipts []CoreCallReceipt // +checklocks:mu
@@ -45,6 +50,8 @@ type invocation struct {
 	active int           // +checklocks:mu
 	ended  bool          // +checklocks:mu
 	idle   chan struct{} // closed once ended and no core/call is served
+
+	children *childSet // the child agents it started (services.go); nil for a command
 }
 
 // enter counts a core/call in; false once the invocation ended.

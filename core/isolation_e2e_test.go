@@ -285,3 +285,39 @@ func TestIsolationMoves(t *testing.T) {
 		}
 	})
 }
+
+// TestIsolatedHookHolderRestarting: while the own host of a plugin holding a pre-execute hook
+// restarts, its hook cannot be asked, so a gated call in another host is denied naming the
+// holder and its host (fail closed); once the host is back, the call runs.
+func TestIsolatedHookHolderRestarting(t *testing.T) {
+	eachRuntime(t, func(t *testing.T, rt testenv.Runtime) {
+		e := newEnv(t, rt)
+		e.writeConfig(isolate("fixture-guard"))
+		e.install("tool", "hook-guard")
+		m := e.open(func(o *Options) {
+			o.Tier = func(so *supervisor.Options) {
+				so.HandshakeTimeout = 20 * time.Second
+				so.RestartBackoff = 3 * time.Second // the window the call below meets
+			}
+		})
+		reconcile(t, m)
+		k := ownHost("fixture-guard")
+		g0 := hostStatus(m, k).Generation
+		if err := m.KillHost(k); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 10*time.Second, "the guard's host noticed its end", func() bool { return hostStatus(m, k).State != supervisor.StateReady })
+		_, err := m.CallTool(context.Background(), "echo_text", input(`{"text":"x"}`), CallOptions{})
+		var down *HooksDownError
+		if !errors.As(err, &down) || !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "fixture-guard") || !strings.Contains(err.Error(), "its own host is") {
+			t.Fatalf("a call while the isolated hook holder restarts: %v; want denied naming fixture-guard's own host", err)
+		}
+		eventually(t, 30*time.Second, "the guard's host is back", func() bool {
+			st := hostStatus(m, k)
+			return st.State == supervisor.StateReady && st.Generation > g0 && len(m.reg.Hooks()) == 1
+		})
+		if res, err := m.CallTool(context.Background(), "echo_text", input(`{"text":"back"}`), CallOptions{}); err != nil || !strings.Contains(res.Text(), "back") {
+			t.Fatalf("after the restart: %v %+v", err, res)
+		}
+	})
+}

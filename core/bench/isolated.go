@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 )
 
@@ -63,10 +62,5 @@ func WriteIsolatedTable(w io.Writer, runtime string, r IsolatedReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	load := make([]string, len(r.Machine.Load))
-	for i, l := range r.Machine.Load {
-		load[i] = fmt.Sprintf("%.2f", l)
-	}
-	_, err := fmt.Fprintf(w, "machine: %d cores, %d MiB, load %s; date %s\n", r.Machine.Cores, r.Machine.MemoryMiB, strings.Join(load, " "), r.Date)
-	return err
+	return writeMachine(w, r.Machine, r.Date)
 }

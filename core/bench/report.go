@@ -10,21 +10,33 @@ import (
 // Report is the outcome of one `cwx bench` run; its JSON form is `cwx bench --json`. Each
 // latency is in the unit its key names.
 type Report struct {
-	ReadyColdMS       Latency            `json:"ready_cold_ms"`   // tier needed → Ready with the fixture activated
-	ActivateMS        Latency            `json:"activate_ms"`     // ext/activate of the one-tool fixture
-	OneshotCallMS     Latency            `json:"oneshot_call_ms"` // a whole `cwx tool call` process
-	Call1KiBUS        Latency            `json:"call_1kib_us"`    // Manager.CallTool, 1 KiB result
-	Direct1KiBUS      Latency            `json:"direct_1kib_us"`  // the same call over a direct CWX1 pipe, alternated
-	HopRatio1KiB      float64            `json:"hop_ratio_1kib"`  // call p50 / direct p50
-	Result1MiBMS      Latency            `json:"result_1mib_ms"`  // Manager.CallTool, 1 MiB result
-	Floor1MiBMS       Latency            `json:"floor_1mib_ms"`   // a bare script writing the same bytes as one frame
-	CallsPerS         map[string]float64 `json:"calls_per_s"`     // by concurrent callers: "1", "16", "64"
+	ReadyColdMS   Latency `json:"ready_cold_ms"`   // tier needed → Ready with the fixture activated
+	ActivateMS    Latency `json:"activate_ms"`     // ext/activate of the one-tool fixture
+	OneshotCallMS Latency `json:"oneshot_call_ms"` // a whole `cwx tool call` process
+	// BareStartMS is a bare `node -e 0` / `bun -e 0` process, alternated with the one-shot
+	// calls; OneshotRatio is their p50 ratio (oneshot ÷ bare).
+	BareStartMS       Latency            `json:"bare_start_ms"`
+	OneshotRatio      float64            `json:"oneshot_ratio"`
+	Call1KiBUS        Latency            `json:"call_1kib_us"`   // Manager.CallTool, 1 KiB result
+	Direct1KiBUS      Latency            `json:"direct_1kib_us"` // the same call over a direct CWX1 pipe, alternated
+	HopRatio1KiB      float64            `json:"hop_ratio_1kib"` // call p50 / direct p50
+	Result1MiBMS      Latency            `json:"result_1mib_ms"` // Manager.CallTool, 1 MiB result
+	Floor1MiBMS       Latency            `json:"floor_1mib_ms"`  // a bare script writing the same bytes as one frame
+	CallsPerS         map[string]float64 `json:"calls_per_s"`    // by concurrent callers: "1", "16", "64"
 	RSSRuntimeIdleMiB float64            `json:"rss_runtime_idle_mib"`
 	RSSShimMiB        float64            `json:"rss_shim_mib"` // after 10,000 calls
 	RSSCoreMiB        float64            `json:"rss_core_mib"` // after 10,000 calls
-	KillToAnswerMS    Latency            `json:"kill_to_answer_ms"`
-	Machine           Machine            `json:"machine"`
-	Date              string             `json:"date"` // RFC 3339, UTC
+	// PSS (what a process costs the machine: its private pages and its share of the shared
+	// ones) and private memory beside the RSS figures, measured at the same moments, with
+	// the number of extension hosts running then.
+	PSSRuntimeIdleMiB float64 `json:"pss_runtime_idle_mib"`
+	PSSShimMiB        float64 `json:"pss_shim_mib"`
+	PrivateShimMiB    float64 `json:"private_shim_mib"`
+	PSSCoreMiB        float64 `json:"pss_core_mib"`
+	HostsRunning      int     `json:"hosts_running"`
+	KillToAnswerMS    Latency `json:"kill_to_answer_ms"`
+	Machine           Machine `json:"machine"`
+	Date              string  `json:"date"` // RFC 3339, UTC
 }
 
 // CallerCounts are the concurrency levels of Report.CallsPerS.
@@ -40,6 +52,8 @@ func WriteTable(w io.Writer, runtime string, r Report) error {
 	lat("ready_cold", "ms", r.ReadyColdMS)
 	lat("activate", "ms", r.ActivateMS)
 	lat("oneshot_call", "ms", r.OneshotCallMS)
+	lat("bare_start", "ms", r.BareStartMS)
+	one("oneshot_ratio", "×", r.OneshotRatio)
 	lat("call_1kib", "µs", r.Call1KiBUS)
 	lat("direct_1kib", "µs", r.Direct1KiBUS)
 	one("hop_ratio_1kib", "×", r.HopRatio1KiB)
@@ -51,14 +65,24 @@ func WriteTable(w io.Writer, runtime string, r Report) error {
 	one("rss_runtime_idle", "MiB", r.RSSRuntimeIdleMiB)
 	one("rss_shim", "MiB", r.RSSShimMiB)
 	one("rss_core", "MiB", r.RSSCoreMiB)
+	one("pss_runtime_idle", "MiB", r.PSSRuntimeIdleMiB)
+	one("pss_shim", "MiB", r.PSSShimMiB)
+	one("private_shim", "MiB", r.PrivateShimMiB)
+	one("pss_core", "MiB", r.PSSCoreMiB)
+	one("hosts_running", "hosts", float64(r.HostsRunning))
 	lat("kill_to_answer", "ms", r.KillToAnswerMS)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	load := make([]string, len(r.Machine.Load))
-	for i, l := range r.Machine.Load {
+	return writeMachine(w, r.Machine, r.Date)
+}
+
+// writeMachine prints the line under a table that says where and when it was measured.
+func writeMachine(w io.Writer, m Machine, date string) error {
+	load := make([]string, len(m.Load))
+	for i, l := range m.Load {
 		load[i] = fmt.Sprintf("%.2f", l)
 	}
-	_, err := fmt.Fprintf(w, "machine: %d cores, %d MiB, load %s; date %s\n", r.Machine.Cores, r.Machine.MemoryMiB, strings.Join(load, " "), r.Date)
+	_, err := fmt.Fprintf(w, "machine: %d cores, %d MiB, load %s; date %s\n", m.Cores, m.MemoryMiB, strings.Join(load, " "), date)
 	return err
 }

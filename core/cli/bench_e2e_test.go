@@ -13,10 +13,11 @@ import (
 // benchKeys are the keys of `cwx bench --json`, each with the keys of its object ("" for a
 // number or a string).
 var benchKeys = map[string][]string{
-	"ready_cold_ms": {"p50", "p95", "p99"}, "activate_ms": {"p50", "p95", "p99"}, "oneshot_call_ms": {"p50", "p95", "p99"},
+	"ready_cold_ms": {"p50", "p95", "p99"}, "activate_ms": {"p50", "p95", "p99"}, "oneshot_call_ms": {"p50", "p95", "p99"}, "bare_start_ms": {"p50", "p95", "p99"}, "oneshot_ratio": nil,
 	"call_1kib_us": {"p50", "p95", "p99"}, "direct_1kib_us": {"p50", "p95", "p99"}, "hop_ratio_1kib": nil,
 	"result_1mib_ms": {"p50", "p95", "p99"}, "floor_1mib_ms": {"p50", "p95", "p99"},
 	"calls_per_s": {"1", "16", "64"}, "rss_runtime_idle_mib": nil, "rss_shim_mib": nil, "rss_core_mib": nil,
+	"pss_runtime_idle_mib": nil, "pss_shim_mib": nil, "private_shim_mib": nil, "pss_core_mib": nil, "hosts_running": nil,
 	"kill_to_answer_ms": {"p50", "p95", "p99"}, "machine": {"cores", "load", "memory"}, "date": nil,
 }
 

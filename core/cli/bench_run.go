@@ -209,9 +209,10 @@ func (r *benchRun) needLive(m *core.Manager) error {
 	return fmt.Errorf("%w: the fixture's %s is not live", core.ErrNotAvailable, bench.FixtureTool)
 }
 
-// oneshot times whole `cwx tool call` processes on the bench home.
+// oneshot times whole `cwx tool call` processes on the bench home, each followed by a bare
+// runtime process (`-e 0`), so that both meet the same load.
 func (r *benchRun) oneshot(ctx context.Context) error {
-	var lat []time.Duration
+	var lat, bare []time.Duration
 	for i := range r.n.oneshot {
 		r.step("one-shot cwx tool call", i, r.n.oneshot)
 		cmd := exec.CommandContext(ctx, r.exe, "tool", "call", bench.FixtureTool, "--input", string(in1KiB), "--approve", "auto", "--workspace", r.tmp)
@@ -222,8 +223,18 @@ func (r *benchRun) oneshot(ctx context.Context) error {
 			return fmt.Errorf("cwx tool call round %d: %w", i+1, err)
 		}
 		lat = append(lat, el)
+		b := exec.CommandContext(ctx, r.rt.Path, "-e", "0")
+		b.Dir = r.tmp
+		if el, err = since(func() error { return b.Run() }); err != nil {
+			return fmt.Errorf("bare %s -e 0, round %d: %w", r.rt.Kind, i+1, err)
+		}
+		bare = append(bare, el)
 	}
 	r.rep.OneshotCallMS = bench.Of(lat, time.Millisecond)
+	r.rep.BareStartMS = bench.Of(bare, time.Millisecond)
+	if p := r.rep.BareStartMS.P50; p > 0 {
+		r.rep.OneshotRatio = round2f(r.rep.OneshotCallMS.P50 / p)
+	}
 	return nil
 }
 
@@ -246,11 +257,19 @@ func (r *benchRun) live(ctx context.Context) (err error) {
 		return err
 	}
 	r.rep.RSSRuntimeIdleMiB = bench.RSSMiB(m.Host(protocol.TierPlugin).RuntimePID)
+	r.rep.PSSRuntimeIdleMiB = bench.PSSMiB(m.Host(protocol.TierPlugin).RuntimePID)
 	if err := r.throughput(ctx, m); err != nil {
 		return err
 	}
 	r.rep.RSSShimMiB = bench.RSSMiB(pluginShimPID(m))
 	r.rep.RSSCoreMiB = bench.RSSMiB(os.Getpid())
+	r.rep.PSSShimMiB, r.rep.PrivateShimMiB = bench.PSSMiB(pluginShimPID(m)), bench.PrivateMiB(pluginShimPID(m))
+	r.rep.PSSCoreMiB = bench.PSSMiB(os.Getpid())
+	for _, s := range m.Status() {
+		if s.RuntimePID > 0 {
+			r.rep.HostsRunning++
+		}
+	}
 	return r.killToAnswer(ctx, m)
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/grants"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -47,6 +49,12 @@ type ConfigCheckPlugin struct {
 	// (wrong types, missing required keys, unknown keys with the nearest known one), when
 	// the plugin is enabled and trusted and was activated by the check.
 	SchemaProblems []string `json:"schema_problems,omitempty"`
+	// Grants are its read and network grants; GrantProblems why a read grant may not be
+	// bound (core/grants: refused paths, sockets, missing folders), each naming the grant.
+	Grants        *config.Grants `json:"grants,omitempty"`
+	GrantProblems []string       `json:"grant_problems,omitempty"`
+	// Isolated says it runs in a host of its own (its isolation, the default, or its grants).
+	Isolated bool `json:"isolated"`
 }
 
 func init() {
@@ -131,6 +139,17 @@ func runConfigCheck() (ConfigCheck, error) {
 			cp.Error = p.Err.Error()
 			rep.Valid = false
 		}
+		cp.Isolated = cfg.Isolated(id)
+		if !p.Grants.Empty() {
+			g := p.Grants
+			cp.Grants = &g
+			if _, err := grants.Resolve(grants.EnvFor(home, cfg), id, g); err != nil {
+				for _, r := range grants.Refusals(err) {
+					cp.GrantProblems = append(cp.GrantProblems, r.Error())
+				}
+				rep.Valid = false
+			}
+		}
 		rep.Plugins = append(rep.Plugins, cp)
 	}
 	return rep, nil
@@ -144,7 +163,7 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 	printf(w, "file     %s%s\n", rep.File, exists)
 	if rep.ExtensionHost == nil {
 		printf(w, "error    %s\n", rep.Error)
-		printf(w, "known keys: [extension_host] runtime, node, bun, memory_limit_mib, approval, sandbox, isolation; [plugins.\"<id>\"] isolation; [plugins.\"<id>\".config] with the plugin's own keys\n")
+		printf(w, "known keys: hooks_file; [extension_host] runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid, isolation; [install] npm_registry; [plugins.\"<id>\"] isolation, read, network, confirm_hook_network; [plugins.\"<id>\".config] with the plugin's own keys; [[hooks.<event>]] matcher, command, timeout_s\n")
 		return
 	}
 	h := rep.ExtensionHost
@@ -154,10 +173,40 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 	printf(w, "  bun = %q   # empty: search PATH\n", h.Bun)
 	printf(w, "  memory_limit_mib = %d   # RLIMIT_DATA of the runtime\n", h.MemoryLimitMiB)
 	printf(w, "  approval = %q   # ask (default), auto or deny\n", h.Approval)
+	printf(w, "  sandbox = %q   # prefer (default), required or off\n", h.Sandbox)
+	if h.Bwrap != "" {
+		printf(w, "  bwrap = %q\n", h.Bwrap)
+	}
+	if len(h.DenyRead) > 0 {
+		printf(w, "  deny_read = [%s]   # masked inside the sandbox\n", quotedList(h.DenyRead))
+	}
+	printf(w, "  sandbox_workspace = %q   # none (default) or read\n", h.SandboxWorkspace)
+	printf(w, "  sandbox_uid = %d   # the runtime's uid when cwx runs as root\n", h.SandboxUID)
+	printf(w, "  isolation = %q   # shared (default: one host for the plugin tier) or process (a host per plugin)\n", h.Isolation)
 	for _, p := range rep.Plugins {
 		note := ""
 		if !p.Installed {
 			note = "   # not installed"
+		}
+		if p.Grants != nil || p.Isolated {
+			printf(w, "[plugins.%q]%s\n", p.ID, note)
+			if p.Isolated {
+				printf(w, "  isolation: a host of its own\n")
+			}
+			if g := p.Grants; g != nil {
+				for _, r := range g.Written {
+					printf(w, "  read = %q   # bound read-only into its sandbox\n", r)
+				}
+				for _, o := range g.Network {
+					printf(w, "  network = %q\n", o)
+				}
+				if g.ConfirmHookNetwork {
+					printf(w, "  confirm_hook_network = true   # its pre-execute hooks may run beside its network grants\n")
+				}
+			}
+			for _, pr := range p.GrantProblems {
+				printf(w, "  refused: %s\n", oneLine(pr))
+			}
 		}
 		printf(w, "[plugins.%q.config]%s\n", p.ID, note)
 		if p.Error != "" {
@@ -255,4 +304,13 @@ func schemaCheck(ctx context.Context, stderr io.Writer, rep *ConfigCheck) error 
 		rep.Valid = false
 	}
 	return nil
+}
+
+// quotedList writes ss as TOML strings separated by commas.
+func quotedList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
 }

@@ -21,6 +21,7 @@ func TestConfigCheckGoldens(t *testing.T) {
 		{"config-check-hooks", "[[hooks.PreToolUse]]\nmatcher = \"Bash|Write\"\ncommand = \"./guard.sh\"\n", ExitOK},
 		{"config-check-hooks-bad-matcher", "[[hooks.PreToolUse]]\nmatcher = \"Bash(\"\ncommand = \"./guard.sh\"\n", ExitInvalid},
 		{"config-check-hooks-missing-file", "hooks_file = \"/nonexistent/settings.json\"\n", ExitInvalid},
+		{"config-check-grants", "[plugins.reader]\nread = [\"/etc/hostname\", \"@HOME@\", \"/proc/sys\", \"/nonexistent-cwx-grant\"]\nnetwork = [\"https://API.example.com\"]\n", ExitInvalid},
 		{"config-check-refused", "[plugins.big.config]\nblob = \"" + big + "\"\n[plugins.when.config]\nat = 2026-01-01T00:00:00Z\n[plugins.ok.config]\nx = 1\n", ExitInvalid},
 	}
 	for _, tc := range tests {
@@ -35,7 +36,7 @@ func TestConfigCheckGoldens(t *testing.T) {
 					if err := os.MkdirAll(home, 0o700); err != nil {
 						t.Fatal(err)
 					}
-					if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(tc.toml), 0o600); err != nil {
+					if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(strings.ReplaceAll(tc.toml, "@HOME@", home)), 0o600); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -31,4 +31,5 @@ func TestDoctorSandboxFix(t *testing.T) {
 // has: the in-process commands see a fixed note (the real binary, in the e2e tests, probes).
 func init() {
 	unsandboxedNote = func(string) string { return jsruntime.Unsandboxed }
+	pluginContainment = func(string, string) string { return "unsandboxed: runs JavaScript with your user permissions" }
 }

@@ -163,11 +163,25 @@ func printLogs(ctx context.Context, w io.Writer, home, id string, n int, follow 
 	}
 	if !follow {
 		if len(all) == 0 && id != "" {
+			if !installed(home, id) {
+				return exitf(ExitUnavailable, "no plugin `%s` is installed and no log lines are kept for it; `cwx plugin list` lists the installed plugins", id)
+			}
 			printf(w, "no log lines kept for %s (%s)\n", id, pluginLogPath(home, id))
 		}
 		return nil
 	}
 	return followLogs(ctx, w, home, id)
+}
+
+// installed reports whether plugin id is installed in home (false when the state cannot be
+// read: then the logs are all there is to go by).
+func installed(home, id string) bool {
+	s, err := plugins.Open(plugins.Options{Home: home})
+	if err != nil {
+		return false
+	}
+	_, err = s.Get(id)
+	return err == nil
 }
 
 // logFiles lists the current log file of id, or of every plugin when id is "".

@@ -35,11 +35,17 @@ func TestPluginLogFiles(t *testing.T) {
 	checkGolden(t, "logs-all.golden", []byte(r.stdout))
 	r = runPluginCLI(t, "logs", "alpha", "-n", "1")
 	checkGolden(t, "logs-alpha-last.golden", []byte(r.stdout))
-	if r := runPluginCLI(t, "logs", "gamma"); r.code != ExitOK || !strings.HasPrefix(r.stdout, "no log lines kept for gamma (") {
-		t.Fatalf("logs gamma: %d %q", r.code, r.stdout)
+	if r := runPluginCLI(t, "logs", "gamma"); r.code != ExitUnavailable || !strings.Contains(r.stderr, "no plugin `gamma` is installed and no log lines are kept for it") {
+		t.Fatalf("logs gamma (not installed): %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(home, "state.json")); err == nil {
 		t.Fatal("logging wrote the state file")
+	}
+	if r := runPluginCLI(t, "plugin", "install", "../../testdata/plugins/tool"); r.code != ExitOK {
+		t.Fatalf("install: %+v", r)
+	}
+	if r := runPluginCLI(t, "logs", "fixture-tool"); r.code != ExitOK || !strings.HasPrefix(r.stdout, "no log lines kept for fixture-tool (") {
+		t.Fatalf("logs of an installed plugin without lines: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 }
 

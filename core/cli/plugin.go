@@ -194,7 +194,7 @@ func pluginReviewCmd() *cobra.Command {
 		Short: "Show what a plugin is and print the token that trusts it",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, _, err := openPlugins()
+			s, cfg, err := openPlugins()
 			if err != nil {
 				return err
 			}
@@ -202,7 +202,11 @@ func pluginReviewCmd() *cobra.Command {
 			if err != nil {
 				return pluginErr(err)
 			}
+			rv.Grants = plugins.ViewGrants(rv.ID, rv.Requested, cfg.Plugin(rv.ID).Grants)
 			note := unsandboxedNote(s.Layout().Home)
+			if note == "" && rv.Claude == nil { // sandboxed: the warning says what is true
+				rv.Warning = "Runs JavaScript " + pluginContainment(s.Layout().Home, rv.ID)
+			}
 			return writeReport(cmd.OutOrStdout(), asJSON, rv, func(w io.Writer, rv *plugins.Review) { writeReview(w, rv, note) })
 		},
 	}
@@ -261,6 +265,7 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 	for _, n := range rv.Notes {
 		printf(w, "note     %s\n", n)
 	}
+	writeGrants(w, rv.Grants)
 	if rv.Claude == nil {
 		printf(w, "install scripts: none (packages with install scripts are refused)\n")
 	}
@@ -269,10 +274,41 @@ func writeReview(w io.Writer, rv *plugins.Review, sandboxNote string) {
 		printf(w, "sandbox  %s\n", sandboxNote)
 	}
 	printf(w, "policy   %s\n", rv.Policy)
+	printf(w, "compat   sha256:%s (the DSH compatibility table; part of the token)\n", rv.Compatibility)
+	if len(rv.Services) > 0 {
+		printf(w, "services:\n")
+		for _, sv := range rv.Services {
+			printf(w, "  %s: %s\n", sv.Name, sv.Detail)
+		}
+	}
 	if rv.Dev {
 		printf(w, "trust    dev: a `cwx plugin dev` session's receipt, which ends with the session\n")
 	}
 	printf(w, "\nTo trust exactly these bytes: cwx plugin trust %s --token %s\n", shellQuote(rv.ID), rv.Token)
+}
+
+// writeGrants prints what a plugin asks for and is granted beyond its sandbox.
+func writeGrants(w io.Writer, g *plugins.GrantsView) {
+	if g == nil {
+		return
+	}
+	if r := g.Requested; r != nil {
+		for _, p := range r.Read {
+			printf(w, "asks     read %s\n", p)
+		}
+		for _, o := range r.Network {
+			printf(w, "asks     network %s\n", o)
+		}
+	}
+	for _, p := range g.Read {
+		printf(w, "granted  read %s (read-only)\n", p)
+	}
+	for _, o := range g.Network {
+		printf(w, "granted  network %s\n", o)
+	}
+	for _, n := range g.Notes {
+		printf(w, "grants   %s\n", n)
+	}
 }
 
 // writeClaudeReview prints what a Claude Code plugin would run: each hook command (and

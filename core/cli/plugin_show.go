@@ -114,6 +114,10 @@ type PluginShow struct {
 	// Claude is what a Claude Code plugin has and what of it cwx runs (nil for another
 	// kind, or when its staged copy cannot be read: Receipt says why).
 	Claude *plugins.ClaudeReview `json:"claude_code,omitempty"`
+	// Containment says how it is contained on this machine (core.Containment).
+	Containment string `json:"containment,omitempty"`
+	// Grants are what it asks for beyond its sandbox and what config.toml gives it.
+	Grants *plugins.GrantsView `json:"grants,omitempty"`
 }
 
 // PluginConfigInfo describes a plugin's [plugins."<id>".config] without its values.
@@ -158,6 +162,9 @@ func pluginShowCmd() *cobra.Command {
 			sh := showPlugin(s, cfg, r)
 			sh.Live = live
 			sh.Sandbox = unsandboxedNote(s.Layout().Home)
+			if r.Kind != plugins.KindClaudeCode {
+				sh.Containment = pluginContainment(s.Layout().Home, r.ID)
+			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), sh)
 			}
@@ -190,6 +197,11 @@ func showPlugin(s *plugins.Store, cfg *config.Config, r *plugins.Record) PluginS
 		}
 	}
 	pc := cfg.Plugin(r.ID)
+	var req *plugins.GrantRequests
+	if m, err := plugins.ReadManifest(sh.StageDir); err == nil {
+		req = m.Requests
+	}
+	sh.Grants = plugins.ViewGrants(r.ID, req, pc.Grants)
 	sh.Config = PluginConfigInfo{Keys: pc.Keys, Digest: pc.Digest}
 	if sh.Config.Keys == nil {
 		sh.Config.Keys = []string{}
@@ -220,12 +232,16 @@ func writeShow(cmd *cobra.Command, sh PluginShow, ds *diagSet) {
 	if sh.Sandbox != "" {
 		printf(w, "sandbox  %s\n", sh.Sandbox)
 	}
+	if sh.Containment != "" && sh.Sandbox == "" { // unsandboxed, the line above says all
+		printf(w, "runs     %s\n", sh.Containment)
+	}
 	for _, e := range sh.Entries {
 		printf(w, "entry    %s (host code (JavaScript), sha256:%s)\n", e.Path, e.SHA256[:12])
 	}
 	if sh.Claude != nil {
 		writeClaudeReview(w, sh.Claude)
 	}
+	writeGrants(w, sh.Grants)
 	switch {
 	case sh.Config.Error != "":
 		printf(w, "config   refused: %s\n", sh.Config.Error)

@@ -30,8 +30,8 @@ const replHelp = `commands (the leading / is optional):
   /NAME [ARGS...]               run the live command NAME
   /reload                       re-read config.toml and the plugin state, retry failed plugins
   /plugins                      installed plugins, their state and what they have live
-  /host status                  each tier: state, runtime pid, host generation, crashes
-  /host kill plugin|builtin     kill -9 the tier's runtime (the supervisor restarts it)
+  /host status                  each host: state, runtime pid, host generation, crashes, PSS, plugins
+  /host kill plugin|builtin|ID  kill -9 a tier's or a plugin's host (the supervisor restarts it)
   /host retry [plugin|builtin]  let a failed tier start again and re-activate its plugins
   /help                         this list
   /exit                         shut the hosts down and leave (also end of input)

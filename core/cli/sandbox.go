@@ -16,3 +16,7 @@ var unsandboxedNote = func(home string) string {
 		return st.Note
 	}
 }
+
+// pluginContainment says how a plugin is contained on this machine (core.Containment);
+// tests give a fixed line, as for unsandboxedNote.
+var pluginContainment = core.Containment

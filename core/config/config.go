@@ -161,8 +161,11 @@ type hostTOML struct {
 }
 
 type pluginTOML struct {
-	Config    map[string]any `toml:"config"`
-	Isolation *string        `toml:"isolation"`
+	Config             map[string]any `toml:"config"`
+	Isolation          *string        `toml:"isolation"`
+	Read               []string       `toml:"read"`
+	Network            []string       `toml:"network"`
+	ConfirmHookNetwork *bool          `toml:"confirm_hook_network"`
 }
 
 // LoadHome reads config.toml from the cwx home directory.
@@ -187,7 +190,7 @@ func Parse(path string, data []byte) (*Config, error) {
 		return nil, decodeError(path, err)
 	}
 	if keys := unknownKeys(md); len(keys) > 0 {
-		return nil, &Error{Path: path, Key: keys[0], Reason: fmt.Sprintf("unknown key (%s); remove it or fix its spelling", knownKeysHint(keys[0]))}
+		return nil, &Error{Path: path, Key: keys[0], Reason: fmt.Sprintf("unknown key%s (%s); remove it or fix its spelling", didYouMean(keys[0]), knownKeysHint(keys[0]))}
 	}
 	host, err := resolveHost(path, f.ExtensionHost)
 	if err != nil {
@@ -213,6 +216,10 @@ func Parse(path string, data []byte) (*Config, error) {
 			}
 			pl.Isolation = *p.Isolation
 		}
+		bad := func(key, reason string) error { return &Error{Path: path, Key: key, Reason: reason} }
+		if pl.Grants, err = resolveGrants(id, p.Read, p.Network, p.ConfirmHookNetwork, bad); err != nil {
+			return nil, err
+		}
 		cfg.Plugins[id] = pl
 	}
 	return cfg, nil
@@ -232,12 +239,66 @@ func unknownKeys(md toml.MetaData) []string {
 	return keys
 }
 
+// knownKeys are the keys of each core table, for the did-you-mean of an unknown key.
+var knownKeys = map[string][]string{
+	"":               {"extension_host", "plugins", "hooks_file", "hooks", "install"},
+	"extension_host": {"runtime", "node", "bun", "memory_limit_mib", "approval", "sandbox", "bwrap", "deny_read", "sandbox_workspace", "sandbox_uid", "isolation"},
+	"install":        {"npm_registry"},
+	"plugins":        {"isolation", "read", "network", "confirm_hook_network", "config"},
+}
+
+// didYouMean names the known key nearest an unknown one ("" when none is near): a key of
+// the same table at most two edits away.
+func didYouMean(key string) string {
+	parts := strings.Split(key, ".")
+	table, last := "", parts[len(parts)-1]
+	switch {
+	case len(parts) == 2:
+		table = parts[0]
+	case len(parts) == 3 && parts[0] == "plugins":
+		table = "plugins"
+	case len(parts) != 1:
+		return ""
+	}
+	best, dist := "", 3
+	for _, k := range knownKeys[table] {
+		if d := editDistance(last, k); d < dist {
+			best, dist = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
 func knownKeysHint(key string) string {
 	switch {
 	case strings.HasPrefix(key, "extension_host."):
 		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid, isolation"
 	case strings.HasPrefix(key, "plugins."):
-		return `a [plugins."<id>"] table knows isolation and the [plugins."<id>".config] table`
+		return `a [plugins."<id>"] table knows isolation, read, network, confirm_hook_network and the [plugins."<id>".config] table`
 	case strings.HasPrefix(key, "hooks."):
 		return "a [[hooks.<event>]] table knows matcher, command, timeout_s"
 	case strings.HasPrefix(key, "install."):
@@ -359,11 +420,15 @@ func isolationReason(v string) string {
 	return fmt.Sprintf("%q is not an isolation mode; use \"shared\" (the plugin tier's one host) or \"process\" (a host of the plugin's own)", v)
 }
 
-// Isolated reports whether plugin id runs in a host of its own: its [plugins."<id>"]
-// isolation, else [extension_host] isolation. Builtin modules are never isolated.
+// Isolated reports whether plugin id runs in a host of its own: always when it has a grant,
+// else its [plugins."<id>"] isolation, else [extension_host] isolation. Builtin modules are
+// never isolated.
 func (c *Config) Isolated(id string) bool {
 	if strings.HasPrefix(id, "host:") {
 		return false
+	}
+	if p, ok := c.Plugins[id]; ok && !p.Grants.Empty() {
+		return true
 	}
 	if p, ok := c.Plugins[id]; ok && p.Isolation != "" {
 		return p.Isolation == IsolationProcess

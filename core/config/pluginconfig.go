@@ -61,6 +61,8 @@ type Plugin struct {
 	// Isolation is the plugin's [plugins."<id>"] isolation, "" when unset (Config.Isolated
 	// applies the default).
 	Isolation string
+	// Grants are its read and network grants (grants.go).
+	Grants Grants
 }
 
 // Valid reports whether the plugin may be activated with this config.

@@ -75,3 +75,19 @@ func TestCallerCardIsComposedByTheCore(t *testing.T) {
 		t.Fatalf("deny posture: %v", err)
 	}
 }
+
+// TestAgentServiceCard: a core/call of an agent service is named so on its card; its key is
+// the same origin-scoped key as a core tool's.
+func TestAgentServiceCard(t *testing.T) {
+	var card Card
+	ap := ApproverFunc(func(_ context.Context, c Card) (Decision, error) { card = c; return AllowOnce, nil })
+	req := Request{PluginID: "hello", ClosureSHA256: closure, Tool: "subagents_start", Input: []byte(`{"prompt":"x"}`),
+		Requirement: Required, Caller: &Caller{PluginID: "hello", ClosureSHA256: closure, Tool: "greet"}, AgentService: true}
+	if _, err := New(Ask, ap).Check(context.Background(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := "Requested by `extension:hello` from inside its tool `greet` (core/call): the agent's service `subagents_start`"
+	if card.Title != want || !strings.Contains(card.ToolChoice, "the agent's service `subagents_start`") || !strings.HasPrefix(card.Key, "extcall:ext:hello@") {
+		t.Fatalf("card %+v; want title %q and an extcall key", card, want)
+	}
+}

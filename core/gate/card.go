@@ -22,7 +22,7 @@ type Card struct {
 	Tool       string
 	Origin     Origin // where the tool comes from
 	Subject    string // the call as refusals name it (Request.Subject)
-	Title      string // "Extension tool `<name>` from plugin `<plugin>` (runs JavaScript with your permissions)"
+	Title      string // "Extension tool `<name>` from plugin `<plugin>` (<its containment>)"
 	Input      string // the canonical input, cut at MaxCardInput bytes
 	Shared     string // "runs alongside N other plugins in one process", or ""
 	Forced     bool   // asked even under auto; "allow for session" is not remembered
@@ -40,7 +40,7 @@ func NewCard(req Request, key string, canon []byte) Card {
 		Tool:     req.Tool,
 		Origin:   req.Origin(),
 		Subject:  req.Subject(),
-		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (runs JavaScript with your permissions)", req.Tool, req.PluginID),
+		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (%s)", req.Tool, req.PluginID, containment(req)),
 		Forced:   req.Requirement == Forced,
 		Notes:    append([]string(nil), req.Notes...),
 		Diff:     req.Diff,
@@ -54,11 +54,18 @@ func NewCard(req Request, key string, canon []byte) Card {
 	if from := req.Caller; from != nil {
 		// Composed by the core from the ticket's row, never from what the host says.
 		c.Title = fmt.Sprintf("Requested by `extension:%s` from inside its tool `%s` (core/call): core tool `%s`", from.PluginID, from.Tool, req.Tool)
+		if req.AgentService {
+			c.Title = fmt.Sprintf("Requested by `extension:%s` from inside its tool `%s` (core/call): the agent's service `%s`", from.PluginID, from.Tool, req.Tool)
+		}
 	}
 	if c.ToolKey = req.toolKey(); c.ToolKey != "" {
 		switch {
 		case req.Caller != nil:
-			c.ToolChoice = fmt.Sprintf("allow `extension:%s` at this exact version to call core tool `%s` with any input for the session", req.Caller.PluginID, req.Tool)
+			what := "core tool"
+			if req.AgentService {
+				what = "the agent's service"
+			}
+			c.ToolChoice = fmt.Sprintf("allow `extension:%s` at this exact version to call %s `%s` with any input for the session", req.Caller.PluginID, what, req.Tool)
 		case req.Native:
 			c.ToolChoice = fmt.Sprintf("allow native tool `%s` with any input for the session", req.Tool)
 		case req.Builtin:
@@ -132,4 +139,12 @@ func (c Card) Refusal() string {
 		return c.subject() + " must be asked of a person (it is always asked, or a pre-execute hook asked for it; no posture or session grant approves it)"
 	}
 	return c.subject() + " needs approval"
+}
+
+// containment is how the card's title states the plugin's containment.
+func containment(req Request) string {
+	if req.Containment == "" {
+		return "runs JavaScript with your permissions"
+	}
+	return req.Containment
 }

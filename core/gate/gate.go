@@ -130,6 +130,9 @@ type Request struct {
 	// the core's tool, PluginID and ClosureSHA256 are the caller's, and the key is
 	// origin-scoped (callerKeyOf).
 	Caller *Caller
+	// AgentService marks a core/call of one of the agent's own services (Tool is its
+	// name, such as subagents_start): the card names it so. It does not change the key.
+	AgentService bool
 	// Notes are lines the core composed from pre-execute hooks' asks and annotations, each
 	// naming its hook's plugin; the card shows them. They do not change the key.
 	Notes []string
@@ -137,6 +140,10 @@ type Request struct {
 	// core composed from the workspace (natives.Plan); the card shows it. It does not
 	// change the key.
 	Diff string
+	// Containment is how the tool's plugin is contained on this machine, in one line the
+	// core composed (owners.Layer.Containment); the card's title says it. "" says the
+	// plugin runs JavaScript with your permissions.
+	Containment string
 }
 
 // Caller is the extension tool a core/call comes from.

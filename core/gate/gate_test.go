@@ -233,6 +233,12 @@ func TestCardText(t *testing.T) {
 			t.Errorf("card key %s, want %s", c.Key, k)
 		}
 	}
+	// the core's line on the plugin's containment replaces the default in the title
+	contained := req(`{}`)
+	contained.Containment = "sandboxed: no network, only its own files; in a host of its own"
+	if c := NewCard(contained, "k", []byte(`{}`)); c.Title != "Extension tool `greet` from plugin `hello` (sandboxed: no network, only its own files; in a host of its own)" {
+		t.Errorf("title %q", c.Title)
+	}
 	long := `{"s":"` + strings.Repeat("é", MaxCardInput) + `"}`
 	c := NewCard(req(long), "k", []byte(long))
 	if len(c.Input) > MaxCardInput+64 || !strings.HasSuffix(c.Input, "bytes in all)") || !strings.HasPrefix(c.Input, `{"s":"éé`) {

@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -121,7 +122,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 func toolResult(res core.ToolResult) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(res.Content)), IsError: res.IsError}
 	for _, c := range res.Content {
-		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+		out.Content = append(out.Content, mcpContent(c))
 	}
 	if len(res.Structured) > 0 {
 		out.StructuredContent = res.Structured
@@ -135,6 +136,30 @@ func toolResult(res core.ToolResult) *mcp.CallToolResult {
 		out.Content = append(out.Content, &mcp.TextContent{Text: hookMessagePrefix + m})
 	}
 	return out
+}
+
+// mcpContent is a result's block as the MCP content of the same type, its base64 data
+// decoded (the core's content policy admitted it: package content).
+func mcpContent(c core.ContentBlock) mcp.Content {
+	bytesOf := func(s string) []byte {
+		b, _ := base64.StdEncoding.DecodeString(s)
+		return b
+	}
+	switch c.Type {
+	case core.ContentImage:
+		return &mcp.ImageContent{Data: bytesOf(c.Data), MIMEType: c.MimeType}
+	case core.ContentAudio:
+		return &mcp.AudioContent{Data: bytesOf(c.Data), MIMEType: c.MimeType}
+	case core.ContentResourceLink:
+		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, MIMEType: c.MimeType}
+	case core.ContentResource:
+		r := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MimeType, Text: c.Text}
+		if c.Blob != "" {
+			r.Blob = bytesOf(c.Blob)
+		}
+		return &mcp.EmbeddedResource{Resource: r}
+	}
+	return &mcp.TextContent{Text: c.Text}
 }
 
 // hookContextPrefix marks a PostToolUse hook's additional context in a tool's MCP content.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -43,6 +45,10 @@ func (l *Layer) HandleRequest(ctx context.Context, t protocol.HostKey, gen uint6
 			return registry.Result(0, &registry.Refusal{Kind: string(p.Kind), Name: p.Spec.Name, Cause: registry.ErrStaleOwner,
 				Reason: fmt.Sprintf("%s: owner %s generation %d is not live on this host", registry.ErrStaleOwner, p.Owner.PluginID, p.Owner.Generation)}), nil
 		}
+		if why := l.hookNetwork(p); why != "" {
+			l.diags.add(p.Owner.PluginID, diagRefused, why)
+			return registry.Result(0, &registry.Refusal{Kind: string(p.Kind), Name: p.Spec.Name, Cause: registry.ErrRefused, Reason: why}), nil
+		}
 		handle, evicted, err := l.reg.Admit(t, p)
 		if evicted != nil {
 			l.evicted(evicted)
@@ -66,6 +72,23 @@ func (l *Layer) HandleRequest(ctx context.Context, t protocol.HostKey, gen uint6
 		}
 	}
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s is not supported by this core", msg.Method)}
+}
+
+// hookNetwork refuses a pre-execute hook of a plugin granted network origins unless
+// config.toml confirms it: a hook sees every gated call's full input, and with network it
+// could send it away (ARCHITECTURE.md, “Grants”).
+func (l *Layer) hookNetwork(p *protocol.RegisterParams) string {
+	if p.Kind != protocol.KindHook {
+		return ""
+	}
+	l.mu.Lock()
+	g := l.cfg.Plugin(p.Owner.PluginID).Grants
+	l.mu.Unlock()
+	if len(g.Network) == 0 || g.ConfirmHookNetwork {
+		return ""
+	}
+	return fmt.Sprintf("a pre-execute hook sees every tool call's arguments, and this plugin may send data to %s; "+
+		"set confirm_hook_network = true under [plugins.%q] in config.toml to allow both", strings.Join(g.Network, ", "), p.Owner.PluginID)
 }
 
 // ownerOnHost reports whether ref names the latest owner of its plugin and that owner lives
@@ -111,6 +134,18 @@ func (l *Layer) faulted(t protocol.HostKey, gen uint64, p *protocol.FaultedParam
 	l.log.Warn("plugin faulted", "plugin", p.Owner.PluginID, "generation", p.Owner.Generation, "error", p.Error)
 }
 
+// hostFrame is a stack frame of the host's own code or the runtime's internals: a plugin's
+// author has nothing to do with it, so its log lines leave it out.
+var hostFrame = regexp.MustCompile(`(?m)^[ \t]+at [^\n]*(?:/cwx-extension-host\.mjs:\d|\(node:internal/|node:internal/|\(native\))[^\n]*\n?`)
+
+// stripHostFrames removes the host's and the runtime's own frames from a logged stack.
+func stripHostFrames(msg string) string {
+	if !strings.Contains(msg, "\n") {
+		return msg
+	}
+	return strings.TrimRight(hostFrame.ReplaceAllString(msg, ""), "\n")
+}
+
 // hostLog passes a host's log line to hclog and the plugin's diagnostics ring, rate-limited
 // per plugin.
 func (l *Layer) hostLog(t protocol.HostKey, gen uint64, p *protocol.LogParams) {
@@ -122,7 +157,7 @@ func (l *Layer) hostLog(t protocol.HostKey, gen uint64, p *protocol.LogParams) {
 	if !ok {
 		return
 	}
-	msg := p.Msg
+	msg := stripHostFrames(p.Msg)
 	if dropped > 0 {
 		msg = fmt.Sprintf("%s (%d earlier lines dropped by the rate limit)", msg, dropped)
 	}

@@ -69,6 +69,10 @@ type tierState struct {
 	// lastBlame is the newest fault or host end blamed on a plugin of the tier, as
 	// blameLine writes it (TierStatus.LastBlame).
 	lastBlame string
+	// grants is, for a plugin's own host, the grants its sandbox was built with (grantsKey).
+	grants string
+	// mounts are what its sandbox shows a runtime (runtime.Profile.Mounts), nil unsandboxed.
+	mounts []string
 }
 
 // Layer is the owner layer: the owners of the desired plugins, their activation, replay and

@@ -82,7 +82,7 @@ func (l *Layer) claim(t protocol.HostKey, h Host) (stale, todo []*Owner, suspect
 			l.log.Warn("cannot begin owner", "plugin", id, "error", err)
 			continue
 		}
-		o := newOwner(d, t, ref, h)
+		o := newOwner(d, t, ref, h, ts.mounts)
 		l.owners[id] = o
 		todo = append(todo, o)
 	}

@@ -2,6 +2,7 @@ package owners
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,6 +49,16 @@ func hostFor(cfg *config.Config, id string) protocol.HostKey {
 	return protocol.SharedHost(t)
 }
 
+// grantsKey is plugin id's grants under cfg as one comparable string: a change asks for a
+// new host (its sandbox binds them).
+func grantsKey(cfg *config.Config, id string) string {
+	if cfg == nil {
+		return ""
+	}
+	g := cfg.Plugin(id).Grants
+	return fmt.Sprintf("%q %q %t", g.Read, g.Network, g.ConfirmHookNetwork)
+}
+
 // Owner is one activation of one plugin as the layer runs it: the identity it was activated
 // with (closure and config digest), its OwnerRef, the incarnation it lives in and its calls
 // in flight. Its state (activating, active, failed, faulted, revoked) is the registry's, read
@@ -59,6 +70,9 @@ type Owner struct {
 	ref  protocol.OwnerRef
 	h    Host
 	gen  uint64 // host generation h serves
+	// mounts are what the sandbox of its host shows it (runtime.Profile.Mounts); empty when
+	// the host runs unsandboxed.
+	mounts []string
 	// activatedIn is how long the activation took (verification to live), once it is live.
 	activatedIn atomic.Int64
 
@@ -73,9 +87,9 @@ type Owner struct {
 	drained  chan struct{} // +checklocks:mu
 }
 
-func newOwner(d plugins.Desired, k protocol.HostKey, ref protocol.OwnerRef, h Host) *Owner {
+func newOwner(d plugins.Desired, k protocol.HostKey, ref protocol.OwnerRef, h Host, mounts []string) *Owner {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &Owner{id: d.ID, host: k, want: d, ref: ref, h: h, gen: h.Generation(),
+	return &Owner{id: d.ID, host: k, want: d, ref: ref, h: h, gen: h.Generation(), mounts: mounts,
 		ctx: ctx, cancel: cancel}
 }
 

@@ -68,8 +68,8 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	var revoke []*Owner
 	for id, o := range l.owners {
 		d, ok := want[id]
-		if ok && o.sameIdentity(d) && o.host == hostFor(cfg, id) {
-			continue // moved between the shared host and its own: revoked, activated there
+		if ok && o.sameIdentity(d) && o.host == hostFor(cfg, id) && !l.regrantedLocked(cfg, o.host) {
+			continue // else moved between hosts or given other grants: revoked, activated anew
 		}
 		if l.stateOf(o).Live() {
 			revoke = append(revoke, o)
@@ -124,8 +124,18 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	return errors.Join(errs...)
 }
 
+// regrantedLocked reports whether k is a plugin's own host whose sandbox was built with
+// other grants than cfg gives the plugin now.
+//
+// +checklocks:l.mu
+func (l *Layer) regrantedLocked(cfg *config.Config, k protocol.HostKey) bool {
+	ts := l.tiers[k]
+	return k.Isolated() && ts != nil && ts.rt != nil && ts.grants != grantsKey(cfg, k.Group)
+}
+
 // stopUnneeded stops the own host of every plugin that no longer has one (disabled,
-// untrusted, or moved to the shared host): its owner was revoked just now. The next need
+// untrusted, or moved to the shared host) or whose grants changed: its owner was revoked
+// just now. The next need
 // of the plugin's own host starts a new one.
 func (l *Layer) stopUnneeded(cfg *config.Config, want map[string]plugins.Desired) {
 	l.mu.Lock()
@@ -134,7 +144,7 @@ func (l *Layer) stopUnneeded(cfg *config.Config, want map[string]plugins.Desired
 		if !k.Isolated() {
 			continue
 		}
-		if _, ok := want[k.Group]; ok && hostFor(cfg, k.Group) == k {
+		if _, ok := want[k.Group]; ok && hostFor(cfg, k.Group) == k && !l.regrantedLocked(cfg, k) {
 			continue
 		}
 		if ts.rt != nil {

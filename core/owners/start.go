@@ -14,6 +14,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/grants"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -101,6 +102,9 @@ func (l *Layer) ensureTier(ctx context.Context, t protocol.HostKey) (Host, error
 		ts := l.tierLocked(t)
 		if tr = ts.rt; tr == nil {
 			tr, ts.rt = created, created
+			if t.Isolated() {
+				ts.grants = grantsKey(l.cfg, t.Group)
+			}
 		}
 		l.mu.Unlock()
 		if tr != created {
@@ -169,6 +173,16 @@ func (l *Layer) supervisedTier(t protocol.HostKey) (Tier, error) {
 			return nil, err
 		}
 	}
+	if t.Isolated() {
+		if err := l.grantHost(&o, cfg, t.Group); err != nil {
+			return nil, err
+		}
+	}
+	if o.Sandbox != nil {
+		l.mu.Lock()
+		l.tierLocked(t).mounts = o.Sandbox.Mounts()
+		l.mu.Unlock()
+	}
 	if l.o.Tier != nil {
 		l.o.Tier(&o)
 	}
@@ -177,6 +191,26 @@ func (l *Layer) supervisedTier(t protocol.HostKey) (Tier, error) {
 		return nil, err
 	}
 	return supervised{tr}, nil
+}
+
+// grantHost gives plugin id's own host its read grants: resolved now (a refused grant
+// fails the host's creation with its reason), bound read-only into its sandbox, and checked
+// again before every start of the host, so that a symlink swapped since is caught.
+func (l *Layer) grantHost(o *supervisor.Options, cfg *config.Config, id string) error {
+	g := cfg.Plugin(id).Grants
+	if len(g.Read) == 0 {
+		return nil
+	}
+	env := grants.EnvFor(l.home, cfg)
+	paths, err := grants.Resolve(env, id, g)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrNotAvailable, err)
+	}
+	if o.Sandbox != nil {
+		o.Sandbox.Grants = paths
+	}
+	o.BeforeLaunch = func() error { return grants.Check(env, id, g, paths) }
+	return nil
 }
 
 // hostDirs returns host k's working and writable folder (the tier's data folder, or a

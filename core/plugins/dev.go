@@ -203,10 +203,11 @@ func (s *Store) TrustDev(id string, d *DevSession) error {
 		if cur.Closure != r.Closure {
 			return false, fmt.Errorf("%w: %s was reinstalled during trust", ErrContentChanged, id)
 		}
-		if cur.Trust != nil && !cur.Trust.IsDev() && cur.Trust.Closure == r.Closure && cur.Trust.Policy == s.policy {
+		if cur.Trust != nil && !cur.Trust.IsDev() && cur.Trust.Closure == r.Closure && cur.Trust.Policy == s.policy && cur.Trust.Compat == s.compat.SHA256 {
 			return false, errNoChange // a person's receipt for these very bytes stays
 		}
-		cur.Trust = &Receipt{Closure: r.Closure, Policy: s.policy, TrustedAt: s.now().UTC(), DevPID: d.PID, DevSession: d.Token}
+		cur.Trust = s.receiptFor(cur, r.Closure, r.Entries)
+		cur.Trust.DevPID, cur.Trust.DevSession = d.PID, d.Token
 		return true, nil
 	})
 }

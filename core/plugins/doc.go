@@ -86,15 +86,35 @@
 //
 // A plugin is installed disabled and untrusted. [Store.Review] re-hashes the staged copy
 // and describes it, ending with [ReviewToken] (bound to the id, the closure hash and the
-// activation policy version). [Store.Trust] needs that token and writes a [Receipt]. A
+// activation policy version with the compatibility table's digest). [Store.Trust] needs that token and writes a [Receipt]. A
 // receipt fails closed: [Store.CheckReceipt] (in memory) reports ErrNotTrusted,
-// ErrCapabilitiesChanged when [PolicyVersion] moved, ErrContentChanged when the installed
+// ErrCapabilitiesChanged when [PolicyVersion] moved or an injected service changed status in
+// the compatibility table, ErrContentChanged when the installed
 // closure differs; [Store.VerifyClosure] (before every activation, replays after a host
 // restart and planned restarts included) checks the whole staged copy and reports
 // ErrContentChanged. It re-hashes only a folder in which some file's identity (device and
 // inode), size, mode, modification or change time moved since it last hashed to the
 // closure, or changed within two seconds of that hash; so a module that rewrites one of its
 // own files is caught at the next activation at the cost of a stat per file.
+//
+// # The compatibility table
+//
+// The JS host enforces one pinned table, nodeshim/jshost's dist/compatibility.json ([Compat],
+// [ParseCompat]): `provided_services`, the services a plugin may inject, grouped by who
+// declares them (dsh, cordis, cwx); `builtin_services`, the further ones only builtin modules
+// may inject; `refused_services`, the names no plugin may provide, each with why. Its sha256 is
+// shown by every review, is bound into the review token (a review shown under one table does
+// not trust under another), and is recorded in the receipt with what the table said of each
+// service the plugin's entries inject (the providing group, or none). A changed table does not
+// move [PolicyVersion]: [Store.CheckReceipt] keeps a receipt while every one of those services
+// keeps its status, and otherwise reports ErrCapabilitiesChanged naming each service, what it
+// was and what it is now ("service `storage` was not provided and is now provided (dsh)"). An
+// entry that names inject without a literal cwx can read (a computed inject, a bundler's lowered
+// class field) counts as changed on any new table. The same rule settles
+// receipts written before the table: they are judged as written under the services cwx first
+// provided (tools, commands, timer and Cordis' logger, events, reflect, registry), so a plugin
+// that injects prompt, systemPrompt, storage or userQuestions, provided since, is reviewed
+// again, and one that injects only those first services keeps its trust.
 //
 // [Store.TrustDev] writes a dev receipt (`cwx plugin dev`, folders only): bound to the
 // closure like any receipt and to the token of a [DevSession] ([Store.BeginDev]), valid only

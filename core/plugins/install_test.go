@@ -143,7 +143,7 @@ func TestInstallTarballWithBundledDeps(t *testing.T) {
 	if len(rv.Notes) != 1 || !strings.Contains(rv.Notes[0], "depends on @deepseek-ai/dsh-agent, which the cwx host refuses to load") {
 		t.Fatalf("notes %v", rv.Notes)
 	}
-	if rv.Warning != RunsJavaScript || rv.Token != ReviewToken("@me/tool", res.Closure, PolicyVersion) || rv.InstallScripts {
+	if rv.Warning != RunsJavaScript || rv.Token != ReviewToken("@me/tool", res.Closure, s.tokenPolicy()) || rv.InstallScripts {
 		t.Fatalf("review %+v", rv)
 	}
 }

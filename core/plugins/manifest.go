@@ -55,6 +55,8 @@ type Manifest struct {
 
 	// Notes are things the review should say about parts of the package cwx ignores.
 	Notes []string
+	// Requests are the grants it asks for (cwx.grants), shown in review, granted by config.toml.
+	Requests *GrantRequests `json:",omitempty"`
 	// Claude is what cwx read of a Claude Code plugin (KindClaudeCode), nil otherwise.
 	Claude *ccplugin.Plugin `json:",omitempty"`
 
@@ -219,6 +221,9 @@ func parsePluginJSON(file string, data []byte) (*Manifest, error) {
 	}
 	m.entryField = field
 	if m.Entries, err = parseNative(file, field, native); err != nil {
+		return nil, err
+	}
+	if m.Requests, err = readGrantRequests(file, obj); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -46,6 +46,9 @@ func parsePackageJSON(file string, data []byte) (*Manifest, error) {
 		return nil, &ManifestError{File: file, Field: field, Reason: fmt.Sprintf("entry %q %s", entry, cerr)}
 	}
 	m.Entries, m.entryField = []string{c}, field
+	if m.Requests, err = readGrantRequests(file, obj); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

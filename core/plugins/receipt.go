@@ -60,7 +60,11 @@ func (e *TokenError) Error() string {
 // Is makes errors.Is(err, ErrBadToken) true.
 func (e *TokenError) Is(target error) bool { return target == ErrBadToken }
 
-// CheckReceipt compares r's receipt with its recorded closure and the store's policy. It is
+// CheckReceipt compares r's receipt with its recorded closure, the store's policy and its
+// compatibility table: a receipt written under another table holds while every service the
+// plugin injects has the status it had then (one written before tables is judged against
+// legacyCompat, reading the entries' injects from the staged copy); otherwise it fails with
+// ErrCapabilitiesChanged naming each service and what changed. Apart from that one read it is
 // an in-memory check; VerifyEntries and VerifyClosure re-hash the bytes.
 func (s *Store) CheckReceipt(r *Record) error {
 	switch {
@@ -73,7 +77,31 @@ func (s *Store) CheckReceipt(r *Record) error {
 	case r.Trust.IsDev() && !s.devHeld(r.Trust.DevSession):
 		return &ReceiptError{ID: r.ID, Err: ErrNotTrusted, Detail: fmt.Sprintf("its dev session (pid %d) ended", r.Trust.DevPID)}
 	}
+	if r.Trust.Compat != s.compat.SHA256 {
+		if d := s.compatChange(r); d != "" {
+			return &ReceiptError{ID: r.ID, Err: ErrCapabilitiesChanged, Detail: d}
+		}
+	}
 	return nil
+}
+
+// compatChange says why r's receipt, written under another compatibility table (or, with no
+// table recorded, under legacyCompat), no longer holds: one clause per injected service whose
+// status changed, or "" when none did and the receipt still holds.
+func (s *Store) compatChange(r *Record) string {
+	recorded := r.Trust.Services
+	from := "no table"
+	if r.Trust.Compat == "" {
+		names, unread := s.injectsOf(r, r.Closure, r.Entries)
+		recorded = serviceMap(legacyCompat, names, unread)
+	} else {
+		from = short(r.Trust.Compat)
+	}
+	d := servicesChanged(recorded, s.compat)
+	if d == "" {
+		return ""
+	}
+	return fmt.Sprintf("the compatibility table changed (%s → %s): %s", from, short(s.compat.SHA256), d)
 }
 
 func short(h string) string {
@@ -145,7 +173,7 @@ func (s *Store) Trust(id, token string) error {
 	if err := s.VerifyClosure(r); err != nil {
 		return fmt.Errorf("%w; reinstall the plugin, then review it", err)
 	}
-	want := ReviewToken(r.ID, r.Closure, s.policy)
+	want := ReviewToken(r.ID, r.Closure, s.tokenPolicy())
 	if subtle.ConstantTimeCompare([]byte(want), []byte(token)) != 1 {
 		return &TokenError{ID: id}
 	}
@@ -153,10 +181,10 @@ func (s *Store) Trust(id, token string) error {
 		if cur.Closure != r.Closure {
 			return false, fmt.Errorf("%w: %s was reinstalled during trust; review it again", ErrContentChanged, id)
 		}
-		if cur.Trust != nil && cur.Trust.Closure == r.Closure && cur.Trust.Policy == s.policy {
-			return false, errNoChange // already trusted for these bytes and this policy
+		if cur.Trust != nil && cur.Trust.Closure == r.Closure && cur.Trust.Policy == s.policy && cur.Trust.Compat == s.compat.SHA256 {
+			return false, errNoChange // already trusted for these bytes, this policy and this table
 		}
-		receipt := &Receipt{Closure: r.Closure, Policy: s.policy, TrustedAt: s.now().UTC()}
+		receipt := s.receiptFor(cur, r.Closure, r.Entries)
 		if cur.FirstTrustedAt.IsZero() { // kept from here on: it ranks contenders for a name
 			cur.FirstTrustedAt = receipt.TrustedAt
 			if cur.Trust != nil {

@@ -39,11 +39,19 @@ type Review struct {
 	InstallScripts bool   `json:"install_scripts"`
 	Warning        string `json:"warning"`
 	Policy         string `json:"policy_version"`
-	Token          string `json:"token"`
+	// Compatibility is the sha256 of the compatibility table this review was made under (part
+	// of the token), and Services what it says of each service the entries inject.
+	Compatibility string          `json:"compatibility_sha256"`
+	Services      []ServiceStatus `json:"services"`
+	Token         string          `json:"token"`
 	// Dev is set while a dev session's receipt (`cwx plugin dev`) trusts these bytes.
 	Dev bool `json:"dev,omitempty"`
 	// Claude is the review of a Claude Code plugin's parts (KindClaudeCode), nil otherwise.
 	Claude *ClaudeReview `json:"claude_code,omitempty"`
+	// Requested are the grants its manifest asks for; Grants, set by the caller that read
+	// config.toml (ViewGrants), what is granted and what that means.
+	Requested *GrantRequests `json:"-"`
+	Grants    *GrantsView    `json:"grants,omitempty"`
 }
 
 // RunsHookCommands is the warning of a Claude Code plugin's review.
@@ -122,12 +130,14 @@ func (s *Store) Review(id string) (*Review, error) {
 		ID: r.ID, Version: r.Version, Description: r.Description, Kind: r.Kind, Source: r.Source,
 		Deprecated: originDeprecated(r.Origin), Integrity: originIntegrity(r.Origin),
 		Closure: r.Closure, Files: r.Files, Bytes: r.Bytes, Peers: rep.Peers,
-		Warning: RunsJavaScript, Policy: s.policy, Token: ReviewToken(r.ID, r.Closure, s.policy),
+		Warning: RunsJavaScript, Policy: s.policy, Compatibility: s.compat.SHA256, Services: []ServiceStatus{},
+		Token: ReviewToken(r.ID, r.Closure, s.tokenPolicy()),
 	}
 	if rv.Peers == nil {
 		rv.Peers = []Peer{}
 	}
 	rv.Notes = append(append([]string{}, m.Notes...), s.refusedNotes(m)...)
+	rv.Requested = m.Requests
 	if m.Claude != nil {
 		rv.Warning, rv.Claude = RunsHookCommands, ReviewClaude(m.Claude)
 	}
@@ -138,6 +148,10 @@ func (s *Store) Review(id string) (*Review, error) {
 			inj = StaticInjects(src)
 		}
 		rv.Entries = append(rv.Entries, ReviewEntry{Path: e.Path, SHA256: e.SHA256, Display: EntryDisplay, Injects: inj})
+	}
+	names, _ := s.injectsOf(r, r.Closure, r.Entries)
+	for _, n := range names {
+		rv.Services = append(rv.Services, ServiceStatus{Name: n, Provider: s.compat.Provider(n), Detail: s.compat.Describe(n)})
 	}
 	rv.Dev = r.Trust != nil && r.Trust.IsDev() && s.CheckReceipt(r) == nil
 	return rv, nil

@@ -111,9 +111,16 @@ type Entry struct {
 
 // Receipt binds trust to the reviewed bytes and the activation policy.
 type Receipt struct {
-	Closure   string    `json:"closure_sha256"`
-	Policy    string    `json:"policy_version"`
-	TrustedAt time.Time `json:"trusted_at"`
+	Closure string `json:"closure_sha256"`
+	Policy  string `json:"policy_version"`
+	// Compat is the sha256 of the compatibility table the plugin was trusted under and
+	// Services what it said of each service the entries inject (the providing group, "" for
+	// not provided; key "*" when an entry's inject could not be read). A later table keeps
+	// the receipt unless one of these services changed status. Both are empty on a receipt
+	// written before the table: it is judged as written under the first provided set.
+	Compat    string            `json:"compat_sha256,omitempty"`
+	Services  map[string]string `json:"services,omitempty"`
+	TrustedAt time.Time         `json:"trusted_at"`
 	// DevPID and DevSession are set on a dev receipt (`cwx plugin dev`): the receipt holds
 	// only while the session holds the flock its token names (DevSession), and the session
 	// drops it when it ends. DevPID is the session's process, for people to read; a live

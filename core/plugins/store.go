@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
 
 // PolicyVersion is the activation policy every trust receipt is bound to. Changing what a
@@ -23,9 +24,12 @@ type Options struct {
 	// Refused lists the host's refused import patterns ("@deepseek-ai/dsh-*"); entries with
 	// spaces are prose and ignored. A review notes every dependency that matches one.
 	Refused []string
-	Limits  Limits           // zero value: DefaultLimits
-	Policy  string           // zero value: PolicyVersion; tests inject others
-	Now     func() time.Time // zero value: time.Now
+	Limits  Limits // zero value: DefaultLimits
+	Policy  string // zero value: PolicyVersion; tests inject others
+	// Compat is the compatibility table's bytes; nil: the JS host's own
+	// (jshost.CompatibilityJSON). Tests inject others.
+	Compat []byte
+	Now    func() time.Time // zero value: time.Now
 }
 
 // Store is the plugins on disk of one cwx home: staged copies, data directories and the
@@ -37,6 +41,7 @@ type Store struct {
 	refused  []string
 	limits   Limits
 	policy   string
+	compat   *Compat
 	now      func() time.Time
 	verified *verifyCache // the staged folders that last hashed to their closure
 }
@@ -64,6 +69,15 @@ func Open(opts Options) (*Store, error) {
 	if s.policy == "" {
 		s.policy = PolicyVersion
 	}
+	table := opts.Compat
+	if table == nil {
+		table = jshost.CompatibilityJSON()
+	}
+	c, err := ParseCompat(table)
+	if err != nil {
+		return nil, err
+	}
+	s.compat = c
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -75,6 +89,21 @@ func (s *Store) Layout() Layout { return s.layout }
 
 // Policy returns the activation policy version receipts are checked against.
 func (s *Store) Policy() string { return s.policy }
+
+// Compat returns the compatibility table reviews and receipts are checked against.
+func (s *Store) Compat() *Compat { return s.compat }
+
+// tokenPolicy is what a review token binds besides the id and the closure: the activation
+// policy and the compatibility table's digest, so a review shown under another table cannot
+// trust under this one.
+func (s *Store) tokenPolicy() string { return s.policy + "\x00compat " + s.compat.SHA256 }
+
+// receiptFor is a new receipt for r's closure under this store's policy and table, with what
+// the table says of each service r's entries inject.
+func (s *Store) receiptFor(r *Record, closure string, entries []Entry) *Receipt {
+	names, unread := s.injectsOf(r, closure, entries)
+	return &Receipt{Closure: closure, Policy: s.policy, Compat: s.compat.SHA256, Services: serviceMap(s.compat, names, unread), TrustedAt: s.now().UTC()}
+}
 
 // StatePath returns the state file's path.
 func (s *Store) StatePath() string { return s.layout.StatePath() }

@@ -119,7 +119,7 @@ func (s *Store) StageUpdate(id, src string, opt InstallOptions, dryRun bool) (*U
 	if err != nil {
 		return nil, err
 	}
-	rv.Token = ReviewToken(id, res.Closure, s.policy)
+	rv.Token = ReviewToken(id, res.Closure, s.tokenPolicy())
 	return rv, nil
 }
 
@@ -245,7 +245,7 @@ func (s *Store) trustPending(r *Record, token string) (bool, error) {
 	if p == nil {
 		return false, nil
 	}
-	want := ReviewToken(r.ID, p.Closure, s.policy)
+	want := ReviewToken(r.ID, p.Closure, s.tokenPolicy())
 	if subtle.ConstantTimeCompare([]byte(want), []byte(token)) != 1 {
 		return false, nil
 	}
@@ -263,7 +263,8 @@ func (s *Store) trustPending(r *Record, token string) (bool, error) {
 		if cur.FirstTrustedAt.IsZero() {
 			cur.FirstTrustedAt = now
 		}
-		cur.Trust = &Receipt{Closure: p.Closure, Policy: s.policy, TrustedAt: now}
+		cur.Trust = s.receiptFor(cur, p.Closure, p.Entries)
+		cur.Trust.TrustedAt = now
 		cur.Pending = nil
 		return true, nil
 	})

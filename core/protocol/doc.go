@@ -187,7 +187,9 @@
 //     dirty teardown.
 //   - `tool/call` and `command/run` carry the handle, a call id, the input, `deadline_ms` and the
 //     optional `workspace`, `ticket`, `session_id`, `agent_id` and `origin_turn_id`. A tool result is
-//     `{content: [{type: "text", text}], is_error, structured?}`, with `structured` only for a
+//     `{content: [block], is_error, structured?}`, a block one of `{type: "text", text?}`,
+//     `{type: "image" | "audio", data, mime_type}`, `{type: "resource_link", uri, name,
+//     mime_type?}` and `{type: "resource", uri, mime_type?, text? | blob?}` (core/content doc.go), with `structured` only for a
 //     non-string plain JSON value (a string is sent once, as the text); a command result is tagged by
 //     `kind`: `success {text?}`, `error {text}`, `submit {prompt, text?}`.
 //

@@ -24,6 +24,13 @@ var shapeRules = map[string]func(v *jvalue) (reason, at string){
 		"annotate": {required: []string{"text"}, forbidden: []string{"reason", "input"}},
 		"revise":   {required: []string{"input"}, forbidden: []string{"reason", "text"}},
 	}),
+	"ContentBlock": taggedRule("type", map[string]fieldRule{
+		"text":          {forbidden: []string{"data", "mime_type", "uri", "name", "blob"}},
+		"image":         {required: []string{"data", "mime_type"}, forbidden: []string{"text", "uri", "name", "blob"}},
+		"audio":         {required: []string{"data", "mime_type"}, forbidden: []string{"text", "uri", "name", "blob"}},
+		"resource_link": {required: []string{"uri", "name"}, forbidden: []string{"text", "data", "blob"}},
+		"resource":      {required: []string{"uri"}, forbidden: []string{"data", "name"}},
+	}),
 	"UserAnswer": taggedRule("kind", map[string]fieldRule{
 		"choice":  {required: []string{"choice"}, forbidden: []string{"text"}},
 		"text":    {required: []string{"text"}, forbidden: []string{"choice"}},

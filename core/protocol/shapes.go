@@ -53,7 +53,7 @@ var enumValues = map[reflect.Type][]string{
 	reflect.TypeFor[ActivateStatus]():    {string(ActivateOK), string(ActivateFailed)},
 	reflect.TypeFor[CommandResultKind](): {string(CommandSuccess), string(CommandError), string(CommandSubmit)},
 	reflect.TypeFor[HookVerdictKind]():   {string(HookAbstain), string(HookDeny), string(HookAsk), string(HookAnnotate), string(HookRevise)},
-	reflect.TypeFor[ContentType]():       {string(ContentText)},
+	reflect.TypeFor[ContentType]():       {string(ContentText), string(ContentImage), string(ContentAudio), string(ContentResourceLink), string(ContentResource)},
 	reflect.TypeFor[UserAnswerKind]():    {string(AnswerChoice), string(AnswerText), string(AnswerSkipped)},
 }
 

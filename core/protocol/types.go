@@ -128,16 +128,28 @@ type ToolCallParams struct {
 	OriginTurnID string          `json:"origin_turn_id,omitempty"`
 }
 
-// ContentType tags a ContentBlock; only "text" exists.
+// ContentType tags a ContentBlock: the MCP content block types cwx carries.
 type ContentType string
 
-// ContentText is the only content block type.
-const ContentText ContentType = "text"
+// The content block types. Each carries its own fields (ContentBlock's rule, rules.go); the
+// core's content policy bounds them (package content).
+const (
+	ContentText         ContentType = "text"          // text
+	ContentImage        ContentType = "image"         // data (base64), mime_type image/*
+	ContentAudio        ContentType = "audio"         // data (base64), mime_type audio/*
+	ContentResourceLink ContentType = "resource_link" // uri, name, mime_type?
+	ContentResource     ContentType = "resource"      // uri, mime_type?, and text or blob (base64)
+)
 
 // ContentBlock is one block of a tool result.
 type ContentBlock struct {
-	Type ContentType `json:"type"`
-	Text string      `json:"text"`
+	Type     ContentType `json:"type"`
+	Text     string      `json:"text,omitempty"`
+	Data     string      `json:"data,omitempty"`
+	MimeType string      `json:"mime_type,omitempty"`
+	URI      string      `json:"uri,omitempty"`
+	Name     string      `json:"name,omitempty"`
+	Blob     string      `json:"blob,omitempty"`
 }
 
 // ToolResult answers tool/call and core/call.

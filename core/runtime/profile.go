@@ -36,6 +36,7 @@ type Profile struct {
 	Plugins   string       // $CWX_HOME/plugins, read-only
 	Data      string       // $CWX_HOME/extension-host/data, the only writable tree
 	Workspace string       // bound read-only when not ""
+	Grants    []string     // canonical paths a plugin's own host is granted, bound read-only
 	DenyRead  []string     // masked even inside a mounted tree
 	User      *SandboxUser // the identity the runtime gets when cwx runs as root; nil keeps the caller's
 }
@@ -143,6 +144,9 @@ func (p Profile) args(infoFD bool) []string {
 	b.bind("--bind", p.Data)
 	if p.Workspace != "" {
 		b.bind("--ro-bind", p.Workspace)
+	}
+	for _, g := range p.Grants {
+		b.bind("--ro-bind", g)
 	}
 	a = b.a
 	for _, m := range append(append([]string(nil), systemSecrets...), hostKeys()...) {
@@ -277,6 +281,35 @@ func appendMask(a []string, path string) []string {
 }
 
 // hostKeys lists the SSH host private keys (/etc/ssh/ssh_host_*_key).
+// Mounts are the host's trees the sandbox shows the runtime: the system trees, the runtime
+// binary, the bundle, the plugins' staged copies, the data folder, the workspace when bound,
+// and the grants. A host path under none of them is absent inside (masks aside; /proc, /dev
+// and /tmp are the sandbox's own).
+func (p Profile) Mounts() []string {
+	out := append([]string(nil), systemTrees...)
+	for _, m := range append([]string{p.Runtime, p.Bundle, p.Plugins, p.Data, p.Workspace}, p.Grants...) {
+		if m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Covers reports whether path is inside one of mounts.
+func Covers(mounts []string, path string) bool {
+	for _, m := range mounts {
+		if isUnder(path, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// SecretPaths are the system files the sandbox masks even inside the trees it binds: the
+// password and sudo files, TLS private keys, and the SSH host keys present on this machine.
+// Nothing inside them may be granted (core/grants).
+func SecretPaths() []string { return append(append([]string(nil), systemSecrets...), hostKeys()...) }
+
 func hostKeys() []string {
 	m, _ := filepath.Glob("/etc/ssh/ssh_host_*_key")
 	return m

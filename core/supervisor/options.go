@@ -117,6 +117,9 @@ type Options struct {
 	// Sandbox, when set, is the bubblewrap profile every incarnation's runtime runs in
 	// (ARCHITECTURE.md, “Sandbox”); nil runs it unsandboxed.
 	Sandbox *runtime.Profile
+	// BeforeLaunch, when set, runs before every incarnation is spawned; its error fails that
+	// start with its reason (a plugin's grants re-checked: ARCHITECTURE.md, “Grants”).
+	BeforeLaunch func() error
 
 	// ShimPath is the binary re-executed as `<ShimPath> nodeshim --tier=<tier>`; empty
 	// means this executable.

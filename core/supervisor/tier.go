@@ -227,6 +227,11 @@ func (t *TierRuntime) run(ctx context.Context, gen uint64) {
 
 // start spawns and handshakes one incarnation, then lets the owner layer activate.
 func (t *TierRuntime) start(ctx context.Context, gen uint64) (*incarnation, *FailureError) {
+	if f := t.o.BeforeLaunch; f != nil {
+		if err := f(); err != nil {
+			return nil, &FailureError{Tier: t.o.Tier, Group: t.o.Group, Generation: gen, Reason: err.Error(), Err: err}
+		}
+	}
 	inc, err := spawn(ctx, &t.o, gen, func(inc *incarnation) rpc.Handler { return &hostHandler{t: t, inc: inc} })
 	if err != nil {
 		return nil, &FailureError{Tier: t.o.Tier, Group: t.o.Group, Generation: gen, Reason: err.Error(), Err: err}

@@ -4,7 +4,11 @@
 //
 // Usage:
 //
-//	embed [-home DIR] [-allow NAME,...] [-session | -tool-session] TOOL [JSON]
+//	embed [-home DIR] [-allow NAME,...] [-session | -tool-session] [-agent -workspace DIR -skills DIR -answer LABEL] TOOL [JSON]
+//
+// With -agent it also provides a small fake agent's own services to the plugins (agent.go):
+// saving the session, child agents, skills roots and bounded git queries, and it answers the
+// plugins' questions. Without it those services are refused by name.
 //
 // The program is also its own extension-host shim: the Manager starts each tier by
 // re-executing the running binary as `<binary> nodeshim`, so main hands that invocation to
@@ -58,8 +62,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	allow := fs.String("allow", "", "comma-separated tools this program approves; others are denied")
 	session := fs.Bool("session", false, "approve this exact call (the same input) for the whole session instead of once")
 	toolSession := fs.Bool("tool-session", false, "approve the tool of that plugin build, any input, for the whole session")
+	withAgent := fs.Bool("agent", false, "provide the fake agent's services (sessions, subagents, skills, git review scope) and answer questions")
+	workspace := fs.String("workspace", "", "the call's workspace (where git queries run)")
+	skillsRoot := fs.String("skills", "", "the fake agent's skills root")
+	answer := fs.String("answer", "yes", "the option the fake agent answers a question with")
 	if err := fs.Parse(args); err != nil || fs.NArg() < 1 || fs.NArg() > 2 || *session && *toolSession {
-		fmt.Fprintln(stderr, "usage: embed [-home DIR] [-allow NAME,...] [-session | -tool-session] TOOL [JSON]")
+		fmt.Fprintln(stderr, "usage: embed [-home DIR] [-allow NAME,...] [-session | -tool-session] [-agent -workspace DIR -skills DIR -answer LABEL] TOOL [JSON]")
 		return exitUsage
 	}
 	tool, input := fs.Arg(0), json.RawMessage(`{}`)
@@ -73,7 +81,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			policy.allowed[name] = true
 		}
 	}
-	m, err := core.Open(ctx, core.Options{Home: *home, Approver: policy})
+	opts := core.Options{Home: *home, Approver: policy}
+	call := core.CallOptions{SessionID: "embed-example", AgentID: "embed-agent", Workspace: *workspace}
+	if *withAgent {
+		a := &agent{log: stderr, tools: []string{"read", "grep", "edit"}, answer: *answer}
+		if *skillsRoot != "" {
+			a.skills = core.SkillsRoots{*skillsRoot}
+		}
+		// Each service is optional: a nil one is refused by name when a plugin asks for it.
+		opts.Sessions, opts.Subagents, opts.Skills, opts.GitReviewScope = a, a, a.skills, a
+		call.Asker = a
+	}
+	m, err := core.Open(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "embed:", err)
 		return exitCodeOf(err)
@@ -99,7 +118,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	// CallTool validates the input, asks policy (the Manager's Approver), then calls.
-	res, err := m.CallTool(ctx, tool, input, core.CallOptions{SessionID: "embed-example"})
+	res, err := m.CallTool(ctx, tool, input, call)
 	if err != nil {
 		fmt.Fprintln(stderr, "embed:", core.StripEscapes(err.Error()))
 		return exitCodeOf(err)

@@ -30,17 +30,24 @@ func TestMain(m *testing.M) {
 // home makes a cwx home with the hello-extension example installed, trusted and enabled.
 func home(t *testing.T, runtime, path string) string {
 	t.Helper()
-	dir := t.TempDir()
 	conf := fmt.Sprintf("[extension_host]\nruntime = %q\n%s = %q\n\n[plugins.\"hello-extension\".config]\ngreeting = \"Hello from Go\"\n", runtime, runtime, path)
-	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(conf), 0o600); err != nil {
+	return homeWith(t, conf, filepath.Join("..", "hello-extension"))
+}
+
+// homeWith makes a cwx home with config.toml conf and the plugin at dir installed, trusted
+// and enabled.
+func homeWith(t *testing.T, conf, dir string) string {
+	t.Helper()
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m, err := core.Open(context.Background(), core.Options{Home: dir})
+	m, err := core.Open(context.Background(), core.Options{Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close(context.Background())
-	src, err := filepath.Abs(filepath.Join("..", "hello-extension"))
+	src, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +66,7 @@ func home(t *testing.T, runtime, path string) string {
 	if err := store.Enable(res.ID); err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return home
 }
 
 func TestEmbedCallsWithItsOwnApprover(t *testing.T) {

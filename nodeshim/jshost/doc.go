@@ -5,8 +5,11 @@
 // Bun: a Cordis 4 root with the tools, commands, logger and timer services, speaking CWX1
 // JSON-RPC on its stdio. This package only embeds dist/ and exposes the bundle's bytes and
 // sha256 digest, its third-party licence notices, the built-in module table the host reports
-// in host/hello with the module files (dist/builtin/<id>.mjs), and the module specifiers the host resolves itself (which the
-// plugin installer needs to decide what a package must bundle). It has no behaviour of its own
+// in host/hello with the module files (dist/builtin/<id>.mjs), the module specifiers the host resolves itself (which the
+// plugin installer needs to decide what a package must bundle), and the pinned DSH compatibility
+// table (dist/compatibility.json, src/dsh/compatibility.json copied byte for byte: the services a
+// plugin may inject, grouped dsh/cordis/cwx, and those it may never provide, each with why), which
+// the host enforces and core/plugins binds into every review and receipt. It has no behaviour of its own
 // and imports nothing of the core; core/bundle materializes the bytes on disk.
 //
 // `.ci/jshost-test` (run by `make test`) rebuilds dist/ into a temporary directory and fails

@@ -24,6 +24,7 @@ const (
 	licensesPath = "dist/" + LicensesName
 	modulesPath  = "dist/builtin-modules.json"
 	providedPath = "dist/provided-modules.json"
+	compatPath   = "dist/compatibility.json"
 	builtinDir   = "dist/builtin"
 )
 
@@ -68,6 +69,12 @@ func BuiltinModulesJSON() []byte { return mustRead(modulesPath) }
 
 // ProvidedModulesJSON returns dist/provided-modules.json as embedded.
 func ProvidedModulesJSON() []byte { return mustRead(providedPath) }
+
+// CompatibilityJSON returns dist/compatibility.json as embedded: the pinned DSH
+// compatibility table the host enforces (which services a plugin may inject, grouped by who
+// declares them, and which it may never provide). core/plugins decodes it; its sha256 is part
+// of every review.
+func CompatibilityJSON() []byte { return mustRead(compatPath) }
 
 // BuiltinModules returns dist/builtin-modules.json decoded: the built-in modules the build
 // bundled, [{id, sha256}] sorted by id, each sha256 the digest of dist/builtin/<id>.mjs. An id

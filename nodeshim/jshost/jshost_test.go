@@ -23,6 +23,7 @@ func TestEmbeddedFilesEqualDist(t *testing.T) {
 		{LicensesName, Licenses()},
 		{"builtin-modules.json", BuiltinModulesJSON()},
 		{"provided-modules.json", ProvidedModulesJSON()},
+		{"compatibility.json", CompatibilityJSON()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join("dist", tc.name))
@@ -117,5 +118,17 @@ func TestEveryBundledPackageHasANotice(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(pkg) + `@\S+ \(`).MatchString(notices) {
 			t.Errorf("bundled package %s has no section in %s", pkg, LicensesName)
 		}
+	}
+}
+
+// TestCompatibilityShippedVerbatim: the build copies the table byte for byte, so the digest a
+// review shows is the digest of the source file.
+func TestCompatibilityShippedVerbatim(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("src", "dsh", "compatibility.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(src, CompatibilityJSON()) {
+		t.Fatal("dist/compatibility.json differs from src/dsh/compatibility.json: run the build (npm run build)")
 	}
 }

@@ -3,6 +3,7 @@
 //
 //   node client.mjs --bin CWX [--elicit allow_once|allow_session|deny] --call NAME --args JSON
 //   node client.mjs --url http://127.0.0.1:PORT/mcp --token TOKEN [--origin ORIGIN] ...
+//   node client.mjs --config .mcp.json [--cwd DIR] ...   (the server named cwx, as an agent starts it)
 //
 // Over stdio the server is started with CWX_HOME from the environment; --serve-arg adds an
 // argument to `cwx serve --mcp` (repeatable).
@@ -22,6 +23,8 @@ const { values: o } = parseArgs({
     call: { type: 'string' },
     args: { type: 'string', default: '{}' },
     'serve-arg': { type: 'string', multiple: true, default: [] },
+    config: { type: 'string' },
+    cwd: { type: 'string' },
   },
 });
 
@@ -36,7 +39,19 @@ if (o.elicit) {
 }
 
 let transport;
-if (o.url) {
+if (o.config) {
+  // as an agent reads .mcp.json: command, args and env of the server named cwx, started in
+  // the project folder (--cwd)
+  const { readFileSync } = await import('node:fs');
+  const s = JSON.parse(readFileSync(o.config, 'utf8')).mcpServers.cwx;
+  transport = new StdioClientTransport({
+    command: s.command,
+    args: s.args ?? [],
+    env: { PATH: process.env.PATH, ...(s.env ?? {}) },
+    cwd: o.cwd,
+    stderr: 'inherit',
+  });
+} else if (o.url) {
   const headers = {};
   if (o.token) headers.Authorization = `Bearer ${o.token}`;
   if (o.origin) headers.Origin = o.origin;

@@ -545,8 +545,13 @@ var SHAPES = {
     origin_turn_id: { type: { t: "string" }, required: false }
   } },
   ContentBlock: { strict: true, fields: {
-    type: { type: { t: "enum", values: ["text"] }, required: true },
-    text: { type: { t: "string" }, required: true }
+    type: { type: { t: "enum", values: ["text", "image", "audio", "resource_link", "resource"] }, required: true },
+    text: { type: { t: "string" }, required: false },
+    data: { type: { t: "string" }, required: false },
+    mime_type: { type: { t: "string" }, required: false },
+    uri: { type: { t: "string" }, required: false },
+    name: { type: { t: "string" }, required: false },
+    blob: { type: { t: "string" }, required: false }
   } },
   CoreCallParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
@@ -1290,6 +1295,10 @@ function checkResultRules(method, r) {
       }
       return;
     }
+    case "tool/call":
+    case "core/call":
+      if (ArrayIsArray(r.content)) for (let i = 0; i < r.content.length; i++) checkBlock(r.content[i], `${where} content[${i}]`);
+      return;
     case "user/ask": {
       const want = r.kind === "choice" ? "choice" : r.kind === "text" ? "text" : void 0;
       for (const k of ["choice", "text"]) {
@@ -1299,6 +1308,20 @@ function checkResultRules(method, r) {
       return;
     }
   }
+}
+var BLOCK_FIELDS = {
+  text: { need: [], allow: ["text"] },
+  image: { need: ["data", "mime_type"], allow: ["data", "mime_type"] },
+  audio: { need: ["data", "mime_type"], allow: ["data", "mime_type"] },
+  resource_link: { need: ["uri", "name"], allow: ["uri", "name", "mime_type"] },
+  resource: { need: ["uri"], allow: ["uri", "mime_type", "text", "blob"] }
+};
+function checkBlock(b, where) {
+  if (!isPlainObject(b) || typeof b.type !== "string") return;
+  const f = BLOCK_FIELDS[b.type];
+  if (!f) return;
+  for (const k of f.need) need(b, k, where);
+  for (const k of ["text", "data", "mime_type", "uri", "name", "blob"]) if (!ArrayPrototypeIncludes(f.allow, k)) forbid(b, k, where);
 }
 function acceptInbound(msg, answers) {
   if (typeof msg.method === "string") {
@@ -1656,11 +1679,11 @@ function snapshot(value, ancestors = /* @__PURE__ */ new Set()) {
   }
 }
 function createVolatile(value) {
-  let current = snapshot(value);
+  let current2 = snapshot(value);
   return Object.freeze({
-    get: () => current,
+    get: () => current2,
     [write]: (value2) => {
-      current = value2;
+      current2 = value2;
     }
   });
 }
@@ -1805,7 +1828,7 @@ function uncapitalize(source) {
   return source.charAt(0).toLowerCase() + source.slice(1);
 }
 function camelCase(source) {
-  return source.replace(/[_-][a-z]/g, (str) => str.slice(1).toUpperCase());
+  return source.replace(/[_-][a-z]/g, (str2) => str2.slice(1).toUpperCase());
 }
 function tokenize(source, delimiters, delimiter) {
   const output = [];
@@ -4503,8 +4526,8 @@ Object.freeze(QuestionError.prototype);
 var scope = new AsyncLocalStorage2();
 function withQuestions(rpc, owner, ticket, signal, fn) {
   if (rpc === void 0 || ticket === void 0) return fn();
-  const ask = (question) => rpc.request("user/ask", { owner: owner.ref, ticket, question }, signal);
-  return scope.run({ owner, ask }, fn);
+  const ask2 = (question) => rpc.request("user/ask", { owner: owner.ref, ticket, question }, signal);
+  return scope.run({ owner, ask: ask2 }, fn);
 }
 var REFUSED_FIELDS = ["wait", "timeout", "timeoutMs", "deadline"];
 function toQuestion(q) {
@@ -4538,6 +4561,27 @@ function toQuestionError(err) {
   if (err.code === ErrorCode.Refused || err.code === ErrorCode.InvalidParams) return new QuestionError("REFUSED", err.message);
   return new QuestionError("FAILED", err.message);
 }
+function isDshRequest(q) {
+  return isPlainObject(q) && Array.isArray(q.questions);
+}
+function dshQuestion(q, i) {
+  if (!isPlainObject(q)) throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} must be an object`);
+  if (typeof q.id !== "string" || q.id === "") throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} needs a non-empty string \`id\``);
+  if (q.multiSelect !== void 0 && q.multiSelect !== false) {
+    throw new QuestionError("REFUSED", "userQuestions.ask: `multiSelect` is not provided by cwx (a question has one choice)");
+  }
+  if (q.header !== void 0 && typeof q.header !== "string") throw new QuestionError("REFUSED", `userQuestions.ask: question ${i + 1} has a header that is not a string`);
+  const { id, header: header2, multiSelect: _m, ...rest } = q;
+  const question = toQuestion(rest);
+  if (header2) question.text = `${header2}
+${question.text}`;
+  return { id, question };
+}
+function dshAnswer(id, a) {
+  if (a.kind === "choice" && a.choice !== void 0) return Object.freeze({ id, selected: Object.freeze([a.choice]) });
+  if (a.kind === "text" && a.text !== void 0) return Object.freeze({ id, selected: Object.freeze([]), custom: a.text });
+  return Object.freeze({ id, selected: Object.freeze([]) });
+}
 function defineQuestions() {
   class UserQuestions extends Service {
     constructor(ctx) {
@@ -4554,6 +4598,22 @@ function defineQuestions() {
       if (!s || !owner || s.owner !== owner) {
         throw new QuestionError("NO_INVOCATION", "userQuestions.ask: a plugin may ask only while one of its own tools or commands runs");
       }
+      if (isDshRequest(question)) {
+        for (const f of REFUSED_FIELDS) {
+          if (question[f] !== void 0) throw new QuestionError("REFUSED", `userQuestions.ask: \`${f}\` is not provided by cwx (a question waits for the person, untimed)`);
+        }
+        if (question.questions.length === 0) throw new QuestionError("REFUSED", "userQuestions.ask: `questions` is empty");
+        const qs = question.questions.map(dshQuestion);
+        const answers = [];
+        for (const { id, question: q2 } of qs) {
+          try {
+            answers.push(dshAnswer(id, await s.ask(q2)));
+          } catch (err) {
+            throw toQuestionError(err);
+          }
+        }
+        return Object.freeze({ answers: Object.freeze(answers) });
+      }
       const q = toQuestion(question);
       try {
         return Object.freeze(await s.ask(q));
@@ -4564,6 +4624,160 @@ function defineQuestions() {
   }
   Object.freeze(UserQuestions.prototype);
   return UserQuestions;
+}
+
+// src/shims/agent.ts
+import { AsyncLocalStorage as AsyncLocalStorage3 } from "node:async_hooks";
+var AgentServiceError = class extends Error {
+  name = "AgentServiceError";
+  code;
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+};
+Object.freeze(AgentServiceError.prototype);
+var scope2 = new AsyncLocalStorage3();
+function withAgent(rpc, owner, ticket, ids, signal, fn) {
+  if (rpc === void 0 || ticket === void 0) return fn();
+  const call = (name, input, s) => rpc.request("core/call", { owner: owner.ref, ticket, name, input }, s === void 0 ? signal : AbortSignal.any([signal, s]));
+  return scope2.run({ owner, ...ids, call }, fn);
+}
+function toError(what, err) {
+  if (err instanceof AgentServiceError) return err;
+  if (!(err instanceof RpcError)) return new AgentServiceError("FAILED", `${what}: ${String(err)}`);
+  switch (err.code) {
+    case ErrorCode.Refused:
+    case ErrorCode.InvalidParams:
+      return new AgentServiceError("REFUSED", err.message);
+    case ErrorCode.Denied:
+      return new AgentServiceError("DENIED", err.message);
+    case ErrorCode.Cancelled:
+      return new AgentServiceError("CANCELLED", err.message);
+  }
+  return new AgentServiceError("FAILED", err.message);
+}
+function current(ctx, what) {
+  const s = scope2.getStore();
+  const owner = ownerOf(ctx);
+  if (!s || !owner || s.owner !== owner) {
+    throw new AgentServiceError("NO_INVOCATION", `${what}: a plugin may use the agent's services only while one of its own tools runs`);
+  }
+  return s;
+}
+async function ask(s, what, name, input, signal) {
+  try {
+    return await s.call(name, input, signal);
+  } catch (err) {
+    throw toError(what, err);
+  }
+}
+function structured(r) {
+  return isPlainObject(r.structured) ? r.structured : {};
+}
+function strings(v, what) {
+  if (v === void 0) return void 0;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new AgentServiceError("REFUSED", `${what} must be an array of tool names`);
+  return [...v];
+}
+var SPAWN = Object.freeze({ name: "spawn", inheritsParentContext: false });
+function defineAgentServices() {
+  class Sessions extends Service {
+    constructor(ctx) {
+      super(ctx, "sessions");
+    }
+    /** flush saves the running tool's session; the argument (DSH's exec.agent.session) must be that session when given. */
+    async flush(session) {
+      const s = current(this.ctx, "sessions.flush");
+      const id = isPlainObject(session) ? session.id : session;
+      if (id !== void 0 && id !== s.sessionId) {
+        throw new AgentServiceError("REFUSED", "sessions.flush: a plugin may save only the session of the tool call that runs");
+      }
+      await ask(s, "sessions.flush", "sessions_flush", {});
+    }
+  }
+  Object.setPrototypeOf(Sessions.prototype, refusingBase("sessions", Service.prototype));
+  class Subagents extends Service {
+    constructor(ctx) {
+      super(ctx, "subagents");
+    }
+    getProvider(name) {
+      return name === "spawn" ? SPAWN : void 0;
+    }
+    /**
+     * startActivation starts a child agent through the agent's sub-agent manager, inside the
+     * parent's limits: `request.parent` must be the running tool's agent, and the tool filter
+     * (`agentOptions.toolFilter` {allow?, deny?}) can only narrow; the core refuses one that widens.
+     */
+    async startActivation(opts) {
+      const what = "subagents.startActivation";
+      const s = current(this.ctx, what);
+      if (!isPlainObject(opts) || (opts.provider ?? "spawn") !== "spawn") throw new AgentServiceError("REFUSED", `${what}: only the \`spawn\` provider exists`);
+      if (opts.delivery !== void 0 && opts.delivery !== "caller") throw new AgentServiceError("REFUSED", `${what}: only \`delivery: 'caller'\` is provided`);
+      const req = opts.request;
+      if (!isPlainObject(req) || typeof req.prompt !== "string") throw new AgentServiceError("REFUSED", `${what}: \`request.prompt\` must be a string`);
+      const parent = isPlainObject(req.parent) ? req.parent.id : req.parent;
+      if (parent !== void 0 && parent !== s.agentId) throw new AgentServiceError("REFUSED", `${what}: \`request.parent\` must be the agent of the running tool call`);
+      const ao = isPlainObject(req.agentOptions) ? req.agentOptions : {};
+      const input = { prompt: req.prompt };
+      if (typeof ao.persona === "string") input.persona = ao.persona;
+      if (typeof ao.model === "string") input.model = ao.model;
+      if (ao.toolFilter !== void 0) {
+        if (!isPlainObject(ao.toolFilter)) throw new AgentServiceError("REFUSED", `${what}: \`toolFilter\` must be an object`);
+        const f = {};
+        const allow = strings(ao.toolFilter.allow, `${what}: toolFilter.allow`);
+        const deny = strings(ao.toolFilter.deny, `${what}: toolFilter.deny`);
+        if (allow !== void 0) f.allow = allow;
+        if (deny !== void 0) f.deny = deny;
+        input.tool_filter = f;
+      }
+      const signal = opts.signal instanceof AbortSignal ? opts.signal : void 0;
+      const started = structured(await ask(s, what, "subagents_start", input, signal));
+      const childId = String(started.child_id);
+      const tools = Object.freeze(Array.isArray(started.tools) ? started.tools.map(String) : []);
+      let result;
+      let disposed;
+      const dispose = () => disposed ??= ask(s, "activation.dispose", "subagents_dispose", { child_id: childId }).then(() => void 0);
+      const activation = {
+        childId,
+        tools,
+        get result() {
+          result ??= ask(s, "activation.result", "subagents_result", { child_id: childId }).then((r) => {
+            const v = structured(r);
+            return Object.freeze({ status: String(v.status), text: String(v.text ?? "") });
+          });
+          return result;
+        },
+        dispose
+      };
+      signal?.addEventListener("abort", () => {
+        dispose().catch(() => void 0);
+      }, { once: true });
+      return Object.freeze(activation);
+    }
+  }
+  Object.setPrototypeOf(Subagents.prototype, refusingBase("subagents", Service.prototype));
+  class Skills extends Service {
+    constructor(ctx) {
+      super(ctx, "skills");
+    }
+    /** list is the skills the core discovered under the agent's roots: frozen {name, description, path}. */
+    async list() {
+      const s = current(this.ctx, "skills.list");
+      const v = structured(await ask(s, "skills.list", "skills_list", {}));
+      const list = Array.isArray(v.skills) ? v.skills : [];
+      return Object.freeze(list.filter(isPlainObject).map((x) => Object.freeze({ name: String(x.name), description: String(x.description), path: String(x.path) })));
+    }
+  }
+  Object.setPrototypeOf(Skills.prototype, refusingBase("skills", Service.prototype));
+  class Agents extends Service {
+    constructor(ctx) {
+      super(ctx, "agents");
+    }
+  }
+  Object.setPrototypeOf(Agents.prototype, refusingBase("agents", Service.prototype));
+  for (const C of [Sessions, Subagents, Skills, Agents]) Object.freeze(C.prototype);
+  return { Sessions, Subagents, Skills, Agents };
 }
 
 // src/shims/shellhooks.ts
@@ -4600,36 +4814,55 @@ function defineShellHooks() {
   return ShellHooks;
 }
 
+// src/dsh/compatibility.json
+var compatibility_default = {
+  version: 1,
+  target: { dsh: "0.1.0-rc.8", cordis: "4.0.4" },
+  provided_services: {
+    dsh: ["agents", "commands", "sessions", "skills", "storage", "subagents", "systemPrompt", "tools", "userQuestions"],
+    cordis: ["events", "logger", "reflect", "registry", "timer"],
+    cwx: ["prompt"]
+  },
+  builtin_services: ["shellHooks"],
+  refused_services: {
+    agents: "the cwx host's own shim (it offers nothing)",
+    approval: "the cwx core owns approval",
+    avatars: "not mapped onto a cwx owner",
+    commands: "the cwx host's own shim",
+    credentials: "the cwx core owns credentials",
+    events: "a Cordis built-in of the host root",
+    fs: "the cwx core owns file access",
+    llm: "the cwx core owns the model",
+    loader: "the cwx core owns what is loaded",
+    logger: "a Cordis built-in of the host root",
+    mcp: "the cwx core owns MCP servers",
+    prompt: "the cwx host's own shim",
+    reflect: "a Cordis built-in of the host root",
+    registry: "a Cordis built-in of the host root",
+    runtimeLoop: "the cwx core owns the turn loop",
+    sandboxPolicy: "the cwx core owns the sandbox",
+    sessions: "the cwx host's own shim, onto the agent's Sessions",
+    shellHooks: "the cwx core owns shell hooks",
+    skills: "the cwx host's own shim, onto the agent's Skills",
+    storage: "the cwx host's own shim",
+    subagents: "the cwx host's own shim, onto the agent's Subagents",
+    subprocess: "the cwx core owns processes",
+    systemPrompt: "the cwx host's own shim",
+    timer: "the cwx host's own shim",
+    tools: "the cwx host's own shim",
+    userQuestions: "the cwx host's own shim"
+  }
+};
+
 // src/root.ts
-var CORE_SERVICES = /* @__PURE__ */ new Set([
-  "approval",
-  "agents",
-  "sessions",
-  "llm",
-  "sandboxPolicy",
-  "credentials",
-  "fs",
-  "subprocess",
-  "systemPrompt",
-  "tools",
-  "commands",
-  "skills",
-  "prompt",
-  "storage",
-  "logger",
-  "timer",
-  "shellHooks",
-  "loader",
-  "runtimeLoop",
-  "mcp",
-  "avatars",
-  "events",
-  "reflect",
-  "registry",
-  "userQuestions"
-]);
-var PROVIDED_SERVICES = /* @__PURE__ */ new Set(["tools", "commands", "timer", "prompt", "systemPrompt", "storage", "userQuestions", "logger", "events", "reflect", "registry"]);
-var BUILTIN_SERVICES = /* @__PURE__ */ new Set(["shellHooks"]);
+var COMPATIBILITY = compatibility_default;
+var CORE_SERVICES = new Set(Object.keys(COMPATIBILITY.refused_services));
+var PROVIDED_SERVICES = new Set(Object.values(COMPATIBILITY.provided_services).flat());
+function refusalReason(service) {
+  return Object.hasOwn(COMPATIBILITY.refused_services, service) ? COMPATIBILITY.refused_services[service] : void 0;
+}
+var BUILTIN_SERVICES = new Set(COMPATIBILITY.builtin_services);
+var CORDIS_BUILTINS = /* @__PURE__ */ new Set(["logger", "events", "reflect", "registry"]);
 var NEVER_EMITTED = /* @__PURE__ */ new Set([
   "agent/created",
   "agent/pre-step",
@@ -4651,6 +4884,7 @@ function createRoot(registrar, log, tier = "plugin") {
   const { Prompt, SystemPrompt } = definePrompt(registrar);
   const Storage = defineStorage();
   const UserQuestions = defineQuestions();
+  const { Sessions, Subagents, Skills, Agents } = defineAgentServices();
   const allowed = /* @__PURE__ */ new Map([
     ["tools", Tools],
     ["commands", Commands],
@@ -4658,8 +4892,15 @@ function createRoot(registrar, log, tier = "plugin") {
     ["prompt", Prompt],
     ["systemPrompt", SystemPrompt],
     ["storage", Storage],
-    ["userQuestions", UserQuestions]
+    ["userQuestions", UserQuestions],
+    ["sessions", Sessions],
+    ["subagents", Subagents],
+    ["skills", Skills],
+    ["agents", Agents]
   ]);
+  for (const name of PROVIDED_SERVICES) {
+    if (!allowed.has(name) && !CORDIS_BUILTINS.has(name)) throw new Error(`dsh/compatibility.json provides \`${name}\`, which the host has no shim for`);
+  }
   const ShellHooks = tier === "builtin" ? defineShellHooks() : void 0;
   if (ShellHooks) allowed.set("shellHooks", ShellHooks);
   const provided = /* @__PURE__ */ new Set();
@@ -4676,11 +4917,15 @@ function createRoot(registrar, log, tier = "plugin") {
   new SystemPrompt(ctx);
   new Storage(ctx);
   new UserQuestions(ctx);
+  new Sessions(ctx);
+  new Subagents(ctx);
+  new Skills(ctx);
+  new Agents(ctx);
   if (ShellHooks) new ShellHooks(ctx);
   mixinTimer(ctx);
   takeListeners(ctx, HOOK_EVENT, (c, listener) => registerHook(registrar, c, listener));
   vetListeners(ctx, (name) => {
-    if (NEVER_EMITTED.has(name)) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
+    if (NEVER_EMITTED.has(name) || name.startsWith("agent/") || name.startsWith("subagent/")) throw new Error(`cannot listen to \`${name}\`: the cwx extension host never emits it`);
   });
   exportLogs(ctx, (line) => {
     const level = line.type === "error" ? "error" : line.type === "warn" ? "warn" : "info";
@@ -4983,11 +5228,11 @@ Schema.resolve = function resolve(data, schema, options = {}, strict = false) {
   if (options.ignore?.(data, schema)) return [data];
   if (isNullable(data) && schema.type !== "lazy") {
     if (schema.meta.required) throw new ValidationError2(`missing required value`, options);
-    let current = schema;
+    let current2 = schema;
     let fallback = schema.meta.default;
-    while (current?.type === "intersect" && isNullable(fallback)) {
-      current = current.list[0];
-      fallback = current?.meta.default;
+    while (current2?.type === "intersect" && isNullable(fallback)) {
+      current2 = current2.list[0];
+      fallback = current2?.meta.default;
     }
     if (isNullable(fallback)) return [data];
     data = clone(fallback);
@@ -5116,12 +5361,12 @@ Schema.extend("string", (data, { meta }, options) => {
   return [data];
 });
 function decimalShift(data, digits) {
-  const str = data.toString();
-  if (str.includes("e")) return data * Math.pow(10, digits);
-  const index = str.indexOf(".");
+  const str2 = data.toString();
+  if (str2.includes("e")) return data * Math.pow(10, digits);
+  const index = str2.indexOf(".");
   if (index === -1) return data * Math.pow(10, digits);
-  const frac = str.slice(index + 1);
-  const integer = str.slice(0, index);
+  const frac = str2.slice(index + 1);
+  const integer = str2.slice(0, index);
   if (frac.length <= digits) return +(integer + frac.padEnd(digits, "0"));
   return +(integer + frac.slice(0, digits) + "." + frac.slice(digits));
 }
@@ -5432,57 +5677,57 @@ function walkJsonValue(value, detach2) {
       });
       continue;
     }
-    const current = task.value;
-    if (current === null) {
+    const current2 = task.value;
+    if (current2 === null) {
       assign(task.destination, null);
       continue;
     }
-    if (typeof current === "boolean" || typeof current === "string") {
-      assign(task.destination, current);
+    if (typeof current2 === "boolean" || typeof current2 === "string") {
+      assign(task.destination, current2);
       continue;
     }
-    if (typeof current === "number") {
-      if (!Number.isFinite(current) || Object.is(current, -0)) return void 0;
-      assign(task.destination, current);
+    if (typeof current2 === "number") {
+      if (!Number.isFinite(current2) || Object.is(current2, -0)) return void 0;
+      assign(task.destination, current2);
       continue;
     }
-    if (typeof current !== "object") return void 0;
-    if (ancestors.has(current)) return void 0;
-    if (Array.isArray(current)) {
-      if (!hasPlainArrayPrototype(current)) return void 0;
-      const length = current.length;
-      if (Reflect.ownKeys(current).length !== length + 1) return void 0;
+    if (typeof current2 !== "object") return void 0;
+    if (ancestors.has(current2)) return void 0;
+    if (Array.isArray(current2)) {
+      if (!hasPlainArrayPrototype(current2)) return void 0;
+      const length = current2.length;
+      if (Reflect.ownKeys(current2).length !== length + 1) return void 0;
       const target2 = detach2 ? [] : void 0;
       if (target2 !== void 0) assign(task.destination, target2);
-      ancestors.add(current);
+      ancestors.add(current2);
       tasks.push({
         kind: "leave",
-        source: current
+        source: current2
       });
       for (let index = length - 1; index >= 0; index--) tasks.push({
         kind: "array-item",
-        source: current,
+        source: current2,
         index,
         ...target2 === void 0 ? {} : { target: target2 }
       });
       continue;
     }
-    if (!hasPlainObjectPrototype(current)) return void 0;
-    const keys = enumerableStringKeys(current);
+    if (!hasPlainObjectPrototype(current2)) return void 0;
+    const keys = enumerableStringKeys(current2);
     if (keys === void 0) return void 0;
     const target = detach2 ? {} : void 0;
     if (target !== void 0) assign(task.destination, target);
-    ancestors.add(current);
+    ancestors.add(current2);
     tasks.push({
       kind: "leave",
-      source: current
+      source: current2
     });
     for (let index = keys.length - 1; index >= 0; index--) {
       const key = keys[index];
       if (key === void 0) return void 0;
       tasks.push({
         kind: "object-property",
-        source: current,
+        source: current2,
         key,
         ...target === void 0 ? {} : { target }
       });
@@ -5561,6 +5806,7 @@ var provided_modules_default = {
     "@deepseek-ai/cosmokit",
     "@deepseek-ai/dsh-commands/brand",
     "@deepseek-ai/dsh-tools",
+    "@deepseek-ai/dsh-user-questions",
     "@deepseek-ai/dsh-util-values",
     "@deepseek-ai/schemastery",
     "cosmokit"
@@ -5580,12 +5826,13 @@ var PROVIDED = Object.freeze({
   cosmokit: { ...lib_exports },
   "@deepseek-ai/dsh-util-values": { ...lib_exports4 },
   "@deepseek-ai/dsh-tools": { ...tools_compat_exports },
-  "@deepseek-ai/dsh-commands/brand": { ...brand_exports }
+  "@deepseek-ai/dsh-commands/brand": { ...brand_exports },
+  "@deepseek-ai/dsh-user-questions": { UserQuestionError: QuestionError }
 });
 if (JSON.stringify(Object.keys(PROVIDED).sort()) !== JSON.stringify([...provided_modules_default.provided].sort())) {
   throw new Error("provided-modules.json does not match the modules the host serves");
 }
-var SINGLETON_PACKAGES = ["@deepseek-ai/cordis", "@deepseek-ai/schemastery", "@deepseek-ai/cosmokit", "cosmokit", "@deepseek-ai/dsh-util-values", "@deepseek-ai/dsh-tools"];
+var SINGLETON_PACKAGES = ["@deepseek-ai/cordis", "@deepseek-ai/schemastery", "@deepseek-ai/cosmokit", "cosmokit", "@deepseek-ai/dsh-util-values", "@deepseek-ai/dsh-tools", "@deepseek-ai/dsh-user-questions"];
 var PEER = /^(@deepseek-ai\/(?:dsh-[^/]+|cordis-[^/]+))(?:\/.*)?$/;
 var PEER_COPY = /[\\/]node_modules[\\/]((?:@deepseek-ai[\\/][^\\/]+)|cosmokit|schemastery)[\\/]/;
 var MissingModuleError = class extends Error {
@@ -5873,7 +6120,7 @@ async function load2(d, owner, entry, config) {
   if (refused.length > 0) throw new Diagnostic(`config refused: ${refused.join("; ")}`);
   const builtin = owner.ref.plugin_id.startsWith("host:");
   const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
-  if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
+  if (missing[0] !== void 0) throw new ActivationError(unprovided(missing[0]));
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
   const fiber = runAs(owner, () => ownerContext.run(owner, () => loadPlugin(ctx, plugin, config)));
   owner.entries.push({ path: entry.path, fiber });
@@ -5961,11 +6208,15 @@ function pickPlugin(mod) {
   if (isPlugin(candidate)) return candidate;
   throw new ActivationError("entry module exports no Cordis plugin (a function, a class, or an object with `apply`)");
 }
+function unprovided(name) {
+  const why = refusalReason(name);
+  return `requires \`${name}\`, which the cwx extension host does not provide${why === void 0 ? "" : ` (${why})`}`;
+}
 function pendingChildren(root, owner) {
   const injects = pendingInjects(root, owner);
   if (injects === void 0) return null;
   const names = injects.filter((n) => !PROVIDED_SERVICES.has(n));
-  return `requires \`${names[0] ?? "an unavailable service"}\`, which the cwx extension host does not provide`;
+  return names[0] === void 0 ? "requires `an unavailable service`, which the cwx extension host does not provide" : unprovided(names[0]);
 }
 function admitted(owner) {
   const live2 = [...owner.registrations].filter((r) => r.handle !== void 0 && !r.undone);
@@ -6037,7 +6288,7 @@ function makeCore(rpc, owner, ticket, toolSignal) {
     const signal = combine(toolSignal, options?.signal);
     try {
       const r = await rpc.request("core/call", { owner, ticket, name, input: args }, signal);
-      const out = { content: r.content.map((b) => ({ type: b.type, text: b.text })), isError: r.is_error };
+      const out = { content: r.content.map((b) => ({ ...b })), isError: r.is_error };
       if (r.structured !== void 0) out.structured = r.structured;
       return out;
     } catch (err) {
@@ -6081,6 +6332,55 @@ function plainJson(v, depth) {
   return Object.values(v).every((x) => plainJson(x, depth + 1));
 }
 
+// src/content.ts
+var TYPES2 = "text, image, audio, resource_link and resource";
+function bad(i, why) {
+  return new RpcError(ErrorCode.ExecutionFailed, `render returned content block ${i + 1}, ${why}; cwx carries ${TYPES2} blocks`);
+}
+function str(b, i, ...keys) {
+  for (const k of keys) {
+    const v = b[k];
+    if (v === void 0) continue;
+    if (typeof v !== "string") throw bad(i, `whose \`${k}\` is not a string`);
+    return v;
+  }
+  return void 0;
+}
+function need2(b, i, ...keys) {
+  const v = str(b, i, ...keys);
+  if (v === void 0) throw bad(i, `of type \`${String(b.type)}\` without \`${keys[0]}\``);
+  return v;
+}
+function toBlock(b, i) {
+  if (!isPlainObject(b)) throw bad(i, "which is not an object");
+  switch (b.type) {
+    case "text":
+      return { type: "text", text: need2(b, i, "text") };
+    case "image":
+    case "audio":
+      return { type: b.type, data: need2(b, i, "data"), mime_type: need2(b, i, "mime_type", "mimeType") };
+    case "resource_link": {
+      const out = { type: "resource_link", uri: need2(b, i, "uri"), name: need2(b, i, "name") };
+      const mime = str(b, i, "mime_type", "mimeType");
+      if (mime !== void 0) out.mime_type = mime;
+      return out;
+    }
+    case "resource": {
+      const r = isPlainObject(b.resource) ? b.resource : b;
+      const out = { type: "resource", uri: need2(r, i, "uri") };
+      const mime = str(r, i, "mime_type", "mimeType");
+      const text = str(r, i, "text");
+      const blob = str(r, i, "blob");
+      if (text === void 0 === (blob === void 0)) throw bad(i, "an embedded resource that needs exactly one of `text` and `blob`");
+      if (mime !== void 0) out.mime_type = mime;
+      if (text !== void 0) out.text = text;
+      if (blob !== void 0) out.blob = blob;
+      return out;
+    }
+  }
+  throw bad(i, `of type ${JSON.stringify(String(b.type)).slice(0, 40)}`);
+}
+
 // src/calls.ts
 var MAX_ERROR2 = 4096;
 function live(registrar, handle, kind) {
@@ -6113,13 +6413,14 @@ async function callTool(registrar, params, signal, rpc) {
   Object.freeze(exec);
   let value;
   try {
-    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "execute", [input, exec])));
+    const ids = { agentId: params.agent_id, sessionId: params.session_id };
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => withAgent(rpc, reg.owner, params.ticket, ids, signal, () => invoke(def, "execute", [input, exec]))));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR2));
   }
-  const bad = hasRender(def.output) ? void 0 : notJson(value);
-  if (bad !== void 0) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad}; return a string, or a value JSON can carry`);
+  const bad2 = hasRender(def.output) ? void 0 : notJson(value);
+  if (bad2 !== void 0) throw new RpcError(ErrorCode.ExecutionFailed, `execute returned ${bad2}; return a string, or a value JSON can carry`);
   const result = { content: render(def, input, value), is_error: false };
   if (value !== void 0 && typeof value !== "string" && isPlainJson(value, 0)) result.structured = value;
   return result;
@@ -6163,9 +6464,7 @@ function render(def, args, value) {
     } catch (err) {
       throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR2));
     }
-    if (Array.isArray(blocks)) {
-      return blocks.filter((b) => isPlainObject(b) && b.type === "text" && typeof b.text === "string").map((b) => ({ type: "text", text: b.text }));
-    }
+    if (Array.isArray(blocks)) return blocks.map((b, i) => toBlock(b, i));
   }
   const text = typeof value === "string" ? value : value === void 0 ? "" : JSON.stringify(value) ?? String(value);
   return [{ type: "text", text }];

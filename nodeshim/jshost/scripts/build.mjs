@@ -63,5 +63,7 @@ for (const [id, bytes] of builtins) {
 writeFileSync(join(outDir, 'builtin-modules.json'), JSON.stringify(builtinTable, null, 2) + '\n');
 const provided = JSON.parse(readFileSync(join(pkgDir, 'src/dsh/provided-modules.json'), 'utf8'));
 writeFileSync(join(outDir, 'provided-modules.json'), JSON.stringify(provided, null, 2) + '\n');
+// the compatibility table is shipped byte for byte: its sha256 is what reviews show and receipts record
+writeFileSync(join(outDir, 'compatibility.json'), readFileSync(join(pkgDir, 'src/dsh/compatibility.json')));
 const digest = createHash('sha256').update(result.outputFiles[0].contents).digest('hex');
 console.log(`built ${join(outDir, BUNDLE)} (${result.outputFiles[0].contents.length} bytes, sha256 ${digest})`);

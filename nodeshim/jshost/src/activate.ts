@@ -17,7 +17,7 @@ import {
 } from './cordis-adapter.ts';
 import { ErrorCode, type ActivateParams, type EntryRef, type Tier } from './protocol.generated.ts';
 import { RpcError, describeError, errorMessage } from './rpc.ts';
-import { BUILTIN_SERVICES, PROVIDED_SERVICES } from './root.ts';
+import { BUILTIN_SERVICES, PROVIDED_SERVICES, refusalReason } from './root.ts';
 import { explainImportError } from './dsh/resolve.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 import { runAs } from './running.ts';
@@ -137,7 +137,7 @@ async function load(d: ActivateDeps, owner: OwnerRecord, entry: EntryRef, config
   if (refused.length > 0) throw new Diagnostic(`config refused: ${refused.join('; ')}`);
   const builtin = owner.ref.plugin_id.startsWith('host:'); // activateEntry refused a host: owner on the plugin tier
   const missing = injectedNames(plugin).filter((n) => !PROVIDED_SERVICES.has(n) && !(builtin && BUILTIN_SERVICES.has(n)));
-  if (missing.length > 0) throw new ActivationError(`requires \`${missing[0]}\`, which the cwx extension host does not provide`);
+  if (missing[0] !== undefined) throw new ActivationError(unprovided(missing[0]));
   const ctx = owner.ctx ??= ownerScope(d.root, owner);
   const fiber = runAs(owner, () => ownerContext.run(owner, () => loadPlugin(ctx, plugin, config)));
   owner.entries.push({ path: entry.path, fiber });
@@ -245,12 +245,18 @@ function pickPlugin(mod: unknown): Plugin {
   throw new ActivationError('entry module exports no Cordis plugin (a function, a class, or an object with `apply`)');
 }
 
+/** unprovided is the refusal of an injected service the host does not provide, with the compatibility table's reason when it has one. */
+function unprovided(name: string): string {
+  const why = refusalReason(name);
+  return `requires \`${name}\`, which the cwx extension host does not provide${why === undefined ? '' : ` (${why})`}`;
+}
+
 /** pendingChildren finds fibers of the owner still waiting for a service nobody provides. */
 function pendingChildren(root: Context, owner: OwnerRecord): string | null {
   const injects = pendingInjects(root, owner);
   if (injects === undefined) return null;
   const names = injects.filter((n) => !PROVIDED_SERVICES.has(n));
-  return `requires \`${names[0] ?? 'an unavailable service'}\`, which the cwx extension host does not provide`;
+  return names[0] === undefined ? 'requires `an unavailable service`, which the cwx extension host does not provide' : unprovided(names[0]);
 }
 
 function admitted(owner: OwnerRecord): { tools: string[]; commands: string[] } {

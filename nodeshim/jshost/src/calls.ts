@@ -5,10 +5,12 @@ import { ErrorCode, type CommandResult, type CommandRunParams, type ContentBlock
 import { RpcError, cut, describeError, type RpcPeer } from './rpc.ts';
 import { makeCore, type CoreApi } from './shims/core.ts';
 import { withQuestions } from './shims/questions.ts';
+import { withAgent } from './shims/agent.ts';
 import { ownedSignal, runOwned } from './run-owned.ts';
 import type { Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
+import { toBlock } from './content.ts';
 import { pluginRoot, topFrame } from './where.ts';
 
 const MAX_ERROR = 4096;
@@ -76,7 +78,9 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
   Object.freeze(exec);
   let value: unknown;
   try {
-    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, 'execute', [input, exec])));
+    const ids = { agentId: params.agent_id, sessionId: params.session_id };
+    value = await runOwned(reg, signal, () =>
+      withQuestions(rpc, reg.owner, params.ticket, signal, () => withAgent(rpc, reg.owner, params.ticket, ids, signal, () => invoke(def, 'execute', [input, exec]))));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR));
@@ -139,11 +143,7 @@ function render(def: Registration['def'], args: unknown, value: unknown): Conten
     } catch (err) {
       throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR));
     }
-    if (Array.isArray(blocks)) {
-      return blocks
-        .filter((b): b is ContentBlock => isPlainObject(b) && b.type === 'text' && typeof b.text === 'string')
-        .map((b) => ({ type: 'text', text: b.text }));
-    }
+    if (Array.isArray(blocks)) return blocks.map((b, i) => toBlock(b, i));
   }
   const text = typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? String(value));
   return [{ type: 'text', text }];

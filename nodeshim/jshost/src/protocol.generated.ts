@@ -28,6 +28,9 @@
 //   prompt required.
 // - HookVerdict: abstain => none of reason/text/input; deny, ask => reason only;
 //   annotate => text only; revise => input only.
+// - ContentBlock: text => text only (absent is ""); image, audio => data and mime_type only;
+//   resource_link => uri and name, mime_type optional; resource => uri, optional
+//   mime_type, text, blob (the core's content policy wants exactly one of text and blob).
 
 export const PROTOCOL_VERSION = 1;
 export const MAX_FRAME = 33554432;
@@ -104,8 +107,13 @@ export const SHAPES: Record<string, Shape> = {
     origin_turn_id: { type: { t: 'string' }, required: false },
   } },
   ContentBlock: { strict: true, fields: {
-    type: { type: { t: 'enum', values: ['text'] }, required: true },
-    text: { type: { t: 'string' }, required: true },
+    type: { type: { t: 'enum', values: ['text', 'image', 'audio', 'resource_link', 'resource'] }, required: true },
+    text: { type: { t: 'string' }, required: false },
+    data: { type: { t: 'string' }, required: false },
+    mime_type: { type: { t: 'string' }, required: false },
+    uri: { type: { t: 'string' }, required: false },
+    name: { type: { t: 'string' }, required: false },
+    blob: { type: { t: 'string' }, required: false },
   } },
   CoreCallParams: { strict: true, fields: {
     owner: { type: { t: 'shape', shape: 'OwnerRef' }, required: true },
@@ -411,8 +419,13 @@ export interface CommandRunParams {
   origin_turn_id?: string;
 }
 export interface ContentBlock {
-  type: 'text';
-  text: string;
+  type: 'text' | 'image' | 'audio' | 'resource_link' | 'resource';
+  text?: string;
+  data?: string;
+  mime_type?: string;
+  uri?: string;
+  name?: string;
+  blob?: string;
 }
 export interface CoreCallParams {
   owner: OwnerRef;

@@ -216,6 +216,10 @@ function checkResultRules(method: string, r: Rec): void {
       }
       return;
     }
+    case 'tool/call':
+    case 'core/call':
+      if (ArrayIsArray(r.content)) for (let i = 0; i < r.content.length; i++) checkBlock(r.content[i], `${where} content[${i}]`);
+      return;
     case 'user/ask': {
       const want = r.kind === 'choice' ? 'choice' : r.kind === 'text' ? 'text' : undefined;
       for (const k of ['choice', 'text']) {
@@ -225,6 +229,23 @@ function checkResultRules(method: string, r: Rec): void {
       return;
     }
   }
+}
+
+/** BLOCK_FIELDS: the fields each content block type requires and allows (ContentBlock's rule in Go). */
+const BLOCK_FIELDS: Record<string, { need: string[]; allow: string[] }> = {
+  text: { need: [], allow: ['text'] },
+  image: { need: ['data', 'mime_type'], allow: ['data', 'mime_type'] },
+  audio: { need: ['data', 'mime_type'], allow: ['data', 'mime_type'] },
+  resource_link: { need: ['uri', 'name'], allow: ['uri', 'name', 'mime_type'] },
+  resource: { need: ['uri'], allow: ['uri', 'mime_type', 'text', 'blob'] },
+};
+
+function checkBlock(b: unknown, where: string): void {
+  if (!isPlainObject(b) || typeof b.type !== 'string') return;
+  const f = BLOCK_FIELDS[b.type];
+  if (!f) return;
+  for (const k of f.need) need(b, k, where);
+  for (const k of ['text', 'data', 'mime_type', 'uri', 'name', 'blob']) if (!ArrayPrototypeIncludes(f.allow, k)) forbid(b, k, where);
 }
 
 /**

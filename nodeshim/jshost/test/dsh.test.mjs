@@ -58,6 +58,37 @@ test('dsh-commands/brand, dsh-util-values and bare cosmokit resolve to the host'
   });
 });
 
+test('dsh-user-questions serves UserQuestionError; DSH\'s ask request form asks each question in turn', async () => {
+  const seen = [];
+  const answers = [{ kind: 'choice', choice: 'yes' }, { kind: 'text', text: 'later' }, { kind: 'skipped' }];
+  await withCore({ userAsk: (p) => { seen.push(p.question); return { result: answers[seen.length - 1] }; } }, async (core) => {
+    ok(await core.activate(plugin('dsh-peers', 'user-questions.mjs')));
+    const ask = async (questions) => (await core.callTool(core.handleOf('dsh_ask'), { questions }, { ticket: 'tkt-dsh-1' })).result.structured;
+    const r = await ask([
+      { id: 'go', question: 'Proceed?', header: 'Confirm', options: [{ label: 'yes' }, { label: 'no', description: 'stop here' }] },
+      { id: 'when', question: 'When?' },
+      { id: 'why', question: 'Why?' },
+    ]);
+    assert.deepEqual(r, { answers: [{ id: 'go', selected: ['yes'] }, { id: 'when', selected: [], custom: 'later' }, { id: 'why', selected: [] }] });
+    assert.deepEqual(seen, [
+      { text: 'Confirm\nProceed?', options: [{ label: 'yes' }, { label: 'no', description: 'stop here' }] },
+      { text: 'When?' },
+      { text: 'Why?' },
+    ]);
+    for (const [qs, re] of [
+      [[{ id: 'go', question: 'Pick', multiSelect: true, options: [{ label: 'a' }] }], /`multiSelect` is not provided by cwx/],
+      [[{ question: 'No id?' }], /question 1 needs a non-empty string `id`/],
+      [[], /`questions` is empty/],
+    ]) {
+      const e = await ask(qs);
+      assert.equal(e.error, 'REFUSED', JSON.stringify(e));
+      assert.equal(e.userQuestionError, true);
+      assert.match(e.message, re);
+    }
+    assert.equal(seen.length, 3, 'a refused request reached the core');
+  });
+});
+
 /** publishedPlugin returns the extracted entry of the pinned DSH tarball, fetching it once. */
 function publishedPlugin() {
   const pin = JSON.parse(readFileSync(join(REPO, 'testdata', 'dsh', 'session-log-export.json'), 'utf8'));

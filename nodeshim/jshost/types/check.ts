@@ -14,6 +14,7 @@ import type { CoreCallCode, CoreCallError, CoreCallResult } from '../src/shims/c
 import type { PromptMethods, SystemPromptMethods } from '../src/shims/prompt.ts';
 import type { QuestionCode, QuestionError, QuestionMethods } from '../src/shims/questions.ts';
 import type { ToolView } from '../src/shims/services.ts';
+import type { Activation, AgentServiceCode } from '../src/shims/agent.ts';
 import type { StorageError, StorageMethods } from '../src/shims/storage.ts';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
@@ -22,7 +23,7 @@ type Never<X> = [X] extends [never] ? true : false;
 type KeysOf<U> = U extends unknown ? keyof U : never;
 
 /** Injected are the services an author's Context declares beyond Cordis' own keys. */
-type Injected = 'tools' | 'commands' | 'prompt' | 'systemPrompt' | 'storage' | 'userQuestions';
+type Injected = 'tools' | 'commands' | 'prompt' | 'systemPrompt' | 'storage' | 'userQuestions' | 'sessions' | 'subagents' | 'skills';
 
 /** Checks is a record of type-level assertions; each member must be exactly `true`. */
 export interface Checks {
@@ -48,6 +49,8 @@ export interface Checks {
   answerKinds: Equal<Author.QuestionAnswer['kind'], UserAnswer['kind']>;
   answerKeys: Equal<KeysOf<Author.QuestionAnswer>, keyof UserAnswer>;
   toolView: Equal<keyof Author.ToolView, keyof ToolView>;
+  agentCodes: Equal<Author.AgentServiceError['code'], AgentServiceCode>;
+  activation: Equal<keyof Author.Activation, keyof Activation>;
   timer: Equal<keyof Author.Timer, keyof TimerMethods>;
   logger: Never<Exclude<keyof Author.Logger, keyof Context['logger']>>;
   context: Never<Exclude<keyof Author.Context, keyof Context | Injected>>;
@@ -80,6 +83,8 @@ export const held: AllTrue<Checks> = {
   answerKinds: true,
   answerKeys: true,
   toolView: true,
+  agentCodes: true,
+  activation: true,
   timer: true,
   logger: true,
   context: true,

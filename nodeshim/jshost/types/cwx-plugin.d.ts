@@ -18,11 +18,24 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** JsonSchema is a JSON Schema object describing a tool's input. */
 export type JsonSchema = { [key: string]: JsonValue };
 
-/** ContentBlock is one block of a tool's answer as the core shows it. */
-export interface ContentBlock {
-  type: 'text';
-  text: string;
-}
+/**
+ * ContentBlock is one block of a tool's answer: an MCP content block of the five types cwx
+ * carries. `output.render` may also use MCP's names (`mimeType`, an embedded resource's
+ * `resource: {uri, mimeType?, text | blob}`); any other type fails the call. Data and blobs
+ * are standard base64, within the core's caps (4 MiB a block, 8 MiB a result).
+ */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'audio'; data: string; mime_type: string }
+  | { type: 'resource_link'; uri: string; name: string; mime_type?: string }
+  | { type: 'resource'; uri: string; mime_type?: string; text?: string; blob?: string };
+
+/** RenderedBlock is what `output.render` may return for one block. */
+export type RenderedBlock =
+  | ContentBlock
+  | { type: 'image' | 'audio'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } };
 
 /** CoreCallCode says why `exec.core.call` rejected. */
 export type CoreCallCode = 'refused' | 'denied' | 'cancelled' | 'unavailable' | 'failed';
@@ -90,7 +103,7 @@ export interface ToolDefinition<A = any> {
   deferLoading?: boolean;
   execute(args: A, exec: ToolExec<A>): ToolReturn | Promise<ToolReturn>;
   /** output.render replaces the shown text with its own text blocks; the structured result stays. */
-  output?: { render(args: A, value: unknown): ContentBlock[] };
+  output?: { render(args: A, value: unknown): RenderedBlock[] };
 }
 
 /** ToolView is what `ctx.tools.get` finds: a frozen description of a live tool of this host. */
@@ -269,6 +282,51 @@ export interface UserQuestions {
   ask(question: Question): Promise<Readonly<QuestionAnswer>>;
 }
 
+/** AgentServiceError is the rejection of a call to the agent's services; `code` says why. */
+export interface AgentServiceError extends Error {
+  readonly name: 'AgentServiceError';
+  readonly code: 'NO_INVOCATION' | 'REFUSED' | 'DENIED' | 'CANCELLED' | 'FAILED';
+}
+
+/** Sessions saves the agent's session, only while one of the plugin's own tools runs. */
+export interface Sessions {
+  /** flush saves the running tool call's session (DSH passes exec.agent.session; cwx: exec.sessionId). */
+  flush(session?: unknown): Promise<void>;
+}
+
+/** ToolFilter narrows a child's tools: `allow` keeps only those (each a tool of the parent), `deny` removes. */
+export interface ToolFilter {
+  allow?: readonly string[];
+  deny?: readonly string[];
+}
+
+/** Activation is a started child agent. */
+export interface Activation {
+  readonly childId: string;
+  /** the child's tools, as the core narrowed them */
+  readonly tools: readonly string[];
+  readonly result: Promise<Readonly<{ status: 'completed' | 'failed' | 'cancelled'; text: string }>>;
+  /** dispose stops the child and its own descendants. */
+  dispose(): Promise<void>;
+}
+
+/** Subagents starts child agents through the agent's sub-agent manager (DSH's `spawn` provider only). */
+export interface Subagents {
+  getProvider(name: 'spawn'): Readonly<{ name: 'spawn'; inheritsParentContext: false }>;
+  getProvider(name: string): undefined;
+  startActivation(options: {
+    provider?: 'spawn';
+    delivery?: 'caller';
+    signal?: AbortSignal;
+    request: { parent?: string | { id: string }; prompt: string; agentOptions?: { persona?: string; toolFilter?: ToolFilter; model?: string } };
+  }): Promise<Activation>;
+}
+
+/** Skills lists the skills the core discovered under the agent's skills roots. */
+export interface Skills {
+  list(): Promise<readonly Readonly<{ name: string; description: string; path: string }>[]>;
+}
+
 /** Disposer undoes an effect; it may be async (the host waits 2 s at most). */
 export type Disposer = () => unknown;
 
@@ -286,6 +344,12 @@ export interface Context extends Timer {
   storage: Storage;
   /** Present when the plugin declares `inject = ['userQuestions']`. */
   userQuestions: UserQuestions;
+  /** Present when the plugin declares `inject = ['sessions']`; refused by name when the agent provides none. */
+  sessions: Sessions;
+  /** Present when the plugin declares `inject = ['subagents']`; refused by name when the agent provides none. */
+  subagents: Subagents;
+  /** Present when the plugin declares `inject = ['skills']`. */
+  skills: Skills;
   /**
    * on registers a pre-execute hook, asked before every gated call (extension tools, the core's
    * own tools, core calls), the plugin's own included; the returned function removes it.

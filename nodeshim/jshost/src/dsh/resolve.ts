@@ -1,7 +1,10 @@
 // DSH module compatibility. Published DSH plugins import their framework by package name; the
 // host serves exactly one copy of each singleton (cordis, schemastery, cosmokit, dsh-util-values),
-// a compat `@deepseek-ai/dsh-tools`, and `@deepseek-ai/dsh-commands/brand`, even when a plugin
-// ships its own copies under node_modules. Any other `@deepseek-ai/dsh-*` or `cordis-*` package,
+// a compat `@deepseek-ai/dsh-tools`, `@deepseek-ai/dsh-commands/brand`, and
+// `@deepseek-ai/dsh-user-questions` (the module that declares the `userQuestions` service, which
+// plugins import for its types and its error class: here only `UserQuestionError`, the class of
+// the rejections of cwx's own `userQuestions`; any other named import of it fails naming the
+// export), even when a plugin ships its own copies under node_modules. Any other `@deepseek-ai/dsh-*` or `cordis-*` package,
 // or a subpath of a singleton, fails loudly with "requires `X`". Node uses module.registerHooks;
 // Bun has no such hook, so it gets Bun.plugin (build.module for exact names, onResolve for the
 // subpaths Bun passes, onLoad refusing peer copies under node_modules).
@@ -12,6 +15,7 @@ import * as schemastery from '@deepseek-ai/schemastery';
 import * as utilValues from '@deepseek-ai/dsh-util-values';
 import * as dshTools from './tools-compat.ts';
 import * as brand from './brand.ts';
+import { QuestionError } from '../shims/questions.ts';
 import providedList from './provided-modules.json' with { type: 'json' };
 import type { BunPluginBuilder, BunRuntime } from '../runtime-globals.ts';
 
@@ -23,6 +27,7 @@ export const PROVIDED: Readonly<Record<string, Record<string, unknown>>> = Objec
   '@deepseek-ai/dsh-util-values': { ...utilValues },
   '@deepseek-ai/dsh-tools': { ...dshTools },
   '@deepseek-ai/dsh-commands/brand': { ...brand },
+  '@deepseek-ai/dsh-user-questions': { UserQuestionError: QuestionError },
 });
 
 // provided-modules.json is what the plugin installer reads (dist/provided-modules.json); it must
@@ -31,7 +36,7 @@ if (JSON.stringify(Object.keys(PROVIDED).sort()) !== JSON.stringify([...provided
   throw new Error('provided-modules.json does not match the modules the host serves');
 }
 
-const SINGLETON_PACKAGES = ['@deepseek-ai/cordis', '@deepseek-ai/schemastery', '@deepseek-ai/cosmokit', 'cosmokit', '@deepseek-ai/dsh-util-values', '@deepseek-ai/dsh-tools'];
+const SINGLETON_PACKAGES = ['@deepseek-ai/cordis', '@deepseek-ai/schemastery', '@deepseek-ai/cosmokit', 'cosmokit', '@deepseek-ai/dsh-util-values', '@deepseek-ai/dsh-tools', '@deepseek-ai/dsh-user-questions'];
 const PEER = /^(@deepseek-ai\/(?:dsh-[^/]+|cordis-[^/]+))(?:\/.*)?$/;
 const PEER_COPY = /[\\/]node_modules[\\/]((?:@deepseek-ai[\\/][^\\/]+)|cosmokit|schemastery)[\\/]/;
 

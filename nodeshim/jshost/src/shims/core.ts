@@ -52,7 +52,7 @@ export function makeCore(rpc: RpcPeer, owner: OwnerRef, ticket: string, toolSign
     const signal = combine(toolSignal, options?.signal);
     try {
       const r = await rpc.request('core/call', { owner, ticket, name, input: args }, signal);
-      const out: CoreCallResult = { content: r.content.map((b) => ({ type: b.type, text: b.text })), isError: r.is_error };
+      const out: CoreCallResult = { content: r.content.map((b) => ({ ...b })), isError: r.is_error };
       if (r.structured !== undefined) out.structured = r.structured;
       return out;
     } catch (err) {

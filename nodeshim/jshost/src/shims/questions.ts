@@ -5,6 +5,14 @@
 // command there is no scope and the question is refused here. Who answers is the core's
 // business (ARCHITECTURE.md, “Questions to the person”): with no person present the core
 // answers NO_PROVIDER. `wait` and timed asks are refused by name.
+//
+// `ask` takes cwx's one question (a string or {question, options, allowText}) and answers it
+// typed, or DSH's request {questions: [{id, question, header?, options?}], agent?, signal?}: each
+// question goes to the core in turn and the answer is DSH's {answers: [{id, selected, custom?}]}
+// (a choice is the one selected label, the person's own text is `custom`, skipped selects
+// nothing). DSH's `multiSelect` is refused by name: a cwx question has one choice.
+// `@deepseek-ai/dsh-user-questions` (dsh/resolve.ts) exports QuestionError as DSH's
+// UserQuestionError, so a plugin's `instanceof` check sees the rejections of this service.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Service, type Context } from '@deepseek-ai/cordis';
 import { ownerOf } from '../cordis-adapter.ts';
@@ -79,9 +87,41 @@ function toQuestionError(err: unknown): QuestionError {
   return new QuestionError('FAILED', err.message);
 }
 
+/** DshAnswer is one answer of DSH's `ask` request form. */
+export interface DshAnswer {
+  readonly id: string;
+  readonly selected: readonly string[];
+  readonly custom?: string;
+}
+
+/** isDshRequest holds for DSH's request form: an object with a `questions` array. */
+function isDshRequest(q: unknown): q is Record<string, unknown> & { questions: unknown[] } {
+  return isPlainObject(q) && Array.isArray(q.questions);
+}
+
+/** dshQuestion converts one question of DSH's request form, keeping its id. */
+function dshQuestion(q: unknown, i: number): { id: string; question: UserQuestion } {
+  if (!isPlainObject(q)) throw new QuestionError('REFUSED', `userQuestions.ask: question ${i + 1} must be an object`);
+  if (typeof q.id !== 'string' || q.id === '') throw new QuestionError('REFUSED', `userQuestions.ask: question ${i + 1} needs a non-empty string \`id\``);
+  if (q.multiSelect !== undefined && q.multiSelect !== false) {
+    throw new QuestionError('REFUSED', 'userQuestions.ask: `multiSelect` is not provided by cwx (a question has one choice)');
+  }
+  if (q.header !== undefined && typeof q.header !== 'string') throw new QuestionError('REFUSED', `userQuestions.ask: question ${i + 1} has a header that is not a string`);
+  const { id, header, multiSelect: _m, ...rest } = q;
+  const question = toQuestion(rest);
+  if (header) question.text = `${header}\n${question.text}`;
+  return { id, question };
+}
+
+function dshAnswer(id: string, a: UserAnswer): DshAnswer {
+  if (a.kind === 'choice' && a.choice !== undefined) return Object.freeze({ id, selected: Object.freeze([a.choice]) });
+  if (a.kind === 'text' && a.text !== undefined) return Object.freeze({ id, selected: Object.freeze([]), custom: a.text });
+  return Object.freeze({ id, selected: Object.freeze([]) });
+}
+
 /** QuestionMethods are the `userQuestions` service's methods (cwx-plugin.d.ts declares them to authors). */
 export interface QuestionMethods {
-  ask(question: unknown): Promise<Readonly<UserAnswer>>;
+  ask(question: unknown): Promise<Readonly<UserAnswer> | { readonly answers: readonly DshAnswer[] }>;
 }
 
 export function defineQuestions(): new (ctx: Context) => Service {
@@ -94,11 +134,27 @@ export function defineQuestions(): new (ctx: Context) => Service {
      * choice}, {kind: 'text', text} or {kind: 'skipped'}. It rejects with a QuestionError
      * whose code is NO_PROVIDER when no person is present.
      */
-    async ask(question: unknown): Promise<Readonly<UserAnswer>> {
+    async ask(question: unknown): Promise<Readonly<UserAnswer> | { readonly answers: readonly DshAnswer[] }> {
       const s = scope.getStore();
       const owner = ownerOf(this.ctx);
       if (!s || !owner || s.owner !== owner) {
         throw new QuestionError('NO_INVOCATION', 'userQuestions.ask: a plugin may ask only while one of its own tools or commands runs');
+      }
+      if (isDshRequest(question)) {
+        for (const f of REFUSED_FIELDS) {
+          if (question[f] !== undefined) throw new QuestionError('REFUSED', `userQuestions.ask: \`${f}\` is not provided by cwx (a question waits for the person, untimed)`);
+        }
+        if (question.questions.length === 0) throw new QuestionError('REFUSED', 'userQuestions.ask: `questions` is empty');
+        const qs = question.questions.map(dshQuestion);
+        const answers: DshAnswer[] = [];
+        for (const { id, question: q } of qs) {
+          try {
+            answers.push(dshAnswer(id, await s.ask(q)));
+          } catch (err) {
+            throw toQuestionError(err);
+          }
+        }
+        return Object.freeze({ answers: Object.freeze(answers) });
       }
       const q = toQuestion(question);
       try {

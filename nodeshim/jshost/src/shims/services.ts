@@ -39,7 +39,7 @@ const NOT_METHODS = new Set(['then', 'catch', 'finally', 'toJSON', 'inspect', 'a
  * have reads as a method that throws NotProvidedError. Cordis finds a service's methods by
  * walking its prototype chain, so the refusal is what a plugin calls through `ctx.<service>`.
  */
-function refusingBase(service: string, base: object): object {
+export function refusingBase(service: string, base: object): object {
   const refusals = new Map<string, () => never>();
   const refusal = (method: string): (() => never) => {
     let fn = refusals.get(method);
