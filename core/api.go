@@ -164,6 +164,10 @@ type CallOptions struct {
 	// Asker answers the questions the plugin asks the person while this call runs
 	// (user/ask); nil: no person is present, and a question is refused NO_PROVIDER.
 	Asker Asker
+	// Deadline replaces the call's own deadline (ToolCallDeadline, CommandRunDeadline) when
+	// positive: `cwx plugin dev --inspect` gives a long one, as a breakpoint may hold the
+	// call. The context still applies.
+	Deadline time.Duration
 }
 
 // ToolInfo describes a live extension tool or a native tool.
@@ -402,6 +406,11 @@ type Options struct {
 	// `cwx serve --mcp` want; `cwx tool list|call` and `cwx command list|run` are lazy
 	// (ARCHITECTURE.md, “Catalog”).
 	Lazy bool
+	// Isolate names plugins that run in a host of their own whatever config.toml says (as
+	// if each had isolation = "process"; `cwx plugin dev --inspect` debugs one this way, so
+	// that no other plugin shares its unsandboxed host). Tier sees each one's host with
+	// supervisor.Options.Group set to its id.
+	Isolate []string
 	// The agent services, each optional: a plugin's call of one the embedder leaves nil is
 	// refused by name (services.go; core doc.go, “Agent services”).
 	Sessions       Sessions

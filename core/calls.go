@@ -176,6 +176,9 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 	if timeout <= 0 {
 		timeout = tg.kind.deadline
 	}
+	if opts.Deadline > 0 {
+		timeout = opts.Deadline
+	}
 	errDeadline := &deadlineError{method: tg.kind.method, after: timeout}
 	dl := startDeadline(m.cc.clock, timeout, func() { cancel(errDeadline) })
 	defer dl.stop()

@@ -81,7 +81,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 		Builtin: map[string]owners.BuiltinSource{ScriptToolsModule: func(_ *config.Config, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
 			return scriptToolsWork(home, nat, m.reg, want)
 		}, HooksModule: m.hooks.hooksWork},
-		Bundle: o.Bundle, ShimPath: o.ShimPath, PollInterval: o.PollInterval, Tier: o.Tier, Lazy: o.Lazy, Now: o.Now,
+		Bundle: o.Bundle, ShimPath: o.ShimPath, PollInterval: o.PollInterval, Tier: o.Tier, Lazy: o.Lazy, Now: o.Now, Isolate: o.Isolate,
 	}
 	if testSeams != nil {
 		testSeams(m, &oo)

@@ -155,8 +155,12 @@ func (m *Manager) invokeCommand(ctx context.Context, tg target, p protocol.Comma
 	defer stopOwner()
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	errDeadline := fmt.Errorf("%w: %s after %s", ErrTimeout, tg.kind.method, tg.kind.deadline)
-	dl := startDeadline(m.cc.clock, tg.kind.deadline, func() { cancel(errDeadline) })
+	timeout := tg.kind.deadline
+	if opts.Deadline > 0 {
+		timeout = opts.Deadline
+	}
+	errDeadline := fmt.Errorf("%w: %s after %s", ErrTimeout, tg.kind.method, timeout)
+	dl := startDeadline(m.cc.clock, timeout, func() { cancel(errDeadline) })
 	defer dl.stop()
 	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.Holder.Closure(), Tool: tg.Name},
 		kind: "command", asker: opts.Asker, workspace: opts.Workspace, deadline: dl, ctx: callCtx,

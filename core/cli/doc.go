@@ -25,6 +25,16 @@
 // host of its own Manager, printing attributed log lines, activation times and the latency of
 // the calls typed on its stdin. Plugin log lines reach the log files through an hclog sink on
 // the Manager's logger ([fileSink]), so every command that runs plugins keeps them.
+// Its loop (plugin_dev_loop.go) owns everything that changes: it reads stdin, the watcher
+// (the folder and, through its folder, config.toml) and SIGINT, and runs one call at a time
+// on its own goroutine, whose answer it prints before reading the next line. Ctrl-C cancels
+// that call (context.Cause says why: Ctrl-C, a re-stage, --timeout, the session's end), a
+// second within devDoubleInterrupt or one with no call ends the session. Lines and errors
+// naming the staged copy are rewritten to the author's folder (authorPaths). --inspect
+// (plugin_dev_inspect.go) runs the plugin in a host of its own (core.Options.Isolate),
+// adjusts that host through core.Options.Tier (Node's inspector flag on 127.0.0.1, no
+// sandbox, supervisor.Options.Debugged) and gives its calls core.CallOptions.Deadline, so no
+// deadline fires while a breakpoint holds the host.
 //
 // Output is written for people by default (tables, plain sentences, errors that say what
 // to do) and for programs with --json (documented structs whose goldens live in

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +21,7 @@ import (
 	"github.com/cwx-dev/cwx/core/cmdhooks"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/protocol"
 )
 
 // Bounds of `cwx plugin dev`.
@@ -34,25 +33,63 @@ const (
 	devActivateWait = 15 * time.Second
 )
 
+// devOptions are the flags of `cwx plugin dev`.
+type devOptions struct {
+	timeout   time.Duration // per call; 0 leaves the core's own deadlines
+	workspace string        // the calls' workspace; "" is the plugin folder
+	inspect   string        // --inspect's port ("" for none, "0" for a free one)
+	brk       bool          // --inspect-brk
+	// interrupts delivers Ctrl-C (SIGINT): the first cancels the running call, a second within
+	// devDoubleInterrupt, or one with no call running, ends the session.
+	interrupts <-chan os.Signal
+}
+
 func pluginDevCmd() *cobra.Command {
-	return &cobra.Command{
+	var o devOptions
+	cmd := &cobra.Command{
 		Use:   "dev PATH",
 		Short: "Run a plugin folder under a dev receipt and re-activate it on every change",
 		Long: "Installs the folder, trusts it with a dev receipt bound to these bytes and this\n" +
 			"process (no review token), enables it and activates it. Every change of the folder\n" +
-			"re-stages it under a new closure and a new dev receipt, and the plugin is activated\n" +
-			"again under a new generation on the same warm host. Its log lines are printed with\n" +
-			"its name, and each activation's time. Lines on stdin run calls, with their latency:\n" +
-			"`/NAME ARGS` runs a command, `NAME JSON` calls a tool (approved: you typed it).\n" +
-			"Ctrl-C or the end of stdin ends the session and its receipt; the plugin is left\n" +
-			"untrusted and as enabled as it was before. Tarballs are refused.",
+			"(or of config.toml) re-stages it under a new closure and a new dev receipt, and the\n" +
+			"plugin is activated again under a new generation on the same warm host; a call still\n" +
+			"running is cancelled first. Its log lines are printed with its name, and each\n" +
+			"activation's time. Lines on stdin run calls, with their latency: `/NAME ARGS` runs a\n" +
+			"command, `NAME JSON` calls a tool (approved: you typed it), `/reload` re-stages and\n" +
+			"retries. Ctrl-C cancels the running call; a second Ctrl-C within a second (or one\n" +
+			"with no call running), or the end of stdin, ends the session and its receipt; the\n" +
+			"plugin is left untrusted and as enabled as it was before. Tarballs are refused.\n" +
+			"--inspect[=PORT] (or --inspect-brk, which waits at the host's first line) runs the\n" +
+			"plugin in a host of its own, unsandboxed for the session, with Node's inspector on\n" +
+			"127.0.0.1 (a free port by default, printed with its WebSocket URL); the host's and\n" +
+			"the calls' deadlines (heartbeat, activation, call) are suspended for the session, so\n" +
+			"a breakpoint holds nothing up but itself. Bun runs it without an inspector.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			return runDev(ctx, args[0], cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			sigs := make(chan os.Signal, 4)
+			signal.Notify(sigs, os.Interrupt)
+			defer signal.Stop(sigs)
+			o.interrupts = sigs
+			return runDev(cmd.Context(), args[0], o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "cancel a call that has not answered within this long (e.g. 5s; default: the core's own deadlines)")
+	cmd.Flags().StringVar(&o.workspace, "workspace", "", "the workspace of the calls (default: the plugin folder)")
+	var brk string
+	cmd.Flags().StringVar(&o.inspect, "inspect", "", "run the plugin in a host of its own, unsandboxed, with Node's inspector on 127.0.0.1:PORT (default: a free port)")
+	cmd.Flags().Lookup("inspect").NoOptDefVal = "0"
+	cmd.Flags().StringVar(&brk, "inspect-brk", "", "as --inspect, and the host waits at its first line for the debugger")
+	cmd.Flags().Lookup("inspect-brk").NoOptDefVal = "0"
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		if cmd.Flags().Changed("inspect-brk") {
+			if cmd.Flags().Changed("inspect") {
+				return exitf(ExitUsage, "give --inspect or --inspect-brk, not both")
+			}
+			o.inspect, o.brk = brk, true
+		}
+		return nil
+	}
+	return cmd
 }
 
 // devSession is one `cwx plugin dev`: the store, the Manager with the warm host and the
@@ -62,14 +99,30 @@ type devSession struct {
 	lease   *plugins.DevSession // the flock that keeps its dev receipts valid
 	store   *plugins.Store
 	m       liveCore
+	opts    devOptions
+	home    string     // $CWX_HOME, whose config.toml is watched
 	outMu   sync.Mutex // serializes out between logs, activations and calls
 	out     io.Writer
+	call    *devCall      // the call running, nil when none; owned by loop
+	inspect *devInspector // --inspect, nil without
+	paths   authorPaths   // points logs and errors at the author's files
 }
 
-func runDev(ctx context.Context, path string, stdin io.Reader, out, errw io.Writer) (err error) {
+func runDev(parent context.Context, path string, o devOptions, stdin io.Reader, out, errw io.Writer) (err error) {
+	ctx, end := context.WithCancel(parent)
+	defer end()
 	dir, err := devFolder(path)
 	if err != nil {
 		return err
+	}
+	if o.workspace == "" {
+		o.workspace = dir
+	} else if o.workspace, err = devFolder(o.workspace); err != nil {
+		return err
+	}
+	home, err := config.Home()
+	if err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	s, _, err := openPlugins()
 	if err != nil {
@@ -87,7 +140,8 @@ func runDev(ctx context.Context, path string, stdin io.Reader, out, errw io.Writ
 	if err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
-	d := &devSession{dir: dir, id: man.ID, lease: lease, store: s, out: out}
+	d := &devSession{dir: dir, id: man.ID, lease: lease, store: s, out: out, opts: o, home: home,
+		paths: newAuthorPaths(s.Layout().PluginDir(man.ID), dir)}
 	defer func() {
 		if e := s.EndDev(d.id, d.lease, wasEnabled); e != nil {
 			err = firstErr(err, pluginErr(e))
@@ -102,6 +156,9 @@ func runDev(ctx context.Context, path string, stdin io.Reader, out, errw io.Writ
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	defer func() { _ = w.Close() }()
+	if err := w.Add(home); err != nil { // config.toml: watched through its folder (editors replace it)
+		return &ExitError{Code: ExitInternal, Err: fmt.Errorf("watch %s: %w", home, err)}
+	}
 	start := time.Now()
 	if _, err := d.stage(); err != nil {
 		return err
@@ -109,17 +166,29 @@ func runDev(ctx context.Context, path string, stdin io.Reader, out, errw io.Writ
 	if err := s.Enable(d.id); err != nil {
 		return pluginErr(err)
 	}
-	m, err := openCore(ctx, core.Options{Logger: devLogger(d, errw), Approval: "auto"})
+	co := core.Options{Logger: devLogger(d, errw), Approval: "auto"}
+	if o.inspect != "" || o.brk {
+		if d.inspect, err = newDevInspector(d.id, o.inspect, o.brk); err != nil {
+			return err
+		}
+		co.Isolate, co.Tier = []string{d.id}, d.inspect.tier
+	}
+	m, err := openCore(ctx, co)
 	if err != nil {
 		return callErr(err)
 	}
 	defer func() { err = firstErr(err, closeCore(m)) }()
 	d.m = m
 	d.printf("cwx plugin dev: %s from %s; edit it and it is activated again\n", d.id, dir)
+	if d.inspect != nil {
+		done := make(chan struct{})
+		go func() { defer close(done); d.inspect.announce(ctx, d) }()
+		defer func() { end(); <-done }()
+	}
 	d.activate(ctx, start, 0)
 	// a dev session is one session: SessionStart now, SessionEnd when it ends (input ended:
 	// prompt_input_exit; a signal: other)
-	hs := startHookSession(ctx, m, core.CallOptions{Workspace: d.dir}, devWriter{d})
+	hs := startHookSession(ctx, m, core.CallOptions{Workspace: d.opts.workspace}, devWriter{d})
 	defer func() {
 		reason := cmdhooks.ReasonPromptInputExit
 		if ctx.Err() != nil || hs.Start.Stop {
@@ -130,7 +199,7 @@ func runDev(ctx context.Context, path string, stdin io.Reader, out, errw io.Writ
 	if err := hs.Stopped(); err != nil {
 		return err
 	}
-	return d.loop(ctx, w, stdin)
+	return d.loop(ctx, end, w, stdin)
 }
 
 // devWriter writes through the dev session's printf, so hook lines never interleave with
@@ -158,52 +227,6 @@ func devFolder(path string) (string, error) {
 	return abs, nil
 }
 
-// loop re-stages on changes and runs stdin's lines until ctx ends or stdin does.
-func (d *devSession) loop(ctx context.Context, w *fsnotify.Watcher, stdin io.Reader) error {
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(stdin)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	debounce := time.NewTimer(time.Hour)
-	debounce.Stop()
-	var changed time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case ev, ok := <-w.Events:
-			if !ok {
-				return nil
-			}
-			if ev.Has(fsnotify.Create) {
-				addTree(w, ev.Name) // a new sub-folder is watched too
-			}
-			if changed.IsZero() {
-				changed = time.Now()
-			}
-			debounce.Reset(devDebounce)
-		case err := <-w.Errors:
-			d.printf("watch: %v\n", err)
-		case <-debounce.C:
-			d.restage(ctx, changed)
-			changed = time.Time{}
-		case line, ok := <-lines:
-			if !ok {
-				return nil
-			}
-			d.run(ctx, line)
-		}
-	}
-}
-
 // stage installs the folder and gives its closure a dev receipt; unchanged reports that
 // the bytes were already installed.
 func (d *devSession) stage() (unchanged bool, err error) {
@@ -220,7 +243,8 @@ func (d *devSession) stage() (unchanged bool, err error) {
 	return res.Unchanged, nil
 }
 
-// restage re-stages after a change and activates the new closure.
+// restage re-stages after a change and activates the new closure; a call still running is
+// cancelled first (its generation is being replaced).
 func (d *devSession) restage(ctx context.Context, changed time.Time) {
 	prev, _ := ownerOf(d.m, d.id)
 	unchanged, err := d.stage()
@@ -231,76 +255,50 @@ func (d *devSession) restage(ctx context.Context, changed time.Time) {
 	case unchanged:
 		return
 	}
+	d.cancelCall(errReplaced)
 	d.activate(ctx, changed, prev.Generation)
 }
 
 // activate reconciles and waits until the owner of a generation after prevGen settled, then
 // prints its state, what it has live and how long it took since start.
 func (d *devSession) activate(ctx context.Context, start time.Time, prevGen uint64) {
-	if _, err := core.PluginErrors(d.m.Reconcile(ctx)); err != nil { // the plugin's own failure is printed below, once
+	d.settle(ctx, start, prevGen, true, d.m.Reconcile)
+}
+
+// settle runs sync (Reconcile or Reload) and waits until the plugin's owner is no longer
+// activating (and, with needNew, has a generation after prevGen), then prints its state.
+func (d *devSession) settle(ctx context.Context, start time.Time, prevGen uint64, needNew bool, sync func(context.Context) error) {
+	if _, err := core.PluginErrors(sync(ctx)); err != nil { // the plugin's own failure is printed below, once
 		d.printf("%s: %s\n", d.id, oneLine(stripEscapes(advise(err))))
 	}
-	wctx, cancel := context.WithTimeout(ctx, devActivateWait)
+	wait := devActivateWait
+	if d.inspect != nil {
+		wait = devSuspended // a breakpoint may hold the activation
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	info, ok := ownerOf(d.m, d.id)
-	for !ok || info.Generation == prevGen || info.State == "activating" {
+	for !ok || (needNew && info.Generation == prevGen) || info.State == "activating" {
 		if sleepCtx(wctx, time.Millisecond) != nil {
-			d.printf("%s: no new generation within %s\n", d.id, devActivateWait)
+			d.printf("%s: no new generation within %s\n", d.id, wait)
 			return
 		}
 		info, ok = ownerOf(d.m, d.id)
 	}
 	took := time.Since(start).Milliseconds()
 	if info.State != "active" {
-		d.printf("%s: generation %d %s after %d ms: %s\n", d.id, info.Generation, info.State, took, oneLine(stripEscapes(info.Reason)))
+		d.printf("%s: generation %d %s after %d ms: %s%s\n", d.id, info.Generation, info.State, took, oneLine(stripEscapes(info.Reason)), d.hostNote(info))
 		return
 	}
 	names := append([]string{}, info.Tools...)
 	for _, c := range info.Commands {
 		names = append(names, "/"+c)
 	}
-	d.printf("%s: generation %d active in %d ms: %s\n", d.id, info.Generation, took, strings.Join(names, ", "))
-}
-
-// run executes one stdin line: `/NAME ARGS` runs a command, `NAME JSON` calls a tool.
-func (d *devSession) run(ctx context.Context, line string) {
-	line = strings.TrimSpace(line)
-	if line == "" || strings.HasPrefix(line, "#") {
-		return
+	verb := "active in"
+	if info.Generation == prevGen {
+		verb = "unchanged, checked in"
 	}
-	start := time.Now()
-	var buf strings.Builder
-	err := d.call(ctx, &buf, line)
-	took := time.Since(start)
-	if err != nil {
-		fmt.Fprintf(&buf, "error: %s\n", oneLine(stripEscapes(advise(callErr(err)))))
-	}
-	fmt.Fprintf(&buf, "(%s in %.1f ms)\n", strings.SplitN(line, " ", 2)[0], float64(took.Microseconds())/1000)
-	d.printf("%s", buf.String())
-}
-
-func (d *devSession) call(ctx context.Context, w io.Writer, line string) error {
-	if name, ok := strings.CutPrefix(line, "/"); ok {
-		name, raw := splitWord(name)
-		res, err := d.m.RunCommand(ctx, name, raw, core.CallOptions{Workspace: d.dir})
-		if err != nil {
-			return err
-		}
-		return printCommandResult(w, name, commandPlugin(d.m, name), res, false)
-	}
-	name, input := splitWord(line)
-	if input == "" {
-		input = "{}"
-	}
-	if !json.Valid([]byte(input)) {
-		return exitf(ExitUsage, "the input is not valid JSON (e.g. %s {\"name\":\"Ada\"})", name)
-	}
-	plugin := pluginOf(d.m, name) // the owner the call goes to, named before it runs
-	res, err := d.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: d.dir})
-	if err != nil {
-		return err
-	}
-	return printToolResult(w, name, plugin, res, nil, toolCallFlags{})
+	d.printf("%s: generation %d %s %d ms: %s%s\n", d.id, info.Generation, verb, took, strings.Join(names, ", "), d.hostNote(info))
 }
 
 func (d *devSession) printf(format string, args ...any) {
@@ -362,8 +360,18 @@ func (s devSink) Accept(_ string, level hclog.Level, msg string, args ...interfa
 	for i := 0; i+1 < len(args); i += 2 {
 		if args[i] == "plugin" && args[i+1] == s.d.id {
 			text = strings.TrimPrefix(text, "["+s.d.id+"] ") // the host's own attribution
-			s.d.printf("[%s] %s: %s\n", s.d.id, strings.ToLower(level.String()), oneLine(stripEscapes(text)))
+			s.d.printf("[%s] %s: %s\n", s.d.id, strings.ToLower(level.String()), oneLine(stripEscapes(s.d.paths.rewrite(text))))
 			return
 		}
 	}
+}
+
+// hostNote is what an activation line adds about the host under --inspect: which host, its
+// runtime's pid, unsandboxed and where the inspector is; "" without --inspect.
+func (d *devSession) hostNote(info core.OwnerInfo) string {
+	if d.inspect == nil {
+		return ""
+	}
+	pid := d.m.HostAt(protocol.HostKey{Tier: protocol.TierPlugin, Group: d.id}).RuntimePID
+	return d.inspect.note(info.Host, pid)
 }

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,9 +26,9 @@ type devProc struct {
 	lines chan string
 }
 
-func startDev(t *testing.T, bin, home, dir string) *devProc {
+func startDev(t *testing.T, bin, home, dir string, flags ...string) *devProc {
 	t.Helper()
-	cmd := exec.Command(bin, "plugin", "dev", dir)
+	cmd := exec.Command(bin, append([]string{"plugin", "dev", dir}, flags...)...)
 	cmd.Env = append(os.Environ(), "CWX_HOME="+home)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
@@ -165,4 +168,340 @@ func TestPluginDevRefusesATarball(t *testing.T) {
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "is not a folder: cwx plugin dev runs a plugin folder") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// expectAll waits for a line matching each of res, in any order, and returns the submatches
+// of each, in the order of res.
+func (p *devProc) expectAll(res ...*regexp.Regexp) [][]string {
+	p.t.Helper()
+	got := make([][]string, len(res))
+	left := append([]*regexp.Regexp{}, res...)
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for len(left) > 0 {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				p.t.Fatalf("cwx plugin dev ended before printing %q", left)
+			}
+			p.t.Logf("dev: %s", line)
+			for i, re := range left {
+				if m := re.FindStringSubmatch(line); m != nil {
+					got[slices.Index(res, re)] = m
+					left = append(left[:i], left[i+1:]...)
+					break
+				}
+			}
+		case <-deadline.C:
+			p.t.Fatalf("no lines matching %q within 20s", left)
+		}
+	}
+	return got
+}
+
+// hangingGreeter makes the scaffold's tool hang (logging first) when asked to greet "hang",
+// and log from its abort listener when the call is cancelled; asked to greet "throw", it logs
+// a stack trace and throws.
+func hangingGreeter(src string) string {
+	return strings.Replace(src, "      ctx.logger.info('greeting %s", `      if (args.name === 'hang') {
+        exec.signal.addEventListener('abort', () => console.log('abort seen for %s', exec.callId));
+        console.log('hanging in %s', exec.workspace);
+        return new Promise(() => {});
+      }
+      if (args.name === 'throw') {
+        console.error(new Error('traced').stack);
+        throw new Error('thrown');
+      }
+      ctx.logger.info('greeting %s`, 1)
+}
+
+// TestPluginDevControl hangs a tool under `cwx plugin dev`: SIGINT cancels the call while the
+// session lives on, a save during the hang reloads (the old generation's call cancelled),
+// --timeout cancels, a config.toml change is applied, /reload checks, and a Ctrl-C with no
+// call running ends the session. The abort listener's log line is attributed and kept.
+func TestPluginDevControl(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home := e2eHome(t, rt, "")
+			dir := filepath.Join(t.TempDir(), "my-greeter")
+			if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+				t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+			}
+			src := filepath.Join(dir, "src", "index.ts")
+			edit := func(f func(string) string) {
+				b, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(src, []byte(f(string(b))), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			edit(hangingGreeter)
+			ws := t.TempDir()
+			p := startDev(t, bin, home, dir, "--timeout", "3s", "--workspace", ws)
+			p.expect(devActive)
+			hang := func() {
+				p.send(`my_greeter_greet {"name":"hang"}`)
+				p.expect(regexp.MustCompile(`^\[my-greeter\] info: hanging in ` + regexp.QuoteMeta(ws) + `$`))
+			}
+
+			hang()
+			p.send(`my_greeter_greet {"name":"queued"}`)
+			p.expect(regexp.MustCompile(`^busy: my_greeter_greet is still running; Ctrl-C cancels it`))
+			if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			p.expectAll(
+				regexp.MustCompile(`^\^C: cancelling my_greeter_greet \(Ctrl-C again within 1s ends the session\)$`),
+				regexp.MustCompile(`^error: my_greeter_greet \(plugin my-greeter\): cancelled by Ctrl-C$`),
+				regexp.MustCompile(`^\[my-greeter\] info: abort seen for `),
+			)
+			p.send(`my_greeter_greet {"name":"Ada"}`)
+			p.expect(regexp.MustCompile(`^\{"text":"Hello, Ada!"\}$`))
+
+			// stack traces and error locations name the author's file, not the staged copy
+			p.send(`my_greeter_greet {"name":"throw"}`)
+			at := regexp.QuoteMeta(filepath.Join(dir, "src", "index.ts")) + `:\d+:\d+`
+			traced := p.expect(regexp.MustCompile(`^\[my-greeter\] error: Error: traced .*` + at))[0]
+			if strings.Contains(traced, filepath.Join(home, "plugins")) {
+				t.Errorf("the stack trace names the staged copy: %s", traced)
+			}
+			p.expect(regexp.MustCompile(`^error: .*Error: thrown \(at ` + at + `\)`))
+
+			hang()
+			edit(func(s string) string { return strings.Replace(s, "'Hello'", "'Howdy'", 1) })
+			p.expectAll(
+				regexp.MustCompile(`^error: my_greeter_greet \(plugin my-greeter\): cancelled: the plugin was re-staged, its generation replaced$`),
+				devActive,
+			)
+			p.send(`my_greeter_greet {"name":"Ada"}`)
+			p.expect(regexp.MustCompile(`^\{"text":"Howdy, Ada!"\}$`))
+
+			hang()
+			p.expect(regexp.MustCompile(`^error: my_greeter_greet \(plugin my-greeter\): cancelled: no answer within 3s \(--timeout\)$`))
+
+			conf, err := os.ReadFile(filepath.Join(home, "config.toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			conf = append(conf, "\n[plugins.\"my-greeter\".config]\ngreeting = \"Ahoy\"\n"...)
+			if err := os.WriteFile(filepath.Join(home, "config.toml"), conf, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p.expect(regexp.MustCompile(`^my-greeter: config.toml changed; re-reading it$`))
+			p.expect(devActive)
+			p.send("/my-greeter Bob")
+			p.expect(regexp.MustCompile(`^Ahoy, Bob!$`))
+			p.send("/reload")
+			p.expect(regexp.MustCompile(`^my-greeter: generation \d+ unchanged, checked in \d+ ms: my_greeter_greet, /my-greeter$`))
+
+			if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			p.expect(regexp.MustCompile(`^dev session ended: my-greeter has no dev receipt any more$`))
+			if err := p.cmd.Wait(); err != nil {
+				t.Fatalf("cwx plugin dev: %v", err)
+			}
+			if logs := e2eMust(t, bin, home, "logs", "my-greeter").stdout; !strings.Contains(logs, "info  [my-greeter] abort seen for ") {
+				t.Fatalf("cwx logs my-greeter lacks the abort listener's line:\n%s", logs)
+			}
+		})
+	}
+}
+
+// TestPluginDevInspect runs `cwx plugin dev --inspect`: the plugin gets a host of its own,
+// unsandboxed and said so; on Node a client connects to the inspector port and reads the
+// plugin's source through the inspector protocol; on Bun the session says it has no
+// inspector. Calls keep working either way.
+func TestPluginDevInspect(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	client, err := filepath.Abs("testdata/inspector-source.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := testenv.Node(t)
+	for _, want := range testenv.Runtimes() {
+		t.Run(want.Name, func(t *testing.T) {
+			rt := want.Get(t)
+			home := e2eHome(t, rt, "")
+			dir := filepath.Join(t.TempDir(), "my-greeter")
+			if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+				t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+			}
+			p := startDev(t, bin, home, dir, "--inspect")
+			port := p.expect(regexp.MustCompile(`^my-greeter: inspector on 127\.0\.0\.1:(\d+) for its own host, unsandboxed for this session; attach Chrome DevTools`))[1]
+			note := regexp.QuoteMeta(" [host plugin:my-greeter pid ") + `(\d+)` + regexp.QuoteMeta(", unsandboxed: inspector on 127.0.0.1:"+port+"]")
+			if rt.Name == "bun" {
+				note = regexp.QuoteMeta(" [host plugin:my-greeter pid ") + `(\d+)` + regexp.QuoteMeta(", unsandboxed; no inspector: Bun]")
+			}
+			active := regexp.MustCompile(`^my-greeter: generation 1 active in \d+ ms: my_greeter_greet, /my-greeter` + note + `$`)
+			if rt.Name == "bun" {
+				p.expectAll(active, regexp.MustCompile(`^my-greeter: Bun runs it without an inspector`))
+			} else {
+				url := p.expectAll(active, regexp.MustCompile(`^my-greeter: inspector (ws://127\.0\.0\.1:`+port+`/\S+)$`))[1][1]
+				out, err := exec.Command(node.Path, client, url, "/src/index.ts").Output()
+				if err != nil {
+					t.Fatalf("inspector client: %v", err)
+				}
+				var got struct{ URL, Source string }
+				if err := json.Unmarshal(out, &got); err != nil {
+					t.Fatalf("inspector client printed %q: %v", out, err)
+				}
+				if !strings.Contains(got.Source, "ctx.tools.register") || !strings.HasPrefix(got.URL, "file://") {
+					t.Fatalf("the inspector's source of %s:\n%s", got.URL, got.Source)
+				}
+			}
+			p.send("/my-greeter Bob")
+			p.expect(regexp.MustCompile(`^Hello, Bob!$`))
+			_ = p.stdin.Close()
+			p.expect(regexp.MustCompile(`^dev session ended: my-greeter has no dev receipt any more$`))
+			if err := p.cmd.Wait(); err != nil {
+				t.Fatalf("cwx plugin dev: %v", err)
+			}
+		})
+	}
+}
+
+// TestPluginDevSeenByOtherProcesses calls the dev plugin from a second `cwx tool call` and from
+// a long-lived `cwx serve --mcp` of the same CWX_HOME, then SIGKILLs the session: the next
+// `tool call` finds no such tool and serve drops it from its list (its watcher sees the dev
+// session's lock released, though no state changed).
+func TestPluginDevSeenByOtherProcesses(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	rt := testenv.Node(t)
+	home := e2eHome(t, rt, "")
+	dir := filepath.Join(t.TempDir(), "my-greeter")
+	if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+		t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+	}
+	p := startDev(t, bin, home, dir)
+	p.expect(devActive)
+
+	if out := e2eMust(t, bin, home, "tool", "list").stdout; !regexp.MustCompile(`(?m)^my_greeter_greet +extension:my-greeter +(cached|live), dev `).MatchString(out) {
+		t.Fatalf("tool list in another process does not mark the dev plugin:\n%s", out)
+	}
+	if out := e2eMust(t, bin, home, "tool", "list", "--json").stdout; !strings.Contains(out, `"dev": true`) {
+		t.Fatalf("tool list --json does not mark the dev plugin:\n%s", out)
+	}
+	r := e2eCWX(t, bin, home, "", "tool", "call", "my_greeter_greet", "--input", `{"name":"Ada"}`, "--approve", "auto")
+	if r.code != ExitOK || strings.TrimSpace(r.stdout) != `{"text":"Hello, Ada!"}` {
+		t.Fatalf("tool call from another process: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	srv := startServe(t, bin, home, true)
+	srv.answer.Store(answerOnceForTest)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := srv.call(t, ctx, "my_greeter_greet", map[string]any{"name": "Bob"})
+	if err != nil || res.IsError || !strings.Contains(mcpText(res), "Hello, Bob!") {
+		t.Fatalf("serve --mcp call: %v %s\n%s", err, mcpText(orEmpty(res)), srv.stderr)
+	}
+
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.cmd.Wait()
+	r = e2eCWX(t, bin, home, "", "tool", "call", "my_greeter_greet", "--input", `{"name":"Ada"}`, "--approve", "auto")
+	if r.code == ExitOK || !strings.Contains(r.stderr, `no live tool "my_greeter_greet"`) {
+		t.Fatalf("tool call after the session was killed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	srv.waitTools(t, 0)
+	res, err = srv.call(t, ctx, "my_greeter_greet", map[string]any{"name": "Bob"})
+	if err == nil && !res.IsError {
+		t.Fatalf("serve --mcp still calls the dev plugin after its session was killed: %s", mcpText(res))
+	}
+}
+
+// TestPluginDevInspectSuspendsDeadlines pauses the inspected host for longer than the
+// activation deadline and the heartbeat's unresponsive bound while a save re-activates the
+// plugin: the host is not killed (same pid, the inspector still connected) and the new
+// generation activates once the debugger resumes.
+func TestPluginDevInspectSuspendsDeadlines(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	rt := testenv.Node(t)
+	pauser, err := filepath.Abs("testdata/inspector-pause.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := e2eHome(t, rt, "")
+	dir := filepath.Join(t.TempDir(), "my-greeter")
+	if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+		t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+	}
+	p := startDev(t, bin, home, dir, "--inspect")
+	line := func(gen string) *regexp.Regexp {
+		return regexp.MustCompile(`^my-greeter: generation ` + gen + ` active in \d+ ms: my_greeter_greet, /my-greeter \[host plugin:my-greeter pid (\d+), unsandboxed`)
+	}
+	got := p.expectAll(line("1"), regexp.MustCompile(`^my-greeter: inspector (ws://\S+)$`))
+	pid, url := got[0][1], got[1][1]
+
+	pause := exec.Command(rt.Path, pauser, url, "12000") // > core.ActivateDeadline, > supervisor.DefaultHangKill
+	pause.Stderr = os.Stderr
+	out, err := pause.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pause.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pause.Process.Kill(); _ = pause.Wait() })
+	said := bufio.NewScanner(out)
+	if !said.Scan() || said.Text() != "requested" {
+		t.Fatalf("the inspector client said %q, not requested", said.Text())
+	}
+	src := filepath.Join(dir, "src", "index.ts")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, []byte(strings.Replace(string(b), "'Hello'", "'Howdy'", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !said.Scan() || said.Text() != "paused" { // the activation's frame runs JavaScript, and stops there
+		t.Fatalf("the inspector client said %q, not paused", said.Text())
+	}
+	if !said.Scan() || said.Text() != "resumed" {
+		t.Fatalf("the inspector client said %q, not resumed", said.Text())
+	}
+	if err := pause.Wait(); err != nil {
+		t.Fatalf("the inspector client: %v", err)
+	}
+	if again := p.expect(line("2"))[1]; again != pid {
+		t.Fatalf("the host's pid went from %s to %s: it was killed while paused", pid, again)
+	}
+	p.send("/my-greeter Bob")
+	p.expect(regexp.MustCompile(`^Howdy, Bob!$`))
+}
+
+// TestPluginDevInspectBrk starts the dev plugin's host under --inspect-brk: it waits at its
+// first line, the plugin is not active until a debugger lets it run, and then it is.
+func TestPluginDevInspectBrk(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	rt := testenv.Node(t)
+	pauser, err := filepath.Abs("testdata/inspector-pause.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := e2eHome(t, rt, "")
+	dir := filepath.Join(t.TempDir(), "my-greeter")
+	if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+		t.Fatalf("plugin new: %d %s", r.code, r.stderr)
+	}
+	p := startDev(t, bin, home, dir, "--inspect-brk")
+	p.expect(regexp.MustCompile(`^my-greeter: --inspect-brk: the host waits at its first line until a debugger lets it run$`))
+	url := p.expect(regexp.MustCompile(`^my-greeter: inspector (ws://\S+)$`))[1]
+	select {
+	case line := <-p.lines:
+		t.Fatalf("before the debugger let the host run: %s", line)
+	case <-time.After(2 * time.Second):
+	}
+	out, err := exec.Command(rt.Path, pauser, url, "0", "run").Output()
+	if err != nil || !strings.Contains(string(out), "resumed") {
+		t.Fatalf("the inspector client: %v\n%s", err, out)
+	}
+	p.expect(regexp.MustCompile(`^my-greeter: generation 1 active in \d+ ms: my_greeter_greet, /my-greeter \[host plugin:my-greeter pid \d+, unsandboxed`))
+	p.send("/my-greeter Bob")
+	p.expect(regexp.MustCompile(`^Hello, Bob!$`))
 }

@@ -56,7 +56,8 @@ func pluginNewCmd() *cobra.Command {
 		Short: "Write a new TypeScript plugin: plugin.json, src/index.ts, types, tsconfig and a test",
 		Long: "Writes a folder (NAME, or --dir) holding a plugin with one tool and one command, the\n" +
 			"author types (cwx-plugin.d.ts), a tsconfig.json that type-checks against them and\n" +
-			"test.mjs, which installs the plugin into a throwaway CWX_HOME and calls both through\n" +
+			"test.mjs, which installs the plugin into a throwaway CWX_HOME (running the runtime your\n" +
+			"cwx resolves: your config, then PATH) and calls both through\n" +
 			"this cwx. Nothing is installed or trusted. Refuses a folder that already exists.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -210,17 +211,44 @@ const scaffoldTSConfig = `{
 
 const scaffoldTest = `// Runs {{NAME}} against cwx: installs this folder into a throwaway CWX_HOME, trusts and
 // enables it, calls its tool and its command. Run it with ` + "`node --test`" + ` (CWX names the cwx
-// binary; default: cwx on PATH).
+// binary; default: cwx on PATH). The throwaway home runs the runtime your own cwx resolves (your
+// config.toml, then PATH), and a failed cwx command fails the test with cwx's own message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const cwxBin = process.env.CWX || 'cwx';
+const run = (env, args) => {
+  try {
+    return execFileSync(cwxBin, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    const said = String(err.stderr || '').trim() || String(err.stdout || '').trim() || err.message;
+    throw Object.assign(new Error(` + "`cwx ${args.join(' ')} failed (exit ${err.status}):\\n${said}`" + `), { stdout: err.stdout });
+  }
+};
+
+// the runtime your cwx would use, pinned in the throwaway home's config.toml
+const doctor = (() => {
+  try {
+    return JSON.parse(run(process.env, ['doctor', '--json']));
+  } catch (err) {
+    let out;
+    try {
+      out = JSON.parse(err.stdout);
+    } catch {
+      throw err;
+    }
+    if (!out.usable) throw new Error(` + "`your cwx finds no usable runtime: ${out.fix}\\n${err.message}`" + `);
+    return out;
+  }
+})();
 const home = mkdtempSync(join(tmpdir(), 'cwx-{{NAME}}-'));
-const cwx = (...args) => execFileSync(cwxBin, args, { env: { ...process.env, CWX_HOME: home }, encoding: 'utf8' });
+const { kind, path } = doctor.runtime;
+writeFileSync(join(home, 'config.toml'), ` + "`[extension_host]\\nruntime = ${JSON.stringify(kind)}\\n${kind} = ${JSON.stringify(path)}\\n`" + `);
+const cwx = (...args) => run({ ...process.env, CWX_HOME: home }, args);
 
 test('{{NAME}} answers through cwx', (t) => {
   t.after(() => rmSync(home, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,5 +100,70 @@ func TestPluginNewScaffoldRuns(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "# pass 1") {
 		t.Fatalf("node --test in the scaffold: %v\n%s", err, out)
+	}
+}
+
+// TestPluginNewScaffoldUsesTheUsersRuntime runs the scaffold's test with an old node first on
+// PATH: the throwaway home must run the runtime the user's own cwx resolves (their config,
+// then PATH), and a failure must carry cwx's own message, not only "Command failed".
+func TestPluginNewScaffoldUsesTheUsersRuntime(t *testing.T) {
+	rt := testenv.Node(t)
+	bin := testenv.BuildCWX(t, "")
+	old := t.TempDir()
+	if err := os.WriteFile(filepath.Join(old, "node"), []byte("#!/bin/sh\necho v18.19.0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		config string // the user's config.toml; "" for none
+		edit   func(src string) string
+		pass   bool
+		want   []string // in the test's output
+	}{
+		{name: "config names a node", config: fmt.Sprintf("[extension_host]\nnode = %q\n", rt.Path), pass: true, want: []string{"# pass 1"}},
+		{name: "only an old node", want: []string{"your cwx finds no usable runtime", "v18.19.0", "cwx doctor --json failed (exit 5)"}},
+		{
+			name: "the tool throws", config: fmt.Sprintf("[extension_host]\nnode = %q\n", rt.Path),
+			edit: func(src string) string {
+				return strings.Replace(src, "return { text: greet(args.name ?? '') };", "throw new Error('no greeting today');", 1)
+			},
+			want: []string{"cwx tool call my_greeter_greet", "failed (exit ", "no greeting today"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			userHome := t.TempDir()
+			if c.config != "" {
+				if err := os.WriteFile(filepath.Join(userHome, "config.toml"), []byte(c.config), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			dir := filepath.Join(t.TempDir(), "my-greeter")
+			if r := runPluginCLI(t, "plugin", "new", "my-greeter", "--dir", dir); r.code != ExitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if c.edit != nil {
+				src := filepath.Join(dir, "src", "index.ts")
+				b, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(src, []byte(c.edit(string(b))), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(rt.Path, "--test")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "CWX="+bin, "CWX_HOME="+userHome, "PATH="+old)
+			out, err := cmd.CombinedOutput()
+			if (err == nil) != c.pass {
+				t.Fatalf("node --test: %v, want pass %v\n%s", err, c.pass, out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("node --test's output lacks %q:\n%s", w, out)
+				}
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/cmdhooks"
+	"github.com/cwx-dev/cwx/core/plugins"
 )
 
 // ToolListItem is one element of the --json output of `cwx tool list`.
@@ -26,6 +27,9 @@ type ToolListItem struct {
 	// Source is "live" (a live owner registered it) or "cached" (the plugin's catalog entry
 	// answered: the plugin is not activated in this process yet).
 	Source string `json:"source"`
+	// Dev says its plugin runs from a `cwx plugin dev` session (a dev receipt): its code is
+	// whatever that folder holds now, reviewed by no one.
+	Dev bool `json:"dev,omitempty"`
 }
 
 // ToolCallOutput is the --json output of a `cwx tool call` that reached the plugin.
@@ -66,7 +70,24 @@ func init() {
 
 func toolListCmd() *cobra.Command {
 	return failingListCmd("Activate the enabled plugins and list the native tools and their live tools",
-		func(m liveCore) []ToolListItem { return toolItems(m.Tools()) }, writeToolList)
+		func(m liveCore) []ToolListItem { return markDev(m.Plugins(), toolItems(m.Tools())) }, writeToolList)
+}
+
+// markDev marks the items whose plugin runs from a dev session.
+func markDev(s *plugins.Store, items []ToolListItem) []ToolListItem {
+	dev := map[string]bool{}
+	for i := range items {
+		id := items[i].Plugin
+		if id == "" || s == nil {
+			continue
+		}
+		if _, seen := dev[id]; !seen {
+			r, err := s.Get(id)
+			dev[id] = err == nil && s.Status(r) == plugins.StatusDev
+		}
+		items[i].Dev = dev[id]
+	}
+	return items
 }
 
 func toolItems(tools []core.ToolInfo) []ToolListItem {
@@ -97,7 +118,11 @@ func writeToolList(w io.Writer, items []ToolListItem, failures []PluginFailure) 
 		tw := newTable(w)
 		printf(tw, "TOOL\tORIGIN\tSOURCE\tDESCRIPTION\n")
 		for _, it := range items {
-			printf(tw, "%s\t%s\t%s\t%s\n", it.Name, oneLine(it.Origin), it.Source, cutCell(oneLine(stripEscapes(it.Description)), 72))
+			src := it.Source
+			if it.Dev {
+				src += ", dev"
+			}
+			printf(tw, "%s\t%s\t%s\t%s\n", it.Name, oneLine(it.Origin), src, cutCell(oneLine(stripEscapes(it.Description)), 72))
 		}
 		_ = tw.Flush()
 	}

@@ -44,6 +44,9 @@ type Options struct {
 	PollInterval time.Duration
 	Tier         func(*supervisor.Options)
 	Lazy         bool
+	// Isolate are core.Options.Isolate: plugins given a host of their own whatever
+	// config.toml says.
+	Isolate []string
 	// Now is the clock of log rate limiting.
 	Now func() time.Time
 	// NewTier, when set, creates a host's runtime in place of real, the supervisor's (tests

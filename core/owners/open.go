@@ -19,7 +19,7 @@ func New(o Options) *Layer {
 		o: o, log: o.Logger, home: o.Home, store: o.Store,
 		reg:     registry.New(registry.Options{NativeTools: o.NativeTools, BuiltinCommands: o.BuiltinCommands, Changed: feed.notify}),
 		logs:    newLogLimiter(o.Now),
-		cfg:     o.Config,
+		cfg:     isolated(o.Config, o.Isolate),
 		desired: map[string]plugins.Desired{}, owners: map[string]*Owner{}, blocked: map[string]string{},
 		tiers: map[protocol.HostKey]*tierState{},
 		bg:    bg, bgCancel: cancel, stopped: make(chan struct{}),

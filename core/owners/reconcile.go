@@ -45,6 +45,7 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	if err != nil {
 		return err
 	}
+	cfg = isolated(cfg, l.o.Isolate)
 	desired, blocked, _, err := l.store.Desired(cfg)
 	if err != nil {
 		return err

@@ -121,6 +121,22 @@ func (s *Store) devHeld(token string) bool {
 	return errors.Is(err, syscall.EWOULDBLOCK)
 }
 
+// heldDevTokens lists the tokens of the dev sessions alive (their lock files held), sorted
+// and joined by commas; "" when none.
+func (s *Store) heldDevTokens() string {
+	ents, err := os.ReadDir(s.layout.devDir())
+	if err != nil {
+		return ""
+	}
+	var held []string
+	for _, e := range ents { // ReadDir sorts by name
+		if token, ok := strings.CutSuffix(e.Name(), ".lock"); ok && s.devHeld(token) {
+			held = append(held, token)
+		}
+	}
+	return strings.Join(held, ",")
+}
+
 // sweepDev removes the lock files no session holds any more (sessions killed before End).
 func (s *Store) sweepDev() {
 	ents, err := os.ReadDir(s.layout.devDir())

@@ -238,3 +238,37 @@ func TestDevReceiptRefusesATarball(t *testing.T) {
 		t.Fatalf("TrustDev of a tarball: %v", err)
 	}
 }
+
+// TestWatcherSeesDevSessionsEnd: a dev session that begins or dies (its lock released by the
+// kernel, the file left behind) changes no state, and the watcher still reports a change.
+func TestWatcherSeesDevSessionsEnd(t *testing.T) {
+	home := t.TempDir()
+	s := newStore(t, home, nil)
+	w, err := NewWatcher(s)
+	must(t, err)
+	changed := func() bool {
+		w.Poll()
+		select {
+		case <-w.Changed():
+			return true
+		default:
+			return false
+		}
+	}
+	if changed() {
+		t.Fatal("a change with nothing changed")
+	}
+	d, err := newStore(t, home, nil).BeginDev() // as another process would
+	must(t, err)
+	if !changed() {
+		t.Fatal("no change when a dev session began")
+	}
+	if changed() {
+		t.Fatal("a change while the session lives on")
+	}
+	must(t, d.f.Close()) // killed: the kernel drops the lock, the file stays
+	d.f = nil
+	if !changed() {
+		t.Fatal("no change when the dev session died")
+	}
+}

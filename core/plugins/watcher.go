@@ -10,11 +10,14 @@ import (
 const PollInterval = time.Second
 
 // Watcher follows the state generation so that a change made by another process (a
-// `cwx plugin disable` in another terminal) reaches a running Manager. Run polls the file;
-// Changed reads only memory, so callers may ask as often as they like.
+// `cwx plugin disable` in another terminal) reaches a running Manager. Run polls the file,
+// and the dev sessions alive: a `cwx plugin dev` that ends, even killed, changes no state but
+// ends its dev receipts, which the Manager must notice too. Changed reads only memory, so
+// callers may ask as often as they like.
 type Watcher struct {
 	store   *Store
 	gen     atomic.Uint64
+	devs    atomic.Pointer[string] // the tokens of the dev sessions alive, sorted, joined
 	changed chan struct{}
 }
 
@@ -26,6 +29,8 @@ func NewWatcher(s *Store) (*Watcher, error) {
 		return nil, err
 	}
 	w.gen.Store(g)
+	devs := s.heldDevTokens()
+	w.devs.Store(&devs)
 	return w, nil
 }
 
@@ -48,13 +53,14 @@ func (w *Watcher) Run(ctx context.Context, tick <-chan time.Time) {
 	}
 }
 
-// Poll checks the state file once.
+// Poll checks the state file and the dev sessions once.
 func (w *Watcher) Poll() {
 	g, err := w.store.Generation()
 	if err != nil { // a corrupt or unreadable state file: the next poll reads it again
 		return
 	}
-	if g != w.gen.Swap(g) {
+	devs := w.store.heldDevTokens()
+	if g != w.gen.Swap(g) || devs != *w.devs.Swap(&devs) {
 		select {
 		case w.changed <- struct{}{}:
 		default:

@@ -36,6 +36,9 @@ func (t *TierRuntime) handshake(ctx context.Context, inc *incarnation) error {
 		MaxFrame: protocol.MaxFrame, MaxInflight: protocol.MaxInflight,
 		ActivateDeadlineMS: 5000, DisposeDeadlineMS: 2000,
 	}
+	if t.o.Debugged {
+		limits.ActivateDeadlineMS = uint64(DebuggedDeadline.Milliseconds())
+	}
 	_, err := inc.peer.Call(ctx, protocol.MethodHostInitialize,
 		protocol.InitializeParams{Protocol: protocol.Version, Limits: limits}, rpc.CallOpts{})
 	switch {

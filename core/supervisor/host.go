@@ -67,6 +67,9 @@ func (h *Host) Call(ctx context.Context, method string, params any, o rpc.CallOp
 	if h.t != nil && h.t.unresponsive(h.inc) {
 		return nil, fmt.Errorf("%w: the %s is unresponsive", ErrNotAvailable, hostName(h.t.o.Host()))
 	}
+	if h.t != nil && h.t.o.Debugged {
+		o.Timeout = 0 // a breakpoint may hold the answer; the caller's context still applies
+	}
 	return h.inc.peer.Call(ctx, method, params, o)
 }
 

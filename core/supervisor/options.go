@@ -30,6 +30,8 @@ const (
 	DefaultDirtyWindow      = 10 * time.Minute
 	DefaultDirtyLimit       = 2
 	stderrTailMax           = 8 << 10
+	// DebuggedDeadline replaces every deadline of a Debugged host.
+	DebuggedDeadline = 24 * time.Hour
 )
 
 // Clock is the supervisor's time source. Its AfterFunc timers run f on their own goroutine.
@@ -145,6 +147,12 @@ type Options struct {
 	CrashLimit        int
 	DirtyWindow       time.Duration
 	DirtyLimit        int
+
+	// Debugged says a debugger may hold the runtime's event loop (`cwx plugin dev --inspect`):
+	// the handshake, start, heartbeat and hang deadlines become DebuggedDeadline, so does the
+	// host's own activation bound (HostLimits.ActivateDeadlineMS), and Host.Call drops the
+	// callers' Timeout (their contexts still apply).
+	Debugged bool
 }
 
 // Host is the key the Owners callbacks name this host by.
@@ -184,6 +192,10 @@ func (o *Options) withDefaults() (Options, error) {
 		if *d <= 0 {
 			*d = v
 		}
+	}
+	if c.Debugged {
+		c.HandshakeTimeout, c.StartTimeout = DebuggedDeadline, DebuggedDeadline
+		c.HeartbeatInterval, c.UnresponsiveAfter, c.HangKillAfter = DebuggedDeadline, DebuggedDeadline, DebuggedDeadline
 	}
 	def(&c.HandshakeTimeout, DefaultHandshakeTimeout)
 	def(&c.ShutdownAnswer, DefaultShutdownAnswer)

@@ -3751,12 +3751,22 @@ function runOwned(reg, signal, fn) {
     signal.addEventListener("abort", cancelled, { once: true });
     let p;
     try {
-      p = Promise.resolve(runAs(reg.owner, () => ownerContext.run(reg.owner, fn)));
+      p = Promise.resolve(asOwner(reg.owner, fn));
     } catch (err) {
       p = Promise.reject(err);
     }
     p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
   });
+}
+function asOwner(owner, fn) {
+  return runAs(owner, () => ownerContext.run(owner, fn));
+}
+function ownedSignal(owner, signal) {
+  const ac = new AbortController();
+  const abort = () => asOwner(owner, () => ac.abort(signal.reason));
+  if (signal.aborted) abort();
+  else signal.addEventListener("abort", abort, { once: true });
+  return ac.signal;
 }
 
 // src/hooks.ts
@@ -3779,7 +3789,7 @@ async function evaluateHook(registrar, params, signal, log) {
     throw new RpcError(ErrorCode.NotAvailable, `hook handle ${params.handle} is not live`);
   }
   const p = params.payload;
-  const exec = Object.freeze({ name: p.name, arguments: deepFrozenCopy(p.input), callId: p.call_id, signal, workspace: p.workspace });
+  const exec = Object.freeze({ name: p.name, arguments: deepFrozenCopy(p.input), callId: p.call_id, signal: ownedSignal(reg.owner, signal), workspace: p.workspace });
   const listener = reg.def.listener;
   let value;
   try {
@@ -6227,7 +6237,7 @@ async function disposeOwner(owner, registrar, deadlineMs) {
   const work = (async () => {
     for (const e of [...owner.entries].reverse()) {
       try {
-        await e.fiber.dispose();
+        await runAs(owner, () => ownerContext.run(owner, () => e.fiber.dispose()));
       } catch {
       }
     }
@@ -6398,7 +6408,7 @@ async function callTool(registrar, params, signal, rpc) {
   const reg = live(registrar, params.handle, "tool");
   const def = reg.def;
   const input = params.input;
-  const exec = { signal, callId: params.call_id, args: input, arguments: input, ...callContext(params, reg) };
+  const exec = { signal: ownedSignal(reg.owner, signal), callId: params.call_id, args: input, arguments: input, ...callContext(params, reg) };
   if (params.ticket !== void 0 && rpc !== void 0) exec.core = makeCore(rpc, reg.owner.ref, params.ticket, signal);
   Object.freeze(exec);
   let value;
@@ -6478,7 +6488,7 @@ async function runCommand(registrar, params, signal, rpc) {
     rawInput: raw === "" ? "" : ` ${raw}`,
     args: raw,
     attachments: Object.freeze([]),
-    signal,
+    signal: ownedSignal(reg.owner, signal),
     ...callContext(params, reg)
   };
   Object.freeze(invocation);

@@ -275,7 +275,7 @@ export async function disposeOwner(owner: OwnerRecord, registrar: Registrar, dea
   const work = (async () => {
     for (const e of [...owner.entries].reverse()) {
       try {
-        await e.fiber.dispose();
+        await runAs(owner, () => ownerContext.run(owner, () => e.fiber.dispose())); // a disposer's lines are the owner's
       } catch {
         // Cordis reports disposer errors through the logger
       }

@@ -6,7 +6,7 @@ import { RpcError, cut, describeError, type RpcPeer } from './rpc.ts';
 import { makeCore, type CoreApi } from './shims/core.ts';
 import { withQuestions } from './shims/questions.ts';
 import { withAgent } from './shims/agent.ts';
-import { runOwned } from './run-owned.ts';
+import { ownedSignal, runOwned } from './run-owned.ts';
 import type { Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
@@ -73,7 +73,7 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
   const reg = live(registrar, params.handle, 'tool');
   const def = reg.def;
   const input = params.input;
-  const exec: ToolExecution = { signal, callId: params.call_id, args: input, arguments: input, ...callContext(params, reg) };
+  const exec: ToolExecution = { signal: ownedSignal(reg.owner, signal), callId: params.call_id, args: input, arguments: input, ...callContext(params, reg) };
   if (params.ticket !== undefined && rpc !== undefined) exec.core = makeCore(rpc, reg.owner.ref, params.ticket, signal);
   Object.freeze(exec);
   let value: unknown;
@@ -170,7 +170,7 @@ export async function runCommand(registrar: Registrar, params: CommandRunParams,
     rawInput: raw === '' ? '' : ` ${raw}`,
     args: raw,
     attachments: Object.freeze([]),
-    signal,
+    signal: ownedSignal(reg.owner, signal),
     ...callContext(params, reg),
   };
   Object.freeze(invocation);

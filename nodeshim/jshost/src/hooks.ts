@@ -8,7 +8,7 @@
 import { ownerOf, type Context } from './cordis-adapter.ts';
 import { ErrorCode, type HookEvaluateParams, type HookVerdict } from './protocol.generated.ts';
 import { RpcError, cut, describeError } from './rpc.ts';
-import { runOwned } from './run-owned.ts';
+import { ownedSignal, runOwned } from './run-owned.ts';
 import type { OwnerRecord } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
 import { isPlainObject } from './validate.ts';
@@ -55,7 +55,7 @@ export async function evaluateHook(registrar: Registrar, params: HookEvaluatePar
     throw new RpcError(ErrorCode.NotAvailable, `hook handle ${params.handle} is not live`);
   }
   const p = params.payload;
-  const exec: PreExecute = Object.freeze({ name: p.name, arguments: deepFrozenCopy(p.input), callId: p.call_id, signal, workspace: p.workspace });
+  const exec: PreExecute = Object.freeze({ name: p.name, arguments: deepFrozenCopy(p.input), callId: p.call_id, signal: ownedSignal(reg.owner, signal), workspace: p.workspace });
   const listener = reg.def.listener;
   let value: unknown;
   try {
