@@ -79,7 +79,7 @@ func TestEndCausesReachTheOwnerLayer(t *testing.T) {
 			t.Run("runtime_exit", func(t *testing.T) {
 				t.Parallel()
 				rec := newExitRecorder()
-				tr := newTier(t, rt, "exit-after-ready", func(o *Options) { o.Owners = rec; o.CrashLimit = 1 })
+				tr := newTier(t, rt, "exit-after-ready", func(o *Options) { o.Owners = rec; o.CrashLimit = 1; o.HeartbeatInterval = 20 * time.Millisecond })
 				if _, err := ensure(t, tr); err != nil {
 					t.Fatal(err)
 				}

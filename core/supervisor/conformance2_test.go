@@ -95,7 +95,7 @@ func conformBlock(t *testing.T, rt testenv.Runtime) {
 }
 
 func conformBudget(t *testing.T, rt testenv.Runtime) {
-	tr := newTier(t, rt, "exit-after-ready", fastRestart)
+	tr := newTier(t, rt, "exit-after-ready", func(o *Options) { fastRestart(o); o.HeartbeatInterval = 20 * time.Millisecond })
 	_, _ = ensure(t, tr)
 	st := waitState(t, tr, StateFailed)
 	if st.Generation != 3 || !strings.Contains(st.LastFailure, "crash budget exhausted: exited with code 1") ||
