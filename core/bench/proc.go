@@ -16,7 +16,7 @@ func RSSMiB(pid int) float64 {
 	for _, line := range strings.Split(string(raw), "\n") {
 		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
 			kib, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			return round2(kib / 1024)
+			return Round2(kib / 1024)
 		}
 	}
 	return 0
@@ -25,11 +25,11 @@ func RSSMiB(pid int) float64 {
 // PSSMiB is the proportional set size of process pid in MiB (its private pages plus its
 // share of the pages it shares, such as the cwx binary's text a shim shares with the core:
 // what it costs the machine), or 0 when /proc/<pid>/smaps_rollup cannot be read.
-func PSSMiB(pid int) float64 { return round2(float64(smapsKiB(pid, "Pss:")) / 1024) }
+func PSSMiB(pid int) float64 { return Round2(float64(smapsKiB(pid, "Pss:")) / 1024) }
 
 // PrivateMiB is the private memory (clean and dirty) of process pid in MiB, or 0.
 func PrivateMiB(pid int) float64 {
-	return round2(float64(smapsKiB(pid, "Private_Clean:")+smapsKiB(pid, "Private_Dirty:")) / 1024)
+	return Round2(float64(smapsKiB(pid, "Private_Clean:")+smapsKiB(pid, "Private_Dirty:")) / 1024)
 }
 
 // smapsKiB is the kB value of field in /proc/<pid>/smaps_rollup, 0 when absent.

@@ -19,7 +19,7 @@ type Latency struct {
 func Of(samples []time.Duration, unit time.Duration) Latency {
 	p := Percentiles(samples)
 	us := float64(unit) / float64(time.Microsecond)
-	return Latency{P50: round2(p[0] / us), P95: round2(p[1] / us), P99: round2(p[2] / us)}
+	return Latency{P50: Round2(p[0] / us), P95: Round2(p[1] / us), P99: Round2(p[2] / us)}
 }
 
 // Percentiles returns p50, p95 and p99 of samples in microseconds (unrounded), the form the
@@ -40,4 +40,5 @@ func Percentiles(samples []time.Duration) []float64 {
 	return out
 }
 
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
+// Round2 rounds v to two decimals, as every figure of a report is.
+func Round2(v float64) float64 { return math.Round(v*100) / 100 }

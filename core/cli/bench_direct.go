@@ -97,7 +97,7 @@ func (r *benchRun) bigResult(ctx context.Context, m *core.Manager) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, fl.Close()) }()
-	viaCore := func() error { return callSized(ctx, m, in1MiB, 1<<20) }
+	viaCore := func() error { return callSized(ctx, m, bench.FixtureTool, in1MiB, 1<<20) }
 	viaFloor := func() error { _, err := fl.Trip(); return err }
 	lc, lf, err := alternate(r, "1 MiB results, core and floor", r.n.big, viaCore, viaFloor)
 	if err != nil {

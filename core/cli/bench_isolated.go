@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -52,22 +51,6 @@ func runIsolatedBench(ctx context.Context, w io.Writer, f benchFlags, b *isolate
 	}
 	printf(w, "%s", buf.String())
 	return nil
-}
-
-// isolatedTool is the tool of fixture plugin i (1-based) of a bench home.
-func isolatedTool(i int) string {
-	if i == 1 {
-		return bench.FixtureTool
-	}
-	return fmt.Sprintf("%s_%d", bench.FixtureTool, i)
-}
-
-// isolatedPlugin is the id of fixture plugin i.
-func isolatedPlugin(i int) string {
-	if i == 1 {
-		return "cwx-bench-tool"
-	}
-	return fmt.Sprintf("cwx-bench-tool-%d", i)
 }
 
 func (b *isolatedBench) run(ctx context.Context) (bench.IsolatedReport, error) {
@@ -120,7 +103,7 @@ func (b *isolatedBench) ready(ctx context.Context) error {
 	}
 	b.rep.ReadyOneMS = bench.Of(one, time.Millisecond)
 	b.rep.ReadyAllMS = bench.Of(all, time.Millisecond)
-	b.rep.ReadyTargetMS = round2f(1.3 * float64(b.hosts) * b.rep.ReadyOneMS.P50 / float64(runtime.NumCPU()))
+	b.rep.ReadyTargetMS = bench.Round2(1.3 * float64(b.hosts) * b.rep.ReadyOneMS.P50 / float64(runtime.NumCPU()))
 	return nil
 }
 
@@ -148,8 +131,8 @@ func needTools(m *core.Manager, n int) error {
 		live[t.Name] = true
 	}
 	for i := 1; i <= n; i++ {
-		if !live[isolatedTool(i)] {
-			return fmt.Errorf("%w: %s of plugin %s is not live", core.ErrNotAvailable, isolatedTool(i), isolatedPlugin(i))
+		if !live[fixtureTool(i)] {
+			return fmt.Errorf("%w: %s of plugin %s is not live", core.ErrNotAvailable, fixtureTool(i), fixtureID(i))
 		}
 	}
 	return nil
@@ -176,7 +159,7 @@ func (b *isolatedBench) startCPU(m *core.Manager) float64 {
 	for _, s := range hosts {
 		sum += bench.CPUTimeMS(s.ShimPID) + bench.CPUTimeMS(s.RuntimePID)
 	}
-	return round2f(sum / float64(len(hosts)))
+	return bench.Round2(sum / float64(len(hosts)))
 }
 
 // live measures on one Manager of the N-plugin home: idle memory per host, calls/s at 16
@@ -203,10 +186,10 @@ func (b *isolatedBench) live(ctx context.Context) (err error) {
 		calls = 1000
 	}
 	b.progress(fmt.Sprintf("calls/s at 16 callers over %d hosts", b.hosts))
-	if _, err := b.spread(ctx, m, 16, 200); err != nil { // warm-up
+	if _, err := callsSpread(ctx, m, 16, 200, b.toolOfCaller); err != nil { // warm-up
 		return err
 	}
-	rate, err := b.spread(ctx, m, 16, calls)
+	rate, err := callsSpread(ctx, m, 16, calls, b.toolOfCaller)
 	if err != nil {
 		return err
 	}
@@ -228,50 +211,20 @@ func (b *isolatedBench) memory(m *core.Manager) {
 		for _, x := range v {
 			s += x
 		}
-		return round2f(s / float64(len(v)))
+		return bench.Round2(s / float64(len(v)))
 	}
 	largest := func(v []float64) float64 {
 		if len(v) == 0 {
 			return 0
 		}
-		return round2f(slices.Max(v))
+		return bench.Round2(slices.Max(v))
 	}
 	b.rep.PSSHostMiB, b.rep.PSSHostMaxMiB = mean(pss), largest(pss)
 	b.rep.PrivateHostMiB, b.rep.PrivateHostMaxMiB = mean(priv), largest(priv)
 }
 
-// spread makes n calls of 1 KiB results from callers goroutines, caller c calling the tool
-// of host c mod N.
-func (b *isolatedBench) spread(ctx context.Context, m *core.Manager, callers, n int) (float64, error) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, callers)
-	begin := time.Now()
-	for c := range callers {
-		tool := isolatedTool(c%b.hosts + 1)
-		wg.Go(func() {
-			for next.Add(1) <= int64(n) {
-				if err := callTool1KiB(ctx, m, tool); err != nil {
-					errs[c] = err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return float64(n) / time.Since(begin).Seconds(), errors.Join(errs...)
-}
-
-func callTool1KiB(ctx context.Context, m *core.Manager, tool string) error {
-	res, err := m.CallTool(ctx, tool, in1KiB, core.CallOptions{})
-	if err != nil {
-		return err
-	}
-	if n := len(res.Text()); n != 1<<10 {
-		return fmt.Errorf("%s answered %d bytes, want %d", tool, n, 1<<10)
-	}
-	return nil
-}
+// toolOfCaller spreads the callers over the hosts: caller c calls the tool of host c mod N.
+func (b *isolatedBench) toolOfCaller(c int) string { return fixtureTool(c%b.hosts + 1) }
 
 // killOne sends SIGKILL to host 1's runtime and times until its tool answers again, while
 // one goroutine calls the other hosts' tools in turn and counts what fails.
@@ -280,7 +233,7 @@ func (b *isolatedBench) killOne(ctx context.Context, m *core.Manager) error {
 	if b.quick {
 		rounds = 3
 	}
-	target := m.HostOf(isolatedPlugin(1))
+	target := m.HostOf(fixtureID(1))
 	var lat []time.Duration
 	for i := range rounds {
 		b.progress(fmt.Sprintf("kill -9 of one host to its next answer %d/%d", i+1, rounds))
@@ -295,7 +248,7 @@ func (b *isolatedBench) killOne(ctx context.Context, m *core.Manager) error {
 					default:
 					}
 					b.rep.OtherCalls++
-					if callTool1KiB(ctx, m, isolatedTool(j%(b.hosts-1)+2)) != nil {
+					if callSized(ctx, m, fixtureTool(j%(b.hosts-1)+2), in1KiB, 1<<10) != nil {
 						b.rep.OtherFailures++
 					}
 				}
@@ -304,7 +257,7 @@ func (b *isolatedBench) killOne(ctx context.Context, m *core.Manager) error {
 		err := m.KillHost(target)
 		t0 := time.Now()
 		for err == nil {
-			cerr := callTool1KiB(ctx, m, isolatedTool(1))
+			cerr := callSized(ctx, m, fixtureTool(1), in1KiB, 1<<10)
 			if cerr == nil {
 				break
 			}
@@ -325,5 +278,3 @@ func (b *isolatedBench) killOne(ctx context.Context, m *core.Manager) error {
 	b.rep.KillToAnswerMS = bench.Of(lat, time.Millisecond)
 	return nil
 }
-
-func round2f(v float64) float64 { return float64(int64(v*100+0.5)) / 100 }

@@ -135,8 +135,25 @@ func (r *benchRun) setup() error {
 	return nil
 }
 
+// fixtureID is the id of fixture plugin i (1-based) of a bench home: the fixture itself,
+// then its copies (benchCopy).
+func fixtureID(i int) string {
+	if i == 1 {
+		return "cwx-bench-tool"
+	}
+	return fmt.Sprintf("cwx-bench-tool-%d", i)
+}
+
+// fixtureTool is the tool of fixture plugin i.
+func fixtureTool(i int) string {
+	if i == 1 {
+		return bench.FixtureTool
+	}
+	return fmt.Sprintf("%s_%d", bench.FixtureTool, i)
+}
+
 // benchCopy writes copy i of the fixture plugin under parent: the same code under the
-// name cwx-bench-tool-<i>, with its tool renamed bench_text_<i>.
+// name fixtureID(i), with its tool renamed fixtureTool(i).
 func benchCopy(fixture, parent string, i int) (string, error) {
 	dir := filepath.Join(parent, fmt.Sprintf("bench-tool-%d", i))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -147,8 +164,8 @@ func benchCopy(fixture, parent string, i int) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		text := strings.ReplaceAll(string(data), "cwx-bench-tool", fmt.Sprintf("cwx-bench-tool-%d", i))
-		text = strings.ReplaceAll(text, "'"+bench.FixtureTool+"'", fmt.Sprintf("'%s_%d'", bench.FixtureTool, i))
+		text := strings.ReplaceAll(string(data), fixtureID(1), fixtureID(i))
+		text = strings.ReplaceAll(text, "'"+fixtureTool(1)+"'", "'"+fixtureTool(i)+"'")
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			return "", err
 		}
@@ -233,7 +250,7 @@ func (r *benchRun) oneshot(ctx context.Context) error {
 	r.rep.OneshotCallMS = bench.Of(lat, time.Millisecond)
 	r.rep.BareStartMS = bench.Of(bare, time.Millisecond)
 	if p := r.rep.BareStartMS.P50; p > 0 {
-		r.rep.OneshotRatio = round2f(r.rep.OneshotCallMS.P50 / p)
+		r.rep.OneshotRatio = bench.Round2(r.rep.OneshotCallMS.P50 / p)
 	}
 	return nil
 }
@@ -316,8 +333,15 @@ func (r *benchRun) throughput(ctx context.Context, m *core.Manager) error {
 	return err
 }
 
-// callsPerSecond makes n calls of 1 KiB results from callers goroutines.
+// callsPerSecond makes n calls of 1 KiB results of the fixture's tool from callers
+// goroutines.
 func callsPerSecond(ctx context.Context, m *core.Manager, callers, n int) (float64, error) {
+	return callsSpread(ctx, m, callers, n, func(int) string { return bench.FixtureTool })
+}
+
+// callsSpread makes n calls of 1 KiB results from callers goroutines, caller c calling
+// toolOf(c).
+func callsSpread(ctx context.Context, m *core.Manager, callers, n int, toolOf func(c int) string) (float64, error) {
 	if n <= 0 {
 		return 0, nil
 	}
@@ -326,9 +350,10 @@ func callsPerSecond(ctx context.Context, m *core.Manager, callers, n int) (float
 	errs := make([]error, callers)
 	begin := time.Now()
 	for c := range callers {
+		tool := toolOf(c)
 		wg.Go(func() {
 			for next.Add(1) <= int64(n) {
-				if err := call1KiB(ctx, m); err != nil {
+				if err := callSized(ctx, m, tool, in1KiB, 1<<10); err != nil {
 					errs[c] = err
 					return
 				}
@@ -339,15 +364,18 @@ func callsPerSecond(ctx context.Context, m *core.Manager, callers, n int) (float
 	return float64(n) / time.Since(begin).Seconds(), errors.Join(errs...)
 }
 
-func call1KiB(ctx context.Context, m *core.Manager) error { return callSized(ctx, m, in1KiB, 1<<10) }
+func call1KiB(ctx context.Context, m *core.Manager) error {
+	return callSized(ctx, m, bench.FixtureTool, in1KiB, 1<<10)
+}
 
-func callSized(ctx context.Context, m *core.Manager, in []byte, size int) error {
-	res, err := m.CallTool(ctx, bench.FixtureTool, in, core.CallOptions{})
+// callSized calls tool for size bytes of text (in asks for them) and checks the answer.
+func callSized(ctx context.Context, m *core.Manager, tool string, in []byte, size int) error {
+	res, err := m.CallTool(ctx, tool, in, core.CallOptions{})
 	if err != nil {
 		return err
 	}
 	if n := len(res.Text()); n != size {
-		return fmt.Errorf("%s answered %d bytes, want %d", bench.FixtureTool, n, size)
+		return fmt.Errorf("%s answered %d bytes, want %d", tool, n, size)
 	}
 	return nil
 }

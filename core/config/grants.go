@@ -39,7 +39,7 @@ func resolveGrants(id string, read, network []string, confirm *bool, bad func(ke
 	var g Grants
 	key := func(name string, i int) string { return fmt.Sprintf("plugins.%q.%s[%d]", id, name, i) }
 	for i, raw := range read {
-		p, err := expandEnv(raw)
+		p, err := ExpandEnv(raw)
 		if err != nil {
 			return g, bad(key("read", i), err.Error())
 		}
@@ -66,9 +66,9 @@ func resolveGrants(id string, read, network []string, confirm *bool, bad func(ke
 	return g, nil
 }
 
-// expandEnv replaces each ${env:NAME} of s with the variable's value; an unset variable, or
+// ExpandEnv replaces each ${env:NAME} of s with the variable's value; an unset variable, or
 // one whose value holds a CR or LF, is refused.
-func expandEnv(s string) (string, error) {
+func ExpandEnv(s string) (string, error) {
 	var err error
 	out := envRef.ReplaceAllStringFunc(s, func(m string) string {
 		name := envRef.FindStringSubmatch(m)[1]

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/errdefs"
@@ -151,7 +150,7 @@ func resolveOne(p string, refused []refusedRoot) (real, why string) {
 		return "", "cannot be resolved: " + err.Error()
 	}
 	for _, r := range refused {
-		if reason := r.why; under(real, r.path) || under(r.path, real) {
+		if reason := r.why; runtime.Covers([]string{r.path}, real) || runtime.Covers([]string{real}, r.path) {
 			if real != p {
 				reason = fmt.Sprintf("resolves to %s, and %s", real, reason)
 			}
@@ -202,11 +201,6 @@ func kind(m fs.FileMode) string {
 		return "unix socket"
 	}
 	return "FIFO"
-}
-
-// under reports whether p is root or inside it.
-func under(p, root string) bool {
-	return p == root || root == "/" || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
 }
 
 // Refusals lists the refusals err holds (Resolve's joined error), in order.

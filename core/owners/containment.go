@@ -14,13 +14,12 @@ import (
 // grants. A builtin module's says it runs unsandboxed as cwx's own code.
 func (l *Layer) Containment(id string) string {
 	if TierOf(id) == protocol.TierBuiltin {
-		return "cwx's own JavaScript, unsandboxed, with your permissions"
+		return builtinContainment
 	}
 	l.mu.Lock()
 	cfg := l.cfg
-	k := hostFor(cfg, id)
 	l.mu.Unlock()
-	s := containmentOf(l.SandboxStatus(), k, cfg.Plugin(id).Grants.Written, cfg.Plugin(id).Grants.Network)
+	s := containmentOf(l.SandboxStatus(), cfg, id)
 	for _, h := range l.reg.Hooks() {
 		if h.PluginID == id {
 			return s + "; holds a pre-execute hook: sees every tool call's arguments"
@@ -33,19 +32,27 @@ func (l *Layer) Containment(id string) string {
 // (a review, `plugin show`): config.toml's isolation and grants and the sandbox decision.
 func ContainmentFor(home, id string) string {
 	if TierOf(id) == protocol.TierBuiltin {
-		return "cwx's own JavaScript, unsandboxed, with your permissions"
+		return builtinContainment
 	}
 	cfg, err := config.LoadHome(home)
 	if err != nil {
 		return "unknown: config.toml does not load (" + err.Error() + ")"
 	}
-	g := cfg.Plugin(id).Grants
-	return containmentOf(SandboxFor(home), hostFor(cfg, id), g.Written, g.Network)
+	return containmentOf(SandboxFor(home), cfg, id)
 }
 
-// containmentOf composes Containment from the sandbox decision, the plugin's host and its
-// grants.
-func containmentOf(st SandboxStatus, k protocol.HostKey, read, network []string) string {
+// builtinContainment is a builtin module's containment.
+const builtinContainment = "cwx's own JavaScript, unsandboxed, with your permissions"
+
+// containmentOf composes Containment from the sandbox decision and plugin id's host and
+// grants under cfg.
+func containmentOf(st SandboxStatus, cfg *config.Config, id string) string {
+	g := cfg.Plugin(id).Grants
+	return containmentLine(st, hostFor(cfg, id), g.Written, g.Network)
+}
+
+// containmentLine is the line itself.
+func containmentLine(st SandboxStatus, k protocol.HostKey, read, network []string) string {
 	if !st.Active {
 		why := "unsandboxed: runs JavaScript with your user permissions"
 		if st.Problem != "" {

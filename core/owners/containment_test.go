@@ -23,8 +23,8 @@ func TestContainmentOf(t *testing.T) {
 			"unsandboxed: runs JavaScript with your user permissions (bwrap not found)"},
 		{SandboxStatus{}, shared, nil, nil, "unsandboxed: runs JavaScript with your user permissions"},
 	} {
-		if got := containmentOf(tc.st, tc.k, tc.read, tc.network); got != tc.want {
-			t.Errorf("containmentOf(%+v, %v, %v, %v) =\n%q\nwant\n%q", tc.st, tc.k, tc.read, tc.network, got, tc.want)
+		if got := containmentLine(tc.st, tc.k, tc.read, tc.network); got != tc.want {
+			t.Errorf("containmentLine(%+v, %v, %v, %v) =\n%q\nwant\n%q", tc.st, tc.k, tc.read, tc.network, got, tc.want)
 		}
 	}
 }

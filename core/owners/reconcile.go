@@ -135,8 +135,7 @@ func (l *Layer) regrantedLocked(cfg *config.Config, k protocol.HostKey) bool {
 
 // stopUnneeded stops the own host of every plugin that no longer has one (disabled,
 // untrusted, or moved to the shared host) or whose grants changed: its owner was revoked
-// just now. The next need
-// of the plugin's own host starts a new one.
+// just now. The next need of the plugin's own host starts a new one.
 func (l *Layer) stopUnneeded(cfg *config.Config, want map[string]plugins.Desired) {
 	l.mu.Lock()
 	var stop []Tier

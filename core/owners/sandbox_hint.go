@@ -2,11 +2,10 @@ package owners
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 
+	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/runtime"
 )
@@ -52,8 +51,8 @@ func (o *Owner) requestHolding(path string) string {
 		return ""
 	}
 	for _, r := range m.Requests.Read {
-		p := os.Expand(strings.ReplaceAll(r, "${env:", "${"), os.Getenv)
-		if filepath.IsAbs(p) && runtime.Covers([]string{filepath.Clean(p)}, path) {
+		p, err := config.ExpandEnv(r)
+		if err == nil && filepath.IsAbs(p) && runtime.Covers([]string{filepath.Clean(p)}, path) {
 			return r
 		}
 	}

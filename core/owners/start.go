@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
@@ -195,7 +196,7 @@ func (l *Layer) supervisedTier(t protocol.HostKey) (Tier, error) {
 
 // grantHost gives plugin id's own host its read grants: resolved now (a refused grant
 // fails the host's creation with its reason), bound read-only into its sandbox, and checked
-// again before every start of the host, so that a symlink swapped since is caught.
+// again before every later start of the host, so that a symlink swapped since is caught.
 func (l *Layer) grantHost(o *supervisor.Options, cfg *config.Config, id string) error {
 	g := cfg.Plugin(id).Grants
 	if len(g.Read) == 0 {
@@ -209,7 +210,14 @@ func (l *Layer) grantHost(o *supervisor.Options, cfg *config.Config, id string) 
 	if o.Sandbox != nil {
 		o.Sandbox.Grants = paths
 	}
-	o.BeforeLaunch = func() error { return grants.Check(env, id, g, paths) }
+	var resolved atomic.Bool // the first start uses the resolution just made
+	resolved.Store(true)
+	o.BeforeLaunch = func() error {
+		if resolved.Swap(false) {
+			return nil
+		}
+		return grants.Check(env, id, g, paths)
+	}
 	return nil
 }
 
