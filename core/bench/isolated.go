@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
 )
 
 // IsolatedReport is the outcome of `cwx bench --isolated N`: N copies of the fixture plugin,
@@ -43,11 +42,8 @@ type IsolatedReport struct {
 
 // WriteIsolatedTable prints r as one table.
 func WriteIsolatedTable(w io.Writer, runtime string, r IsolatedReport) error {
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	p := func(format string, a ...any) { _, _ = fmt.Fprintf(tw, format, a...) }
-	p("FIGURE (%s, %d isolated hosts)\tUNIT\tP50\tP95\tP99\n", runtime, r.Hosts)
-	lat := func(name, unit string, l Latency) { p("%s\t%s\t%.2f\t%.2f\t%.2f\n", name, unit, l.P50, l.P95, l.P99) }
-	one := func(name, unit string, v float64) { p("%s\t%s\t%.2f\t\t\n", name, unit, v) }
+	t := newTable(w, fmt.Sprintf("%s, %d isolated hosts", runtime, r.Hosts))
+	p, lat, one := t.p, t.lat, t.one
 	lat("ready_one", "ms", r.ReadyOneMS)
 	lat("ready_all", "ms", r.ReadyAllMS)
 	one("ready_target", "ms", r.ReadyTargetMS)
@@ -59,7 +55,7 @@ func WriteIsolatedTable(w io.Writer, runtime string, r IsolatedReport) error {
 	one("calls_per_s at 16", "calls/s", r.CallsPerS16)
 	lat("kill_to_answer", "ms", r.KillToAnswerMS)
 	p("other_failures\tcalls\t%d of %d\t\t\n", r.OtherFailures, r.OtherCalls)
-	if err := tw.Flush(); err != nil {
+	if err := t.tw.Flush(); err != nil {
 		return err
 	}
 	return writeMachine(w, r.Machine, r.Date)

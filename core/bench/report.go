@@ -44,11 +44,8 @@ var CallerCounts = []int{1, 16, 64}
 
 // WriteTable prints r as one table: a row per figure with its unit and percentiles.
 func WriteTable(w io.Writer, runtime string, r Report) error {
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	p := func(format string, a ...any) { _, _ = fmt.Fprintf(tw, format, a...) }
-	p("FIGURE (%s)\tUNIT\tP50\tP95\tP99\n", runtime)
-	lat := func(name, unit string, l Latency) { p("%s\t%s\t%.2f\t%.2f\t%.2f\n", name, unit, l.P50, l.P95, l.P99) }
-	one := func(name, unit string, v float64) { p("%s\t%s\t%.2f\t\t\n", name, unit, v) }
+	t := newTable(w, runtime)
+	lat, one := t.lat, t.one
 	lat("ready_cold", "ms", r.ReadyColdMS)
 	lat("activate", "ms", r.ActivateMS)
 	lat("oneshot_call", "ms", r.OneshotCallMS)
@@ -71,11 +68,29 @@ func WriteTable(w io.Writer, runtime string, r Report) error {
 	one("pss_core", "MiB", r.PSSCoreMiB)
 	one("hosts_running", "hosts", float64(r.HostsRunning))
 	lat("kill_to_answer", "ms", r.KillToAnswerMS)
-	if err := tw.Flush(); err != nil {
+	if err := t.tw.Flush(); err != nil {
 		return err
 	}
 	return writeMachine(w, r.Machine, r.Date)
 }
+
+// table is a figures table: a header naming the run, then a row per figure with its unit
+// and percentiles (lat) or its one value (one).
+type table struct{ tw *tabwriter.Writer }
+
+func newTable(w io.Writer, title string) table {
+	t := table{tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)}
+	t.p("FIGURE (%s)\tUNIT\tP50\tP95\tP99\n", title)
+	return t
+}
+
+func (t table) p(format string, a ...any) { _, _ = fmt.Fprintf(t.tw, format, a...) }
+
+func (t table) lat(name, unit string, l Latency) {
+	t.p("%s\t%s\t%.2f\t%.2f\t%.2f\n", name, unit, l.P50, l.P95, l.P99)
+}
+
+func (t table) one(name, unit string, v float64) { t.p("%s\t%s\t%.2f\t\t\n", name, unit, v) }
 
 // writeMachine prints the line under a table that says where and when it was measured.
 func writeMachine(w io.Writer, m Machine, date string) error {
