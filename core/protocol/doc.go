@@ -150,24 +150,22 @@
 //
 // # Methods
 //
-// Tiers: P = plugin, B = builtin. Thirty-two methods; `$/cancel` is sent in both directions.
+// Tiers: P = plugin, B = builtin. Twenty-three methods; `$/cancel` is sent in both directions.
 //
 // Columns: methods, direction, kind, tiers, built.
 //
 //   - `host/initialize`, `host/ping`, `host/shutdown`, `ext/activate`, `ext/deactivate`, `tool/call`, `command/run`: core→host, request, P, B, yes
 //   - `hook/evaluate`: core→host, request, P, B, yes (ARCHITECTURE.md, “Pre-execute hooks”)
 //   - `harness/run`: core→host, request, B, yes: command hooks (ARCHITECTURE.md, “Command hooks”)
-//   - `mcp/open`, `mcp/request`, `mcp/close`: core→host, request, B, shape only
 //   - `$/cancel`: both, notification, P, B, yes
 //   - `host/hello`, `host/ready`, `ext/faulted`, `log`, `host/busy`: host→core, notification, P, B, yes (`host/busy`: ARCHITECTURE.md, “Lifecycles and numbers”, Blame)
 //   - `registry/register`: host→core, request, P, B, tools, commands, hooks and prompt sections
 //   - `registry/unregister`: host→core, request, P, B, yes
 //   - `core/call`: host→core, request, P, B, yes: native tools only, with a ticket (ARCHITECTURE.md, “Approval”)
 //   - `user/ask`: host→core, request, P, B, yes: with the invocation's ticket (ARCHITECTURE.md, “Questions to the person”)
-//   - `proc/launch`, `proc/read`, `proc/write`, `proc/close`, `net/start`, `net/fetch`, `net/read`, `net/release`, `net/close`, `exec/redeem`: host→core, request, B, shape only
+//   - `net/fetch`, `net/write`, `net/read`, `net/close`: host→core, request, P, B, the fetch proxy (below)
 //
-// "Shape only" means the params are validated and the method is reserved, but nothing sends it or
-// serves it yet; the results of the builtin-only methods are accepted as any JSON object. No method
+// The result of `harness/run` is accepted as any JSON object. No method
 // carries an approval, by design, and none may be added: approving is the core's decision alone (see
 // ARCHITECTURE.md, “Trust model”).
 //
@@ -192,6 +190,32 @@
 //     mime_type?}` and `{type: "resource", uri, mime_type?, text? | blob?}` (core/content doc.go), with `structured` only for a
 //     non-string plain JSON value (a string is sent once, as the text); a command result is tagged by
 //     `kind`: `success {text?}`, `error {text}`, `submit {prompt, text?}`.
+//
+// # The fetch proxy
+//
+// A host has no network of its own (its sandbox has none); its HTTP goes to the core, which
+// judges every hop against the plugin's grants and injects the configured credentials, so a
+// token never crosses into the runtime. One exchange:
+//
+//  1. `net/fetch {owner, request_id, ticket?, method, url, headers: [{name, value}], body?,
+//     body_streamed?}`: the host names the exchange (`request_id`, unique among its owner's open
+//     exchanges) and carries the invocation's `ticket` when it fetches inside a tool call or a
+//     command. `body` is base64, at most `protocol.NetMaxChunk` bytes decoded: the whole body, or
+//     its first chunk when `body_streamed`.
+//  2. While `net/fetch` is pending, `net/write {owner, request_id, data, end?}` sends the rest of
+//     a streamed body, one chunk in flight at a time (the answer is the flow control).
+//  3. `net/fetch` is answered with the response head `{status, status_text, headers, url,
+//     redirected}` once it arrives (`url` is the final one; the core follows redirects itself).
+//  4. `net/read {owner, request_id, max_bytes?}` pulls the body, `{data, eof}`; the core reads
+//     from the connection only when asked, so a slow reader never fills the core's memory.
+//  5. `net/close {owner, request_id}` ends the exchange at any stage; after `eof` the core has
+//     already forgotten it and the close is a no-op. `$/cancel` of a pending `net/fetch`,
+//     `net/write` or `net/read` aborts the exchange.
+//
+// A refusal or a failure answers with `protocol.CodeRefused` (policy and limits),
+// `protocol.CodeCancelled` or `protocol.CodeExecutionFailed` (the network), its data
+// `{reason, origin?}` (`protocol.NetErrorData`, reasons `protocol.NetReason…`), and a message that
+// names the origin (never a path, a query or a header value) and what the user may grant.
 //
 // # Handshake
 //

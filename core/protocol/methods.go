@@ -18,6 +18,9 @@ const (
 	MaxFrame    = frame.MaxPayload // bytes of one frame's payload: the framing's own limit
 	MaxInflight = 256              // requests in flight per direction
 	MaxDepth    = 64               // JSON nesting depth (objects and arrays)
+	// NetMaxChunk is the most body bytes (decoded) one net/fetch, net/write or net/read
+	// carries: 1 MiB, a third of it again as base64, far under MaxFrame.
+	NetMaxChunk = 1 << 20
 	// MaxUint is the largest unsigned integer accepted on the wire: 2^53-1, the largest
 	// integer the JS side represents exactly.
 	MaxUint = 1<<53 - 1
@@ -87,9 +90,6 @@ const (
 	MethodToolCall       = "tool/call"
 	MethodCommandRun     = "command/run"
 	MethodHookEvaluate   = "hook/evaluate"
-	MethodMCPOpen        = "mcp/open"
-	MethodMCPRequest     = "mcp/request"
-	MethodMCPClose       = "mcp/close"
 	MethodHarnessRun     = "harness/run"
 	MethodCancel         = "$/cancel"
 
@@ -99,16 +99,10 @@ const (
 	MethodRegistryUnregister = "registry/unregister"
 	MethodCoreCall           = "core/call"
 	MethodUserAsk            = "user/ask"
-	MethodProcLaunch         = "proc/launch"
-	MethodProcRead           = "proc/read"
-	MethodProcWrite          = "proc/write"
-	MethodProcClose          = "proc/close"
-	MethodNetStart           = "net/start"
 	MethodNetFetch           = "net/fetch"
+	MethodNetWrite           = "net/write"
 	MethodNetRead            = "net/read"
-	MethodNetRelease         = "net/release"
 	MethodNetClose           = "net/close"
-	MethodExecRedeem         = "exec/redeem"
 	MethodExtFaulted         = "ext/faulted"
 	MethodLog                = "log"
 	MethodHostBusy           = "host/busy"
@@ -123,7 +117,7 @@ type MethodSpec struct {
 	// ParamsShape names the params type (a key of Shapes()).
 	ParamsShape string
 	// ResultShape names the result type of a request (empty for a notification);
-	// AnyObjectShape means any JSON object (the reserved builtin-only methods).
+	// AnyObjectShape means any JSON object (the result of harness/run).
 	ResultShape string
 
 	params reflect.Type
@@ -159,7 +153,7 @@ func notification(name string, dir Direction, params any) MethodSpec {
 }
 
 // methodTable is the method table (core/protocol doc.go, “Methods”). A nil result means "any JSON
-// object" (the reserved builtin-only methods, whose results are not specified yet).
+// object" (harness/run, whose result its caller checks).
 var methodTable = []MethodSpec{
 	request(MethodHostInitialize, CoreToHost, bothTiers, (*InitializeParams)(nil), (*Empty)(nil)),
 	request(MethodHostPing, CoreToHost, bothTiers, (*Empty)(nil), (*Empty)(nil)),
@@ -169,9 +163,6 @@ var methodTable = []MethodSpec{
 	request(MethodToolCall, CoreToHost, bothTiers, (*ToolCallParams)(nil), (*ToolResult)(nil)),
 	request(MethodCommandRun, CoreToHost, bothTiers, (*CommandRunParams)(nil), (*CommandResult)(nil)),
 	request(MethodHookEvaluate, CoreToHost, bothTiers, (*HookEvaluateParams)(nil), (*HookVerdict)(nil)),
-	request(MethodMCPOpen, CoreToHost, builtinOnly, (*MCPOpenParams)(nil), nil),
-	request(MethodMCPRequest, CoreToHost, builtinOnly, (*MCPRequestParams)(nil), nil),
-	request(MethodMCPClose, CoreToHost, builtinOnly, (*MCPCloseParams)(nil), nil),
 	request(MethodHarnessRun, CoreToHost, builtinOnly, (*HarnessRunParams)(nil), nil),
 	notification(MethodCancel, DirBoth, (*CancelParams)(nil)),
 
@@ -181,16 +172,10 @@ var methodTable = []MethodSpec{
 	request(MethodRegistryUnregister, HostToCore, bothTiers, (*UnregisterParams)(nil), (*Empty)(nil)),
 	request(MethodCoreCall, HostToCore, bothTiers, (*CoreCallParams)(nil), (*ToolResult)(nil)),
 	request(MethodUserAsk, HostToCore, bothTiers, (*UserAskParams)(nil), (*UserAnswer)(nil)),
-	request(MethodProcLaunch, HostToCore, builtinOnly, (*ProcLaunchParams)(nil), nil),
-	request(MethodProcRead, HostToCore, builtinOnly, (*ProcSessionParams)(nil), nil),
-	request(MethodProcWrite, HostToCore, builtinOnly, (*ProcWriteParams)(nil), nil),
-	request(MethodProcClose, HostToCore, builtinOnly, (*ProcSessionParams)(nil), nil),
-	request(MethodNetStart, HostToCore, builtinOnly, (*ProcLaunchParams)(nil), nil),
-	request(MethodNetFetch, HostToCore, builtinOnly, (*NetFetchParams)(nil), nil),
-	request(MethodNetRead, HostToCore, builtinOnly, (*NetResponseParams)(nil), nil),
-	request(MethodNetRelease, HostToCore, builtinOnly, (*NetResponseParams)(nil), nil),
-	request(MethodNetClose, HostToCore, builtinOnly, (*ProcSessionParams)(nil), nil),
-	request(MethodExecRedeem, HostToCore, builtinOnly, (*ExecRedeemParams)(nil), nil),
+	request(MethodNetFetch, HostToCore, bothTiers, (*NetFetchParams)(nil), (*NetResponseHead)(nil)),
+	request(MethodNetWrite, HostToCore, bothTiers, (*NetWriteParams)(nil), (*Empty)(nil)),
+	request(MethodNetRead, HostToCore, bothTiers, (*NetReadParams)(nil), (*NetChunk)(nil)),
+	request(MethodNetClose, HostToCore, bothTiers, (*NetCloseParams)(nil), (*Empty)(nil)),
 	notification(MethodExtFaulted, HostToCore, (*FaultedParams)(nil)),
 	notification(MethodLog, HostToCore, (*LogParams)(nil)),
 	notification(MethodHostBusy, HostToCore, (*BusyParams)(nil)),

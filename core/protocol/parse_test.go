@@ -178,9 +178,9 @@ func TestResponses(t *testing.T) {
 		}
 	}
 	// An any-object result of a reserved method is kept raw.
-	m, err = ParseHostMessage([]byte(`{"jsonrpc":"2.0","id":1,"result":{"anything":[1]}}`), TierBuiltin, answering(MethodMCPOpen))
+	m, err = ParseHostMessage([]byte(`{"jsonrpc":"2.0","id":1,"result":{"anything":[1]}}`), TierBuiltin, answering(MethodHarnessRun))
 	if err != nil || m.Value != nil || string(m.Result) != `{"anything":[1]}` {
-		t.Fatalf("mcp/open result: %+v, %v", m, err)
+		t.Fatalf("harness/run result: %+v, %v", m, err)
 	}
 }
 
@@ -267,17 +267,13 @@ func TestRoundTripTypes(t *testing.T) {
 }
 
 func TestMethodTable(t *testing.T) {
-	if got := len(Methods()); got != 32 {
-		t.Fatalf("%d methods, want 32 (core/protocol doc.go, “Methods”)", got)
+	if got := len(Methods()); got != 23 {
+		t.Fatalf("%d methods, want 23 (core/protocol doc.go, “Methods”)", got)
 	}
-	if got := len(Pairs()); got != 33 {
-		t.Fatalf("%d (method, direction) pairs, want 33", got)
+	if got := len(Pairs()); got != 24 {
+		t.Fatalf("%d (method, direction) pairs, want 24", got)
 	}
-	builtin := map[string]bool{}
-	for _, m := range []string{MethodMCPOpen, MethodMCPRequest, MethodMCPClose, MethodHarnessRun, MethodProcLaunch, MethodProcRead,
-		MethodProcWrite, MethodProcClose, MethodNetStart, MethodNetFetch, MethodNetRead, MethodNetRelease, MethodNetClose, MethodExecRedeem} {
-		builtin[m] = true
-	}
+	builtin := map[string]bool{MethodHarnessRun: true}
 	for _, s := range Methods() {
 		if got := !s.AllowedOn(TierPlugin); got != builtin[s.Name] {
 			t.Errorf("%s: builtin-only = %v, want %v", s.Name, got, builtin[s.Name])
@@ -307,9 +303,9 @@ func TestMethodTable(t *testing.T) {
 }
 
 func TestViolationError(t *testing.T) {
-	_, err := ParseHostMessage([]byte(`{"jsonrpc":"2.0","id":1,"method":"proc/launch","params":{}}`), TierPlugin, nil)
+	_, err := ParseHostMessage([]byte(`{"jsonrpc":"2.0","id":1,"method":"harness/run","params":{}}`), TierPlugin, nil)
 	var ve *ViolationError
-	if !errors.As(err, &ve) || ve.Method != MethodProcLaunch || !errors.Is(err, ErrUnknownMethod) {
+	if !errors.As(err, &ve) || ve.Method != MethodHarnessRun || !errors.Is(err, ErrUnknownMethod) {
 		t.Fatalf("err = %#v", err)
 	}
 	e := &RPCError{Code: CodeDenied, Message: "the user declined"}

@@ -342,44 +342,6 @@ type LogParams struct {
 	PluginID string `json:"plugin_id,omitempty"`
 }
 
-// Reserved builtin-tier methods: the fields are fixed, the behaviour is not built yet.
-
-// MCPOperationGrant authorises one MCP operation.
-type MCPOperationGrant struct {
-	Ticket      string          `json:"ticket"`
-	OperationID string          `json:"operation_id"`
-	Method      string          `json:"method"`
-	WireID      json.RawMessage `json:"wire_id,omitempty"`
-	Params      json.RawMessage `json:"params"`
-}
-
-// MCPOpenParams is mcp/open (builtin tier only).
-type MCPOpenParams struct {
-	Owner            OwnerRef          `json:"owner"`
-	SessionID        string            `json:"session_id"`
-	LaunchTicket     string            `json:"launch_ticket"`
-	Transport        string            `json:"transport"`
-	InitializeGrant  MCPOperationGrant `json:"initialize_grant"`
-	InitializedGrant MCPOperationGrant `json:"initialized_grant"`
-	ClientVersion    string            `json:"client_version"`
-	DeadlineMS       uint64            `json:"deadline_ms"`
-}
-
-// MCPRequestParams is mcp/request (builtin tier only).
-type MCPRequestParams struct {
-	Owner      OwnerRef          `json:"owner"`
-	SessionID  string            `json:"session_id"`
-	Grant      MCPOperationGrant `json:"grant"`
-	DeadlineMS uint64            `json:"deadline_ms"`
-}
-
-// MCPCloseParams is mcp/close (builtin tier only).
-type MCPCloseParams struct {
-	Owner      OwnerRef `json:"owner"`
-	SessionID  string   `json:"session_id"`
-	DeadlineMS uint64   `json:"deadline_ms"`
-}
-
 // HookDispatch names the shell hook a harness run serves.
 type HookDispatch struct {
 	Event   string          `json:"event"`
@@ -398,58 +360,91 @@ type HarnessRunParams struct {
 	Hook        *HookDispatch `json:"hook,omitempty"`
 }
 
-// ProcLaunchParams is proc/launch and net/start (builtin tier only).
-type ProcLaunchParams struct {
-	Owner     OwnerRef `json:"owner"`
-	SessionID string   `json:"session_id"`
-	Ticket    string   `json:"ticket"`
+// HTTPHeader is one header line of a net/fetch request or its response, in the order written. A
+// name may repeat. The core refuses a request header it sets itself or that names a hop (Host,
+// Connection, Proxy-*, …); see core/protocol doc.go, “The fetch proxy”.
+type HTTPHeader struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
-// ProcSessionParams is proc/read, proc/close and net/close (builtin tier only).
-type ProcSessionParams struct {
-	Owner     OwnerRef `json:"owner"`
-	SessionID string   `json:"session_id"`
-}
-
-// ProcWriteParams is proc/write (builtin tier only).
-type ProcWriteParams struct {
-	Owner       OwnerRef        `json:"owner"`
-	SessionID   string          `json:"session_id"`
-	Frame       json.RawMessage `json:"frame"`
-	Ticket      string          `json:"ticket,omitempty"`
-	OperationID string          `json:"operation_id,omitempty"`
-}
-
-// HTTPHeaders are the headers net/fetch may set.
-type HTTPHeaders struct {
-	Accept             string `json:"accept,omitempty"`
-	ContentType        string `json:"content_type,omitempty"`
-	MCPSessionID       string `json:"mcp_session_id,omitempty"`
-	MCPProtocolVersion string `json:"mcp_protocol_version,omitempty"`
-}
-
-// NetFetchParams is net/fetch (builtin tier only).
+// NetFetchParams is net/fetch: one HTTP exchange through the core's fetch proxy, answered with
+// the response head once it arrives. RequestID is chosen by the host and names the exchange in
+// net/write, net/read and net/close; it is unique among the owner's open exchanges. Ticket is
+// the invocation the request is made for (a tool call or a command), absent outside one. Body is
+// base64: the whole request body, or its first chunk when BodyStreamed, in which case the rest
+// follows in net/write calls, the last with end set.
 type NetFetchParams struct {
-	Owner       OwnerRef        `json:"owner"`
-	SessionID   string          `json:"session_id"`
-	URL         string          `json:"url"`
-	Method      string          `json:"method"`
-	Headers     HTTPHeaders     `json:"headers"`
-	Frame       json.RawMessage `json:"frame,omitempty"`
-	Ticket      string          `json:"ticket,omitempty"`
-	OperationID string          `json:"operation_id,omitempty"`
+	Owner        OwnerRef     `json:"owner"`
+	RequestID    string       `json:"request_id"`
+	Ticket       string       `json:"ticket,omitempty"`
+	Method       string       `json:"method"`
+	URL          string       `json:"url"`
+	Headers      []HTTPHeader `json:"headers"`
+	Body         string       `json:"body,omitempty"`
+	BodyStreamed bool         `json:"body_streamed,omitempty"`
 }
 
-// NetResponseParams is net/read and net/release (builtin tier only).
-type NetResponseParams struct {
-	Owner      OwnerRef `json:"owner"`
-	SessionID  string   `json:"session_id"`
-	ResponseID string   `json:"response_id"`
+// NetResponseHead is the result of net/fetch. URL is the final URL after the redirects the core
+// followed (Redirected says whether it followed any). The body is pulled with net/read.
+type NetResponseHead struct {
+	Status     int          `json:"status"`
+	StatusText string       `json:"status_text"`
+	Headers    []HTTPHeader `json:"headers"`
+	URL        string       `json:"url"`
+	Redirected bool         `json:"redirected"`
 }
 
-// ExecRedeemParams is exec/redeem (builtin tier only).
-type ExecRedeemParams struct {
-	Owner       OwnerRef `json:"owner"`
-	ExecutionID string   `json:"execution_id"`
-	Ticket      string   `json:"ticket"`
+// NetWriteParams is net/write: the next chunk of a streamed request body (base64, at most
+// NetMaxChunk bytes decoded). The core answers once the chunk is handed to the connection, so
+// the host never has more than one chunk in flight per exchange.
+type NetWriteParams struct {
+	Owner     OwnerRef `json:"owner"`
+	RequestID string   `json:"request_id"`
+	Data      string   `json:"data"`
+	End       bool     `json:"end,omitempty"`
 }
+
+// NetReadParams is net/read: pull the next chunk of a response body, at most MaxBytes bytes
+// (0 or more than NetMaxChunk means NetMaxChunk). The core reads from the connection only
+// when asked, so a slow plugin slows its server instead of filling the core's memory.
+type NetReadParams struct {
+	Owner     OwnerRef `json:"owner"`
+	RequestID string   `json:"request_id"`
+	MaxBytes  int      `json:"max_bytes,omitempty"`
+}
+
+// NetChunk is the result of net/read: Data is base64 (possibly empty), EOF says the body ended.
+type NetChunk struct {
+	Data string `json:"data"`
+	EOF  bool   `json:"eof"`
+}
+
+// NetCloseParams is net/close: the host is done with an exchange, at any stage (an upload
+// abandoned, a body not read to its end). The core closes the connection's side and forgets the
+// exchange. Closing an unknown or closed exchange is not an error.
+type NetCloseParams struct {
+	Owner     OwnerRef `json:"owner"`
+	RequestID string   `json:"request_id"`
+}
+
+// NetErrorData is the data of a net/* error answer: Reason is one of the NetReason constants,
+// Origin the canonical origin the refusal is about (never a path or a query).
+type NetErrorData struct {
+	Reason string `json:"reason"`
+	Origin string `json:"origin,omitempty"`
+}
+
+// Reasons of a net/* error answer (NetErrorData.Reason). The message says the same in words.
+const (
+	NetReasonNotGranted = "not_granted"  // the origin is not in the plugin's network grant
+	NetReasonPrivate    = "private"      // the origin resolved to a private address not in network_private
+	NetReasonRedirect   = "redirect"     // a redirect to a refused origin, or https to http
+	NetReasonRequest    = "request"      // a refused method, header, scheme or URL
+	NetReasonTooLarge   = "too_large"    // the request or the response passed its size cap
+	NetReasonDeadline   = "deadline"     // the invocation's deadline or the per-plugin default passed
+	NetReasonRateLimit  = "rate_limited" // too many requests outside an invocation
+	NetReasonCancelled  = "cancelled"    // the call or the exchange was cancelled
+	NetReasonNetwork    = "network"      // DNS, connect, TLS or a broken connection
+	NetReasonUnknown    = "unknown"      // no open exchange by that request_id
+)

@@ -81,10 +81,10 @@ func TestNotAllowedMethodsAreNotSent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(t)
 		calls := []string{
-			protocol.MethodMCPOpen,   // builtin tier only
-			protocol.MethodHostHello, // host→core
-			protocol.MethodCancel,    // a notification
-			"approval/respond",       // not in the table
+			protocol.MethodHarnessRun, // builtin tier only
+			protocol.MethodHostHello,  // host→core
+			protocol.MethodCancel,     // a notification
+			"approval/respond",        // not in the table
 		}
 		for _, m := range calls {
 			if _, err := r.peer.Call(t.Context(), m, nil, CallOpts{}); !errors.Is(err, ErrNotAllowed) {

@@ -16,7 +16,7 @@ func TestViolationsEndTheIncarnation(t *testing.T) {
 	cases := []struct{ name, frame, want string }{
 		{"not json", `{"jsonrpc":`, "protocol violation"},
 		{"unknown method", `{"jsonrpc":"2.0","method":"approval/respond","params":{}}`, "approval/respond"},
-		{"builtin-only method on plugin tier", `{"jsonrpc":"2.0","id":1,"method":"proc/read","params":{"owner":{"plugin_id":"p","generation":1,"owner_token":"t"},"session_id":"s"}}`, "not allowed on the plugin tier"},
+		{"core-to-host method sent by the host", `{"jsonrpc":"2.0","id":1,"method":"harness/run","params":{}}`, "harness/run"},
 		{"unknown field", `{"jsonrpc":"2.0","method":"host/ready","params":{"x":1}}`, "host/ready"},
 		{"notification with id", `{"jsonrpc":"2.0","id":3,"method":"host/ready"}`, "notification"},
 	}

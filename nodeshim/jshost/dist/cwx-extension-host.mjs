@@ -572,20 +572,13 @@ var SHAPES = {
     path: { type: { t: "string" }, required: true },
     sha256: { type: { t: "string" }, required: true }
   } },
-  ExecRedeemParams: { strict: true, fields: {
-    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    execution_id: { type: { t: "string" }, required: true },
-    ticket: { type: { t: "string" }, required: true }
-  } },
   FaultedParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
     error: { type: { t: "string" }, required: true }
   } },
-  HTTPHeaders: { strict: true, fields: {
-    accept: { type: { t: "string" }, required: false },
-    content_type: { type: { t: "string" }, required: false },
-    mcp_session_id: { type: { t: "string" }, required: false },
-    mcp_protocol_version: { type: { t: "string" }, required: false }
+  HTTPHeader: { strict: true, fields: {
+    name: { type: { t: "string" }, required: true },
+    value: { type: { t: "string" }, required: true }
   } },
   HarnessRunParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
@@ -645,73 +638,50 @@ var SHAPES = {
     msg: { type: { t: "string" }, required: true },
     plugin_id: { type: { t: "string" }, required: false }
   } },
-  MCPCloseParams: { strict: true, fields: {
-    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    session_id: { type: { t: "string" }, required: true },
-    deadline_ms: { type: { t: "uint" }, required: true }
-  } },
-  MCPOpenParams: { strict: true, fields: {
-    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    session_id: { type: { t: "string" }, required: true },
-    launch_ticket: { type: { t: "string" }, required: true },
-    transport: { type: { t: "string" }, required: true },
-    initialize_grant: { type: { t: "shape", shape: "MCPOperationGrant" }, required: true },
-    initialized_grant: { type: { t: "shape", shape: "MCPOperationGrant" }, required: true },
-    client_version: { type: { t: "string" }, required: true },
-    deadline_ms: { type: { t: "uint" }, required: true }
-  } },
-  MCPOperationGrant: { strict: true, fields: {
-    ticket: { type: { t: "string" }, required: true },
-    operation_id: { type: { t: "string" }, required: true },
-    method: { type: { t: "string" }, required: true },
-    wire_id: { type: { t: "any" }, required: false },
-    params: { type: { t: "any" }, required: true }
-  } },
-  MCPRequestParams: { strict: true, fields: {
-    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    session_id: { type: { t: "string" }, required: true },
-    grant: { type: { t: "shape", shape: "MCPOperationGrant" }, required: true },
-    deadline_ms: { type: { t: "uint" }, required: true }
-  } },
   ModuleDigest: { strict: true, fields: {
     id: { type: { t: "string" }, required: true },
     sha256: { type: { t: "string" }, required: true }
   } },
+  NetChunk: { strict: true, fields: {
+    data: { type: { t: "string" }, required: true },
+    eof: { type: { t: "bool" }, required: true }
+  } },
+  NetCloseParams: { strict: true, fields: {
+    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
+    request_id: { type: { t: "string" }, required: true }
+  } },
   NetFetchParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    session_id: { type: { t: "string" }, required: true },
-    url: { type: { t: "string" }, required: true },
-    method: { type: { t: "string" }, required: true },
-    headers: { type: { t: "shape", shape: "HTTPHeaders" }, required: true },
-    frame: { type: { t: "any" }, required: false },
+    request_id: { type: { t: "string" }, required: true },
     ticket: { type: { t: "string" }, required: false },
-    operation_id: { type: { t: "string" }, required: false }
+    method: { type: { t: "string" }, required: true },
+    url: { type: { t: "string" }, required: true },
+    headers: { type: { t: "array", of: { t: "shape", shape: "HTTPHeader" } }, required: true },
+    body: { type: { t: "string" }, required: false },
+    body_streamed: { type: { t: "bool" }, required: false }
   } },
-  NetResponseParams: { strict: true, fields: {
+  NetReadParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    session_id: { type: { t: "string" }, required: true },
-    response_id: { type: { t: "string" }, required: true }
+    request_id: { type: { t: "string" }, required: true },
+    max_bytes: { type: { t: "int" }, required: false }
+  } },
+  NetResponseHead: { strict: true, fields: {
+    status: { type: { t: "int" }, required: true },
+    status_text: { type: { t: "string" }, required: true },
+    headers: { type: { t: "array", of: { t: "shape", shape: "HTTPHeader" } }, required: true },
+    url: { type: { t: "string" }, required: true },
+    redirected: { type: { t: "bool" }, required: true }
+  } },
+  NetWriteParams: { strict: true, fields: {
+    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
+    request_id: { type: { t: "string" }, required: true },
+    data: { type: { t: "string" }, required: true },
+    end: { type: { t: "bool" }, required: false }
   } },
   OwnerRef: { strict: true, fields: {
     plugin_id: { type: { t: "string" }, required: true },
     generation: { type: { t: "uint" }, required: true },
     owner_token: { type: { t: "string" }, required: true }
-  } },
-  ProcLaunchParams: { strict: true, fields: {
-    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    session_id: { type: { t: "string" }, required: true },
-    ticket: { type: { t: "string" }, required: true }
-  } },
-  ProcSessionParams: { strict: true, fields: {
-    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    session_id: { type: { t: "string" }, required: true }
-  } },
-  ProcWriteParams: { strict: true, fields: {
-    owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
-    session_id: { type: { t: "string" }, required: true },
-    frame: { type: { t: "any" }, required: true },
-    ticket: { type: { t: "string" }, required: false },
-    operation_id: { type: { t: "string" }, required: false }
   } },
   ProtocolRange: { strict: true, fields: {
     min: { type: { t: "uint" }, required: true },
@@ -786,7 +756,6 @@ var METHODS = {
   "$/cancel": { direction: "both", kind: "notification", tiers: ["plugin", "builtin"], params: "CancelParams" },
   "command/run": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "CommandRunParams", result: "CommandResult" },
   "core/call": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "CoreCallParams", result: "ToolResult" },
-  "exec/redeem": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "ExecRedeemParams", result: "AnyObject" },
   "ext/activate": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "ActivateParams", result: "ActivateResult" },
   "ext/deactivate": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "DeactivateParams", result: "DeactivateResult" },
   "ext/faulted": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "FaultedParams" },
@@ -799,18 +768,10 @@ var METHODS = {
   "host/ready": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "Empty" },
   "host/shutdown": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "Empty", result: "Empty" },
   "log": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "LogParams" },
-  "mcp/close": { direction: "core_to_host", kind: "request", tiers: ["builtin"], params: "MCPCloseParams", result: "AnyObject" },
-  "mcp/open": { direction: "core_to_host", kind: "request", tiers: ["builtin"], params: "MCPOpenParams", result: "AnyObject" },
-  "mcp/request": { direction: "core_to_host", kind: "request", tiers: ["builtin"], params: "MCPRequestParams", result: "AnyObject" },
-  "net/close": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "ProcSessionParams", result: "AnyObject" },
-  "net/fetch": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "NetFetchParams", result: "AnyObject" },
-  "net/read": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "NetResponseParams", result: "AnyObject" },
-  "net/release": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "NetResponseParams", result: "AnyObject" },
-  "net/start": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "ProcLaunchParams", result: "AnyObject" },
-  "proc/close": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "ProcSessionParams", result: "AnyObject" },
-  "proc/launch": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "ProcLaunchParams", result: "AnyObject" },
-  "proc/read": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "ProcSessionParams", result: "AnyObject" },
-  "proc/write": { direction: "host_to_core", kind: "request", tiers: ["builtin"], params: "ProcWriteParams", result: "AnyObject" },
+  "net/close": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetCloseParams", result: "Empty" },
+  "net/fetch": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetFetchParams", result: "NetResponseHead" },
+  "net/read": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetReadParams", result: "NetChunk" },
+  "net/write": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetWriteParams", result: "Empty" },
   "registry/register": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "RegisterParams", result: "RegisterResult" },
   "registry/unregister": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "UnregisterParams", result: "Empty" },
   "tool/call": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "ToolCallParams", result: "ToolResult" },

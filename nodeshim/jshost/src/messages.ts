@@ -21,9 +21,6 @@ export interface CoreRequests {
   'command/run': Exchange<P.CommandRunParams, P.CommandResult>;
   'hook/evaluate': Exchange<P.HookEvaluateParams, P.HookVerdict>;
   'harness/run': Exchange<P.HarnessRunParams, P.AnyObject>;
-  'mcp/open': Exchange<P.MCPOpenParams, P.AnyObject>;
-  'mcp/request': Exchange<P.MCPRequestParams, P.AnyObject>;
-  'mcp/close': Exchange<P.MCPCloseParams, P.AnyObject>;
 }
 
 /** HostRequests are the requests the host sends the core (direction host_to_core). */
@@ -32,6 +29,10 @@ export interface HostRequests {
   'registry/unregister': Exchange<P.UnregisterParams, P.Empty>;
   'core/call': Exchange<P.CoreCallParams, P.ToolResult>;
   'user/ask': Exchange<P.UserAskParams, P.UserAnswer>;
+  'net/fetch': Exchange<P.NetFetchParams, P.NetResponseHead>;
+  'net/write': Exchange<P.NetWriteParams, P.Empty>;
+  'net/read': Exchange<P.NetReadParams, P.NetChunk>;
+  'net/close': Exchange<P.NetCloseParams, P.Empty>;
 }
 
 /** HostNotifications are the notifications the host sends the core, by their params. */

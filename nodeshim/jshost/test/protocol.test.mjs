@@ -28,7 +28,7 @@ test('an oversized length exits 65 before allocating', async () => {
 test('a payload that is not JSON exits 65', () => fatal(frame('{not json'), /protocol error: payload is not JSON/));
 test('duplicate keys exit 65', () => fatal(frame('{"jsonrpc":"2.0","id":5,"id":6,"method":"host/ping","params":{}}'), /duplicate key/));
 test('an unknown method exits 65', () => fatal(frame({ jsonrpc: '2.0', id: 7, method: 'approval/respond', params: {} }), /unknown method/));
-test('a builtin-only method on the plugin tier exits 65', () => fatal(frame({ jsonrpc: '2.0', id: 7, method: 'mcp/open', params: {} }), /not allowed on the plugin tier/));
+test('a builtin-only method on the plugin tier exits 65', () => fatal(frame({ jsonrpc: '2.0', id: 7, method: 'harness/run', params: {} }), /not allowed on the plugin tier/));
 test('array params exit 65', () => fatal(frame({ jsonrpc: '2.0', id: 7, method: 'host/ping', params: [] }), /params must be an object/));
 test('strict params (host/ping with a field) exit 65', () => fatal(frame({ jsonrpc: '2.0', id: 7, method: 'host/ping', params: { x: 1 } }), /unknown field "x"/));
 
