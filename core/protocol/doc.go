@@ -230,7 +230,7 @@
 //     ARCHITECTURE.md, “Builtin modules”); the runtime version is the one it probed; `bundle_sha256` is the
 //     digest of the bundle it materialized; and `memory_limit_mib` is absent (memory is capped with
 //     `RLIMIT_DATA` in the shim, not by the host). A second `host/hello` is a violation.
-//  3. The core sends `host/initialize {protocol, limits: {max_frame, max_inflight,
+//  3. The core sends `host/initialize {protocol, fetch_proxy?, limits: {max_frame, max_inflight,
 //     activate_deadline_ms, dispose_deadline_ms}}` with `protocol.MaxFrame`, `protocol.MaxInflight`
 //     and the host's own bounds for activation (5 s) and disposal (2 s). The host MUST answer `{}`; a
 //     host that does not speak the protocol answers `CodeInvalidParams` and exits with status 78.

@@ -73,6 +73,10 @@ type HostLimits struct {
 type InitializeParams struct {
 	Protocol uint64     `json:"protocol"`
 	Limits   HostLimits `json:"limits"`
+	// FetchProxy is set when the host has no network of its own (it runs sandboxed): its
+	// global fetch then goes over net/* to the core, and the runtime's other ways out
+	// (node:http, node:net, WebSocket, …) refuse, naming the fetch proxy.
+	FetchProxy bool `json:"fetch_proxy,omitempty"`
 }
 
 // ActivateParams is ext/activate: run one entry of a plugin under an owner.

@@ -631,7 +631,8 @@ var SHAPES = {
   } },
   InitializeParams: { strict: false, fields: {
     protocol: { type: { t: "uint" }, required: true },
-    limits: { type: { t: "shape", shape: "HostLimits" }, required: true }
+    limits: { type: { t: "shape", shape: "HostLimits" }, required: true },
+    fetch_proxy: { type: { t: "bool" }, required: false }
   } },
   LogParams: { strict: true, fields: {
     level: { type: { t: "string" }, required: true },

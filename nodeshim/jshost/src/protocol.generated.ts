@@ -194,6 +194,7 @@ export const SHAPES: Record<string, Shape> = {
   InitializeParams: { strict: false, fields: {
     protocol: { type: { t: 'uint' }, required: true },
     limits: { type: { t: 'shape', shape: 'HostLimits' }, required: true },
+    fetch_proxy: { type: { t: 'bool' }, required: false },
   } },
   LogParams: { strict: true, fields: {
     level: { type: { t: 'string' }, required: true },
@@ -467,6 +468,7 @@ export interface HostLimits {
 export interface InitializeParams {
   protocol: number;
   limits: HostLimits;
+  fetch_proxy?: boolean;
 }
 export interface LogParams {
   level: string;
