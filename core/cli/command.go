@@ -117,7 +117,7 @@ func commandRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runOneShot(cmd, "", liveCommand, name, func(ctx context.Context, m liveCore) error {
+			return runOneShot(cmd, "", ws, liveCommand, name, func(ctx context.Context, m liveCore) error {
 				res, err := m.RunCommand(ctx, name, rawInput(args[1:]), core.CallOptions{Workspace: ws, SessionID: session,
 					Asker: newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr())})
 				if err != nil {

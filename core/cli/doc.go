@@ -3,8 +3,16 @@
 // sandbox, bundle), config (check config.toml), plugin (install, review, trust, enable,
 // disable, untrust, remove, list, show, reload, outdated, update, marketplace; for authors
 // new, types and dev), tool and command (list and call what enabled plugins register), host
-// (tier status), logs (the plugins' kept log lines) and repl (warm hosts for a session,
-// with line editing on a terminal).
+// (tier status), logs (the plugins' kept log lines), skills (list the skills plugins are
+// offered) and repl (warm hosts for a session, with line editing on a terminal).
+//
+// Of the agent services (core doc.go, “Agent services”) the binary provides Skills alone
+// (skills.go): every Manager it opens gets the roots `<workspace>/.cwx/skills`, then
+// `$CWX_HOME/skills` (cliSkills; the workspace is the command's --workspace, or the working
+// directory), so a plugin's `skills.list()` works under `tool call`, `command run`, `repl`,
+// `serve --mcp` and `plugin dev`. `cwx skills list` audits the same roots with the core's own
+// package skills and prints what a plugin gets, then each candidate refused and why (exit 3
+// when one was). Sessions, Subagents and GitReviewScope stay refused by name.
 //
 // `plugin install npm:NAME[@VERSION|RANGE|TAG]` (plugin_npm.go) resolves through core/npmreg,
 // writes the tarball into the store's private folder only once its sha512 matched, and hands

@@ -56,7 +56,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), approve)
+				m, err := openWith(cmd.Context(), cmd.ErrOrStderr(), approve, false, ws)
 				if err != nil {
 					return err
 				}

@@ -88,7 +88,7 @@ func runServe(cmd *cobra.Command, f serveFlags) (err error) {
 	if posture == gate.Auto && !f.approveExt {
 		managerPosture = string(gate.Ask) // extension tools are never approved silently
 	}
-	m, err := openCore(ctx, core.Options{Logger: log, Approval: managerPosture})
+	m, err := openCore(ctx, core.Options{Logger: log, Approval: managerPosture, Skills: cliSkills(ws)})
 	if err != nil {
 		return callErr(err)
 	}

@@ -205,7 +205,7 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 	if err != nil {
 		return err
 	}
-	return runOneShot(cmd, f.approve, liveTool, name, func(ctx context.Context, m liveCore) (err error) {
+	return runOneShot(cmd, f.approve, ws, liveTool, name, func(ctx context.Context, m liveCore) (err error) {
 		// a one-shot call is a session of its own: SessionStart before, SessionEnd after
 		opts := core.CallOptions{Workspace: ws, SessionID: f.session}
 		hs := startHookSession(ctx, m, opts, cmd.ErrOrStderr())
