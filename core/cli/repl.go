@@ -229,8 +229,8 @@ func (s *replSession) report(err error) {
 }
 
 func (s *replSession) tools() {
-	writeToolTable(s.out, toolItems(s.m.Tools()))
-	writeCommandTable(s.out, commandItems(s.m.Commands()))
+	writeToolTable(s.out, markDev(s.m.Plugins(), toolItems(s.m.Tools())))
+	writeCommandTable(s.out, commandItems(s.m.Commands(), devPlugins(s.m.Plugins())))
 }
 
 func (s *replSession) call(ctx context.Context, rest string) error {
