@@ -96,6 +96,12 @@
 //   - 6: `cli.ExitPlugin`, the plugin's code failed
 //   - 7: `cli.ExitTimeout`, timeout or cancelled
 //
+// A name that is not there is 5 whatever it names: a tool, a command, a plugin (`plugin
+// show|review|trust|enable|…`, `logs`). A tool or command of a plugin whose activation failed
+// or that faulted is 6, as the listings that name that plugin are. `repl` from a script exits
+// with its first failed command's status; at a terminal it exits 0, each error shown where it
+// happened. `TestExitCodeTable` runs every command group into each of its failure kinds.
+//
 // **Failed plugins are listed where people look.** `tool list` and `command list` print, after the
 // table, one line per enabled, trusted plugin that is not active (`cli.PluginFailure`: plugin,
 // state, the first line of the reason, a schema refusal shortened), and exit 6; with `--json` the

@@ -291,7 +291,11 @@ func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done 
 func notLive(m liveCore, kind liveKind, name string) error {
 	if w, ok := m.(interface{ NotLive(kind, name string) error }); ok {
 		if e, ok := errors.AsType[*core.NotLiveError](w.NotLive(kind.String(), name)); ok && e.Plugin != "" {
-			return exitf(ExitUnavailable, "no live %s %q: it belongs to plugin `%s`, %s (see `cwx plugin show %s`)",
+			code := ExitUnavailable
+			if e.Failed {
+				code = ExitPlugin // the plugin's own code failed: a plugin error, as `tool list` says
+			}
+			return exitf(code, "no live %s %q: it belongs to plugin `%s`, %s (see `cwx plugin show %s`)",
 				kind, name, stripEscapes(e.Plugin), stripEscapes(e.Why), stripEscapes(e.Plugin))
 		}
 	}
