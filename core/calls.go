@@ -104,7 +104,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	}
 	req := toolRequest(tg.Owner.PluginID, tg.Holder.Closure(), name, input, tg.Others)
 	if !req.Builtin {
-		req.Containment = m.own.Containment(tg.Owner.PluginID)
+		req.Containment, req.Dev = m.own.Containment(tg.Owner.PluginID), tg.Holder.Dev()
 	}
 	callID := m.cc.ids.next(toolCall)
 	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,

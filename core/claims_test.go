@@ -122,7 +122,7 @@ func TestActivationPersistsClaims(t *testing.T) {
 		t.Fatalf("reconcile: %v, failed %+v", err, failed)
 	}
 	_, err = m.CallTool(context.Background(), "alpha", nil, CallOptions{})
-	if nl, ok := errors.AsType[*NotLiveError](err); !ok || nl.Plugin != "fixture-tool" || !strings.HasPrefix(nl.Why, "whose activation failed: ") ||
+	if nl, ok := errors.AsType[*NotLiveError](err); !ok || nl.Plugin != "fixture-tool" || !strings.HasPrefix(nl.Why, "whose activation failed: ") || !nl.Failed ||
 		!strings.Contains(err.Error(), "it belongs to plugin `fixture-tool`, whose activation failed: ") {
 		t.Fatalf("call error %v", err)
 	}

@@ -21,6 +21,8 @@ type CommandListItem struct {
 	ArgumentHint string `json:"argument_hint,omitempty"`
 	// Source is "live" or "cached", as for `cwx tool list`.
 	Source string `json:"source"`
+	// Dev says its plugin runs from a `cwx plugin dev` session, as for `cwx tool list`.
+	Dev bool `json:"dev,omitempty"`
 }
 
 // CommandRunOutput is the --json output of a `cwx command run` that reached the plugin.
@@ -51,14 +53,14 @@ func init() {
 
 func commandListCmd() *cobra.Command {
 	return failingListCmd("Activate the enabled plugins and list their live commands",
-		func(m liveCore) []CommandListItem { return commandItems(m.Commands()) }, writeCommandList)
+		func(m liveCore) []CommandListItem { return commandItems(m.Commands(), devPlugins(m.Plugins())) }, writeCommandList)
 }
 
-func commandItems(cmds []core.CommandInfo) []CommandListItem {
+func commandItems(cmds []core.CommandInfo, dev func(id string) bool) []CommandListItem {
 	items := make([]CommandListItem, 0, len(cmds))
 	for _, c := range cmds {
 		items = append(items, CommandListItem{Name: c.Name, Plugin: c.PluginID, Origin: c.Origin, Description: c.Description, ArgumentHint: c.ArgumentHint,
-			Source: sourceOf(c.Cached)})
+			Source: sourceOf(c.Cached), Dev: dev(c.PluginID)})
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
 	return items
@@ -85,7 +87,11 @@ func writeCommandList(w io.Writer, items []CommandListItem, failures []PluginFai
 		if it.ArgumentHint != "" {
 			usage += " " + oneLine(stripEscapes(it.ArgumentHint))
 		}
-		printf(tw, "%s\t%s\t%s\t%s\n", usage, oneLine(it.Plugin), it.Source, cutCell(oneLine(stripEscapes(it.Description)), 72))
+		src := it.Source
+		if it.Dev {
+			src += ", dev"
+		}
+		printf(tw, "%s\t%s\t%s\t%s\n", usage, oneLine(it.Plugin), src, cutCell(oneLine(stripEscapes(it.Description)), 72))
 	}
 	_ = tw.Flush()
 }
@@ -117,7 +123,7 @@ func commandRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runOneShot(cmd, "", liveCommand, name, func(ctx context.Context, m liveCore) error {
+			return runOneShot(cmd, "", ws, liveCommand, name, func(ctx context.Context, m liveCore) error {
 				res, err := m.RunCommand(ctx, name, rawInput(args[1:]), core.CallOptions{Workspace: ws, SessionID: session,
 					Asker: newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr())})
 				if err != nil {

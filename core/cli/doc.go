@@ -3,8 +3,16 @@
 // sandbox, bundle), config (check config.toml), plugin (install, review, trust, enable,
 // disable, untrust, remove, list, show, reload, outdated, update, marketplace; for authors
 // new, types and dev), tool and command (list and call what enabled plugins register), host
-// (tier status), logs (the plugins' kept log lines) and repl (warm hosts for a session,
-// with line editing on a terminal).
+// (tier status), logs (the plugins' kept log lines), skills (list the skills plugins are
+// offered) and repl (warm hosts for a session, with line editing on a terminal).
+//
+// Of the agent services (core doc.go, “Agent services”) the binary provides Skills alone
+// (skills.go): every Manager it opens gets the roots `<workspace>/.cwx/skills`, then
+// `$CWX_HOME/skills` (cliSkills; the workspace is the command's --workspace, or the working
+// directory), so a plugin's `skills.list()` works under `tool call`, `command run`, `repl`,
+// `serve --mcp` and `plugin dev`. `cwx skills list` audits the same roots with the core's own
+// package skills and prints what a plugin gets, then each candidate refused and why (exit 3
+// when one was). Sessions, Subagents and GitReviewScope stay refused by name.
 //
 // `plugin install npm:NAME[@VERSION|RANGE|TAG]` (plugin_npm.go) resolves through core/npmreg,
 // writes the tarball into the store's private folder only once its sha512 matched, and hands
@@ -87,6 +95,12 @@
 //   - 5: `cli.ExitUnavailable`, unavailable, including "no usable runtime"
 //   - 6: `cli.ExitPlugin`, the plugin's code failed
 //   - 7: `cli.ExitTimeout`, timeout or cancelled
+//
+// A name that is not there is 5 whatever it names: a tool, a command, a plugin (`plugin
+// show|review|trust|enable|…`, `logs`). A tool or command of a plugin whose activation failed
+// or that faulted is 6, as the listings that name that plugin are. `repl` from a script exits
+// with its first failed command's status; at a terminal it exits 0, each error shown where it
+// happened. `TestExitCodeTable` runs every command group into each of its failure kinds.
 //
 // **Failed plugins are listed where people look.** `tool list` and `command list` print, after the
 // table, one line per enabled, trusted plugin that is not active (`cli.PluginFailure`: plugin,

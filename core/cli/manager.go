@@ -74,23 +74,25 @@ func coreLogger(stderr io.Writer) hclog.Logger {
 }
 
 // openForCommand opens the Manager for one command; the caller closes it with closeCore.
+// Its skills are those of the working directory and the home (cliSkills).
 func openForCommand(ctx context.Context, stderr io.Writer, approval string) (liveCore, error) {
-	return openWith(ctx, stderr, approval, false)
+	return openWith(ctx, stderr, approval, false, "")
 }
 
 // openLazy opens the Manager of a one-shot listing or call: lazy, so that the plugin
 // catalog stands in for the plugins the command does not need (ARCHITECTURE.md, “Catalog”).
-func openLazy(ctx context.Context, stderr io.Writer, approval string) (liveCore, error) {
-	return openWith(ctx, stderr, approval, true)
+// workspace names the skills root of the command's workspace ("" the working directory).
+func openLazy(ctx context.Context, stderr io.Writer, approval, workspace string) (liveCore, error) {
+	return openWith(ctx, stderr, approval, true, workspace)
 }
 
-func openWith(ctx context.Context, stderr io.Writer, approval string, lazy bool) (liveCore, error) {
+func openWith(ctx context.Context, stderr io.Writer, approval string, lazy bool, workspace string) (liveCore, error) {
 	if approval != "" {
 		if _, err := gate.ParsePosture(approval); err != nil {
 			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("--approve: %w", err)}
 		}
 	}
-	m, err := openCore(ctx, core.Options{Logger: coreLogger(stderr), Approval: approval, Lazy: lazy})
+	m, err := openCore(ctx, core.Options{Logger: coreLogger(stderr), Approval: approval, Lazy: lazy, Skills: cliSkills(workspace)})
 	if err != nil {
 		return nil, callErr(err)
 	}
@@ -138,10 +140,10 @@ func liveListCmd[T any](short string, items func(liveCore) []T, table func(io.Wr
 // runOneShot is the frame of `cwx tool call` and `cwx command run`: open the Manager, wait
 // only until name is live as kind, run call, and shut down what was started. Ctrl-C
 // cancels (exit 7).
-func runOneShot(cmd *cobra.Command, approval string, kind liveKind, name string, call func(context.Context, liveCore) error) (err error) {
+func runOneShot(cmd *cobra.Command, approval, workspace string, kind liveKind, name string, call func(context.Context, liveCore) error) (err error) {
 	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer cancel()
-	m, err := openLazy(ctx, cmd.ErrOrStderr(), approval)
+	m, err := openLazy(ctx, cmd.ErrOrStderr(), approval, workspace)
 	if err != nil {
 		return err
 	}
@@ -289,7 +291,11 @@ func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done 
 func notLive(m liveCore, kind liveKind, name string) error {
 	if w, ok := m.(interface{ NotLive(kind, name string) error }); ok {
 		if e, ok := errors.AsType[*core.NotLiveError](w.NotLive(kind.String(), name)); ok && e.Plugin != "" {
-			return exitf(ExitUnavailable, "no live %s %q: it belongs to plugin `%s`, %s (see `cwx plugin show %s`)",
+			code := ExitUnavailable
+			if e.Failed {
+				code = ExitPlugin // the plugin's own code failed: a plugin error, as `tool list` says
+			}
+			return exitf(code, "no live %s %q: it belongs to plugin `%s`, %s (see `cwx plugin show %s`)",
 				kind, name, stripEscapes(e.Plugin), stripEscapes(e.Why), stripEscapes(e.Plugin))
 		}
 	}

@@ -56,8 +56,11 @@ func pluginErr(err error) error {
 		return err
 	case errors.Is(err, plugins.ErrBadToken):
 		return &ExitError{Code: ExitDenied, Err: err}
+	case errors.Is(err, plugins.ErrNotInstalled):
+		// a name that is not there, as an unknown tool, command or `logs` plugin is
+		return &ExitError{Code: ExitUnavailable, Err: err}
 	case errors.Is(err, plugins.ErrRefused), errors.Is(err, plugins.ErrManifest),
-		errors.Is(err, plugins.ErrNotInstalled), errors.Is(err, plugins.ErrContentChanged),
+		errors.Is(err, plugins.ErrContentChanged),
 		errors.Is(err, plugins.ErrCapabilitiesChanged), errors.Is(err, errdefs.ErrCorrupt):
 		return &ExitError{Code: ExitInvalid, Err: err}
 	case errors.Is(err, os.ErrNotExist), errors.Is(err, os.ErrPermission):

@@ -166,7 +166,7 @@ func runDev(parent context.Context, path string, o devOptions, stdin io.Reader, 
 	if err := s.Enable(d.id); err != nil {
 		return pluginErr(err)
 	}
-	co := core.Options{Logger: devLogger(d, errw), Approval: "auto"}
+	co := core.Options{Logger: devLogger(d, errw), Approval: "auto", Skills: cliSkills(o.workspace)}
 	if o.inspect != "" || o.brk {
 		if d.inspect, err = newDevInspector(d.id, o.inspect, o.brk); err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/gate"
 )
 
 // devDoubleInterrupt is how soon a second Ctrl-C must follow the one that cancelled a call
@@ -215,8 +216,21 @@ func byPlugin(id string) string {
 	return " (plugin " + id + ")"
 }
 
+// authorApproves answers the approval cards of the session's calls: the author typed the
+// call, so a tool of the session's own plugin, which every other process asks about each
+// time (gate.Request.Dev), is allowed once here. Any other card that must be asked (another
+// session's dev plugin, the native shell, a hook's ask) fails closed, as with no approver.
+func (d *devSession) authorApproves() core.Approver {
+	return gate.ApproverFunc(func(_ context.Context, card core.ApprovalCard) (core.Decision, error) {
+		if card.Dev && card.Requirement != gate.Forced && card.Origin == gate.OriginExtension && card.PluginID == d.id {
+			return core.AllowOnce, nil
+		}
+		return core.DenyDecision, fmt.Errorf("%w for %s", gate.ErrNoApprover, card.Subject)
+	})
+}
+
 func (d *devSession) call1(ctx context.Context, w io.Writer, line string) error {
-	o := core.CallOptions{Workspace: d.opts.workspace}
+	o := core.CallOptions{Workspace: d.opts.workspace, Approver: d.authorApproves()}
 	if d.inspect != nil {
 		o.Deadline = devSuspended // a breakpoint may hold the call; --timeout still applies
 	}

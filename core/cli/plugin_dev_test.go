@@ -386,17 +386,41 @@ func TestPluginDevSeenByOtherProcesses(t *testing.T) {
 	if out := e2eMust(t, bin, home, "tool", "list", "--json").stdout; !strings.Contains(out, `"dev": true`) {
 		t.Fatalf("tool list --json does not mark the dev plugin:\n%s", out)
 	}
-	r := e2eCWX(t, bin, home, "", "tool", "call", "my_greeter_greet", "--input", `{"name":"Ada"}`, "--approve", "auto")
-	if r.code != ExitOK || strings.TrimSpace(r.stdout) != `{"text":"Hello, Ada!"}` {
-		t.Fatalf("tool call from another process: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if out := e2eMust(t, bin, home, "command", "list").stdout; !regexp.MustCompile(`(?m)^/my-greeter .*my-greeter +(cached|live), dev `).MatchString(out) {
+		t.Fatalf("command list in another process does not mark the dev plugin:\n%s", out)
 	}
-	srv := startServe(t, bin, home, true)
-	srv.answer.Store(answerOnceForTest)
+	if out := e2eMust(t, bin, home, "command", "list", "--json").stdout; !strings.Contains(out, `"dev": true`) {
+		t.Fatalf("command list --json does not mark the dev plugin:\n%s", out)
+	}
+	// a dev plugin's tool is always asked: --approve auto does not approve it, and with no
+	// terminal to ask on the call is refused, naming the dev session
+	r := e2eCWX(t, bin, home, "", "tool", "call", "my_greeter_greet", "--input", `{"name":"Ada"}`, "--approve", "auto")
+	if r.code != ExitDenied || r.stdout != "" || !strings.Contains(r.stderr, "extension tool `my_greeter_greet` from plugin `my-greeter` comes from a `cwx plugin dev` session and must be asked of a person") {
+		t.Fatalf("tool call from another process: exit %d (want %d)\n%s%s", r.code, ExitDenied, r.stdout, r.stderr)
+	}
+	// serve --mcp with --approve-extensions lists it as dev and asks every call by
+	// elicitation, its form offering no session grant: the same call is asked again
+	srv := startServe(t, bin, home, true, "--approve", "auto", "--approve-extensions")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := srv.call(t, ctx, "my_greeter_greet", map[string]any{"name": "Bob"})
-	if err != nil || res.IsError || !strings.Contains(mcpText(res), "Hello, Bob!") {
-		t.Fatalf("serve --mcp call: %v %s\n%s", err, mcpText(orEmpty(res)), srv.stderr)
+	listed, err := srv.session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tools := extensionTools(listed.Tools); len(tools) != 1 || !strings.HasPrefix(tools[0].Description, "[extension:my-greeter, dev] ") {
+		t.Fatalf("serve --mcp does not mark the dev tool: %+v", tools)
+	}
+	srv.answer.Store(answerOnceForTest)
+	for i := range 2 {
+		res, err := srv.call(t, ctx, "my_greeter_greet", map[string]any{"name": "Bob"})
+		if err != nil || res.IsError || !strings.Contains(mcpText(res), "Hello, Bob!") {
+			t.Fatalf("serve --mcp call %d: %v %s\n%s", i, err, mcpText(orEmpty(res)), srv.stderr)
+		}
+		asked := srv.asked.Load().(string)
+		if srv.askedN.Load() != int32(i+1) || !strings.Contains(asked, "(dev: runs from a `cwx plugin dev` session, reviewed by no one; ") ||
+			!strings.Contains(asked, "(this call is always asked)") || strings.Contains(asked, "allow_session") || strings.Contains(asked, "allow_tool") {
+			t.Fatalf("serve --mcp call %d: %d cards, the last:\n%s", i, srv.askedN.Load(), asked)
+		}
 	}
 
 	if err := p.cmd.Process.Kill(); err != nil {
@@ -408,7 +432,7 @@ func TestPluginDevSeenByOtherProcesses(t *testing.T) {
 		t.Fatalf("tool call after the session was killed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	srv.waitTools(t, 0)
-	res, err = srv.call(t, ctx, "my_greeter_greet", map[string]any{"name": "Bob"})
+	res, err := srv.call(t, ctx, "my_greeter_greet", map[string]any{"name": "Bob"})
 	if err == nil && !res.IsError {
 		t.Fatalf("serve --mcp still calls the dev plugin after its session was killed: %s", mcpText(res))
 	}

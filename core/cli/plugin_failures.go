@@ -69,7 +69,7 @@ func failingListCmd[T any](short string, items func(liveCore) []T, table func(io
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			// lazy: the catalog answers for the cached plugins, and no host starts for them
-			m, err := openLazy(cmd.Context(), cmd.ErrOrStderr(), "")
+			m, err := openLazy(cmd.Context(), cmd.ErrOrStderr(), "", "")
 			if err != nil {
 				return err
 			}

@@ -168,12 +168,12 @@ func fillLive(ctx context.Context, m liveCore, s *plugins.Store, id string, star
 		live.State, live.Tier, live.Generation, live.Reason = info.State, string(info.Tier), info.Generation, stripEscapes(info.Reason)
 		live.Host = info.Host
 	}
-	for _, t := range toolItems(m.Tools()) {
+	for _, t := range markDev(m.Plugins(), toolItems(m.Tools())) {
 		if t.Plugin == id {
 			live.Tools = append(live.Tools, t)
 		}
 	}
-	for _, c := range commandItems(m.Commands()) {
+	for _, c := range commandItems(m.Commands(), devPlugins(m.Plugins())) {
 		if c.Plugin == id {
 			live.Commands = append(live.Commands, c)
 		}

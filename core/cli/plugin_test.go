@@ -160,7 +160,7 @@ func TestPluginExitCodes(t *testing.T) {
 		code int
 		want string
 	}{
-		{"unknown id", []string{"plugin", "enable", "ghost"}, ExitInvalid, `plugin is not installed: "ghost"`},
+		{"unknown id", []string{"plugin", "enable", "ghost"}, ExitUnavailable, `plugin is not installed: "ghost"`},
 		{"missing path", []string{"plugin", "install", filepath.Join(home, "nope")}, ExitUsage, "no such file"},
 		{"missing deps", []string{"plugin", "install", noDeps}, ExitInvalid, "provided by cwx: zod ("},
 		{"bad manifest", []string{"plugin", "install", t.TempDir()}, ExitInvalid, "no plugin.json or package.json"},

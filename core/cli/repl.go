@@ -46,7 +46,8 @@ func init() {
 			Long: "Starts the tiers the enabled plugins need, activates them, and reads one command per\n" +
 				"line from stdin (a terminal or a script). Type /help for the commands. When stdin is\n" +
 				"not a terminal each line is echoed after the prompt, so a transcript reads well.\n" +
-				"The exit status is that of the first command that failed (0 when none did).\n\n" + replHelp,
+				"From a script the exit status is that of the first command that failed (0 when none\n" +
+				"did); an interactive session exits 0, each error shown where it happened.\n\n" + replHelp,
 			Args: exactArgs(0),
 			RunE: func(cmd *cobra.Command, _ []string) (err error) {
 				if err := checkSession(session); err != nil {
@@ -56,7 +57,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				m, err := openForCommand(cmd.Context(), cmd.ErrOrStderr(), approve)
+				m, err := openWith(cmd.Context(), cmd.ErrOrStderr(), approve, false, ws)
 				if err != nil {
 					return err
 				}
@@ -90,7 +91,7 @@ type replSession struct {
 	editor      *lineEditor  // line editing on a terminal, else nil
 	session     string       // --session, told to every call
 	hooks       *hookSession // the session's command hooks (SessionStart, SessionEnd, Notification)
-	failed      int          // exit status of the first failed command
+	failed      int          // exit status of the first failed command (a script's status)
 	// settle bounds the waits for a tier to come back or a tool to become live.
 	settle time.Duration
 }
@@ -147,10 +148,10 @@ func (s *replSession) run(ctx context.Context) error {
 			break
 		}
 	}
-	if s.failed != 0 {
-		return &ExitError{Code: s.failed}
+	if s.failed != 0 && !s.interactive {
+		return &ExitError{Code: s.failed} // a script's status: its first failed command's
 	}
-	return nil
+	return nil // a person saw each error where it happened
 }
 
 // readLine reads the next line, giving up when ctx ends: SIGTERM cancels it, and an idle
@@ -229,8 +230,8 @@ func (s *replSession) report(err error) {
 }
 
 func (s *replSession) tools() {
-	writeToolTable(s.out, toolItems(s.m.Tools()))
-	writeCommandTable(s.out, commandItems(s.m.Commands()))
+	writeToolTable(s.out, markDev(s.m.Plugins(), toolItems(s.m.Tools())))
+	writeCommandTable(s.out, commandItems(s.m.Commands(), devPlugins(s.m.Plugins())))
 }
 
 func (s *replSession) call(ctx context.Context, rest string) error {

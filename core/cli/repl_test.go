@@ -94,7 +94,7 @@ func TestReplPromptSharesStdin(t *testing.T) {
 		return core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: "approved"}}}, nil
 	}
 	r := runRepl(t, "/call hello_greet {}\no\n/call hello_greet {}\nd\n/tools\n")
-	if r.code != ExitDenied {
+	if r.code != ExitOK || !strings.Contains(r.stderr, "error: denied: not approved (exit status 4)") { // at a terminal: shown, and the session exits 0
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if len(decisions) != 2 || decisions[0] != gate.AllowOnce || decisions[1] != gate.DenyDecision {
@@ -167,5 +167,24 @@ func TestReplKillReportsMissingOwners(t *testing.T) {
 	r := runRepl(t, "/host kill plugin\n")
 	if r.code != ExitUnavailable || !strings.Contains(r.stderr, "only 2 of 3 plugins are active again") {
 		t.Fatalf("exit %d: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+}
+
+// TestReplInteractiveExitsOK: at a terminal the repl shows each failure where it happened
+// and exits 0 when the person ends the session; the same lines from a script exit with the
+// first failure's status.
+func TestReplInteractiveExitsOK(t *testing.T) {
+	replFake(t)
+	script := "/bogus\n/call no_such_tool {}\n/tools\n/exit\n"
+	if r := runRepl(t, script); r.code != ExitUsage || !strings.Contains(r.stderr, `unknown command "bogus"`) {
+		t.Fatalf("script: exit %d, want %d\n%s%s", r.code, ExitUsage, r.stdout, r.stderr)
+	}
+	withTerminal(t)
+	r := runRepl(t, script)
+	if r.code != ExitOK || !strings.Contains(r.stderr, `unknown command "bogus"`) || !strings.Contains(r.stderr, "(exit status 5)") {
+		t.Fatalf("terminal: exit %d, want %d\n%s%s", r.code, ExitOK, r.stdout, r.stderr)
+	}
+	if r := runRepl(t, "/bogus\n"); r.code != ExitOK { // the end of input ends it too
+		t.Fatalf("terminal, end of input: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

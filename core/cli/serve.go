@@ -20,6 +20,7 @@ import (
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/mcpserve"
+	"github.com/cwx-dev/cwx/core/plugins"
 )
 
 // serveReady bounds how long `cwx serve` waits for the first reconcile before it answers
@@ -88,7 +89,7 @@ func runServe(cmd *cobra.Command, f serveFlags) (err error) {
 	if posture == gate.Auto && !f.approveExt {
 		managerPosture = string(gate.Ask) // extension tools are never approved silently
 	}
-	m, err := openCore(ctx, core.Options{Logger: log, Approval: managerPosture})
+	m, err := openCore(ctx, core.Options{Logger: log, Approval: managerPosture, Skills: cliSkills(ws)})
 	if err != nil {
 		return callErr(err)
 	}
@@ -97,6 +98,7 @@ func runServe(cmd *cobra.Command, f serveFlags) (err error) {
 	if !ok {
 		return exitf(ExitInternal, "this core has no change feed to serve from")
 	}
+	mm = devMarked{mm, m.Plugins()}
 	reconcileInBackground(ctx, m, log)
 	// the process serves one session (stdio; every client of --http shares it): SessionStart
 	// now, its context the initialize result's instructions, SessionEnd when serving ends
@@ -159,10 +161,11 @@ func servePosture(f serveFlags) (gate.Posture, error) {
 }
 
 // approvalNotice says on stderr, at start, how tool calls will be approved. A call that is
-// asked every time (the native shell, a call a pre-execute hook asks about) is asked by
-// elicitation under every posture but deny; no flag approves it.
+// asked every time (the native shell, a call a pre-execute hook asks about, a tool of a
+// plugin under `cwx plugin dev`) is asked by elicitation under every posture but deny; no
+// flag approves it.
 func approvalNotice(p gate.Posture, approveExt bool) string {
-	const always = "; calls asked every time (the native `shell`, a call a hook asks about) are asked by elicitation under every posture, or refused when the client cannot be asked"
+	const always = "; calls asked every time (the native `shell`, a call a hook asks about, a tool of a plugin under `cwx plugin dev`) are asked by elicitation under every posture, or refused when the client cannot be asked"
 	switch {
 	case p == gate.Deny:
 		return "approval: deny (every call that needs approval is refused)"
@@ -315,3 +318,32 @@ func (nopWriteCloser) Close() error { return nil }
 // readCloser and writeCloser keep the process's own streams open when the session closes.
 func readCloser(r io.Reader) io.ReadCloser   { return nopReadCloser{r} }
 func writeCloser(w io.Writer) io.WriteCloser { return nopWriteCloser{w} }
+
+// devMarked is the Manager `serve --mcp` lists from, with the origin of a tool or command
+// whose plugin runs from a `cwx plugin dev` session marked ", dev", so the client's list
+// reads "[extension:<plugin>, dev] …" (the MCP description's origin prefix). Each listing
+// reads the plugins' records again: a dev session that ends drops the mark with the plugin.
+type devMarked struct {
+	mcpserve.Manager
+	store *plugins.Store
+}
+
+func (d devMarked) Tools() []core.ToolInfo {
+	tools, dev := d.Manager.Tools(), devPlugins(d.store)
+	for i := range tools {
+		if dev(tools[i].PluginID) {
+			tools[i].Origin += ", dev"
+		}
+	}
+	return tools
+}
+
+func (d devMarked) Commands() []core.CommandInfo {
+	cmds, dev := d.Manager.Commands(), devPlugins(d.store)
+	for i := range cmds {
+		if dev(cmds[i].PluginID) {
+			cmds[i].Origin += ", dev"
+		}
+	}
+	return cmds
+}

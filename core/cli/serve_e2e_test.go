@@ -31,6 +31,8 @@ type mcpServe struct {
 	stopped  bool
 	progress atomic.Int32
 	answer   atomic.Value // the elicitation's decision; "" declines
+	asked    atomic.Value // the last elicitation's message and its schema, as JSON
+	askedN   atomic.Int32 // how many elicitations arrived
 }
 
 // startServe starts `cwx serve --mcp args…` under home and connects a client that answers
@@ -39,6 +41,7 @@ func startServe(t testing.TB, bin, home string, elicit bool, args ...string) *mc
 	t.Helper()
 	s := &mcpServe{stdout: &testenv.Buffer{}, stderr: &testenv.Buffer{}, changed: make(chan struct{}, 16)}
 	s.answer.Store("")
+	s.asked.Store("")
 	s.cmd = exec.Command(bin, append([]string{"serve", "--mcp"}, args...)...)
 	s.cmd.Env = append(os.Environ(), "CWX_HOME="+home, "CWX_LOG=info")
 	s.cmd.Dir = t.TempDir()
@@ -82,6 +85,9 @@ func startServe(t testing.TB, bin, home string, elicit bool, args ...string) *mc
 	}
 	if elicit {
 		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			schema, _ := json.Marshal(req.Params.RequestedSchema)
+			s.asked.Store(req.Params.Message + "\n" + string(schema))
+			s.askedN.Add(1)
 			a := s.answer.Load().(string)
 			if a == "" {
 				return &mcp.ElicitResult{Action: "decline"}, nil

@@ -68,6 +68,7 @@ func TestServeFallbackNamesTheOrigin(t *testing.T) {
 		{"native, required", gate.Request{Tool: "write_notes", Native: true, Requirement: gate.Required}},
 		{"extension", gate.Request{PluginID: "hello", ClosureSHA256: "c1", Tool: "greet", Requirement: gate.Required}},
 		{"extension, a hook asked", gate.Request{PluginID: "hello", ClosureSHA256: "c1", Tool: "greet", Requirement: gate.Forced}},
+		{"extension of a dev session", gate.Request{PluginID: "hello", ClosureSHA256: "c1", Tool: "greet", Requirement: gate.Required, Dev: true}},
 		{"builtin module", gate.Request{PluginID: "host:script-tools", ClosureSHA256: "c2", Tool: "word_count", Builtin: true, Requirement: gate.Required}},
 		{"core/call of shell", gate.Request{PluginID: "hello", ClosureSHA256: "c1", Tool: "shell", Native: true, Requirement: gate.Forced,
 			Caller: &gate.Caller{PluginID: "hello", ClosureSHA256: "c1", Tool: "greet"}}},
@@ -85,7 +86,7 @@ func TestServeFallbackNamesTheOrigin(t *testing.T) {
 		card := gate.NewCard(c.req, "key", []byte("{}"))
 		_, err := serveFallback(gate.Ask).Approve(context.Background(), card)
 		fmt.Fprintf(&b, "%s: %v\n", c.name, err)
-		if c.req.Requirement == gate.Forced && strings.Contains(err.Error(), "--approve") {
+		if (c.req.Requirement == gate.Forced || c.req.Dev) && strings.Contains(err.Error(), "--approve") {
 			t.Errorf("%s: a call asked every time is advised a flag that never approves it: %v", c.name, err)
 		}
 		if c.req.Native && strings.Contains(err.Error(), "extension tool") {

@@ -75,19 +75,28 @@ func toolListCmd() *cobra.Command {
 
 // markDev marks the items whose plugin runs from a dev session.
 func markDev(s *plugins.Store, items []ToolListItem) []ToolListItem {
-	dev := map[string]bool{}
+	dev := devPlugins(s)
 	for i := range items {
-		id := items[i].Plugin
-		if id == "" || s == nil {
-			continue
-		}
-		if _, seen := dev[id]; !seen {
-			r, err := s.Get(id)
-			dev[id] = err == nil && s.Status(r) == plugins.StatusDev
-		}
-		items[i].Dev = dev[id]
+		items[i].Dev = dev(items[i].Plugin)
 	}
 	return items
+}
+
+// devPlugins answers whether a plugin runs from a `cwx plugin dev` session (its status is
+// plugins.StatusDev), reading each plugin's record once.
+func devPlugins(s *plugins.Store) func(id string) bool {
+	dev := map[string]bool{}
+	return func(id string) bool {
+		if id == "" || s == nil {
+			return false
+		}
+		if v, seen := dev[id]; seen {
+			return v
+		}
+		r, err := s.Get(id)
+		dev[id] = err == nil && s.Status(r) == plugins.StatusDev
+		return dev[id]
+	}
 }
 
 func toolItems(tools []core.ToolInfo) []ToolListItem {
@@ -205,7 +214,7 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 	if err != nil {
 		return err
 	}
-	return runOneShot(cmd, f.approve, liveTool, name, func(ctx context.Context, m liveCore) (err error) {
+	return runOneShot(cmd, f.approve, ws, liveTool, name, func(ctx context.Context, m liveCore) (err error) {
 		// a one-shot call is a session of its own: SessionStart before, SessionEnd after
 		opts := core.CallOptions{Workspace: ws, SessionID: f.session}
 		hs := startHookSession(ctx, m, opts, cmd.ErrOrStderr())

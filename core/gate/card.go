@@ -26,6 +26,11 @@ type Card struct {
 	Input      string // the canonical input, cut at MaxCardInput bytes
 	Shared     string // "runs alongside N other plugins in one process", or ""
 	Forced     bool   // asked even under auto; "allow for session" is not remembered
+	// Dev says the tool's plugin runs from a `cwx plugin dev` session (Request.Dev): the
+	// card is Forced for that reason alone unless Requirement is Forced too.
+	Dev bool
+	// Requirement is the request's own (Forced: the native shell, a hook's ask).
+	Requirement Requirement
 	// Notes are the pre-execute hooks' asks and annotations, each naming its plugin.
 	Notes []string
 	// Diff is the change a file write would make (Request.Diff), or "".
@@ -35,15 +40,17 @@ type Card struct {
 // NewCard composes the card of a call whose canonical input is canon.
 func NewCard(req Request, key string, canon []byte) Card {
 	c := Card{
-		Key:      key,
-		PluginID: req.PluginID,
-		Tool:     req.Tool,
-		Origin:   req.Origin(),
-		Subject:  req.Subject(),
-		Title:    fmt.Sprintf("Extension tool `%s` from plugin `%s` (%s)", req.Tool, req.PluginID, containment(req)),
-		Forced:   req.Requirement == Forced,
-		Notes:    append([]string(nil), req.Notes...),
-		Diff:     req.Diff,
+		Key:         key,
+		PluginID:    req.PluginID,
+		Tool:        req.Tool,
+		Origin:      req.Origin(),
+		Subject:     req.Subject(),
+		Title:       fmt.Sprintf("Extension tool `%s` from plugin `%s` (%s)", req.Tool, req.PluginID, containment(req)),
+		Forced:      req.Requirement == Forced || req.Dev,
+		Dev:         req.Dev,
+		Requirement: req.Requirement,
+		Notes:       append([]string(nil), req.Notes...),
+		Diff:        req.Diff,
 	}
 	switch req.Origin() {
 	case OriginNative:
@@ -135,16 +142,24 @@ func (c Card) subject() string {
 // hook asked about) says that no posture or grant approves it, so no advice to change the
 // posture may follow it.
 func (c Card) Refusal() string {
+	if c.Dev && c.Requirement != Forced {
+		return c.subject() + " comes from a `cwx plugin dev` session and must be asked of a person (a dev plugin's tool is always asked; no posture, flag or session grant approves it)"
+	}
 	if c.Forced {
 		return c.subject() + " must be asked of a person (it is always asked, or a pre-execute hook asked for it; no posture or session grant approves it)"
 	}
 	return c.subject() + " needs approval"
 }
 
-// containment is how the card's title states the plugin's containment.
+// containment is how the card's title states the plugin's containment, after "dev: " for
+// a plugin of a dev session.
 func containment(req Request) string {
-	if req.Containment == "" {
-		return "runs JavaScript with your permissions"
+	c := req.Containment
+	if c == "" {
+		c = "runs JavaScript with your permissions"
 	}
-	return req.Containment
+	if req.Dev {
+		c = "dev: runs from a `cwx plugin dev` session, reviewed by no one; " + c
+	}
+	return c
 }

@@ -25,6 +25,14 @@
 // when its path is protected or it comes through core/call. A file write's card carries
 // the change as a unified diff (Request.Diff, Card.Diff), outside the key.
 //
+// A tool of a plugin that runs from a `cwx plugin dev` session (Request.Dev: its dev receipt,
+// so its code is whatever that folder holds now, reviewed by no one) is asked every time,
+// like a Forced call: auto (`--approve auto`, `serve --approve-extensions`) does not approve
+// it, no session grant covers it and its card offers none (Card.Forced, Card.Dev), deny
+// refuses it, and its title says "dev: runs from a `cwx plugin dev` session, reviewed by no
+// one" before the containment. The dev session's own calls are approved by that session (the
+// author typed them); every other process asks.
+//
 // Pre-execute hooks (package hooks) run before the gate: a hook's ask makes the caller ask
 // with Forced, and the asks and annotations reach the card as Request.Notes, each naming its
 // plugin; they never change the key, and a hook never approves.

@@ -144,6 +144,11 @@ type Request struct {
 	// core composed (owners.Layer.Containment); the card's title says it. "" says the
 	// plugin runs JavaScript with your permissions.
 	Containment string
+	// Dev marks a tool of a plugin that runs from a `cwx plugin dev` session (a dev
+	// receipt): its code is whatever that folder holds now, reviewed by no one. Its call is
+	// asked every time, like a Forced one: no posture but deny decides it and no session
+	// grant covers it (so `--approve-extensions` does not approve it); its card says dev.
+	Dev bool
 }
 
 // Caller is the extension tool a core/call comes from.
@@ -227,10 +232,10 @@ func callerToolKey(c Caller, tool string) string {
 // nativeToolKey is the tool key of a model's call of a native tool: tool:native:<tool>.
 func nativeToolKey(tool string) string { return "tool:native:" + tool }
 
-// toolKey is the tool key of req, or "" for a Forced call (no tool grant applies).
+// toolKey is the tool key of req, or "" for a Forced or dev call (no tool grant applies).
 func (r Request) toolKey() string {
 	switch {
-	case r.Requirement == Forced:
+	case r.Requirement == Forced || r.Dev:
 		return ""
 	case r.Caller != nil:
 		return callerToolKey(*r.Caller, r.Tool)
@@ -286,8 +291,8 @@ func (g *Gate) Posture() Posture { return g.posture }
 // what approved the call, or an error matching ErrDenied (the user, the posture, or a
 // prompt that could not be shown) or the context's error.
 func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Source, error) {
-	forced := req.Requirement == Forced
-	if req.Requirement == Eligible {
+	forced := req.Requirement == Forced || req.Dev
+	if req.Requirement == Eligible && !req.Dev {
 		if err := checkCanonicalizable(req.Input); err != nil {
 			return "", err
 		}

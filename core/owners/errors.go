@@ -40,6 +40,9 @@ type NotLiveError struct {
 	// active ("whose activation failed: <reason>"); both "" when no plugin claims it.
 	Plugin string
 	Why    string
+	// Failed says that plugin's own code failed: its activation failed or it faulted (the
+	// CLI's exit status 6, a plugin error), rather than it being unavailable.
+	Failed bool
 }
 
 func (e *NotLiveError) Error() string {

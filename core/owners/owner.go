@@ -102,6 +102,13 @@ func (o *Owner) Generation() uint64 { return o.gen }
 // Closure is the closure hash of the plugin build the owner runs (approval keys bind to it).
 func (o *Owner) Closure() string { return o.want.Closure }
 
+// Dev reports whether the owner runs a plugin trusted by a dev receipt (`cwx plugin dev`):
+// its tools are asked every time (gate.Request.Dev).
+func (o *Owner) Dev() bool {
+	r := o.want.Record
+	return r != nil && r.Trust != nil && r.Trust.IsDev()
+}
+
 // Context ends when the owner ends; its cause is an *EndCause.
 func (o *Owner) Context() context.Context { return o.ctx }
 

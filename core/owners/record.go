@@ -102,8 +102,10 @@ func (l *Layer) notLive(kind protocol.RegisterKind, name string) *NotLiveError {
 		e.Why = "which has not been activated"
 	case ro.State == registry.Failed:
 		e.Why = "whose activation failed: " + ro.Reason
+		e.Failed = true
 	case ro.State == registry.Faulted:
 		e.Why = "which faulted: " + ro.Reason
+		e.Failed = true
 	case ro.State == registry.Activating:
 		e.Why = "which is still activating"
 	case ro.State == registry.Revoked:
@@ -132,8 +134,10 @@ func (l *Layer) vanished(kind protocol.RegisterKind, name, id string) error {
 		e.Why = "whose catalog entry listed it, but which no longer registers it (the entry is replaced)"
 	case ok && ro.State == registry.Failed:
 		e.Why = "whose activation failed: " + ro.Reason
+		e.Failed = true
 	case ok && ro.State == registry.Faulted:
 		e.Why = "which faulted: " + ro.Reason
+		e.Failed = true
 	default:
 		e.Why = "which was not activated"
 	}
