@@ -49,8 +49,7 @@
 //
 // A sandboxed host has no network of its own; the core says so in host/initialize
 // (`fetch_proxy: true`) and the host then sends its HTTP to the core over net/* (core/protocol
-// doc.go, “The fetch proxy”), in src/net/. The global `fetch` (and Bun's `Bun.fetch`) is
-// replaced by one that builds the platform's own Request from its arguments (so URL, header,
+// doc.go, “The fetch proxy”), in src/net/. The global `fetch` is replaced by one that builds the platform's own Request from its arguments (so URL, header,
 // body and signal errors are the platform's, and FormData, Blob, URLSearchParams and
 // ReadableStream bodies are encoded by it), names the exchange with a host-chosen request_id,
 // and carries the calling owner's OwnerRef (its async context, src/owner.ts) and, inside a tool
@@ -68,9 +67,11 @@
 // fails mid-read errors with `TypeError('terminated')` and the same cause. An AbortSignal abort
 // rejects (or errors the body) with the signal's reason, sends `$/cancel` for the pending
 // net/fetch, net/write or net/read, and net/close. `data:` and `blob:` URLs stay in the host.
-// Not honoured: `redirect: "manual"` (the core follows redirects itself; `redirect: "error"`
-// fails once the head says it was redirected) and undici's `dispatcher`; a gzip or br body the
-// core passes through encoded (when the plugin set Accept-Encoding itself) is not decoded.
+// A gzip, deflate or br content-encoding is decoded as the platform's fetch decodes it. Not
+// honoured: `redirect: "manual"` (the core follows redirects itself; `redirect: "error"` fails
+// once the head says it was redirected), undici's `dispatcher`, and immutable response headers.
+// `Bun.fetch` stays Bun's own (Bun 1.4 makes it non-writable and non-configurable): from inside
+// the sandbox it fails as any connect does.
 //
 // In the same mode the other ways out refuse with NetworkRefused, whose message names the fetch
 // proxy and the grant (“`node:https` (`https.request`) is not available in a sandboxed cwx host:

@@ -6303,9 +6303,9 @@ function toBase64(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
 function fromBase64(data) {
-  const decoded = Buffer.from(data, "base64");
-  const out = new Uint8Array(TypedArrayLength(decoded));
-  TypedArrayPrototypeSet(out, decoded, 0);
+  const decoded2 = Buffer.from(data, "base64");
+  const out = new Uint8Array(TypedArrayLength(decoded2));
+  TypedArrayPrototypeSet(out, decoded2, 0);
   return out;
 }
 var Chunker = class {
@@ -6504,7 +6504,7 @@ var Exchange = class {
     const headers = new this.platform.Headers();
     for (const h of head.headers) headers.append(h.name, h.value);
     const nullBody = request.method === "HEAD" || NULL_BODY.has(head.status);
-    const body = nullBody ? null : this.stream();
+    const body = nullBody ? null : decoded(this.stream(), headers.get("content-encoding"));
     const response = new this.platform.Response(body, { status: head.status, statusText: head.status_text, headers });
     describe(response, head);
     if (body === null) this.finish();
@@ -6567,6 +6567,24 @@ var Exchange = class {
     this.open.close();
   }
 };
+var FORMATS = /* @__PURE__ */ new Map([["gzip", "gzip"], ["x-gzip", "gzip"], ["deflate", "deflate"], ["br", "brotli"]]);
+function decoded(body, encoding) {
+  if (encoding === null) return body;
+  const codings = encoding.toLowerCase().split(",").map((c) => c.trim()).filter((c) => c !== "").reverse();
+  const decoders = [];
+  for (const c of codings) {
+    const format2 = FORMATS.get(c);
+    if (format2 === void 0) return body;
+    try {
+      decoders.push(new DecompressionStream(format2));
+    } catch {
+      return body;
+    }
+  }
+  let out = body;
+  for (const d of decoders) out = out.pipeThrough(d);
+  return out;
+}
 function headerList(h) {
   const out = [];
   h.forEach((value, name) => {

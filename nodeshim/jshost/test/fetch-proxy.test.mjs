@@ -4,7 +4,8 @@
 // out refuse naming the fetch proxy and the grant, and without fetch_proxy nothing changes.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { IS_BUN, plugin, test, withCore } from './harness.mjs';
+import { gzipSync } from 'node:zlib';
+import { IS_BUN, plugin, runtimeArgs, test, withCore } from './harness.mjs';
 
 const TICKET = 'tkt-' + 'F'.repeat(40);
 const entry = plugin('fetch-proxy-probe', 'index.mjs');
@@ -51,6 +52,37 @@ test('a GET carries owner, ticket and headers, and its body is pulled in two net
     reads.push({ data: b64('again'), eof: true }, { data: '', eof: true });
     await probe(core, { mode: 'get', url: 'https://api.example.com/x' }, {});
     assert.equal(sent(core, 'net/fetch')[1].params.ticket, undefined);
+  });
+});
+
+test('a gzip body is decoded as the platform decodes it, and the header stays', async () => {
+  const net = (method) => {
+    if (method === 'net/fetch') return { result: head({ headers: [{ name: 'content-encoding', value: 'gzip' }] }) };
+    if (method === 'net/read') return { result: { data: gzipSync('hello gzip').toString('base64'), eof: true } };
+    return { result: {} };
+  };
+  await withCore({ ...proxied, net }, async (core) => {
+    await core.activate(entry);
+    const r = await probe(core, { mode: 'get', url: 'https://api.example.com/z' });
+    assert.equal(r.text, 'hello gzip');
+    assert.equal(r.cloneText, 'hello gzip');
+    assert.deepEqual(r.headers, [['content-encoding', 'gzip']]);
+  });
+});
+
+test('a response dropped unread is closed once the collector takes it', async () => {
+  const net = (method) => {
+    if (method === 'net/fetch') return { result: head() };
+    return { result: {} };
+  };
+  // Node's collector is called by the fixture through --expose-gc, Bun's through Bun.gc
+  const args = IS_BUN ? undefined : [...runtimeArgs(), '--expose-gc'];
+  await withCore({ ...proxied, net, ...(args ? { runtimeArgs: args } : {}) }, async (core) => {
+    await core.activate(entry);
+    assert.deepEqual(await probe(core, { mode: 'drop', url: 'https://api.example.com/unread' }), { dropped: true });
+    const close = await core.waitFor((m) => m.method === 'net/close', 5000, 'net/close of the dropped exchange');
+    assert.equal(close.params.request_id, sent(core, 'net/fetch')[0].params.request_id);
+    assert.equal(sent(core, 'net/read').length, 0);
   });
 });
 
@@ -194,6 +226,8 @@ test('node:https, node:net, WebSocket and the other ways out refuse, naming the 
     assert.equal(r.agentBuilt, 'Error: built', 'an Agent is still built');
     assert.equal(r.isIP, 4);
     assert.equal(r.statusCodes, 'Not Found');
+    const who = await probe(core, { mode: 'whoami' });
+    assert.equal(who.name, 'fetch');
     assert.equal(sent(core, 'net/fetch').length, 0);
   });
 });

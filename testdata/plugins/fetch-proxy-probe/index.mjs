@@ -90,6 +90,16 @@ export function apply(ctx) {
           setTimeout(() => ac.abort(), 200);
           try { await p; return { rejected: false }; } catch (e) { return { rejected: true, name: e.name }; }
         }
+        case 'drop': {
+          // a response never read and dropped: collected, its exchange is closed
+          await (async () => { await fetch(args.url); })();
+          for (let i = 0; i < 20; i++) {
+            if (typeof globalThis.gc === 'function') globalThis.gc();
+            else if (typeof Bun !== 'undefined') Bun.gc(true);
+            await new Promise((r) => setTimeout(r, 25));
+          }
+          return { dropped: true };
+        }
         case 'cancel': {
           const r = await fetch(args.url);
           const reader = r.body.getReader();
@@ -121,7 +131,7 @@ export function apply(ctx) {
           return out;
         }
         case 'whoami':
-          return { name: fetch.name, native: /\[native code\]/.test(Function.prototype.toString.call(fetch)), bunFetchSame: typeof Bun === 'undefined' ? null : Bun.fetch === fetch };
+          return { name: fetch.name };
         case 'direct': {
           const r = await fetch(args.url);
           return { status: r.status, text: await r.text() };

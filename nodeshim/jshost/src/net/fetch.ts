@@ -20,8 +20,11 @@
 // body) with the signal's reason, sends $/cancel for the pending net/* request and net/close.
 // `data:` and `blob:` URLs never leave the host: the platform's own fetch serves them.
 //
+// A body with a content-encoding of gzip, deflate or br is decoded, as the platform's fetch does.
+//
 // Not honoured: `redirect: 'manual'` (the core follows redirects itself; `redirect: 'error'` fails
-// once the head says it was redirected), and the undici `dispatcher` option.
+// once the head says it was redirected), and the undici `dispatcher` option. The response's
+// headers stay mutable (a constructed Response's are; the real fetch's are immutable).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ErrorCode, type HTTPHeader, type NetFetchParams, type NetResponseHead, type OwnerRef } from '../protocol.generated.ts';
 import { RpcError, type RpcPeer } from '../rpc.ts';
@@ -219,7 +222,7 @@ class Exchange {
     const headers = new this.platform.Headers();
     for (const h of head.headers) headers.append(h.name, h.value);
     const nullBody = request.method === 'HEAD' || NULL_BODY.has(head.status);
-    const body = nullBody ? null : this.stream();
+    const body = nullBody ? null : decoded(this.stream(), headers.get('content-encoding'));
     const response = new this.platform.Response(body, { status: head.status, statusText: head.status_text, headers });
     describe(response, head);
     if (body === null) this.finish();
@@ -284,6 +287,32 @@ class Exchange {
     this.closer.unregister(this.open);
     this.open.close();
   }
+}
+
+type Format = ConstructorParameters<typeof DecompressionStream>[0];
+const FORMATS = new Map<string, Format>([['gzip', 'gzip'], ['x-gzip', 'gzip'], ['deflate', 'deflate'], ['br', 'brotli']]);
+
+/**
+ * decoded is a response body through the decoders of its content-encoding, last coding first,
+ * as the platform's fetch decodes it (the header stays). A coding it does not know (or a
+ * runtime without that decoder) leaves the body as it came.
+ */
+function decoded(body: ReadableStream<Uint8Array>, encoding: string | null): ReadableStream<Uint8Array> {
+  if (encoding === null) return body;
+  const codings = encoding.toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '').reverse();
+  const decoders: DecompressionStream[] = [];
+  for (const c of codings) {
+    const format = FORMATS.get(c);
+    if (format === undefined) return body;
+    try {
+      decoders.push(new DecompressionStream(format));
+    } catch {
+      return body;
+    }
+  }
+  let out = body;
+  for (const d of decoders) out = out.pipeThrough(d);
+  return out;
 }
 
 /** headerList is a Headers as the wire's [{name, value}] (lower-case names, in order). */

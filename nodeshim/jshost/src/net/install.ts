@@ -1,6 +1,6 @@
 // installFetchProxy switches a sandboxed host to the fetch proxy (host/initialize with
 // fetch_proxy: the core says the host has no network of its own): the global `fetch` (and Bun's
-// `Bun.fetch`) become the proxied one (fetch.ts) and the other ways out refuse (refuse.ts). It
+// `Bun.fetch` where that Bun lets it be replaced) become the proxied one (fetch.ts) and the other ways out refuse (refuse.ts). It
 // runs once, before the first plugin is activated; a host without fetch_proxy never calls it and
 // keeps the runtime's own network.
 import type { RpcPeer } from '../rpc.ts';
@@ -20,7 +20,8 @@ export function installFetchProxy(rpc: RpcPeer): void {
     try {
       Object.defineProperty(bun, 'fetch', { value: proxied, writable: true, configurable: true, enumerable: true });
     } catch {
-      // Bun.fetch not replaceable: refused below with the other Bun ways out
+      // Bun 1.4 makes Bun.fetch non-writable and non-configurable: it stays, and fails as any
+      // connect from inside the sandbox does
     }
   }
   refuseNetwork();
