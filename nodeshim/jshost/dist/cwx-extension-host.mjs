@@ -6412,6 +6412,8 @@ function proxyError(err) {
   return new FetchProxyError(err.message, reason);
 }
 var Open = class {
+  /** started is set once net/fetch is sent: before it, the core knows nothing to close. */
+  started = false;
   done = false;
   rpc;
   owner;
@@ -6425,6 +6427,7 @@ var Open = class {
   close() {
     if (this.done) return;
     this.done = true;
+    if (!this.started) return;
     this.rpc.request("net/close", { owner: this.owner, request_id: this.id }).catch(() => {
     });
   }
@@ -6477,6 +6480,7 @@ var Exchange = class {
       if (!first.last) params.body_streamed = streamed = true;
     }
     if (this.signal.aborted) throw this.signal.reason;
+    this.open.started = true;
     const head = this.rpc.request("net/fetch", params, this.internal.signal);
     head.catch(() => {
     });

@@ -122,6 +122,8 @@ function proxyError(err: unknown): unknown {
 
 /** Open is what closes an exchange the plugin dropped: it holds nothing of the response. */
 class Open {
+  /** started is set once net/fetch is sent: before it, the core knows nothing to close. */
+  started = false;
   done = false;
   private readonly rpc: RpcPeer;
   private readonly owner: OwnerRef;
@@ -136,6 +138,7 @@ class Open {
   close(): void {
     if (this.done) return;
     this.done = true;
+    if (!this.started) return;
     this.rpc.request('net/close', { owner: this.owner, request_id: this.id }).catch(() => {});
   }
 }
@@ -194,6 +197,7 @@ class Exchange {
       if (!first.last) params.body_streamed = streamed = true;
     }
     if (this.signal.aborted) throw this.signal.reason;
+    this.open.started = true;
     const head = this.rpc.request('net/fetch', params, this.internal.signal);
     head.catch(() => {}); // awaited below; a rejection after the upload failed is no fault
     if (!streamed) return head;
