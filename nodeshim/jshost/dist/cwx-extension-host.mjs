@@ -6366,13 +6366,16 @@ var FetchProxyError = class extends Error {
 };
 Object.freeze(FetchProxyError.prototype);
 var invocation = new AsyncLocalStorage4();
+var alsRun = AsyncLocalStorage4.prototype.run;
+var alsGetStore = AsyncLocalStorage4.prototype.getStore;
 var enabled = false;
 function withTicket(owner, ticket, fn) {
   if (!enabled || ticket === void 0) return fn();
-  return invocation.run({ owner, ticket }, fn);
+  const store2 = { owner, ticket };
+  return ReflectApply(alsRun, invocation, [store2, fn]);
 }
 function ticketFor(owner) {
-  const inv = invocation.getStore();
+  const inv = ReflectApply(alsGetStore, invocation, []);
   return inv !== void 0 && inv.owner === owner ? inv.ticket : void 0;
 }
 var requestSeq = 0;

@@ -30,6 +30,7 @@ import { ErrorCode, type HTTPHeader, type NetFetchParams, type NetResponseHead, 
 import { RpcError, type RpcPeer } from '../rpc.ts';
 import { ownerContext, type OwnerRecord } from '../owner.ts';
 import { isPlainObject } from '../validate.ts';
+import { ReflectApply } from '../primordials.ts';
 import { Chunker, fromBase64, NET_MAX_CHUNK, toBase64 } from './chunks.ts';
 
 /** FetchProxyError is the cause of a failed fetch: what the core (or the channel) said. */
@@ -52,6 +53,10 @@ interface Invocation {
 }
 
 const invocation = new AsyncLocalStorage<Invocation>();
+// captured before any plugin loads: a plugin that replaces AsyncLocalStorage.prototype.getStore
+// would otherwise be handed every invocation's ticket as the host reads it (primordials.ts)
+const alsRun: <R>(this: AsyncLocalStorage<Invocation>, store: Invocation, fn: () => R) => R = AsyncLocalStorage.prototype.run;
+const alsGetStore: (this: AsyncLocalStorage<Invocation>) => Invocation | undefined = AsyncLocalStorage.prototype.getStore;
 let enabled = false;
 
 /**
@@ -60,12 +65,13 @@ let enabled = false;
  */
 export function withTicket<T>(owner: OwnerRecord, ticket: string | undefined, fn: () => T): T {
   if (!enabled || ticket === undefined) return fn();
-  return invocation.run({ owner, ticket }, fn);
+  const store: Invocation = { owner, ticket };
+  return ReflectApply<AsyncLocalStorage<Invocation>, [Invocation, () => T], T>(alsRun, invocation, [store, fn]);
 }
 
 /** ticketFor is the ticket of the invocation owner's code runs in now, if any. */
 function ticketFor(owner: OwnerRecord): string | undefined {
-  const inv = invocation.getStore();
+  const inv = ReflectApply(alsGetStore, invocation, []);
   return inv !== undefined && inv.owner === owner ? inv.ticket : undefined;
 }
 
