@@ -69,7 +69,9 @@
 // net/fetch, net/write or net/read, and net/close. `data:` and `blob:` URLs stay in the host.
 // A gzip, deflate or br content-encoding is decoded as the platform's fetch decodes it. Not
 // honoured: `redirect: "manual"` (the core follows redirects itself; `redirect: "error"` fails
-// once the head says it was redirected), undici's `dispatcher`, and immutable response headers.
+// once the head says it was redirected), undici's `dispatcher`, a BYOB reader of the body (it is
+// not a byte stream, which would read one chunk ahead of the plugin), and immutable response
+// headers.
 // `Bun.fetch` stays Bun's own (Bun 1.4 makes it non-writable and non-configurable): from inside
 // the sandbox it fails as any connect does.
 //

@@ -10,8 +10,8 @@
 // it). A body of at most NET_MAX_CHUNK bytes travels whole in net/fetch; a longer one sends its
 // first chunk there with body_streamed and the rest in net/write, one chunk in flight, the last
 // with end. The answer is the response head; its body is a ReadableStream that pulls net/read
-// only when the plugin reads (highWaterMark 0: nothing is fetched ahead), and sends net/close
-// when the plugin cancels it or drops it unread (a FinalizationRegistry).
+// only when the plugin reads (highWaterMark 0: nothing is fetched ahead), and sends net/close when
+// the plugin cancels it or drops it unread (a FinalizationRegistry).
 //
 // Failures read as the platform's: a net/* error answer rejects with TypeError('fetch failed'),
 // whose cause is a FetchProxyError carrying the core's message (it names the origin and the
@@ -23,8 +23,9 @@
 // A body with a content-encoding of gzip, deflate or br is decoded, as the platform's fetch does.
 //
 // Not honoured: `redirect: 'manual'` (the core follows redirects itself; `redirect: 'error'` fails
-// once the head says it was redirected), and the undici `dispatcher` option. The response's
-// headers stay mutable (a constructed Response's are; the real fetch's are immutable).
+// once the head says it was redirected), the undici `dispatcher` option, and a BYOB reader of
+// the body. The response's headers stay mutable (a constructed Response's are; the real fetch's
+// are immutable).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ErrorCode, type HTTPHeader, type NetFetchParams, type NetResponseHead, type OwnerRef } from '../protocol.generated.ts';
 import { RpcError, type RpcPeer } from '../rpc.ts';
@@ -242,6 +243,8 @@ class Exchange {
 
   /** stream is the response body: net/read on each pull, net/close on cancel. */
   private stream(): ReadableStream<Uint8Array> {
+    // not a byte stream: its controller pulls again after an enqueue, one chunk ahead of the
+    // plugin, and nothing public says whether a default reader is waiting (so no BYOB reader)
     return new ReadableStream<Uint8Array>({
       start: (controller) => { this.body = controller; },
       pull: (controller) => this.pull(controller),
