@@ -55,6 +55,21 @@ test('a GET carries owner, ticket and headers, and its body is pulled in two net
   });
 });
 
+test("a command's fetch carries its ticket too", async () => {
+  const net = (method) => {
+    if (method === 'net/fetch') return { result: head() };
+    if (method === 'net/read') return { result: { data: b64('from a command'), eof: true } };
+    return { result: {} };
+  };
+  await withCore({ ...proxied, net }, async (core) => {
+    const { owner } = await core.activate(entry);
+    const res = await core.runCommand(core.handleOf('fetch-text', 'command'), 'https://api.example.com/c', { ticket: TICKET });
+    assert.deepEqual(res.result, { kind: 'success', text: 'from a command' });
+    const [f] = sent(core, 'net/fetch');
+    assert.deepEqual([f.params.owner, f.params.ticket, f.params.url], [owner, TICKET, 'https://api.example.com/c']);
+  });
+});
+
 test('a gzip body is decoded as the platform decodes it, and the header stays', async () => {
   const net = (method) => {
     if (method === 'net/fetch') return { result: head({ headers: [{ name: 'content-encoding', value: 'gzip' }] }) };

@@ -2,11 +2,12 @@
 // what it saw. Modes: get (a GET, its response described), post (a streamed body of `size`
 // bytes, each byte i % 251), refused (the rejection described), abort (abort while the read
 // after the first body chunk is pending), cancel (cancel the body after its first chunk), others (node:https, node:net,
-// WebSocket, … each tried), whoami (what the global fetch is).
+// WebSocket, … each tried), whoami (what the global fetch is). The command `/fetch-text <url>`
+// answers the text of a GET.
 import { createRequire } from 'node:module';
 
 export const name = 'fixture-fetch-proxy-probe';
-export const inject = ['tools'];
+export const inject = ['tools', 'commands'];
 
 const require = createRequire(import.meta.url);
 
@@ -42,6 +43,11 @@ const tryIt = async (f) => {
 };
 
 export function apply(ctx) {
+  ctx.commands.register({
+    name: 'fetch-text',
+    description: 'Fetch a URL and answer its text.',
+    handler: async (inv) => ({ kind: 'success', text: await (await fetch(inv.args)).text() }),
+  });
   ctx.tools.register({
     name: 'fetch_probe',
     description: 'Fetch, or try another way out.',
