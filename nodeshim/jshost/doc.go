@@ -45,6 +45,54 @@
 // is checked against its schemastery `Config` before `apply` runs: each key of an object schema on
 // its own and every unknown key with the nearest known one, joined in one line `config refused: …`.
 //
+// # The fetch proxy
+//
+// A sandboxed host has no network of its own; the core says so in host/initialize
+// (`fetch_proxy: true`) and the host then sends its HTTP to the core over net/* (core/protocol
+// doc.go, “The fetch proxy”), in src/net/. The global `fetch` is replaced by one that builds the platform's own Request from its arguments (so URL, header,
+// body and signal errors are the platform's, and FormData, Blob, URLSearchParams and
+// ReadableStream bodies are encoded by it), names the exchange with a host-chosen request_id,
+// and carries the calling owner's OwnerRef (its async context, src/owner.ts) and, inside a tool
+// call or a command, the invocation's ticket (src/calls.ts wraps the plugin's function in
+// withTicket, whose async scope no plugin can read). fetch outside any owner is a TypeError. A
+// body of at most protocol.NetMaxChunk (1 MiB) travels whole in net/fetch; a longer one sends
+// its first MiB there with body_streamed and the rest in net/write, one chunk in flight, the last
+// with end. The answer becomes `new Response(stream, {status, statusText, headers})` with `url`,
+// `redirected` and `type: "basic"` set on it (and on its clones) as the real fetch's; the stream
+// pulls net/read only when the plugin reads (highWaterMark 0), and sends net/close when it is
+// cancelled, errored or dropped unread (a FinalizationRegistry on the stream); after eof the core
+// has forgotten the exchange and nothing is sent. A net/* error answer rejects with
+// `TypeError('fetch failed')` whose `cause` is a FetchProxyError with the core's message (it
+// names the origin and the grant), `reason` (protocol.NetReason…) and `origin`; a body that
+// fails mid-read errors with `TypeError('terminated')` and the same cause. An AbortSignal abort
+// rejects (or errors the body) with the signal's reason, sends `$/cancel` for the pending
+// net/fetch, net/write or net/read, and net/close. `data:` and `blob:` URLs stay in the host.
+// A gzip, deflate or br content-encoding is decoded as the platform's fetch decodes it. Not
+// honoured: `redirect: "manual"` (the core follows redirects itself; `redirect: "error"` fails
+// once the head says it was redirected), undici's `dispatcher`, a BYOB reader of the body (it is
+// not a byte stream, which would read one chunk ahead of the plugin), and immutable response
+// headers.
+// `Bun.fetch` stays Bun's own (Bun 1.4 makes it non-writable and non-configurable): from inside
+// the sandbox it fails as any connect does.
+//
+// In the same mode the other ways out refuse with NetworkRefused, whose message names the fetch
+// proxy and the grant (“`node:https` (`https.request`) is not available in a sandboxed cwx host:
+// use fetch, which goes through cwx's fetch proxy; the origin must be in the plugin's network
+// grant ([plugins."<id>"] network in config.toml)”): `node:http`, `node:https`, `node:http2`,
+// `node:net`, `node:tls`, `node:dgram` (and Node's `_http_*`/`_tls_*` ids), `undici` (a copy in
+// a plugin's node_modules fails its import; Bun's builtin one refuses each function), the
+// globals `WebSocket` and `EventSource`, and `Bun.connect`, `Bun.listen`, `Bun.udpSocket`. A
+// refused module still imports, so a library that imports `node:https` or builds an Agent at its
+// top still loads: its functions and classes refuse when called, its constants and pure helpers
+// (`net.isIP`, `http.STATUS_CODES`, …) are real. On Node a module.registerHooks resolve hook
+// serves plugin code a generated module in their place and process.getBuiltinModule is wrapped
+// to match; Node's own modules never pass the hooks (its child_process keeps its net.Socket).
+// On Bun, whose resolver never asks a plugin about a builtin id, the builtin modules' exports are
+// replaced in place before the first plugin's import (Bun snapshots a builtin's ESM namespace
+// at its first import, which is why boot.ts requires node:net instead of importing it). These
+// refusals only make the failure say what to do: the sandbox is what contains the plugin. A host
+// without fetch_proxy (unsandboxed) keeps the runtime's own fetch and sockets.
+//
 // # Frozen intrinsics
 //
 // Node's `--frozen-intrinsics` (experimental; Bun has no equivalent) was measured against the JS

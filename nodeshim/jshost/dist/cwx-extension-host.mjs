@@ -16,7 +16,6 @@ import { fileURLToPath as fileURLToPath2 } from "node:url";
 // src/boot.ts
 import { createWriteStream } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
-import { Socket } from "node:net";
 
 // src/running.ts
 import { createRequire } from "node:module";
@@ -288,6 +287,7 @@ function openChannel() {
     });
     return sealChannel(input2, output2);
   }
+  const { Socket } = createRequire2(import.meta.url)("node:net");
   const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
   const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
   output.on("error", () => {
@@ -1692,7 +1692,7 @@ var Binary;
     else return source;
   }
   Binary2.fromSource = fromSource;
-  function toBase64(source) {
+  function toBase642(source) {
     source = fromSource(source);
     if (typeof Buffer !== "undefined") return Buffer.from(source).toString("base64");
     let binary = "";
@@ -1700,12 +1700,12 @@ var Binary;
     for (let i = 0; i < bytes.byteLength; i++) binary += String.fromCharCode(bytes[i]);
     return btoa(binary);
   }
-  Binary2.toBase64 = toBase64;
-  function fromBase64(source) {
+  Binary2.toBase64 = toBase642;
+  function fromBase642(source) {
     if (typeof Buffer !== "undefined") return fromSource(Buffer.from(source, "base64"));
     return Uint8Array.from(atob(source), (c) => c.charCodeAt(0));
   }
-  Binary2.fromBase64 = fromBase64;
+  Binary2.fromBase64 = fromBase642;
   function toHex(source) {
     source = fromSource(source);
     if (typeof Buffer !== "undefined") return Buffer.from(source).toString("hex");
@@ -5843,9 +5843,9 @@ function installResolution() {
     installBun(bun);
     return "bun";
   }
-  const registerHooks2 = nodeModule.registerHooks;
-  if (typeof registerHooks2 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
-  registerHooks2({
+  const registerHooks3 = nodeModule.registerHooks;
+  if (typeof registerHooks3 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
+  registerHooks3({
     resolve(specifier, context, next2) {
       const c = classify(specifier);
       if (c === null) return next2(specifier, context);
@@ -6294,6 +6294,328 @@ function plainJson(v, depth) {
   return Object.values(v).every((x) => plainJson(x, depth + 1));
 }
 
+// src/net/fetch.ts
+import { AsyncLocalStorage as AsyncLocalStorage4 } from "node:async_hooks";
+
+// src/net/chunks.ts
+var NET_MAX_CHUNK = 1 << 20;
+function toBase64(bytes) {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+function fromBase64(data) {
+  const decoded2 = Buffer.from(data, "base64");
+  const out = new Uint8Array(TypedArrayLength(decoded2));
+  TypedArrayPrototypeSet(out, decoded2, 0);
+  return out;
+}
+var Chunker = class {
+  reader;
+  parts = [];
+  size = 0;
+  ended = false;
+  constructor(body) {
+    this.reader = body.getReader();
+  }
+  async take() {
+    while (!this.ended && this.size <= NET_MAX_CHUNK) {
+      const r = await this.reader.read();
+      if (r.done) {
+        this.ended = true;
+        break;
+      }
+      const v = r.value;
+      if (!(v instanceof Uint8Array)) throw new TypeError("fetch: a chunk of the request body is not a Uint8Array");
+      if (TypedArrayLength(v) === 0) continue;
+      this.parts.push(v);
+      this.size += TypedArrayLength(v);
+    }
+    const n = Math.min(this.size, NET_MAX_CHUNK);
+    const bytes = BufferAllocUnsafeSlow(n);
+    let at = 0;
+    while (at < n) {
+      const p = this.parts[0];
+      if (p === void 0) break;
+      const take = Math.min(TypedArrayLength(p), n - at);
+      TypedArrayPrototypeSet(bytes, TypedArrayPrototypeSubarray(p, 0, take), at);
+      at += take;
+      if (take === TypedArrayLength(p)) this.parts.shift();
+      else this.parts[0] = TypedArrayPrototypeSubarray(p, take);
+    }
+    this.size -= n;
+    return { bytes, last: this.ended && this.size === 0 };
+  }
+  /** cancel stops reading the body (the exchange failed or was aborted). */
+  cancel(reason) {
+    this.parts = [];
+    this.reader.cancel(reason).catch(() => {
+    });
+  }
+};
+
+// src/net/fetch.ts
+var FetchProxyError = class extends Error {
+  name = "FetchProxyError";
+  /** reason is protocol.NetReason… of the answer (NetErrorData.reason). */
+  reason;
+  origin;
+  constructor(message, reason, origin) {
+    super(message);
+    this.reason = reason;
+    if (origin !== void 0) this.origin = origin;
+  }
+};
+Object.freeze(FetchProxyError.prototype);
+var invocation = new AsyncLocalStorage4();
+var alsRun = AsyncLocalStorage4.prototype.run;
+var alsGetStore = AsyncLocalStorage4.prototype.getStore;
+var enabled = false;
+function withTicket(owner, ticket, fn) {
+  if (!enabled || ticket === void 0) return fn();
+  const store2 = { owner, ticket };
+  return ReflectApply(alsRun, invocation, [store2, fn]);
+}
+function ticketFor(owner) {
+  const inv = ReflectApply(alsGetStore, invocation, []);
+  return inv !== void 0 && inv.owner === owner ? inv.ticket : void 0;
+}
+var requestSeq = 0;
+function makeFetch(rpc, platform) {
+  enabled = true;
+  const closer = new FinalizationRegistry((open2) => open2.close());
+  return function fetch(input, init) {
+    const owner = ownerContext.getStore();
+    if (owner === void 0) {
+      return Promise.reject(new TypeError("fetch is refused outside plugin code: a sandboxed cwx host fetches through the core's fetch proxy for the plugin that calls it"));
+    }
+    let request;
+    try {
+      request = new platform.Request(input, init);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (/^(?:data|blob):/i.test(request.url)) return platform.fetch(request);
+    const signal = request.signal;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (owner.state === "gone") return Promise.reject(failed3(new FetchProxyError("the plugin was stopped", "cancelled")));
+    const ticket = ticketFor(owner);
+    const ex = new Exchange(rpc, platform, owner.ref, `r${++requestSeq}`, signal, closer);
+    return ex.run(request, ticket);
+  };
+}
+function failed3(cause) {
+  return new TypeError("fetch failed", { cause });
+}
+function proxyError(err) {
+  if (!(err instanceof RpcError)) return err;
+  const data = err.data;
+  if (isPlainObject(data) && typeof data.reason === "string") {
+    return new FetchProxyError(err.message, data.reason, typeof data.origin === "string" ? data.origin : void 0);
+  }
+  const reason = err.code === ErrorCode.Cancelled ? "cancelled" : err.code === ErrorCode.Refused ? "request" : "network";
+  return new FetchProxyError(err.message, reason);
+}
+var Open = class {
+  /** started is set once net/fetch is sent: before it, the core knows nothing to close. */
+  started = false;
+  done = false;
+  rpc;
+  owner;
+  id;
+  constructor(rpc, owner, id) {
+    this.rpc = rpc;
+    this.owner = owner;
+    this.id = id;
+  }
+  /** close sends net/close once (not after eof, when the core has forgotten the exchange). */
+  close() {
+    if (this.done) return;
+    this.done = true;
+    if (!this.started) return;
+    this.rpc.request("net/close", { owner: this.owner, request_id: this.id }).catch(() => {
+    });
+  }
+};
+var NULL_BODY = /* @__PURE__ */ new Set([101, 103, 204, 205, 304]);
+var Exchange = class {
+  rpc;
+  platform;
+  owner;
+  id;
+  signal;
+  closer;
+  open;
+  /** internal aborts the pending net/* request ($/cancel) when the plugin's signal aborts. */
+  internal = new AbortController();
+  body;
+  chunker;
+  onAbort = () => this.abort();
+  constructor(rpc, platform, owner, id, signal, closer) {
+    this.rpc = rpc;
+    this.platform = platform;
+    this.owner = owner;
+    this.id = id;
+    this.signal = signal;
+    this.closer = closer;
+    this.open = new Open(rpc, owner, id);
+  }
+  async run(request, ticket) {
+    this.signal.addEventListener("abort", this.onAbort, { once: true });
+    try {
+      const head = await this.send(request, ticket);
+      return this.respond(request, head);
+    } catch (err) {
+      this.internal.abort();
+      this.finish();
+      if (this.signal.aborted) throw this.signal.reason;
+      throw err instanceof TypeError && err.message === "fetch failed" ? err : failed3(proxyError(err));
+    }
+  }
+  /** send is net/fetch, with the body's rest in net/write while the head is awaited. */
+  async send(request, ticket) {
+    const params = { owner: this.owner, request_id: this.id, method: request.method, url: request.url, headers: headerList(request.headers) };
+    if (ticket !== void 0) params.ticket = ticket;
+    const body = request.body;
+    let streamed = false;
+    if (body !== null) {
+      this.chunker = new Chunker(body);
+      const first = await this.chunker.take();
+      if (first.bytes.byteLength > 0) params.body = toBase64(first.bytes);
+      if (!first.last) params.body_streamed = streamed = true;
+    }
+    if (this.signal.aborted) throw this.signal.reason;
+    this.open.started = true;
+    const head = this.rpc.request("net/fetch", params, this.internal.signal);
+    head.catch(() => {
+    });
+    if (!streamed) return head;
+    const upload = this.upload();
+    upload.catch(() => {
+    });
+    return Promise.race([head, upload.then(() => head)]);
+  }
+  /** upload sends the body after its first chunk: one net/write in flight, the last with end. */
+  async upload() {
+    const chunker = this.chunker;
+    if (chunker === void 0) return;
+    for (; ; ) {
+      const c = await chunker.take();
+      await this.rpc.request("net/write", { owner: this.owner, request_id: this.id, data: toBase64(c.bytes), ...c.last ? { end: true } : {} }, this.internal.signal);
+      if (c.last) return;
+    }
+  }
+  respond(request, head) {
+    if (head.redirected && request.redirect === "error") {
+      throw failed3(new FetchProxyError('the response was redirected and the request says redirect: "error"', "redirect"));
+    }
+    if (head.status < 200 || head.status > 599) throw failed3(new FetchProxyError(`the core answered status ${head.status}, which fetch cannot represent`, "network"));
+    const headers = new this.platform.Headers();
+    for (const h of head.headers) headers.append(h.name, h.value);
+    const nullBody = request.method === "HEAD" || NULL_BODY.has(head.status);
+    const body = nullBody ? null : decoded(this.stream(), headers.get("content-encoding"));
+    const response = new this.platform.Response(body, { status: head.status, statusText: head.status_text, headers });
+    describe(response, head);
+    if (body === null) this.finish();
+    else this.closer.register(body, this.open, this.open);
+    return response;
+  }
+  /** stream is the response body: net/read on each pull, net/close on cancel. */
+  stream() {
+    return new ReadableStream({
+      start: (controller) => {
+        this.body = controller;
+      },
+      pull: (controller) => this.pull(controller),
+      cancel: () => {
+        this.internal.abort();
+        this.finish();
+      }
+    }, { highWaterMark: 0 });
+  }
+  async pull(controller) {
+    for (; ; ) {
+      let data;
+      let eof;
+      try {
+        const chunk = await this.rpc.request("net/read", { owner: this.owner, request_id: this.id, max_bytes: NET_MAX_CHUNK }, this.internal.signal);
+        data = fromBase64(chunk.data);
+        eof = chunk.eof;
+      } catch (err) {
+        if (this.open.done) return;
+        this.finish();
+        throw new TypeError("terminated", { cause: proxyError(err) });
+      }
+      if (this.open.done) return;
+      if (data.byteLength > 0) controller.enqueue(data);
+      if (eof) {
+        this.open.done = true;
+        this.finish();
+        controller.close();
+        return;
+      }
+      if (data.byteLength > 0) return;
+    }
+  }
+  /** abort is the plugin's signal: its reason ends whatever is pending. */
+  abort() {
+    if (this.open.done) return;
+    const reason = this.signal.reason;
+    this.internal.abort(reason);
+    this.chunker?.cancel(reason);
+    try {
+      this.body?.error(reason);
+    } catch {
+    }
+    this.finish();
+  }
+  /** finish ends the exchange: net/close (once), listeners and the finalizer released. */
+  finish() {
+    this.signal.removeEventListener("abort", this.onAbort);
+    this.closer.unregister(this.open);
+    this.open.close();
+  }
+};
+var FORMATS = /* @__PURE__ */ new Map([["gzip", "gzip"], ["x-gzip", "gzip"], ["deflate", "deflate"], ["br", "brotli"]]);
+function decoded(body, encoding) {
+  if (encoding === null) return body;
+  const codings = encoding.toLowerCase().split(",").map((c) => c.trim()).filter((c) => c !== "").reverse();
+  const decoders = [];
+  for (const c of codings) {
+    const format2 = FORMATS.get(c);
+    if (format2 === void 0) return body;
+    try {
+      decoders.push(new DecompressionStream(format2));
+    } catch {
+      return body;
+    }
+  }
+  let out = body;
+  for (const d of decoders) out = out.pipeThrough(d);
+  return out;
+}
+function headerList(h) {
+  const out = [];
+  h.forEach((value, name) => {
+    out.push({ name, value });
+  });
+  return out;
+}
+function describe(response, head) {
+  Object.defineProperties(response, {
+    url: { value: head.url, configurable: true },
+    redirected: { value: head.redirected, configurable: true },
+    type: { value: "basic", configurable: true },
+    clone: {
+      value: function clone2() {
+        const copy = Reflect.apply(responseClone, this, []);
+        if (copy instanceof Response) describe(copy, head);
+        return copy;
+      },
+      configurable: true
+    }
+  });
+}
+var responseClone = Response.prototype.clone;
+
 // src/content.ts
 var TYPES2 = "text, image, audio, resource_link and resource";
 function bad(i, why) {
@@ -6376,7 +6698,7 @@ async function callTool(registrar, params, signal, rpc) {
   let value;
   try {
     const ids = { agentId: params.agent_id, sessionId: params.session_id };
-    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => withAgent(rpc, reg.owner, params.ticket, ids, signal, () => invoke(def, "execute", [input, exec]))));
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => withTicket(reg.owner, params.ticket, () => withAgent(rpc, reg.owner, params.ticket, ids, signal, () => invoke(def, "execute", [input, exec])))));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR2));
@@ -6445,7 +6767,7 @@ async function runCommand(registrar, params, signal, rpc) {
   const reg = live(registrar, params.handle, "command");
   const def = reg.def;
   const raw = params.raw_input;
-  const invocation = {
+  const invocation2 = {
     commandId: params.command_id,
     rawInput: raw === "" ? "" : ` ${raw}`,
     args: raw,
@@ -6453,10 +6775,10 @@ async function runCommand(registrar, params, signal, rpc) {
     signal: ownedSignal(reg.owner, signal),
     ...callContext(params, reg)
   };
-  Object.freeze(invocation);
+  Object.freeze(invocation2);
   let value;
   try {
-    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, "handler", [invocation])));
+    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => withTicket(reg.owner, params.ticket, () => invoke(def, "handler", [invocation2]))));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     return { kind: "error", text: cut(`handler threw: ${describeError(err)}${atFrame(err, reg)}`, MAX_ERROR2) };
@@ -6501,6 +6823,211 @@ function attributeConsole(sink) {
       sink(level, msg, owner);
     };
   }
+}
+
+// src/net/refuse.ts
+import * as nodeModule2 from "node:module";
+import { createRequire as createRequire3 } from "node:module";
+var require2 = createRequire3(import.meta.url);
+var NetworkRefused = class extends Error {
+  name = "NetworkRefused";
+  constructor(what) {
+    const id = ownerContext.getStore()?.ref.plugin_id ?? "<id>";
+    super(`${what} is not available in a sandboxed cwx host: use fetch, which goes through cwx's fetch proxy; the origin must be in the plugin's network grant ([plugins.${JSON.stringify(id)}] network in config.toml)`);
+  }
+};
+Object.freeze(NetworkRefused.prototype);
+var MODULES = ["http", "https", "http2", "net", "tls", "dgram"];
+var LEGACY = ["_http_agent", "_http_client", "_http_common", "_http_incoming", "_http_outgoing", "_http_server", "_tls_common", "_tls_wrap"];
+var KEEP = /* @__PURE__ */ new Set([
+  "net.isIP",
+  "net.isIPv4",
+  "net.isIPv6",
+  "net.BlockList",
+  "net.SocketAddress",
+  "net.getDefaultAutoSelectFamily",
+  "net.setDefaultAutoSelectFamily",
+  "net.getDefaultAutoSelectFamilyAttemptTimeout",
+  "net.setDefaultAutoSelectFamilyAttemptTimeout",
+  "http.validateHeaderName",
+  "http.validateHeaderValue",
+  "http.setMaxIdleHTTPParsers",
+  "tls.getCiphers",
+  "tls.checkServerIdentity",
+  "tls.createSecureContext",
+  "http2.getDefaultSettings",
+  "http2.getPackedSettings",
+  "http2.getUnpackedSettings"
+]);
+var UNDICI_PATH = /[\\/]node_modules[\\/]undici[\\/]/;
+function refuser(what) {
+  return function refused() {
+    throw new NetworkRefused(what);
+  };
+}
+function refusedClass(name) {
+  return {
+    [name]: class {
+      constructor() {
+        throw new NetworkRefused(`\`${name}\``);
+      }
+    }
+  }[name] ?? class {
+  };
+}
+function refusingExports(id, real) {
+  const out = {};
+  for (const key of Object.keys(real)) {
+    if (key === "default" || key === "__esModule") continue;
+    const v = real[key];
+    out[key] = typeof v === "function" && !KEEP.has(`${id}.${key}`) ? refuser(`\`node:${id}\` (\`${id}.${key}\`)`) : v;
+  }
+  const agent = real.Agent;
+  if (typeof agent === "function") out.Agent = refusingAgent(id, agent);
+  return out;
+}
+function refusingAgent(id, Real) {
+  const refused = refuser(`\`node:${id}\` (\`${id}.Agent\`)`);
+  const Sub = function Agent(...args) {
+    return Reflect.construct(Real, args, new.target ?? Sub);
+  };
+  Object.setPrototypeOf(Sub, Real);
+  Sub.prototype = Object.create(Real.prototype, {
+    constructor: { value: Sub, writable: true, configurable: true },
+    createConnection: { value: refused, writable: true, configurable: true }
+  });
+  return Sub;
+}
+function moduleId(specifier, ids) {
+  const id = specifier.startsWith("node:") ? specifier.slice("node:".length) : specifier;
+  return ids.has(id) ? id : void 0;
+}
+function realModule(id) {
+  try {
+    const m = require2(`node:${id}`);
+    if (typeof m !== "object" || m === null) return void 0;
+    const out = {};
+    for (const k of Object.keys(m)) out[k] = Reflect.get(m, k);
+    return out;
+  } catch {
+    return void 0;
+  }
+}
+function refuseNetwork() {
+  const bun = globalThis.Bun;
+  const ids = bun === void 0 ? [...MODULES, ...LEGACY] : MODULES;
+  const refused = /* @__PURE__ */ new Map();
+  for (const id of ids) {
+    const real = realModule(id);
+    if (real !== void 0) refused.set(id, refusingExports(id, real));
+  }
+  if (bun !== void 0) refuseOnBun(bun, refused);
+  else refuseOnNode(refused);
+  wrapGetBuiltinModule(refused);
+  for (const name of ["WebSocket", "EventSource"]) {
+    Object.defineProperty(globalThis, name, { value: refusedClass(name), writable: true, configurable: true, enumerable: false });
+  }
+}
+var REGISTRY_KEY2 = /* @__PURE__ */ Symbol.for("cwx.host.refused-modules");
+var SCHEME2 = "cwx-host-refused:";
+var IDENT2 = /^[A-Za-z_$][\w$]*$/;
+function refuseOnNode(refused) {
+  const registry = Object.freeze(Object.fromEntries(refused));
+  Object.defineProperty(globalThis, REGISTRY_KEY2, { value: registry, enumerable: false, writable: false, configurable: false });
+  const ids = new Set(refused.keys());
+  const source = (id) => {
+    const lines = [`const m = globalThis[Symbol.for('cwx.host.refused-modules')][${JSON.stringify(id)}];`];
+    for (const name of Object.keys(refused.get(id) ?? {})) {
+      if (IDENT2.test(name)) lines.push(`export const ${name} = m[${JSON.stringify(name)}];`);
+    }
+    lines.push("export default m;");
+    return lines.join("\n");
+  };
+  const registerHooks3 = nodeModule2.registerHooks;
+  if (typeof registerHooks3 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
+  registerHooks3({
+    resolve(specifier, context, next2) {
+      const id = moduleId(specifier, ids);
+      if (id !== void 0) return { url: SCHEME2 + id, format: "module", shortCircuit: true };
+      const r = next2(specifier, context);
+      if (UNDICI_PATH.test(r.url)) throw new NetworkRefused("`undici`");
+      return r;
+    },
+    load(url, context, next2) {
+      if (url.startsWith(SCHEME2)) return { format: "module", source: source(url.slice(SCHEME2.length)), shortCircuit: true };
+      return next2(url, context);
+    }
+  });
+}
+function refuseOnBun(bun, refused) {
+  const replace = (target, exports) => {
+    for (const [key, value] of Object.entries(exports)) {
+      try {
+        Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: true });
+      } catch {
+      }
+    }
+  };
+  for (const [id, exports] of refused) {
+    const m = require2(`node:${id}`);
+    const { Agent: _kept, ...rest } = exports;
+    if (typeof m === "object" && m !== null) replace(m, rest);
+  }
+  try {
+    const undici = require2("undici");
+    if (typeof undici === "object" && undici !== null) {
+      const out = {};
+      for (const key of Object.keys(undici)) if (typeof Reflect.get(undici, key) === "function") out[key] = refuser(`\`undici\` (\`${key}\`)`);
+      replace(undici, out);
+    }
+  } catch {
+  }
+  const sync = nodeModule2.syncBuiltinESMExports;
+  sync?.();
+  for (const name of ["connect", "listen", "udpSocket"]) {
+    try {
+      Object.defineProperty(bun, name, { value: refuser(`\`Bun.${name}\``), writable: false, configurable: false, enumerable: true });
+    } catch {
+    }
+  }
+  bun.plugin({
+    name: "cwx-fetch-proxy",
+    target: "bun",
+    setup(build) {
+      build.onLoad({ filter: UNDICI_PATH }, () => {
+        throw new NetworkRefused("`undici`");
+      });
+    }
+  });
+}
+function wrapGetBuiltinModule(refused) {
+  const original = Reflect.get(process, "getBuiltinModule");
+  if (typeof original !== "function") return;
+  const ids = new Set(refused.keys());
+  const getBuiltinModule = function getBuiltinModule2(specifier) {
+    const id = typeof specifier === "string" ? moduleId(specifier, ids) : void 0;
+    if (id !== void 0) return refused.get(id);
+    return Reflect.apply(original, process, [specifier]);
+  };
+  Object.defineProperty(process, "getBuiltinModule", { value: getBuiltinModule, writable: true, configurable: true, enumerable: true });
+}
+
+// src/net/install.ts
+var installed = false;
+function installFetchProxy(rpc) {
+  if (installed) return;
+  installed = true;
+  const proxied = makeFetch(rpc, { fetch: globalThis.fetch, Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers });
+  const own = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+  Object.defineProperty(globalThis, "fetch", { value: proxied, writable: true, configurable: true, enumerable: own?.enumerable ?? true });
+  const bun = globalThis.Bun;
+  if (bun !== void 0) {
+    try {
+      Object.defineProperty(bun, "fetch", { value: proxied, writable: true, configurable: true, enumerable: true });
+    } catch {
+    }
+  }
+  refuseNetwork();
 }
 
 // src/host.ts
@@ -6575,6 +7102,7 @@ var ExtensionHost = class {
     const limits = params.limits;
     if (limits.activate_deadline_ms > 0) this.activateDeadlineMs = limits.activate_deadline_ms;
     if (limits.dispose_deadline_ms > 0) this.disposeDeadlineMs = limits.dispose_deadline_ms;
+    if (params.fetch_proxy === true) installFetchProxy(this.rpc);
     this.initialized = true;
     setImmediate(() => this.rpc.notify("host/ready", {}));
     return {};
@@ -6676,16 +7204,16 @@ async function disposeFibers(entries, deadlineMs) {
 }
 
 // src/lockdown.ts
-import { createRequire as createRequire3 } from "node:module";
-import * as nodeModule2 from "node:module";
-var require2 = createRequire3(import.meta.url);
+import { createRequire as createRequire4 } from "node:module";
+import * as nodeModule3 from "node:module";
+var require3 = createRequire4(import.meta.url);
 var NativeCodeRefused = class extends Error {
   name = "NativeCodeRefused";
   constructor(what) {
     super(`\`${what}\` is refused: cwx plugins may not load native code or start threads`);
   }
 };
-function refuser(what) {
+function refuser2(what) {
   return function refused() {
     throw new NativeCodeRefused(what);
   };
@@ -6706,36 +7234,36 @@ function lockGetters(target, what) {
   }
 }
 function lockdown() {
-  lockValue(process, "dlopen", refuser("process.dlopen"));
-  if ("execve" in process) lockValue(process, "execve", refuser("process.execve"));
+  lockValue(process, "dlopen", refuser2("process.dlopen"));
+  if ("execve" in process) lockValue(process, "execve", refuser2("process.execve"));
   const RefusedWorker = class Worker {
     constructor() {
       throw new NativeCodeRefused("Worker");
     }
   };
-  const wt = require2("node:worker_threads");
+  const wt = require3("node:worker_threads");
   Reflect.set(wt, "Worker", RefusedWorker);
   Object.defineProperty(wt, "Worker", { value: RefusedWorker, writable: false, configurable: false });
   if ("Worker" in globalThis) lockValue(globalThis, "Worker", RefusedWorker);
-  const sync = nodeModule2.syncBuiltinESMExports;
+  const sync = nodeModule3.syncBuiltinESMExports;
   sync?.();
   const Bun = globalThis.Bun;
   if (Bun === void 0) return;
-  lockGetters(require2("bun:ffi"), "bun:ffi");
+  lockGetters(require3("bun:ffi"), "bun:ffi");
   const blocked = new Proxy(Object.freeze({}), {
     get(_t, key) {
       throw new NativeCodeRefused(`Bun.FFI.${String(key)}`);
     }
   });
   Object.defineProperty(Bun, "FFI", { value: blocked, writable: false });
-  lockGetters(require2("bun:sqlite"), "bun:sqlite");
-  const nodeSqlite = require2("node:sqlite");
+  lockGetters(require3("bun:sqlite"), "bun:sqlite");
+  const nodeSqlite = require3("node:sqlite");
   for (const [name, value] of Object.entries(nodeSqlite)) {
     if (typeof value !== "function" || !value.prototype) continue;
     for (const key of Object.getOwnPropertyNames(value.prototype)) {
       if (key === "constructor") continue;
       try {
-        Object.defineProperty(value.prototype, key, { value: refuser(`node:sqlite ${name}#${key}`), writable: false, configurable: false });
+        Object.defineProperty(value.prototype, key, { value: refuser2(`node:sqlite ${name}#${key}`), writable: false, configurable: false });
       } catch {
       }
     }

@@ -1,7 +1,6 @@
 // Boot helpers: argv, stdio rebinding, the channel's descriptors and the watchdog thread.
 import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Socket } from 'node:net';
 import type { Tier } from './protocol.generated.ts';
 import { WATCHDOG, watchdogData } from './running.ts';
 import { BufferAllocUnsafeSlow, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray, wipe } from './primordials.ts';
@@ -78,6 +77,9 @@ export function openChannel(): Channel {
     output.on('error', () => {});
     return sealChannel(input, output);
   }
+  // required, not imported: Bun snapshots a builtin's ESM namespace at its first import, and
+  // the fetch proxy (net/refuse.ts) must still be able to replace node:net's exports afterwards
+  const { Socket }: typeof import('node:net') = createRequire(import.meta.url)('node:net'); // require is untyped
   const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
   const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
   output.on('error', () => {});

@@ -6,6 +6,7 @@ import { RpcError, cut, describeError, type RpcPeer } from './rpc.ts';
 import { makeCore, type CoreApi } from './shims/core.ts';
 import { withQuestions } from './shims/questions.ts';
 import { withAgent } from './shims/agent.ts';
+import { withTicket } from './net/fetch.ts';
 import { ownedSignal, runOwned } from './run-owned.ts';
 import type { Registration } from './owner.ts';
 import type { Registrar } from './shims/registrar.ts';
@@ -80,7 +81,8 @@ export async function callTool(registrar: Registrar, params: ToolCallParams, sig
   try {
     const ids = { agentId: params.agent_id, sessionId: params.session_id };
     value = await runOwned(reg, signal, () =>
-      withQuestions(rpc, reg.owner, params.ticket, signal, () => withAgent(rpc, reg.owner, params.ticket, ids, signal, () => invoke(def, 'execute', [input, exec]))));
+      withQuestions(rpc, reg.owner, params.ticket, signal, () => withTicket(reg.owner, params.ticket, () =>
+        withAgent(rpc, reg.owner, params.ticket, ids, signal, () => invoke(def, 'execute', [input, exec])))));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     throw new RpcError(ErrorCode.ExecutionFailed, cut(describeError(err) + atFrame(err, reg), MAX_ERROR));
@@ -176,7 +178,8 @@ export async function runCommand(registrar: Registrar, params: CommandRunParams,
   Object.freeze(invocation);
   let value: unknown;
   try {
-    value = await runOwned(reg, signal, () => withQuestions(rpc, reg.owner, params.ticket, signal, () => invoke(def, 'handler', [invocation])));
+    value = await runOwned(reg, signal, () =>
+      withQuestions(rpc, reg.owner, params.ticket, signal, () => withTicket(reg.owner, params.ticket, () => invoke(def, 'handler', [invocation]))));
   } catch (err) {
     if (err instanceof RpcError && err.code === ErrorCode.Cancelled) throw err;
     // a throw is not an answer: said as such, apart from a deliberate { kind: 'error' }

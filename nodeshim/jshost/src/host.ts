@@ -16,6 +16,7 @@ import { attributeConsole } from './console.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 import { HostEndRefused } from './guard.ts';
 import { setBusyFrame } from './running.ts';
+import { installFetchProxy } from './net/install.ts';
 
 export interface HostOptions {
   tier: Tier;
@@ -105,6 +106,7 @@ export class ExtensionHost {
     const limits = params.limits;
     if (limits.activate_deadline_ms > 0) this.activateDeadlineMs = limits.activate_deadline_ms;
     if (limits.dispose_deadline_ms > 0) this.disposeDeadlineMs = limits.dispose_deadline_ms;
+    if (params.fetch_proxy === true) installFetchProxy(this.rpc); // sandboxed: HTTP goes to the core (net/)
     this.initialized = true;
     setImmediate(() => this.rpc.notify('host/ready', {}));
     return {};

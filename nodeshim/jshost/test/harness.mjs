@@ -62,6 +62,8 @@ export class FakeCore {
    * @param {(spec: object, params: object) => object} [o.admit] answer for registry/register
    * @param {(params: object, id: number) => object} [o.coreCall] answer for core/call: {result}, {error} or 'never'
    * @param {(params: object, id: number) => object} [o.userAsk] answer for user/ask: {result} or {error}
+   * @param {(method: string, params: object, id: number) => object} [o.net] answer for net/*: {result}, {error}, 'never', or a promise of one
+   * @param {object} [o.init] extra host/initialize params (fetch_proxy)
    * @param {string[]} [o.args] extra host argv
    * @param {object} [o.env] extra env
    * @param {boolean} [o.detached] run the host as a process-group leader
@@ -118,6 +120,10 @@ export class FakeCore {
     } else if (msg.method === 'user/ask' && this.o.userAsk) {
       const answer = this.o.userAsk(msg.params, msg.id); // {result} | {error}
       this.write({ jsonrpc: '2.0', id: msg.id, ...answer });
+    } else if (msg.method?.startsWith('net/') && msg.id !== undefined && this.o.net) {
+      Promise.resolve(this.o.net(msg.method, msg.params, msg.id)).then((answer) => {
+        if (answer !== 'never') this.write({ jsonrpc: '2.0', id: msg.id, ...answer });
+      });
     } else if (msg.method === 'registry/unregister' || msg.method === 'core/call') {
       this.write({ jsonrpc: '2.0', id: msg.id, result: {} });
     } else if (msg.method === undefined && this.pending.has(msg.id)) {
@@ -163,6 +169,7 @@ export class FakeCore {
     const hello = await this.waitFor((m) => m.method === 'host/hello', 15000, 'host/hello');
     const init = await this.request('host/initialize', {
       protocol: 1,
+      ...(this.o.init ?? {}),
       limits: { max_frame: 33554432, max_inflight: 256, activate_deadline_ms: 5000, dispose_deadline_ms: 2000, ...(this.o.limits ?? {}) },
     });
     await this.waitFor((m) => m.method === 'host/ready', 5000, 'host/ready');

@@ -1,0 +1,151 @@
+// The proxied fetch in process (src/net/fetch.ts) against an RpcPeer whose frames a scripted
+// core answers: the edges of the body chunking, the refusal outside plugin code, what stays in
+// the host (data: URLs), a body that is not bytes, failures mid-upload and mid-body, null-body
+// statuses and redirect: "error".
+import assert from 'node:assert/strict';
+import { test } from './harness.mjs';
+import { RpcPeer } from '../src/rpc.ts';
+import { ownerContext } from '../src/owner.ts';
+import { makeFetch } from '../src/net/fetch.ts';
+import { Chunker, fromBase64, NET_MAX_CHUNK } from '../src/net/chunks.ts';
+
+const MiB = 1 << 20;
+const owner = { ref: { plugin_id: 'unit', generation: 1, owner_token: 'a'.repeat(64) }, pluginName: 'unit', state: 'active', entries: [], entryDirs: [], registrations: new Set(), history: [] };
+const head = (o = {}) => ({ status: 200, status_text: 'OK', headers: [], url: 'https://api.example.com/', redirected: false, ...o });
+
+/** proxy is a proxied fetch whose net/* requests answer(msg) answers; sent is every message. */
+function proxy(answer) {
+  const sent = [];
+  const peer = new RpcPeer({
+    tier: 'plugin',
+    write: (f) => {
+      const msg = JSON.parse(Buffer.from(f).subarray(8).toString('utf8'));
+      sent.push(msg);
+      if (msg.method === undefined || msg.id === undefined) return;
+      Promise.resolve(answer(msg)).then((a) => {
+        if (a !== 'never') setImmediate(() => peer.receive(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: msg.id, ...a }))));
+      });
+    },
+    onRequest: () => ({}),
+    onNotification: () => {},
+    onFatal: (reason) => { throw new Error(reason); },
+  });
+  const platform = { fetch: globalThis.fetch, Request, Response, Headers };
+  const f = makeFetch(peer, platform);
+  return { sent, fetch: (...args) => ownerContext.run(owner, () => f(...args)), bare: f };
+}
+
+const methods = (sent) => sent.map((m) => m.method ?? 'answer');
+const okBody = (msg) => (msg.method === 'net/read' ? { result: { data: '', eof: true } } : msg.method === 'net/fetch' ? { result: head() } : { result: {} });
+const bytes = (n) => new Uint8Array(n).fill(7);
+
+test('fetch outside plugin code is a TypeError and sends nothing', async () => {
+  const p = proxy(okBody);
+  await assert.rejects(p.bare('https://api.example.com/'), (e) => e instanceof TypeError && /outside plugin code/.test(e.message));
+  assert.deepEqual(p.sent, []);
+});
+
+test('a body of exactly NetMaxChunk travels whole; one byte more is streamed with a 1-byte end', async () => {
+  assert.equal(NET_MAX_CHUNK, MiB);
+  const whole = proxy(okBody);
+  await (await whole.fetch('https://api.example.com/', { method: 'PUT', body: bytes(MiB) })).arrayBuffer();
+  const [f] = whole.sent.filter((m) => m.method === 'net/fetch');
+  assert.equal(Buffer.from(f.params.body, 'base64').length, MiB);
+  assert.equal(f.params.body_streamed, undefined);
+  assert.equal(whole.sent.filter((m) => m.method === 'net/write').length, 0);
+
+  const over = proxy(okBody);
+  await (await over.fetch('https://api.example.com/', { method: 'PUT', body: bytes(MiB + 1) })).arrayBuffer();
+  const [g] = over.sent.filter((m) => m.method === 'net/fetch');
+  assert.equal(Buffer.from(g.params.body, 'base64').length, MiB);
+  assert.equal(g.params.body_streamed, true);
+  const writes = over.sent.filter((m) => m.method === 'net/write');
+  assert.deepEqual(writes.map((w) => [Buffer.from(w.params.data, 'base64').length, w.params.end]), [[1, true]]);
+});
+
+test('an empty body sends no body field', async () => {
+  const p = proxy(okBody);
+  await (await p.fetch('https://api.example.com/', { method: 'POST', body: '' })).text();
+  const [f] = p.sent.filter((m) => m.method === 'net/fetch');
+  assert.equal(f.params.body, undefined);
+  assert.equal(f.params.body_streamed, undefined);
+});
+
+test('a data: URL is served in the host', async () => {
+  const p = proxy(okBody);
+  assert.equal(await (await p.fetch('data:text/plain,hi%20there')).text(), 'hi there');
+  assert.deepEqual(p.sent, []);
+});
+
+test('a streamed body chunk that is not bytes fails before anything is sent', async () => {
+  const p = proxy(okBody);
+  const body = new ReadableStream({ start(c) { c.enqueue('text, not bytes'); c.close(); } });
+  await assert.rejects(p.fetch('https://api.example.com/', { method: 'POST', body, duplex: 'half' }), (e) => {
+    assert.equal(e.message, 'fetch failed');
+    assert.match(String(e.cause?.message), /not a Uint8Array/);
+    return true;
+  });
+  assert.deepEqual(p.sent, [], 'no net/fetch, and so no net/close');
+});
+
+test('a body that fails mid-upload cancels the pending net/fetch and closes the exchange', async () => {
+  const p = proxy((msg) => (msg.method === 'net/fetch' ? 'never' : { result: {} }));
+  let n = 0;
+  const body = new ReadableStream({
+    pull(c) {
+      if (n++ < 2) return c.enqueue(bytes(MiB));
+      c.error(new Error('the disk went away'));
+    },
+  });
+  await assert.rejects(p.fetch('https://api.example.com/', { method: 'POST', body, duplex: 'half' }), (e) => {
+    assert.equal(e.message, 'fetch failed');
+    assert.equal(e.cause?.message, 'the disk went away');
+    return true;
+  });
+  const fetchId = p.sent.find((m) => m.method === 'net/fetch').id;
+  assert.ok(p.sent.some((m) => m.method === '$/cancel' && m.params.id === fetchId), methods(p.sent).join(' '));
+  assert.equal(p.sent.filter((m) => m.method === 'net/close').length, 1);
+});
+
+test('a net/read error mid-body errors the stream with TypeError("terminated") and the reason', async () => {
+  let reads = 0;
+  const p = proxy((msg) => {
+    if (msg.method === 'net/fetch') return { result: head() };
+    if (msg.method === 'net/read') {
+      return reads++ === 0 ? { result: { data: Buffer.from('part').toString('base64'), eof: false } }
+        : { error: { code: -32002, message: 'the response of https://api.example.com passed its 64 MiB cap', data: { reason: 'too_large', origin: 'https://api.example.com' } } };
+    }
+    return { result: {} };
+  });
+  const r = await p.fetch('https://api.example.com/big');
+  await assert.rejects(r.text(), (e) => {
+    assert.equal(e.message, 'terminated');
+    assert.equal(e.cause.reason, 'too_large');
+    assert.equal(e.cause.origin, 'https://api.example.com');
+    return true;
+  });
+  assert.equal(p.sent.filter((m) => m.method === 'net/close').length, 1);
+});
+
+test('a 204 has a null body and closes the exchange; redirect: "error" refuses a redirected head', async () => {
+  const p = proxy((msg) => (msg.method === 'net/fetch' ? { result: head({ status: 204, status_text: 'No Content' }) } : { result: {} }));
+  const r = await p.fetch('https://api.example.com/gone', { method: 'DELETE' });
+  assert.equal(r.status, 204);
+  assert.equal(r.body, null);
+  assert.equal(p.sent.filter((m) => m.method === 'net/close').length, 1);
+
+  const q = proxy((msg) => (msg.method === 'net/fetch' ? { result: head({ redirected: true, url: 'https://api.example.com/elsewhere' }) } : { result: {} }));
+  await assert.rejects(q.fetch('https://api.example.com/moved', { redirect: 'error' }), (e) => e.message === 'fetch failed' && e.cause.reason === 'redirect');
+  assert.equal(q.sent.filter((m) => m.method === 'net/close').length, 1);
+});
+
+test('fromBase64 gives a plain Uint8Array of its own memory; Chunker cuts unaligned pieces', async () => {
+  const b = fromBase64(Buffer.from('abc').toString('base64'));
+  assert.equal(b.constructor, Uint8Array);
+  assert.equal(b.buffer.byteLength, 3, 'not a view of a shared pool');
+  const pieces = [bytes(700 * 1024), bytes(700 * 1024), bytes(100)];
+  const c = new Chunker(new ReadableStream({ pull(ctl) { const p = pieces.shift(); if (p) ctl.enqueue(p); else ctl.close(); } }));
+  const a = await c.take();
+  const z = await c.take();
+  assert.deepEqual([a.bytes.length, a.last, z.bytes.length, z.last], [MiB, false, 1400 * 1024 + 100 - MiB, true]);
+});
