@@ -39,7 +39,7 @@ type cmdHookState struct {
 	set    *cmdhooks.Set // +checklocks:mu
 	err    error         // +checklocks:mu
 	// claude are the trusted Claude Code plugins read with set: their hooks are in it,
-	// their commands are the Manager's (claude_plugins.go).
+	// their commands are the Manager's (commands.go).
 	claude []plugins.ClaudeDesired // +checklocks:mu
 	// transcripts are the sessions' transcripts, under $CWX_HOME/transcripts.
 	transcripts cmdhooks.Transcripts
@@ -52,7 +52,7 @@ type cmdHookRunner struct {
 	log   hclog.Logger
 	own   *owners.Layer  // set once at Open, before any hook runs
 	gate  *gate.Gate     // the posture hooks are told (permission_mode)
-	store *plugins.Store // the installed Claude Code plugins (claude_plugins.go)
+	store *plugins.Store // the installed Claude Code plugins (load)
 }
 
 // hooksModuleConfig is what the module's apply receives (src/builtin/hooks.ts).
@@ -137,6 +137,17 @@ func (r *cmdHookRunner) claudePlugins() []plugins.ClaudeDesired {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.claude
+}
+
+// claudeCommands lists the commands of the trusted Claude Code plugins, in plugin order.
+func (r *cmdHookRunner) claudeCommands() []CommandInfo {
+	var out []CommandInfo
+	for _, p := range r.claudePlugins() {
+		for _, c := range p.Plugin.Commands {
+			out = append(out, CommandInfo{Name: c.Name, PluginID: p.ID, Origin: OriginClaudeCode + p.ID, Description: c.Description, ArgumentHint: c.ArgumentHint})
+		}
+	}
+	return out
 }
 
 // commandHooks returns the current command hooks, loading them from the config Open read
@@ -319,7 +330,7 @@ type scriptToolsConfig struct {
 // (claimed, or live now): a script tool never shadows another tool. A script's own
 // `approval: auto` is ignored (approval comes only from the pinned table, which lists no
 // script tool) and reported.
-func scriptToolsWork(home string, nat nativeTable, reg *registry.Registry, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
+func scriptToolsWork(home string, nat *natives.Set, reg *registry.Registry, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
 	scripts, problems, err := scripttools.Discover(ScriptToolsDir(home))
 	if err != nil {
 		return owners.BuiltinWork{}, err
@@ -367,9 +378,9 @@ func scriptToolsWork(home string, nat nativeTable, reg *registry.Registry, want 
 
 // takenToolNames maps every folded tool name a script may not take to who has it: the natives
 // and the tools of desired plugins, claimed at their last activation or registered now.
-func takenToolNames(nat nativeTable, reg *registry.Registry, want map[string]plugins.Desired) map[string]string {
+func takenToolNames(nat *natives.Set, reg *registry.Registry, want map[string]plugins.Desired) map[string]string {
 	taken := map[string]string{}
-	for _, n := range nat.set.Names() {
+	for _, n := range nat.Names() {
 		taken[registry.Fold(n)] = "the built-in tool `" + n + "`"
 	}
 	for id, d := range want {

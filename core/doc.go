@@ -112,10 +112,10 @@
 // Host requests: registry/register and registry/unregister go to the registry (only for an
 // owner that is current and lives in the asking incarnation); hooks are admitted by the
 // registry and asked before every gated call (below); prompt sections are admitted by the
-// registry and listed by PromptSections (prompt.go), framed as plugin text; user/ask puts a
+// registry and listed by PromptSections (calls.go), framed as plugin text; user/ask puts a
 // plugin's question to the call's Asker, only with the ticket of a live invocation of that
-// plugin's own tool or command (questions.go; a command/run carries a ticket valid for
-// questions only); core/call runs a native tool for the tool/call whose capability ticket
+// plugin's own tool or command (corecall.go, core/questions; a command/run carries a ticket
+// valid for questions only); core/call runs a native tool for the tool/call whose capability ticket
 // it presents (corecall.go, invocation.go): refused names first, then the native's schema,
 // the per-invocation caps and the gate with the caller's origin-scoped keys; the
 // invocation's deadline stands still while a card waits (ARCHITECTURE.md, “Approval”).
@@ -156,70 +156,13 @@
 //     through an `os.Root` on the tier's data folder and refuses a symlink anywhere between the two
 //     (`plugins.OpenDirNoFollow`, ARCHITECTURE.md, “Plugins and trust”).
 //
-// # Questions to the person
+// # Questions and agent services
 //
-// While one of its tools or commands runs, a plugin may ask the person a question: DSH's
-// `ctx.userQuestions.ask(question)` (`src/shims/questions.ts`), where `question` is a string or
-// `{question, options?: [label | {label, description?}], allowText?}`. The host sends `user/ask
-// {owner, ticket, question: {text, options?, allow_text?}}` with the running invocation's ticket,
-// kept in an async scope handed to no plugin code (in the shared process not a wall: ARCHITECTURE.md, “Trust model”); outside a tool or command of the asking plugin
-// there is none and the host refuses. `wait`, `timeout`, `timeoutMs` and `deadline` are refused by
-// name: a question waits for the person, untimed.
-//
-//   - Tickets: a `tool/call`'s `Invocation` ticket serves `core/call` and `user/ask`; a `command/run`
-//     now carries a `Command` ticket, valid for `user/ask` only (`tickets.RedeemQuestion`). Each
-//     question spends one use; the ticket's host, owner and liveness are checked as for `core/call`,
-//     and a question after its invocation ended is refused -32002 ("only during a live invocation of
-//     its own tool or command").
-//   - The question is checked: text non-empty, at most `core.MaxQuestionText` (4096) bytes; at most
-//     `core.MaxQuestionChoice` (16) options with distinct non-empty labels; labels and descriptions at
-//     most 1024 bytes; everything valid UTF-8 without the characters `core/inert` refuses (-32602
-//     otherwise). With no options the person answers in their own words.
-//   - The call's `CallOptions.Asker` answers (like the `Approver`), told the plugin, whether a tool or
-//     a command asks, and its name. The CLI's asker asks on the terminal (`[n]` picks an option, a
-//     line of text is the person's own answer when allowed, an empty line or end of input skips); with
-//     no terminal, or no Asker at all, the answer is the typed error `NO_PROVIDER` (-32002 with data
-//     `{"code": "NO_PROVIDER"}`; `QuestionError.code` in the plugin). Questions and approval cards of
-//     one invocation are shown one at a time, and the invocation's deadline stands still while one
-//     waits.
-//   - The answer is typed: `{kind: "choice", choice}` (one of the labels, checked), `{kind: "text",
-//     text}` (at most 16 KiB) or `{kind: "skipped"}`.
-//
-// # Agent services
-//
-// Some services only the agent that embeds cwx can own: saving its session, its sub-agent
-// manager, its skills folders, and bounded git metadata queries in its workspace. Each is an
-// optional interface in Options (Sessions, Subagents, Skills, GitReviewScope; services.go). A
-// plugin reaches one only from inside one of its own tools, through `core/call` with that
-// invocation's ticket, by a reserved name: `sessions_flush`, `subagents_start`,
-// `subagents_result`, `subagents_dispose`, `skills_list`, `git_review_scope` (servicecall.go).
-// Those names are served before the native table is consulted, so no native or extension tool
-// can answer them; a name whose service the embedder left nil is refused -32002 by name ("an
-// agent service this agent does not provide (its embedder sets no Options.Subagents)"); a
-// command's ticket is refused (a service is served only while a tool runs).
-//
-//   - Every call goes through the gate with the caller's origin-scoped key, like a core tool: a
-//     child's start is Required (a card, or the posture), the others are Eligible. The call
-//     counts against the ticket's uses and MaxConcurrentCoreCalls, and leaves a receipt.
-//   - The embedder is told the call as the core knows it from the ticket (ServiceCall: plugin,
-//     tool, call id, the CallOptions' session, agent and workspace), never what the plugin says.
-//   - Subagents: the child's tools are the parent's (Subagents.Tools of the call's agent)
-//     narrowed by the plugin's filter {allow?, deny?} (Narrow); an allowed name the parent lacks
-//     is ErrWiden, refused. Persona (MaxPersona) and prompt are inert text. One tool call starts
-//     at most MaxChildren; result and dispose take only the ids of its own live children; the
-//     end of the tool call disposes the children it left, and waits for that (ChildDisposeWait
-//     each); a start that settles after the end is disposed at once and answered cancelled.
-//   - Skills: the core discovers and audits the skills under Skills.Roots (package skills);
-//     Manager.SkillsList lists them with the candidates refused and why.
-//   - GitReviewScope: the core admits only known metadata queries (package gitscope: merge base,
-//     commit list, changed files, current branch), fixes the argument list with hooks, paging and
-//     lazy fetch off (GitArgs, GitEnv), bounds the call by gitscope.Deadline and cuts the output at
-//     gitscope.MaxOutput; a call without a workspace is refused.
-//
-// The JS host maps DSH's services onto these names (`src/shims/agent.ts`): `sessions.flush`,
-// `subagents.getProvider('spawn')` (a fixed descriptor, fresh context), `subagents.
-// startActivation({request: {parent, prompt, agentOptions: {persona, toolFilter, model}}})` with
-// its `result` and `dispose()`, `skills.list()`, and an injectable `agents` that offers nothing.
-// `subagents.start` (the older form) and every other method refuse by name; a git query is
-// `exec.core.call('git_review_scope', {args})`.
+// While one of its tools or commands runs, a plugin may ask the person a question (user/ask
+// with the invocation's ticket; the call's Asker answers): core/questions doc.go, “Questions
+// to the person”. From inside one of its tools it may call the services only the embedding
+// agent owns (Options.Sessions, Subagents, Skills, GitReviewScope), through core/call by a
+// reserved name: core/services doc.go, “Agent services”. The call path keeps the ticket, the
+// caps, the one card at a time and the paused deadline (corecall.go); the two packages keep
+// the checks and the services.
 package core

@@ -12,7 +12,9 @@ import (
 	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/services"
 	"github.com/cwx-dev/cwx/core/tickets"
+	"github.com/hashicorp/go-hclog"
 )
 
 // Caps of core/call, per invocation (ARCHITECTURE.md, “Lifecycles and numbers”).
@@ -37,7 +39,7 @@ type invocation struct {
 	deadline  *pauseDeadline
 	ctx       context.Context // ends with the invocation
 	// callID, session and agent are the tool/call's id and its CallOptions' session and
-	// agent: what the agent's services are told of the call (services.go).
+	// agent: what the agent's services are told of the call (core/services).
 	callID  string
 	session string
 	agent   string
@@ -51,7 +53,12 @@ type invocation struct {
 	ended  bool          // +checklocks:mu
 	idle   chan struct{} // closed once ended and no core/call is served
 
-	children *childSet // the child agents it started (services.go); nil for a command
+	children *services.Children // the child agents it started; nil for a command
+}
+
+// serviceCall is the call an agent service is told of: inv as the core knows it.
+func (inv *invocation) serviceCall() services.Call {
+	return services.Call{PluginID: inv.caller.PluginID, Tool: inv.caller.Tool, CallID: inv.callID, SessionID: inv.session, AgentID: inv.agent, Workspace: inv.workspace}
 }
 
 // enter counts a core/call in; false once the invocation ended.
@@ -110,8 +117,9 @@ func acquire(ctx context.Context, ch chan struct{}) error {
 	}
 }
 
-// coreCalls is the Manager's part of core/call: the ticket table and the invocations in
-// flight by call id. The zero value is ready.
+// coreCalls is the Manager's part of the invocations: the ticket table, the invocations in
+// flight by call id, and what serves their requests to the core (core/call, user/ask:
+// corecall.go). Open sets the fields below timeout once, before any host runs.
 type coreCalls struct {
 	ids     callIDs // the call ids sent to hosts
 	once    sync.Once
@@ -120,6 +128,13 @@ type coreCalls struct {
 	byID    map[string]*invocation // +checklocks:mu
 	clock   deadlineClock          // nil: the wall clock
 	timeout time.Duration          // 0: ToolCallDeadline (tests shorten it)
+
+	log  hclog.Logger
+	gate *gate.Gate
+	reg  *registry.Registry // the owner layer's
+	nat  nativeTable
+	svc  services.Provided // the agent services the embedder provides
+	pre  *preHooks
 }
 
 // tickets returns the ticket table, made on first use.
