@@ -209,6 +209,36 @@
 // `NotLiveError` naming the plugin, "whose catalog entry listed it, but which no longer registers
 // it (the entry is replaced)". At most `core.maxResolve` (4) plugins are activated for one name.
 //
+// # Per-plugin hosts
+//
+// By default every plugin of the plugin tier shares one host (one shim, one runtime). `isolation =
+// "process"` (`[plugins."<id>"]`, or `[extension_host]` for every plugin) gives a plugin a host of
+// its own: its own `cwx nodeshim` under go-plugin, its own runtime, bubblewrap sandbox, heartbeat,
+// crash budget, generations and replay. A host is named by `protocol.HostKey` (its tier and, for a
+// plugin's own host, the plugin id as `Group`); the registry, the supervisor's `Owners` callbacks, the
+// owner layer's per-host state, tickets and the call path are keyed by it, so an owner, its
+// registrations and every ticket minted for it belong to exactly one host, and a frame from one host
+// never reaches an owner of another (`ownerOnHost` checks the host as well as the token and the
+// generation). What each kind of host guarantees:
+//
+//	| | shared host (default) | a plugin's own host |
+//	|---|---|---|
+//	| a crash, hang or SIGSTOP | takes down, or stalls, every plugin of the host | only that plugin |
+//	| crash budget, blame | shared, attributed by activation, watchdog and suspects | its own; every end is its plugin's |
+//	| what a compromised plugin sees | the other plugins' frames in that process (the hardening closes the vectors it knows) | only its own frames |
+//	| files (sandboxed) | every plugin's staged copies read-only, the tier's data folder read-write | its own staged copies read-only, its own data folder read-write |
+//	| cost | one host for all | one shim and runtime per plugin (`cwx bench --isolated N`, BENCHMARKS.md) |
+//
+// Reconcile starts the plugin tier's hosts in parallel (each plugin's activation on its own
+// goroutine), then the builtin tier's; a one-shot call starts only the hosts its tool and the hook
+// holders it needs live in. A config rewrite that moves a plugin between the shared host and its own
+// revokes its owner and activates it in the other; an own host no plugin needs is stopped. Hook
+// holders in several hosts are asked in parallel under one batch deadline; an own host that is
+// restarting leaves its plugin's hooks not live, which blocks the calls they would judge (ARCHITECTURE.md,
+// “Pre-execute hooks”). `cwx host status` and the repl's `/host` list every host with its plugins and PSS;
+// `/host kill <plugin>` names the tier-mates a shared host's kill takes down. The builtin tier stays
+// one host. A grant (core/grants doc.go, “Grants”) makes a plugin isolated by force.
+//
 // # Files
 //
 // The files read top-down, each using only what the ones before it define (a deptest check):
