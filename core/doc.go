@@ -31,52 +31,22 @@
 //
 // # The pieces it wires
 //
-//   - core/config reads config.toml (runtime, memory, approval posture, each plugin's config
-//     table and its digest); core/plugins keeps plugins on disk (staged copies, closure
-//     hashes, trust receipts, the state file with its generation counter and diagnostics
-//     rings) and says which plugins are desired: enabled ∧ trusted ∧ receipt valid.
-//   - core/runtime finds Node or Bun; core/bundle materializes the embedded JS host bundle.
-//     Both happen only when a tier is first needed: a Manager with nothing desired spawns
-//     nothing (but the shim check, when a plugin is enabled) and writes nothing.
-//   - core/supervisor runs one TierRuntime per trust tier (plugin, builtin): the shim and
-//     runtime processes, the handshake, heartbeat, crash budget, restarts, bounded
-//     shutdown. The Manager is its owner layer: told when an incarnation is ready (it then
-//     activates the tier's desired owners) and when one ended (it drops that incarnation's
-//     owners, failing the one that was activating alone), and it answers the host's
-//     requests and notifications.
-//   - core/registry holds owners ({plugin_id, generation, owner_token}) and what they
-//     registered, admits or refuses every registration, and validates call inputs
-//     against the compiled schemas; core/gate decides approval.
-//   - core/rpc is the JSON-RPC peer under each incarnation. Every layer's errors are the
-//     kinds of core/errdefs, re-exported here (ErrNotAvailable, ErrViolation, ...).
+// The Manager is a facade over the owner layer and the call path. core/owners runs the owners
+// of the desired plugins (enabled ∧ trusted ∧ receipt valid, kept by core/plugins), their
+// activation, replay, blame and revocation, the tiers and hosts core/supervisor starts, the
+// catalog, and lazy activation; Reconcile, Reload, Advertise, Status, Host, Owner, Owners,
+// Changes and Close are its door (core/owners doc.go, “The owner layer”, “Per-plugin
+// hosts”). The call path is this package's: look-up, validation against the registry's
+// compiled schema, the pre-execute hooks, the gate, send, and the receipts of the core/call
+// requests the invocation made. core/config reads config.toml, core/runtime finds Node or
+// Bun, core/bundle materializes the JS host bundle, both only when a tier is first needed: a
+// Manager with nothing desired spawns nothing (but the shim check, when a plugin is enabled)
+// and writes nothing. Every layer's errors are the kinds of core/errdefs, re-exported here.
 //
-// # Lifecycle
-//
-// Open reads the home, the config and the state. Reconcile makes the live owners match the
-// desired plugins: it revokes what is no longer desired, re-activates (under a new generation)
-// exactly the plugins whose closure hash or config digest changed, starts a tier only when a
-// desired plugin needs it and activates the missing owners in parallel, so a slow or broken
-// plugin never delays another. After the first Reconcile the Manager polls the state
-// generation every [plugins.PollInterval], so `cwx plugin disable` in another terminal revokes
-// the plugin in a running Manager.
-//
-// Revocation is synchronous: the owner's registrations are dropped at once, its calls in
-// flight are sent `$/cancel` and resolve Cancelled("extension was revoked") within
-// [rpc.CancelGrace], then the host is asked to deactivate it within [DeactivateDeadline]. An
-// answer other than {disposed: true, leaked: []} is a dirty teardown: recorded in the plugin's
-// diagnostics and reported to the supervisor, which restarts the host after
-// [supervisor.DefaultDirtyLimit] in [supervisor.DefaultDirtyWindow]. `ext/faulted` marks the
-// owner Faulted, drops its registrations and fails its calls NotAvailable; a faulted or failed
-// plugin is not activated again until its bytes or config change or Reload is called. After a
-// host restart every remaining desired owner is replayed with a fresh generation and token;
-// the sole owner that was activating when the host died is failed instead. When several were
-// activating together (so no single one can be blamed), they are replayed one at a time after
-// the others, and the next crash names the culprit. The same holds for a host killed because
-// it stopped answering during activation (an apply that never yields blocks the whole host:
-// an ext/activate unanswered at [ActivateDeadline], or a heartbeat kill): the culprit fails
-// "apply did not finish within 5s and blocked the host", every other plugin comes back, and
-// the search counts as one crash. `log` lines are rate-limited per plugin
-// and land in hclog and the plugin's diagnostics ring.
+// One fact, one place: an owner's state is the registry's, the calls in flight are counted by
+// the rpc peer per incarnation and by the owner for its revocation, the crashes of a tier are
+// the supervisor's windowed count, and the blame drawn from what the supervisor saw is the
+// owner layer's (core/owners doc.go, “One fact, one place”). The Manager keeps none of them.
 //
 // # Calls
 //
@@ -105,10 +75,6 @@
 // Manager in one function (blameLocked). The Manager keeps one record per tier: its runtime,
 // crash count, the newest incarnations seen and ended, the suspects and the last blame.
 //
-// Status, Host and Owner report the tiers (state, runtime pid, host generation, crashes)
-// and each plugin's owner (state, reason, live names); KillRuntime is the repl's kill -9
-// hook and Retry clears a Failed tier.
-//
 // Host requests: registry/register and registry/unregister go to the registry (only for an
 // owner that is current and lives in the asking incarnation); hooks are admitted by the
 // registry and asked before every gated call (below); prompt sections are admitted by the
@@ -131,30 +97,8 @@
 // call is denied (*HooksDownError).
 //
 // Owner-local storage lives in the plugin's data folder and is the host's to keep; before
-// each activation the core refuses a storage folder over MaxStorageBytes or a symlink
-// (core/owners storage.go; “Owner-local storage” below).
-//
-// # Owner-local storage
-//
-// `ctx.storage.get(key)`, `set(key, value)`, `delete(key)` and `list()` keep plain JSON in the folder
-// the core assigned to the plugin (`ext/activate`'s `data_dir`), under `storage/`, one file
-// `<key>.json` per key. No protocol method carries it: the host works in the folder, the core checks
-// it.
-//
-//   - Key `^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`; value plain JSON (null, booleans, finite numbers,
-//     strings, arrays, plain objects; nesting at most 64), at most 64 KiB encoded; at most 1 MiB
-//     (`core.MaxStorageBytes`) per plugin.
-//   - A write replaces its key atomically: a temporary `.tmp-*` file is written, fsynced and renamed
-//     over the key, then the folder is fsynced. A host killed mid-write leaves the old value or the
-//     new one; the next write removes the temporary.
-//   - A symlink, the folder or a key, is never followed (`O_NOFOLLOW`); a file that is not JSON is
-//     refused as corrupt, never repaired.
-//   - Every operation of an owner runs after the previous one, and only while the owner is
-//     Activating or Active.
-//   - Before each activation the core refuses a `storage` folder that is a symlink or holds more
-//     than 1 MiB (temporaries not counted): the activation fails naming it. It reads the folder
-//     through an `os.Root` on the tier's data folder and refuses a symlink anywhere between the two
-//     (`plugins.OpenDirNoFollow`, ARCHITECTURE.md, “Plugins and trust”).
+// each activation the owner layer refuses a storage folder over MaxStorageBytes or a symlink
+// (core/owners doc.go, “Owner-local storage”).
 //
 // # Questions and agent services
 //

@@ -239,6 +239,28 @@
 // `/host kill <plugin>` names the tier-mates a shared host's kill takes down. The builtin tier stays
 // one host. A grant (core/grants doc.go, “Grants”) makes a plugin isolated by force.
 //
+// # Owner-local storage
+//
+// `ctx.storage.get(key)`, `set(key, value)`, `delete(key)` and `list()` keep plain JSON in the folder
+// the core assigned to the plugin (`ext/activate`'s `data_dir`), under `storage/`, one file
+// `<key>.json` per key. No protocol method carries it: the host works in the folder, the core checks
+// it.
+//
+//   - Key `^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`; value plain JSON (null, booleans, finite numbers,
+//     strings, arrays, plain objects; nesting at most 64), at most 64 KiB encoded; at most 1 MiB
+//     ([MaxStorageBytes]) per plugin.
+//   - A write replaces its key atomically: a temporary `.tmp-*` file is written, fsynced and renamed
+//     over the key, then the folder is fsynced. A host killed mid-write leaves the old value or the
+//     new one; the next write removes the temporary.
+//   - A symlink, the folder or a key, is never followed (`O_NOFOLLOW`); a file that is not JSON is
+//     refused as corrupt, never repaired.
+//   - Every operation of an owner runs after the previous one, and only while the owner is
+//     Activating or Active.
+//   - Before each activation the core refuses a `storage` folder that is a symlink or holds more
+//     than 1 MiB (temporaries not counted): the activation fails naming it. It reads the folder
+//     through an `os.Root` on the tier's data folder and refuses a symlink anywhere between the two
+//     (`plugins.OpenDirNoFollow`, ARCHITECTURE.md, “Plugins and trust”).
+//
 // # Files
 //
 // The files read top-down, each using only what the ones before it define (a deptest check):
