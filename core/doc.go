@@ -64,17 +64,6 @@
 // error matches one of ErrInvalidInput, ErrDenied, ErrNotAvailable (ErrHostExited and ErrBusy
 // are cases of it), ErrCancelled, ErrTimeout or ErrExecutionFailed with errors.Is.
 //
-// # One fact, one place
-//
-// Each fact is kept by one layer and asked of it by the others. An owner's state is the
-// registry's (the Manager keeps no copy); the calls in flight are counted by the rpc peer per
-// incarnation (its slots, and the drain before a planned restart) and by the owner for its
-// own revocation, nothing else; which ext/activate was in flight when a host died, and whose
-// callback the host's watchdog named (host/busy), are the supervisor's observations, and the
-// blame drawn from them (failed, or suspects replayed one at a time) is decided by the
-// Manager in one function (blameLocked). The Manager keeps one record per tier: its runtime,
-// crash count, the newest incarnations seen and ended, the suspects and the last blame.
-//
 // Host requests: registry/register and registry/unregister go to the registry (only for an
 // owner that is current and lives in the asking incarnation); hooks are admitted by the
 // registry and asked before every gated call (below); prompt sections are admitted by the
