@@ -13,6 +13,7 @@ import (
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/services"
+	"github.com/cwx-dev/cwx/core/supervisor"
 	"github.com/cwx-dev/cwx/core/tickets"
 	"github.com/hashicorp/go-hclog"
 )
@@ -126,7 +127,7 @@ type coreCalls struct {
 	table   *tickets.Table
 	mu      sync.Mutex
 	byID    map[string]*invocation // +checklocks:mu
-	clock   deadlineClock          // nil: the wall clock
+	clock   supervisor.Clock       // nil: the wall clock (see pauseDeadline)
 	timeout time.Duration          // 0: ToolCallDeadline (tests shorten it)
 
 	log  hclog.Logger
@@ -199,26 +200,17 @@ func (e *deadlineError) Error() string {
 
 func (e *deadlineError) Unwrap() error { return ErrTimeout }
 
-// deadlineClock is the clock of an invocation's deadline; tests inject one. It is not
-// replaced by testing/synctest because the test that needs it (corecall_test.go, a card
-// pausing the deadline) runs a real host: a runtime process and its pipes, which a synctest
-// bubble cannot hold.
-type deadlineClock interface {
-	Now() time.Time
-	AfterFunc(d time.Duration, f func()) rpc.Timer
-}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time                                { return time.Now() }
-func (wallClock) AfterFunc(d time.Duration, f func()) rpc.Timer { return time.AfterFunc(d, f) }
-
 // pauseDeadline is a deadline that does not run while paused: an invocation's tool/call
 // deadline stands still while one of its core/calls waits for a person's decision
 // (ARCHITECTURE.md, “Approval”), so a person taking a minute on a card does not time the
 // tool out. expire runs once, when the running time reaches the deadline.
+//
+// Its clock is the supervisor's Clock, the one clock interface of the module, and not
+// testing/synctest alone: the test that needs a fake one (corecall_test.go, a card pausing
+// the deadline) runs a real host, a runtime process and its pipes, which a synctest bubble
+// cannot hold.
 type pauseDeadline struct {
-	clock  deadlineClock
+	clock  supervisor.Clock
 	expire func()
 
 	mu      sync.Mutex
@@ -230,9 +222,9 @@ type pauseDeadline struct {
 	stopped bool          // +checklocks:mu
 }
 
-func startDeadline(c deadlineClock, d time.Duration, expire func()) *pauseDeadline {
+func startDeadline(c supervisor.Clock, d time.Duration, expire func()) *pauseDeadline {
 	if c == nil {
-		c = wallClock{}
+		c = supervisor.RealClock{}
 	}
 	p := &pauseDeadline{clock: c, expire: expire, left: d}
 	p.mu.Lock()
