@@ -42,16 +42,6 @@ func Lookup(name string) (Service, bool) {
 	return s, ok
 }
 
-// Names lists the reserved names, sorted.
-func Names() []string {
-	out := make([]string, 0, len(table))
-	for n := range table {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // In reports whether p provides s.
 func (s Service) In(p Provided) bool { return s.has(p) }
 
