@@ -479,10 +479,6 @@ const (
 // ErrWiden: a child's tool filter names a tool its parent does not have (services.ErrWiden).
 var ErrWiden = services.ErrWiden
 
-// Narrow is the child's tools: parent's, kept to f.Allow when it is given, less f.Deny,
-// sorted; a name in Allow that parent lacks is ErrWiden (services.Narrow).
-func Narrow(parent []string, f ToolFilter) ([]string, error) { return services.Narrow(parent, f) }
-
 // GitArgs is the argument list, after `git`, that runs q with hooks, paging and lazy fetch
 // off (gitscope.Args); a GitReviewScope runs it with GitEnv. A query the core would not
 // admit is an error.
