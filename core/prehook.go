@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/cmdhooks"
@@ -168,4 +169,28 @@ func (a hookAsker) Evaluate(ctx context.Context, h hooks.Hook, c hooks.Call, dea
 		return protocol.HookVerdict{}, fmt.Errorf("the host answered hook/evaluate with something other than a verdict")
 	}
 	return *v, nil
+}
+
+// hooksDownNote is the last denial for hook holders that are not live, so that it is
+// logged when it changes rather than at every call.
+type hooksDownNote struct {
+	mu   sync.Mutex
+	last string // +checklocks:mu
+}
+
+// note logs a warning when the set of hook holders that are down, or one's state, changes,
+// not at every call it denies.
+func (n *hooksDownNote) note(log hclog.Logger, e *HooksDownError) {
+	key := e.Brief()[len(fmt.Sprintf("tool %q: ", e.Tool)):]
+	n.mu.Lock()
+	said := n.last == key
+	n.last = key
+	n.mu.Unlock()
+	if said {
+		log.Debug("call denied: a pre-execute hook holder is not live", "tool", e.Tool)
+		return
+	}
+	for _, h := range e.Holders {
+		log.Warn("a plugin that holds a pre-execute hook is not live: calls are denied", "plugin", h.PluginID, "state", h.State, "next", h.Next)
+	}
 }
