@@ -6,7 +6,7 @@
 // (tier status), logs (the plugins' kept log lines), skills (list the skills plugins are
 // offered) and repl (warm hosts for a session, with line editing on a terminal).
 //
-// Of the agent services (core doc.go, “Agent services”) the binary provides Skills alone
+// Of the agent services (core/services doc.go, “Agent services”) the binary provides Skills alone
 // (skills.go): every Manager it opens gets the roots `<workspace>/.cwx/skills`, then
 // `$CWX_HOME/skills` (cliSkills; the workspace is the command's --workspace, or the working
 // directory), so a plugin's `skills.list()` works under `tool call`, `command run`, `repl`,
