@@ -1,24 +1,25 @@
 package core
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/content"
-	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/gitscope"
 	"github.com/cwx-dev/cwx/core/inert"
 	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/questions"
 	"github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/core/services"
+	"github.com/cwx-dev/cwx/core/skills"
 	"github.com/cwx-dev/cwx/core/supervisor"
 	"github.com/hashicorp/go-hclog"
 )
@@ -141,17 +142,9 @@ func anyEnabled(st *plugins.State) bool {
 // one strip function every printer uses).
 func StripEscapes(s string) string { return inert.Strip(s) }
 
-// CutText cuts s to at most max bytes on a UTF-8 boundary and reports whether it cut.
-func CutText(s string, max int) (string, bool) {
-	if len(s) <= max {
-		return s, false
-	}
-	i := max
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i], true
-}
+// CutText cuts s to at most max bytes on a UTF-8 boundary and reports whether it cut
+// (inert.Cut).
+func CutText(s string, max int) (string, bool) { return inert.Cut(s, max) }
 
 // CallOptions carry the caller's context into a call. Every field is optional.
 type CallOptions struct {
@@ -300,60 +293,38 @@ func WrapSection(plugin, id, text string) string {
 	return b.String()
 }
 
-// Bounds of a question (ARCHITECTURE.md, “Questions to the person”).
+// Bounds of a question (core/questions).
 const (
-	MaxQuestionText   = 4096
-	MaxQuestionChoice = 16   // options of one question
-	MaxOptionText     = 1024 // an option's label or description
-	MaxAnswerText     = 16 << 10
+	MaxQuestionText   = questions.MaxText
+	MaxQuestionChoice = questions.MaxChoice     // options of one question
+	MaxOptionText     = questions.MaxOptionText // an option's label or description
+	MaxAnswerText     = questions.MaxAnswerText
 )
 
-// Asker answers a plugin's question to the person: the CLI asks on the terminal, an embedder
-// supplies its own in CallOptions.Asker, like the Approver. It returns ErrNoProvider when no
-// person can answer, and ends when ctx does (the invocation ended or was cancelled).
-type Asker interface {
-	Ask(ctx context.Context, q Question) (Answer, error)
-}
-
-// Question is what a plugin asks the person while its tool or command runs, attributed.
-type Question struct {
-	PluginID string
-	Kind     string // "tool" or "command": what was running when the plugin asked
-	Name     string // that tool or command
-	Text     string
-	// Options are the choices offered; with none the person answers in their own words.
-	Options []QuestionOption
-	// AllowText accepts the person's own text besides the options.
-	AllowText bool
-}
-
-// QuestionOption is one choice.
-type QuestionOption struct {
-	Label       string
-	Description string
-}
+// The person's side of a question a plugin asks while its tool or command runs (core/questions
+// doc.go, “Questions to the person”). The types are core/questions'.
+type (
+	// Asker answers a plugin's question to the person: the CLI asks on the terminal, an
+	// embedder supplies its own in CallOptions.Asker, like the Approver (questions.Asker).
+	Asker = questions.Asker
+	// Question is what a plugin asks the person, attributed (questions.Question).
+	Question = questions.Question
+	// QuestionOption is one choice (questions.Option).
+	QuestionOption = questions.Option
+	// Answer is the person's answer (questions.Answer).
+	Answer = questions.Answer
+)
 
 // Answer kinds.
 const (
-	AnswerChoice  = string(protocol.AnswerChoice)
-	AnswerText    = string(protocol.AnswerText)
-	AnswerSkipped = string(protocol.AnswerSkipped)
+	AnswerChoice  = questions.AnswerChoice
+	AnswerText    = questions.AnswerText
+	AnswerSkipped = questions.AnswerSkipped
 )
 
-// Answer is the person's answer: Kind AnswerChoice with Choice one of the labels,
-// AnswerText with Text, or AnswerSkipped.
-type Answer struct {
-	Kind   string
-	Choice string
-	Text   string
-}
-
 // ErrNoProvider: no person is present to answer (no Asker, or the Asker has no terminal).
-// The plugin is answered with the typed error NO_PROVIDER.
-var ErrNoProvider = errdefs.New(errdefs.ErrNotAvailable, "NO_PROVIDER: no person is present to answer")
-
-// noProviderData is the data of the wire error, the type a plugin matches on.
-var noProviderData = json.RawMessage(`{"code":"NO_PROVIDER"}`)
+// The plugin is answered with the typed error NO_PROVIDER (questions.ErrNoProvider).
+var ErrNoProvider = questions.ErrNoProvider
 
 // Deadlines of the call path (ARCHITECTURE.md, “Lifecycles and numbers”).
 const (
@@ -412,7 +383,7 @@ type Options struct {
 	// supervisor.Options.Group set to its id.
 	Isolate []string
 	// The agent services, each optional: a plugin's call of one the embedder leaves nil is
-	// refused by name (services.go; core doc.go, “Agent services”).
+	// refused by name (core/services doc.go, “Agent services”).
 	Sessions       Sessions
 	Subagents      Subagents
 	Skills         Skills
@@ -454,3 +425,64 @@ type CoreCallReceipt struct {
 	Status string `json:"status"`
 	Bytes  int    `json:"bytes"` // the result's text
 }
+
+// The agent services (core/services doc.go, “Agent services”): what only the agent that
+// embeds cwx owns, each optional in Options, reached by a plugin through core/call by one
+// of the names below. The types are core/services'.
+type (
+	// ServiceCall names the live invocation a service call comes from, as the core knows
+	// it from the ticket (services.Call).
+	ServiceCall = services.Call
+	// Sessions is the agent's session store (services.Sessions).
+	Sessions = services.Sessions
+	// Subagents is the agent's sub-agent manager (services.Subagents).
+	Subagents = services.Subagents
+	// ChildRequest is a child agent to start (services.ChildRequest).
+	ChildRequest = services.ChildRequest
+	// ChildResult is how a child settled (services.ChildResult).
+	ChildResult = services.ChildResult
+	// Skills names the agent's skills roots (services.Skills).
+	Skills = services.Skills
+	// SkillsRoots is a fixed list of roots as a Skills (services.SkillsRoots).
+	SkillsRoots = services.SkillsRoots
+	// GitReviewScope runs one bounded git metadata query (services.GitReviewScope).
+	GitReviewScope = services.GitReviewScope
+	// GitQuery is one bounded git metadata query (gitscope.Query).
+	GitQuery = gitscope.Query
+	// ToolFilter is what a plugin asks of a child's tools (services.ToolFilter).
+	ToolFilter = services.ToolFilter
+	// Skill is one skill the core discovered under the agent's roots (skills.Skill).
+	Skill = skills.Skill
+	// SkillProblem is one candidate skill the core refused, and why (skills.Problem).
+	SkillProblem = skills.Problem
+)
+
+// The names a plugin calls the agent services by.
+const (
+	ServiceSessionFlush    = services.NameSessionFlush
+	ServiceSubagentStart   = services.NameSubagentStart
+	ServiceSubagentResult  = services.NameSubagentResult
+	ServiceSubagentDispose = services.NameSubagentDispose
+	ServiceSkillsList      = services.NameSkillsList
+	ServiceGitReviewScope  = services.NameGitReviewScope
+)
+
+// Bounds of the agent services (core/services).
+const (
+	MaxPersona       = services.MaxPersona
+	MaxChildPrompt   = services.MaxChildPrompt
+	MaxChildren      = services.MaxChildren
+	MaxChildResult   = services.MaxChildResult
+	ChildDisposeWait = services.ChildDisposeWait
+)
+
+// ErrWiden: a child's tool filter names a tool its parent does not have (services.ErrWiden).
+var ErrWiden = services.ErrWiden
+
+// GitArgs is the argument list, after `git`, that runs q with hooks, paging and lazy fetch
+// off (gitscope.Args); a GitReviewScope runs it with GitEnv. A query the core would not
+// admit is an error.
+func GitArgs(q GitQuery) ([]string, error) { return gitscope.Args(q) }
+
+// GitEnv is what a GitReviewScope adds to a minimal environment (gitscope.Env).
+func GitEnv() []string { return append([]string(nil), gitscope.Env...) }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/cwx-dev/cwx/core/cmdhooks"
@@ -39,7 +38,7 @@ type cmdHookState struct {
 	set    *cmdhooks.Set // +checklocks:mu
 	err    error         // +checklocks:mu
 	// claude are the trusted Claude Code plugins read with set: their hooks are in it,
-	// their commands are the Manager's (claude_plugins.go).
+	// their commands are the Manager's (commands.go).
 	claude []plugins.ClaudeDesired // +checklocks:mu
 	// transcripts are the sessions' transcripts, under $CWX_HOME/transcripts.
 	transcripts cmdhooks.Transcripts
@@ -52,7 +51,7 @@ type cmdHookRunner struct {
 	log   hclog.Logger
 	own   *owners.Layer  // set once at Open, before any hook runs
 	gate  *gate.Gate     // the posture hooks are told (permission_mode)
-	store *plugins.Store // the installed Claude Code plugins (claude_plugins.go)
+	store *plugins.Store // the installed Claude Code plugins (load)
 }
 
 // hooksModuleConfig is what the module's apply receives (src/builtin/hooks.ts).
@@ -137,6 +136,17 @@ func (r *cmdHookRunner) claudePlugins() []plugins.ClaudeDesired {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.claude
+}
+
+// claudeCommands lists the commands of the trusted Claude Code plugins, in plugin order.
+func (r *cmdHookRunner) claudeCommands() []CommandInfo {
+	var out []CommandInfo
+	for _, p := range r.claudePlugins() {
+		for _, c := range p.Plugin.Commands {
+			out = append(out, CommandInfo{Name: c.Name, PluginID: p.ID, Origin: OriginClaudeCode + p.ID, Description: c.Description, ArgumentHint: c.ArgumentHint})
+		}
+	}
+	return out
 }
 
 // commandHooks returns the current command hooks, loading them from the config Open read
@@ -293,83 +303,21 @@ const ScriptToolsModule = "script-tools"
 // ScriptToolsDir is the directory of the script tools under a cwx home.
 func ScriptToolsDir(home string) string { return filepath.Join(home, "tools") }
 
-// scriptEnv is the allow-list of the core's environment a script tool sees (README.md,
-// “Script tools”); nothing else of the core's environment reaches it.
-var scriptEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"}
-
-// scriptTool is one tool in the module's config (nodeshim/jshost/src/builtin/script-tools.ts).
-type scriptTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
-	Path        string          `json:"path"`
-	SHA256      string          `json:"sha256"`
-	TimeoutMS   int64           `json:"timeout_ms"`
-}
-
-type scriptToolsConfig struct {
-	Tools          []scriptTool      `json:"tools"`
-	Env            map[string]string `json:"env"`
-	MaxOutputBytes int               `json:"max_output_bytes"`
-	MaxStderrBytes int               `json:"max_stderr_bytes"`
-}
-
-// scriptToolsWork finds the script tools and keeps out every one whose name is, in any
-// spelling that folds to it, a native tool, a reserved name, or a tool of a desired plugin
-// (claimed, or live now): a script tool never shadows another tool. A script's own
-// `approval: auto` is ignored (approval comes only from the pinned table, which lists no
-// script tool) and reported.
-func scriptToolsWork(home string, nat nativeTable, reg *registry.Registry, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
-	scripts, problems, err := scripttools.Discover(ScriptToolsDir(home))
+// scriptToolsWork is the script-tools module's work (scripttools.Module) under home, with
+// every name a script may not take (takenToolNames).
+func scriptToolsWork(home string, nat *natives.Set, reg *registry.Registry, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
+	w, err := scripttools.Module(ScriptToolsDir(home), takenToolNames(nat, reg, want))
 	if err != nil {
 		return owners.BuiltinWork{}, err
 	}
-	var w owners.BuiltinWork
-	for _, p := range problems {
-		w.Notes = append(w.Notes, "script "+p.String())
-	}
-	taken := takenToolNames(nat, reg, want)
-	cfg := scriptToolsConfig{Tools: []scriptTool{}, Env: map[string]string{},
-		MaxOutputBytes: scripttools.MaxOutputBytes, MaxStderrBytes: scripttools.MaxStderrBytes}
-	for _, s := range scripts {
-		if by, ok := taken[registry.Fold(s.Name)]; ok {
-			w.Notes = append(w.Notes, fmt.Sprintf("script %s: refused: tool name `%s` would shadow %s", s.File, s.Name, by))
-			continue
-		}
-		if why := reservedToolName(s.Name); why != "" {
-			w.Notes = append(w.Notes, fmt.Sprintf("script %s: refused: %s", s.File, why))
-			continue
-		}
-		if s.AskedAuto {
-			w.Notes = append(w.Notes, fmt.Sprintf("script %s: `approval: auto` ignored: a script tool always needs approval", s.File))
-		}
-		cfg.Tools = append(cfg.Tools, scriptTool{Name: s.Name, Description: s.Description, InputSchema: s.InputSchema,
-			Path: s.Path, SHA256: s.SHA256, TimeoutMS: s.Timeout.Milliseconds()})
-	}
-	if len(cfg.Tools) == 0 {
-		return w, nil
-	}
-	for _, k := range scriptEnv {
-		if v, ok := os.LookupEnv(k); ok {
-			cfg.Env[k] = v
-		}
-	}
-	if cfg.Env["PATH"] == "" {
-		cfg.Env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
-	}
-	b, err := json.Marshal(cfg)
-	if err != nil {
-		return owners.BuiltinWork{}, err
-	}
-	w.Needed, w.Config = true, b
-	return w, nil
+	return owners.BuiltinWork{Needed: w.Needed, Config: w.Config, Notes: w.Notes}, nil
 }
 
 // takenToolNames maps every folded tool name a script may not take to who has it: the natives
 // and the tools of desired plugins, claimed at their last activation or registered now.
-func takenToolNames(nat nativeTable, reg *registry.Registry, want map[string]plugins.Desired) map[string]string {
+func takenToolNames(nat *natives.Set, reg *registry.Registry, want map[string]plugins.Desired) map[string]string {
 	taken := map[string]string{}
-	for _, n := range nat.set.Names() {
+	for _, n := range nat.Names() {
 		taken[registry.Fold(n)] = "the built-in tool `" + n + "`"
 	}
 	for id, d := range want {
@@ -385,29 +333,6 @@ func takenToolNames(nat nativeTable, reg *registry.Registry, want map[string]plu
 		}
 	}
 	return taken
-}
-
-// reservedToolName applies the registry's reserved names, prefixes and infixes
-// (ARCHITECTURE.md, “Registry rules”) before the module is asked, so one reserved script does
-// not fail the others' activation.
-func reservedToolName(name string) string {
-	key := registry.Fold(name)
-	for _, n := range registry.NativeToolNames {
-		if key == registry.Fold(n) {
-			return fmt.Sprintf("tool name `%s` is a reserved name (`%s`)", name, n)
-		}
-	}
-	for _, p := range append(append([]string{}, registry.ReservedToolPrefixes...), registry.SpecialToolPrefixes...) {
-		if strings.HasPrefix(key, p) {
-			return fmt.Sprintf("tool name `%s` uses the reserved prefix `%s`", name, p)
-		}
-	}
-	for _, s := range registry.SpecialToolInfixes {
-		if strings.Contains(key, s) {
-			return fmt.Sprintf("tool name `%s` contains the reserved `%s`", name, s)
-		}
-	}
-	return ""
 }
 
 // preCall is one gated call as the pre-execute hooks see it.

@@ -14,6 +14,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/services"
 	"github.com/cwx-dev/cwx/core/tickets"
 )
 
@@ -53,24 +54,13 @@ func (m *Manager) Commands() []CommandInfo {
 			taken["command:"+registry.Fold(c.Entry.Name)] = true
 		}
 	}
-	for _, c := range m.claudeCommands() {
+	for _, c := range m.hooks.claudeCommands() {
 		if key := "command:" + registry.Fold(c.Name); !taken[key] {
 			taken[key] = true
 			out = append(out, c)
 		}
 	}
 	slices.SortFunc(out, func(a, b CommandInfo) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
-
-// claudeCommands lists the commands of the trusted Claude Code plugins, in plugin order.
-func (m *Manager) claudeCommands() []CommandInfo {
-	var out []CommandInfo
-	for _, p := range m.hooks.claudePlugins() {
-		for _, c := range p.Plugin.Commands {
-			out = append(out, CommandInfo{Name: c.Name, PluginID: p.ID, Origin: OriginClaudeCode + p.ID, Description: c.Description, ArgumentHint: c.ArgumentHint})
-		}
-	}
 	return out
 }
 
@@ -107,7 +97,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 		req.Containment, req.Dev = m.own.Containment(tg.Owner.PluginID), tg.Holder.Dev()
 	}
 	callID := m.cc.ids.next(toolCall)
-	input, err = m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
+	input, err = m.pre.run(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, session: opts.SessionID, validate: tg.ValidateInput}, &req)
 	if err != nil {
 		return ToolResult{}, err
@@ -121,7 +111,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	p := protocol.ToolCallParams{Handle: tg.Handle, CallID: callID, Input: input,
 		DeadlineMS: uint64(ToolCallDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
 		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
-	msg, receipts, err := m.invoke(ctx, tg, p, opts)
+	msg, receipts, err := m.cc.invoke(ctx, tg, p, opts)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -154,8 +144,8 @@ func (m *Manager) PromptSections() []PromptSection {
 // owner on its incarnation, revoked when the call ends (answer, deadline, cancel), when the
 // owner ends and when the host exits (HostExited); the deadline pauses while a core/call of
 // this invocation waits for a person.
-func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallParams, opts CallOptions) (*protocol.Message, []CoreCallReceipt, error) {
-	table := m.cc.tickets()
+func (c *coreCalls) invoke(ctx context.Context, tg target, p protocol.ToolCallParams, opts CallOptions) (*protocol.Message, []CoreCallReceipt, error) {
+	table := c.tickets()
 	tk, err := table.Mint(tickets.Row{Kind: tickets.Invocation, Host: tickets.Host{Key: tg.Host, Generation: tg.Holder.Generation()},
 		Owner: tg.Owner, Method: protocol.MethodCoreCall, Target: tickets.Target{CallID: p.CallID, Tool: tg.Name}})
 	if err != nil {
@@ -172,7 +162,7 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 		cancel(context.Cause(tg.Holder.Context()))
 	})
 	defer stopOwner()
-	timeout := m.cc.timeout
+	timeout := c.timeout
 	if timeout <= 0 {
 		timeout = tg.kind.deadline
 	}
@@ -180,14 +170,14 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 		timeout = opts.Deadline
 	}
 	errDeadline := &deadlineError{method: tg.kind.method, after: timeout}
-	dl := startDeadline(m.cc.clock, timeout, func() { cancel(errDeadline) })
+	dl := startDeadline(c.clock, timeout, func() { cancel(errDeadline) })
 	defer dl.stop()
 	approver := opts.Approver
 	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.Holder.Closure(), Tool: tg.Name},
-		others: tg.Others, workspace: opts.Workspace, callID: p.CallID, session: opts.SessionID, agent: opts.AgentID, children: &childSet{}, approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
+		others: tg.Others, workspace: opts.Workspace, callID: p.CallID, session: opts.SessionID, agent: opts.AgentID, children: services.NewChildren(c.log), approver: approver, asker: opts.Asker, kind: "tool", deadline: dl, ctx: callCtx,
 		slots: make(chan struct{}, MaxConcurrentCoreCalls), card: make(chan struct{}, 1), idle: make(chan struct{})}
-	m.cc.add(p.CallID, inv)
-	defer m.cc.remove(p.CallID)
+	c.add(p.CallID, inv)
+	defer c.remove(p.CallID)
 
 	p.Ticket = tk.Reveal()
 	p.DeadlineMS = uint64(timeout.Milliseconds())
@@ -196,6 +186,6 @@ func (m *Manager) invoke(ctx context.Context, tg target, p protocol.ToolCallPara
 		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
 	}
 	receipts := inv.finish(cancel)
-	m.disposeLeft(inv)
+	services.DisposeLeft(c.svc.Subagents, inv.serviceCall(), inv.children)
 	return msg, receipts, err
 }

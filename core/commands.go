@@ -2,11 +2,15 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/ccplugin"
+	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/tickets"
 )
 
 // Bounds of a command's answer (ARCHITECTURE.md, “Registry rules”).
@@ -32,7 +36,7 @@ type CommandResult struct {
 // Go error; a submit prompt that is empty or over MaxSubmitPrompt is refused with
 // ErrExecutionFailed. Other errors match ErrNotAvailable, ErrCancelled or ErrTimeout.
 func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts CallOptions) (CommandResult, error) {
-	if c, ok := m.claudeCommand(name); ok { // a Claude Code plugin's: its prompt, expanded (claude_plugins.go)
+	if c, ok := m.hooks.claudeCommand(m.Commands(), name); ok { // a Claude Code plugin's: its prompt, expanded (builtin_hooks.go, load)
 		return claudeCommandResult(name, c, rawInput)
 	}
 	if err := m.own.Demand(ctx, protocol.KindCommand, name); err != nil { // lazy activation (core/owners)
@@ -45,7 +49,7 @@ func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts Ca
 	p := protocol.CommandRunParams{Handle: tg.Handle, CommandID: m.cc.ids.next(commandRun), RawInput: strings.TrimSpace(rawInput),
 		DeadlineMS: uint64(CommandRunDeadline.Milliseconds()), Workspace: opts.Workspace, SessionID: opts.SessionID,
 		AgentID: opts.AgentID, OriginTurnID: opts.OriginTurnID}
-	msg, err := m.invokeCommand(ctx, tg, p, opts)
+	msg, err := m.cc.invokeCommand(ctx, tg, p, opts)
 	if err != nil {
 		return CommandResult{}, err
 	}
@@ -56,10 +60,10 @@ func (m *Manager) RunCommand(ctx context.Context, name, rawInput string, opts Ca
 	return commandResult(name, res)
 }
 
-// claudeCommand finds name among the commands as Commands lists them: a Claude Code
-// plugin's command only when no extension command has the name.
-func (m *Manager) claudeCommand(name string) (ccplugin.Command, bool) {
-	for _, ci := range m.Commands() {
+// claudeCommand finds name among the commands as Commands lists them (listed): a Claude
+// Code plugin's command only when no extension command has the name.
+func (r *cmdHookRunner) claudeCommand(listed []CommandInfo, name string) (ccplugin.Command, bool) {
+	for _, ci := range listed {
 		if ci.Name != name {
 			continue
 		}
@@ -67,7 +71,7 @@ func (m *Manager) claudeCommand(name string) (ccplugin.Command, bool) {
 		if !ok {
 			return ccplugin.Command{}, false
 		}
-		for _, p := range m.hooks.claudePlugins() {
+		for _, p := range r.claudePlugins() {
 			if p.ID != id {
 				continue
 			}
@@ -102,4 +106,40 @@ func commandResult(name string, res *protocol.CommandResult) (CommandResult, err
 		out.Prompt = res.Prompt
 	}
 	return out, nil
+}
+
+// invokeCommand sends a command/run that carries a Command ticket, valid for user/ask only,
+// revoked when the command ends, when its owner ends and when its host exits; the deadline
+// stands still while a question waits for the person.
+func (c *coreCalls) invokeCommand(ctx context.Context, tg target, p protocol.CommandRunParams, opts CallOptions) (*protocol.Message, error) {
+	table := c.tickets()
+	tk, err := table.Mint(tickets.Row{Kind: tickets.Command, Host: tickets.Host{Key: tg.Host, Generation: tg.Holder.Generation()},
+		Owner: tg.Owner, Method: protocol.MethodUserAsk, Target: tickets.Target{CallID: p.CommandID, Tool: tg.Name}})
+	if err != nil {
+		return nil, &ExecutionError{Name: tg.Name, Message: err.Error()}
+	}
+	defer table.Revoke(tk)
+	stopOwner := context.AfterFunc(tg.Holder.Context(), func() { table.RevokeOwner(tg.Owner) })
+	defer stopOwner()
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timeout := tg.kind.deadline
+	if opts.Deadline > 0 {
+		timeout = opts.Deadline
+	}
+	errDeadline := fmt.Errorf("%w: %s after %s", ErrTimeout, tg.kind.method, timeout)
+	dl := startDeadline(c.clock, timeout, func() { cancel(errDeadline) })
+	defer dl.stop()
+	inv := &invocation{ticket: tk, caller: gate.Caller{PluginID: tg.Owner.PluginID, ClosureSHA256: tg.Holder.Closure(), Tool: tg.Name},
+		kind: "command", asker: opts.Asker, workspace: opts.Workspace, deadline: dl, ctx: callCtx,
+		card: make(chan struct{}, 1), idle: make(chan struct{})}
+	c.add(p.CommandID, inv)
+	defer c.remove(p.CommandID)
+	p.Ticket = tk.Reveal()
+	msg, err := sendWith(callCtx, tg, p, rpc.CallOpts{})
+	if err != nil && errors.Is(context.Cause(callCtx), errDeadline) {
+		err = fmt.Errorf("%s %q: %w", tg.kind.name, tg.Name, errDeadline)
+	}
+	inv.finish(cancel)
+	return msg, err
 }

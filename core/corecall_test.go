@@ -490,7 +490,7 @@ func TestCoreCallSpoofing(t *testing.T) {
 	spoof := func(edit func(p *protocol.CoreCallParams, tier *protocol.HostKey, gen *uint64)) error {
 		p, tier, g := *read, pluginHost, gen
 		edit(&p, &tier, &g)
-		_, err := c.m.serveCoreCall(context.Background(), tier, g, &p)
+		_, err := c.m.cc.serveCoreCall(context.Background(), tier, g, &p)
 		return err
 	}
 	cases := []struct {

@@ -28,7 +28,7 @@ func TestOneCardAtATimePerInvocation(t *testing.T) {
 			<-release
 			return gate.AllowOnce, nil
 		})
-		m := &Manager{gate: gate.New(gate.Ask, ap)}
+		m := &Manager{cc: coreCalls{gate: gate.New(gate.Ask, ap)}}
 		expired := make(chan struct{})
 		inv := newTestInvocation(t.Context(), startDeadline(nil, time.Second, func() { close(expired) }))
 		defer inv.deadline.stop()
@@ -36,7 +36,7 @@ func TestOneCardAtATimePerInvocation(t *testing.T) {
 		done := make(chan string, 2)
 		for range 2 {
 			go func() {
-				d, _ := m.approveRequest(t.Context(), inv, coreCallRequest(inv, spec, json.RawMessage(`{"command":"ls"}`)))
+				d, _ := m.cc.approve(t.Context(), inv, coreCallRequest(inv, spec, json.RawMessage(`{"command":"ls"}`)))
 				done <- d
 			}()
 		}

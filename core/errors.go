@@ -3,11 +3,9 @@ package core
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/owners"
-	"github.com/hashicorp/go-hclog"
 )
 
 // Errors of the call path, matched with errors.Is. They are the errdefs kinds (one
@@ -102,27 +100,3 @@ func (e *HooksDownError) text(next bool) string {
 
 // Unwrap makes errors.Is(err, ErrDenied) true.
 func (e *HooksDownError) Unwrap() error { return ErrDenied }
-
-// hooksDownNote is the last denial for hook holders that are not live, so that it is
-// logged when it changes rather than at every call.
-type hooksDownNote struct {
-	mu   sync.Mutex
-	last string // +checklocks:mu
-}
-
-// note logs a warning when the set of hook holders that are down, or one's state, changes,
-// not at every call it denies.
-func (n *hooksDownNote) note(log hclog.Logger, e *HooksDownError) {
-	key := e.Brief()[len(fmt.Sprintf("tool %q: ", e.Tool)):]
-	n.mu.Lock()
-	said := n.last == key
-	n.last = key
-	n.mu.Unlock()
-	if said {
-		log.Debug("call denied: a pre-execute hook holder is not live", "tool", e.Tool)
-		return
-	}
-	for _, h := range e.Holders {
-		log.Warn("a plugin that holds a pre-execute hook is not live: calls are denied", "plugin", h.PluginID, "state", h.State, "next", h.Next)
-	}
-}

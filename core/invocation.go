@@ -12,7 +12,10 @@ import (
 	"github.com/cwx-dev/cwx/core/natives"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/services"
+	"github.com/cwx-dev/cwx/core/supervisor"
 	"github.com/cwx-dev/cwx/core/tickets"
+	"github.com/hashicorp/go-hclog"
 )
 
 // Caps of core/call, per invocation (ARCHITECTURE.md, “Lifecycles and numbers”).
@@ -37,7 +40,7 @@ type invocation struct {
 	deadline  *pauseDeadline
 	ctx       context.Context // ends with the invocation
 	// callID, session and agent are the tool/call's id and its CallOptions' session and
-	// agent: what the agent's services are told of the call (services.go).
+	// agent: what the agent's services are told of the call (core/services).
 	callID  string
 	session string
 	agent   string
@@ -51,7 +54,12 @@ type invocation struct {
 	ended  bool          // +checklocks:mu
 	idle   chan struct{} // closed once ended and no core/call is served
 
-	children *childSet // the child agents it started (services.go); nil for a command
+	children *services.Children // the child agents it started; nil for a command
+}
+
+// serviceCall is the call an agent service is told of: inv as the core knows it.
+func (inv *invocation) serviceCall() services.Call {
+	return services.Call{PluginID: inv.caller.PluginID, Tool: inv.caller.Tool, CallID: inv.callID, SessionID: inv.session, AgentID: inv.agent, Workspace: inv.workspace}
 }
 
 // enter counts a core/call in; false once the invocation ended.
@@ -110,16 +118,24 @@ func acquire(ctx context.Context, ch chan struct{}) error {
 	}
 }
 
-// coreCalls is the Manager's part of core/call: the ticket table and the invocations in
-// flight by call id. The zero value is ready.
+// coreCalls is the Manager's part of the invocations: the ticket table, the invocations in
+// flight by call id, and what serves their requests to the core (core/call, user/ask:
+// corecall.go). Open sets the fields below timeout once, before any host runs.
 type coreCalls struct {
 	ids     callIDs // the call ids sent to hosts
 	once    sync.Once
 	table   *tickets.Table
 	mu      sync.Mutex
 	byID    map[string]*invocation // +checklocks:mu
-	clock   deadlineClock          // nil: the wall clock
+	clock   supervisor.Clock       // nil: the wall clock (see pauseDeadline)
 	timeout time.Duration          // 0: ToolCallDeadline (tests shorten it)
+
+	log  hclog.Logger
+	gate *gate.Gate
+	reg  *registry.Registry // the owner layer's
+	nat  nativeTable
+	svc  services.Provided // the agent services the embedder provides
+	pre  *preHooks
 }
 
 // tickets returns the ticket table, made on first use.
@@ -184,26 +200,17 @@ func (e *deadlineError) Error() string {
 
 func (e *deadlineError) Unwrap() error { return ErrTimeout }
 
-// deadlineClock is the clock of an invocation's deadline; tests inject one. It is not
-// replaced by testing/synctest because the test that needs it (corecall_test.go, a card
-// pausing the deadline) runs a real host: a runtime process and its pipes, which a synctest
-// bubble cannot hold.
-type deadlineClock interface {
-	Now() time.Time
-	AfterFunc(d time.Duration, f func()) rpc.Timer
-}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time                                { return time.Now() }
-func (wallClock) AfterFunc(d time.Duration, f func()) rpc.Timer { return time.AfterFunc(d, f) }
-
 // pauseDeadline is a deadline that does not run while paused: an invocation's tool/call
 // deadline stands still while one of its core/calls waits for a person's decision
 // (ARCHITECTURE.md, “Approval”), so a person taking a minute on a card does not time the
 // tool out. expire runs once, when the running time reaches the deadline.
+//
+// Its clock is the supervisor's Clock, the one clock interface of the module, and not
+// testing/synctest alone: the test that needs a fake one (corecall_test.go, a card pausing
+// the deadline) runs a real host, a runtime process and its pipes, which a synctest bubble
+// cannot hold.
 type pauseDeadline struct {
-	clock  deadlineClock
+	clock  supervisor.Clock
 	expire func()
 
 	mu      sync.Mutex
@@ -215,9 +222,9 @@ type pauseDeadline struct {
 	stopped bool          // +checklocks:mu
 }
 
-func startDeadline(c deadlineClock, d time.Duration, expire func()) *pauseDeadline {
+func startDeadline(c supervisor.Clock, d time.Duration, expire func()) *pauseDeadline {
 	if c == nil {
-		c = wallClock{}
+		c = supervisor.RealClock{}
 	}
 	p := &pauseDeadline{clock: c, expire: expire, left: d}
 	p.mu.Lock()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -35,9 +34,7 @@ func (w mainWithShim) Run() int {
 	}
 	defer os.RemoveAll(dir)
 	cwxBin = filepath.Join(dir, "cwx")
-	build := exec.Command("go", "build", "-o", cwxBin, "github.com/cwx-dev/cwx")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
+	if err := testenv.BuildCWXAt(cwxBin); err != nil {
 		fmt.Fprintln(os.Stderr, "build the cwx binary for the shim:", err)
 		return 1
 	}

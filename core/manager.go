@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"time"
 
 	"github.com/cwx-dev/cwx/core/catalog"
 	"github.com/cwx-dev/cwx/core/gate"
@@ -10,6 +9,7 @@ import (
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
+	"github.com/cwx-dev/cwx/core/services"
 	"github.com/hashicorp/go-hclog"
 )
 
@@ -27,14 +27,10 @@ type Manager struct {
 	gate  *gate.Gate
 	nat   nativeTable // the native tools, fixed at Open
 
-	cc coreCalls // tickets and the invocations core/call serves (invocation.go)
-
-	// hookDeadline bounds a batch of pre-execute hooks; 0 is hooks.BatchDeadline (prehook.go).
-	hookDeadline time.Duration
+	cc coreCalls // tickets, the invocations and their requests (invocation.go, corecall.go)
 
 	hooks *cmdHookRunner // the command hooks of the current configuration (builtin_hooks.go)
-
-	hooksDown hooksDownNote // the last denial for hook holders that are not live (prehook.go)
+	pre   *preHooks      // what asks the pre-execute hooks of every gated call (prehook.go)
 }
 
 // Close revokes nothing by itself: it fails the calls in flight, stops the state watcher and
@@ -138,3 +134,9 @@ func (m *Manager) FlushDiagnostics(ctx context.Context) error { return m.own.Flu
 // a *NotLiveError naming the plugin the name belongs to and why it is not active, when
 // the claim table knows. kind is "tool" or "command".
 func (m *Manager) NotLive(kind, name string) error { return m.own.NotLive(kind, name) }
+
+// SkillsList discovers and audits the skills under the roots of Options.Skills; an agent
+// that provides none has none.
+func (m *Manager) SkillsList(ctx context.Context) ([]Skill, []SkillProblem, error) {
+	return services.SkillsList(ctx, m.o.Skills)
+}

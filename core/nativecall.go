@@ -24,7 +24,7 @@ func (m *Manager) callNative(ctx context.Context, tool natives.Tool, spec native
 	}
 	req := gate.Request{Tool: name, Input: input, Requirement: requirementOf(spec), Native: true}
 	callID := m.cc.ids.next(toolCall)
-	input, err := m.preExecute(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
+	input, err := m.pre.run(ctx, preCall{name: name, callID: callID, input: input, mode: hooks.ModeAgent,
 		workspace: opts.Workspace, session: opts.SessionID, validate: m.nat.schemas[name].Validate}, &req)
 	if err != nil {
 		return ToolResult{}, err

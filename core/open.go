@@ -12,6 +12,7 @@ import (
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
+	"github.com/cwx-dev/cwx/core/services"
 	"github.com/cwx-dev/cwx/core/tickets"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
 )
@@ -75,11 +76,14 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	m := &Manager{o: o, log: log, home: home, store: store, gate: gate.New(posture, o.Approver), nat: nat}
 	m.hooks = &cmdHookRunner{log: log, gate: m.gate, store: store}
 	m.hooks.transcripts.Dir = filepath.Join(home, "transcripts") // README, “Command hooks”
+	m.pre = &preHooks{cmd: m.hooks, log: log}
+	m.cc.log, m.cc.gate, m.cc.nat, m.cc.pre = log, m.gate, nat, m.pre
+	m.cc.svc = services.Provided{Sessions: o.Sessions, Subagents: o.Subagents, Skills: o.Skills, GitReviewScope: o.GitReviewScope}
 	oo := owners.Options{
 		Home: home, Logger: log, Store: store, NativeTools: nat.set.Names(), BuiltinCommands: o.BuiltinCommands,
 		Config: cfg, Requests: hostRequests{m},
 		Builtin: map[string]owners.BuiltinSource{ScriptToolsModule: func(_ *config.Config, want map[string]plugins.Desired) (owners.BuiltinWork, error) {
-			return scriptToolsWork(home, nat, m.reg, want)
+			return scriptToolsWork(home, nat.set, m.reg, want)
 		}, HooksModule: m.hooks.hooksWork},
 		Bundle: o.Bundle, ShimPath: o.ShimPath, PollInterval: o.PollInterval, Tier: o.Tier, Lazy: o.Lazy, Now: o.Now, Isolate: o.Isolate,
 	}
@@ -88,7 +92,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	}
 	m.own = owners.New(oo)
 	m.reg = m.own.Registry()
-	m.hooks.own = m.own
+	m.hooks.own, m.pre.own, m.cc.reg = m.own, m.own, m.reg
 	return m, nil
 }
 
@@ -103,9 +107,9 @@ type hostRequests struct{ m *Manager }
 func (r hostRequests) HandleRequest(ctx context.Context, t protocol.HostKey, gen uint64, msg *protocol.Message) (any, error) {
 	switch p := msg.Value.(type) {
 	case *protocol.CoreCallParams:
-		return r.m.serveCoreCall(ctx, t, gen, p)
+		return r.m.cc.serveCoreCall(ctx, t, gen, p)
 	case *protocol.UserAskParams:
-		return r.m.serveUserAsk(ctx, t, gen, p)
+		return r.m.cc.serveUserAsk(ctx, t, gen, p)
 	}
 	return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: fmt.Sprintf("%s is not supported by this core", msg.Method)}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/cmdhooks"
@@ -19,7 +20,17 @@ import (
 	"github.com/hashicorp/go-hclog"
 )
 
-// preExecute asks the hooks about c before the gate sees it (ARCHITECTURE.md, “Pre-execute
+// preHooks asks the pre-execute hooks of every gated call: the command hooks of the current
+// configuration and the live plugin hooks the owner layer's registry holds.
+type preHooks struct {
+	own      *owners.Layer
+	cmd      *cmdHookRunner
+	log      hclog.Logger
+	deadline time.Duration // bounds a batch; 0 is hooks.BatchDeadline
+	down     hooksDownNote // the last denial for hook holders that are not live
+}
+
+// run asks the hooks about c before the gate sees it (ARCHITECTURE.md, “Pre-execute
 // hooks”) and applies the fold. It fails closed first: while an enabled, trusted plugin
 // that holds a pre-execute hook is not live, the call is denied (*HooksDownError). Then
 // every command hook that matches and every live plugin hook are asked about the decoded
@@ -28,11 +39,11 @@ import (
 // validated again against the tool's schema, and the revised input is asked again of every
 // hook but the reviser, once: a deny there denies the call and a second revise is denied.
 // It returns the input to run with.
-func (m *Manager) preExecute(ctx context.Context, c preCall, req *gate.Request) (json.RawMessage, error) {
-	if err := hookHoldersDown(m.own, &m.hooksDown, m.log, c.name); err != nil {
+func (p *preHooks) run(ctx context.Context, c preCall, req *gate.Request) (json.RawMessage, error) {
+	if err := hookHoldersDown(p.own, &p.down, p.log, c.name); err != nil {
 		return nil, err
 	}
-	out, err := m.askHooks(ctx, c, nil)
+	out, err := p.ask(ctx, c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +58,7 @@ func (m *Manager) preExecute(ctx context.Context, c preCall, req *gate.Request) 
 		req.Notes = append(req.Notes, fmt.Sprintf("input revised by the pre-execute hook of plugin `%s`", out.RevisedBy))
 		again := c
 		again.input = input
-		second, err := m.askHooks(ctx, again, &out.Reviser)
+		second, err := p.ask(ctx, again, &out.Reviser)
 		if err != nil {
 			return nil, fmt.Errorf("%w (asked about the input revised by the pre-execute hook of plugin `%s`)", err, out.RevisedBy)
 		}
@@ -75,22 +86,22 @@ func sameValue(a, b json.RawMessage) bool {
 	return errA == nil && errB == nil && bytes.Equal(x, y)
 }
 
-// askHooks asks the command hooks that match c and every live plugin hook about c's input,
+// ask asks the command hooks that match c and every live plugin hook about c's input,
 // all but skip (the reviser, when the input is asked again), and folds their answers. A
 // deny is returned as the error.
-func (m *Manager) askHooks(ctx context.Context, c preCall, skip *hooks.Hook) (hooks.Outcome, error) {
+func (p *preHooks) ask(ctx context.Context, c preCall, skip *hooks.Hook) (hooks.Outcome, error) {
 	skipCommand := ""
 	if skip != nil && skip.PluginID == cmdhooks.Owner {
 		skipCommand = skip.Name
 	}
 	var hs []hooks.Hook
-	for _, h := range m.reg.Hooks() {
+	for _, h := range p.own.Registry().Hooks() {
 		hk := hooks.Hook{PluginID: h.PluginID, Handle: h.Handle, Owner: h.Owner}
 		if skip == nil || hk != *skip {
 			hs = append(hs, hk)
 		}
 	}
-	builtin := m.hooks.builtinHookAnswers(ctx, c, skipCommand)
+	builtin := p.cmd.builtinHookAnswers(ctx, c, skipCommand)
 	if len(hs) == 0 && len(builtin) == 0 {
 		return hooks.Outcome{}, nil
 	}
@@ -100,7 +111,7 @@ func (m *Manager) askHooks(ctx context.Context, c preCall, skip *hooks.Hook) (ho
 		return hooks.Outcome{}, fmt.Errorf("tool %q: %w: the input cannot be decoded for the pre-execute hooks: %v", c.name, ErrDenied, err)
 	}
 	payload := hooks.Call{Name: c.name, CallID: c.callID, Input: seen, Mode: c.mode, Workspace: c.workspace}
-	out := hooks.Run(ctx, builtin, hs, payload, hookAsker{m}, m.hookDeadline)
+	out := hooks.Run(ctx, builtin, hs, payload, hookAsker{p.own}, p.deadline)
 	switch {
 	case out.Decision == hooks.Deny && ctx.Err() != nil: // the caller gave up while the hooks were asked
 		return out, fmt.Errorf("tool %q: %w: %w", c.name, ErrCancelled, context.Cause(ctx))
@@ -129,18 +140,18 @@ var errHookOwnerEnded = fmt.Errorf("%w: its owner is no longer live", ErrNotAvai
 // hookAsker sends hook/evaluate to a hook's owner, through the same admission as a call: an
 // owner that ended (revoked, faulted, its host gone) answers nothing, and its end cancels
 // the request; either way the hook counts as a deny.
-type hookAsker struct{ m *Manager }
+type hookAsker struct{ own *owners.Layer }
 
 func (a hookAsker) Evaluate(ctx context.Context, h hooks.Hook, c hooks.Call, deadline time.Duration) (protocol.HookVerdict, error) {
-	o := a.m.own.Current(h.PluginID)
+	o := a.own.Current(h.PluginID)
 	if o == nil || o.Ref() != h.Owner {
 		return protocol.HookVerdict{}, errHookOwnerEnded
 	}
 	callCtx, stop := o.Bound(ctx)
 	defer stop()
-	p := protocol.HookEvaluateParams{Handle: h.Handle, Event: registry.HookEvent, Payload: c, DeadlineMS: uint64(deadline.Milliseconds())}
+	params := protocol.HookEvaluateParams{Handle: h.Handle, Event: registry.HookEvent, Payload: c, DeadlineMS: uint64(deadline.Milliseconds())}
 	// the batch's context carries the deadline, so that it, not the call, names the cause
-	msg, err := o.Send(callCtx, protocol.MethodHookEvaluate, p, rpc.CallOpts{})
+	msg, err := o.Send(callCtx, protocol.MethodHookEvaluate, params, rpc.CallOpts{})
 	var re *rpc.RemoteError
 	switch {
 	case err == nil:
@@ -158,4 +169,28 @@ func (a hookAsker) Evaluate(ctx context.Context, h hooks.Hook, c hooks.Call, dea
 		return protocol.HookVerdict{}, fmt.Errorf("the host answered hook/evaluate with something other than a verdict")
 	}
 	return *v, nil
+}
+
+// hooksDownNote is the last denial for hook holders that are not live, so that it is
+// logged when it changes rather than at every call.
+type hooksDownNote struct {
+	mu   sync.Mutex
+	last string // +checklocks:mu
+}
+
+// note logs a warning when the set of hook holders that are down, or one's state, changes,
+// not at every call it denies.
+func (n *hooksDownNote) note(log hclog.Logger, e *HooksDownError) {
+	key := e.Brief()[len(fmt.Sprintf("tool %q: ", e.Tool)):]
+	n.mu.Lock()
+	said := n.last == key
+	n.last = key
+	n.mu.Unlock()
+	if said {
+		log.Debug("call denied: a pre-execute hook holder is not live", "tool", e.Tool)
+		return
+	}
+	for _, h := range e.Holders {
+		log.Warn("a plugin that holds a pre-execute hook is not live: calls are denied", "plugin", h.PluginID, "state", h.State, "next", h.Next)
+	}
 }

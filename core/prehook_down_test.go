@@ -51,9 +51,9 @@ func TestHookHolderPerCatalogDenies(t *testing.T) {
 					}
 				}
 			}
-			m.hooksDown.mu.Lock()
-			last := m.hooksDown.last
-			m.hooksDown.mu.Unlock()
+			m.pre.down.mu.Lock()
+			last := m.pre.down.last
+			m.pre.down.mu.Unlock()
 			if !strings.Contains(last, "fixture-guard") {
 				t.Errorf("last said %q", last)
 			}

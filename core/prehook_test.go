@@ -131,7 +131,7 @@ func newHookEnv(t *testing.T, rt testenv.Runtime) hookEnv {
 	e.install("hooks", "tool", "core-call")
 	a := &cardApprover{}
 	m := e.open(func(o *Options) { o.Approval = "auto"; o.Approver = a })
-	m.hookDeadline = 500 * time.Millisecond
+	m.pre.deadline = 500 * time.Millisecond
 	reconcile(t, m)
 	ws := t.TempDir()
 	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("alpha\n"), 0o600); err != nil {

@@ -77,7 +77,7 @@ func TestQuestionsToThePerson(t *testing.T) {
 		}
 		a := &scriptedAsker{answer: Answer{Kind: AnswerChoice, Choice: "main"}}
 		call(options, a)
-		if q := a.asked[0]; q.Text != "Which branch?" || len(q.Options) != 2 || q.Options[1] != (QuestionOption{"release", "the release branch"}) || !q.AllowText {
+		if q := a.asked[0]; q.Text != "Which branch?" || len(q.Options) != 2 || q.Options[1] != (QuestionOption{Label: "release", Description: "the release branch"}) || !q.AllowText {
 			t.Fatalf("question %+v", q)
 		}
 		if v := call(options, nil); v["error"] != "NO_PROVIDER" || !strings.Contains(v["message"].(string), "no person is present") {

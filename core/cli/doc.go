@@ -6,7 +6,7 @@
 // (tier status), logs (the plugins' kept log lines), skills (list the skills plugins are
 // offered) and repl (warm hosts for a session, with line editing on a terminal).
 //
-// Of the agent services (core doc.go, “Agent services”) the binary provides Skills alone
+// Of the agent services (core/services doc.go, “Agent services”) the binary provides Skills alone
 // (skills.go): every Manager it opens gets the roots `<workspace>/.cwx/skills`, then
 // `$CWX_HOME/skills` (cliSkills; the workspace is the command's --workspace, or the working
 // directory), so a plugin's `skills.list()` works under `tool call`, `command run`, `repl`,
@@ -61,6 +61,20 @@
 // SIGTERM cancels the running command's context (Main runs every command under it); a
 // command still running termGrace later, whatever it is doing, is ended by exiting the
 // process (status 7), and a second SIGTERM exits at once (watchTerm).
+//
+// # Debugging a plugin
+//
+// `cwx plugin dev --inspect[=PORT]` (or `--inspect-brk`) runs the dev plugin in a host of its own
+// (`core.Options.Isolate`, as if it had `isolation = "process"`), so no other plugin shares it.
+// Through `core.Options.Tier` that host gets Node's `--inspect=127.0.0.1:PORT` (a free port by
+// default), no sandbox (the inspector needs the host's network), and `supervisor.Options.Debugged`,
+// which turns the handshake, start, heartbeat and hang deadlines and the host's own activation bound
+// into `supervisor.DebuggedDeadline`; `Host.Call` drops callers' timeouts (their contexts still
+// apply), and the session's calls carry `core.CallOptions.Deadline` in place of `ToolCallDeadline`
+// and `CommandRunDeadline`. This lasts the whole session: cwx cannot tell when a debugger attaches.
+// Bun runs without an inspector (its inspector speaks WebKit's protocol), and the session says so.
+// The plugins watcher follows the dev sessions alive (lock files held), not only the state
+// generation, so a `serve --mcp` or `repl` drops a dev plugin whose session was killed.
 //
 // # CLI conventions
 //

@@ -12,7 +12,7 @@ import (
 	"github.com/cwx-dev/cwx/core/skills"
 )
 
-// The skills the cwx binary offers plugins (core.Options.Skills; core doc.go, “Agent
+// The skills the cwx binary offers plugins (core.Options.Skills; core/services doc.go, “Agent
 // services”) are those of two roots: the workspace's own, then the home's. The first root
 // wins a repeated name, so a project's skill stands in for a personal one of that name.
 const (

@@ -2,7 +2,7 @@
 // agent that embeds cwx: the merge base of two revisions, the commits between them and the
 // files they change. A DSH plugin asks them as `execFile('git', args)`; the core accepts only
 // the argument lists [Parse] recognizes, turns each into a [Query], and an embedder's
-// GitReviewScope runs [Args] of it in the invocation's workspace (core doc.go,
+// GitReviewScope runs [Args] of it in the invocation's workspace (core/services doc.go,
 // “Agent services”).
 //
 // What Args runs is fixed by the core, never by the plugin: hooks are pointed at the null

@@ -17,4 +17,8 @@
 //     (every printer of the CLI calls it; so does the Manager for command text);
 //   - in JSON output, [EscapeJSON] rewrites each character of the set as a \u escape, so
 //     the data is kept but a terminal showing the JSON is not driven by it.
+//
+// [CheckText] is Check for a bounded field whose refusal is told to the plugin in words
+// (a question to the person, a child agent's prompt), and [Cut] cuts text on a UTF-8
+// boundary (a command's answer, a child's result).
 package inert

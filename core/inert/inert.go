@@ -163,3 +163,31 @@ func EscapeJSON(b []byte) []byte {
 	}
 	return out
 }
+
+// Cut cuts s to at most max bytes on a UTF-8 boundary and reports whether it cut.
+func Cut(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i], true
+}
+
+// CheckText says why plugin text named what (a question, an option's label, a child's
+// prompt) is refused, or "": over max bytes, not valid UTF-8, or holding a character of
+// the refused set (Check).
+func CheckText(what, s string, max int) string {
+	switch {
+	case len(s) > max:
+		return fmt.Sprintf("%s is %d bytes; the limit is %d", what, len(s), max)
+	case !utf8.ValidString(s):
+		return what + " is not valid UTF-8"
+	}
+	if err := Check(s); err != nil {
+		return fmt.Sprintf("%s %v", what, err)
+	}
+	return ""
+}

@@ -134,3 +134,40 @@ func FuzzStrip(f *testing.F) {
 		}
 	})
 }
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+		cut  bool
+	}{
+		{"short", 64, "short", false},
+		{"exact", 5, "exact", false},
+		{"héllo", 2, "h", true}, // never inside é
+		{"héllo", 3, "hé", true},
+		{"abc", 0, "", true},
+	} {
+		got, cut := Cut(tc.in, tc.max)
+		if got != tc.want || cut != tc.cut || !utf8.ValidString(got) {
+			t.Errorf("Cut(%q, %d) = %q, %t; want %q, %t", tc.in, tc.max, got, cut, tc.want, tc.cut)
+		}
+	}
+}
+
+func TestCheckText(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"fine text\twith a tab", 64, ""},
+		{strings.Repeat("x", 9), 8, "the field is 9 bytes; the limit is 8"},
+		{"bad \xff byte", 64, "the field is not valid UTF-8"},
+		{"bidi \u202e here", 64, "the field holds U+202E at byte 5, a control or bidi character that could change how the text reads on screen"},
+	} {
+		if got := CheckText("the field", tc.in, tc.max); got != tc.want {
+			t.Errorf("CheckText(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}

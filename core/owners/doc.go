@@ -209,6 +209,58 @@
 // `NotLiveError` naming the plugin, "whose catalog entry listed it, but which no longer registers
 // it (the entry is replaced)". At most `core.maxResolve` (4) plugins are activated for one name.
 //
+// # Per-plugin hosts
+//
+// By default every plugin of the plugin tier shares one host (one shim, one runtime). `isolation =
+// "process"` (`[plugins."<id>"]`, or `[extension_host]` for every plugin) gives a plugin a host of
+// its own: its own `cwx nodeshim` under go-plugin, its own runtime, bubblewrap sandbox, heartbeat,
+// crash budget, generations and replay. A host is named by `protocol.HostKey` (its tier and, for a
+// plugin's own host, the plugin id as `Group`); the registry, the supervisor's `Owners` callbacks, the
+// owner layer's per-host state, tickets and the call path are keyed by it, so an owner, its
+// registrations and every ticket minted for it belong to exactly one host, and a frame from one host
+// never reaches an owner of another (`ownerOnHost` checks the host as well as the token and the
+// generation). What each kind of host guarantees:
+//
+//	| | shared host (default) | a plugin's own host |
+//	|---|---|---|
+//	| a crash, hang or SIGSTOP | takes down, or stalls, every plugin of the host | only that plugin |
+//	| crash budget, blame | shared, attributed by activation, watchdog and suspects | its own; every end is its plugin's |
+//	| what a compromised plugin sees | the other plugins' frames in that process (the hardening closes the vectors it knows) | only its own frames |
+//	| files (sandboxed) | every plugin's staged copies read-only, the tier's data folder read-write | its own staged copies read-only, its own data folder read-write |
+//	| cost | one host for all | one shim and runtime per plugin (`cwx bench --isolated N`, BENCHMARKS.md) |
+//
+// Reconcile starts the plugin tier's hosts in parallel (each plugin's activation on its own
+// goroutine), then the builtin tier's; a one-shot call starts only the hosts its tool and the hook
+// holders it needs live in. A config rewrite that moves a plugin between the shared host and its own
+// revokes its owner and activates it in the other; an own host no plugin needs is stopped. Hook
+// holders in several hosts are asked in parallel under one batch deadline; an own host that is
+// restarting leaves its plugin's hooks not live, which blocks the calls they would judge (ARCHITECTURE.md,
+// “Pre-execute hooks”). `cwx host status` and the repl's `/host` list every host with its plugins and PSS;
+// `/host kill <plugin>` names the tier-mates a shared host's kill takes down. The builtin tier stays
+// one host. A grant (core/grants doc.go, “Grants”) makes a plugin isolated by force.
+//
+// # Owner-local storage
+//
+// `ctx.storage.get(key)`, `set(key, value)`, `delete(key)` and `list()` keep plain JSON in the folder
+// the core assigned to the plugin (`ext/activate`'s `data_dir`), under `storage/`, one file
+// `<key>.json` per key. No protocol method carries it: the host works in the folder, the core checks
+// it.
+//
+//   - Key `^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`; value plain JSON (null, booleans, finite numbers,
+//     strings, arrays, plain objects; nesting at most 64), at most 64 KiB encoded; at most 1 MiB
+//     ([MaxStorageBytes]) per plugin.
+//   - A write replaces its key atomically: a temporary `.tmp-*` file is written, fsynced and renamed
+//     over the key, then the folder is fsynced. A host killed mid-write leaves the old value or the
+//     new one; the next write removes the temporary.
+//   - A symlink, the folder or a key, is never followed (`O_NOFOLLOW`); a file that is not JSON is
+//     refused as corrupt, never repaired.
+//   - Every operation of an owner runs after the previous one, and only while the owner is
+//     Activating or Active.
+//   - Before each activation the core refuses a `storage` folder that is a symlink or holds more
+//     than 1 MiB (temporaries not counted): the activation fails naming it. It reads the folder
+//     through an `os.Root` on the tier's data folder and refuses a symlink anywhere between the two
+//     (`plugins.OpenDirNoFollow`, ARCHITECTURE.md, “Plugins and trust”).
+//
 // # Files
 //
 // The files read top-down, each using only what the ones before it define (a deptest check):

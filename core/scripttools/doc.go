@@ -18,7 +18,8 @@
 // reported as ignored: a script tool always needs approval. An unknown key, a duplicate key or
 // a bad value makes that script a [Problem], never an error of the whole directory.
 //
-// [Discover] does not run anything and does not decide shadowing; the core does that against
-// its native tools and the plugins' tools, and runs the scripts in the builtin module
-// `script-tools` (owner host:script-tools).
+// [Discover] does not run anything. [Module] decides shadowing against the names the core
+// gives it (its native tools, the desired plugins' tools) and the registry's reserved names,
+// and writes the config of the builtin module `script-tools` (owner host:script-tools), which
+// runs the scripts admitted.
 package scripttools

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/internal/lazyre"
+	"github.com/cwx-dev/cwx/core/registry"
 )
 
 // Bounds of one script and of the directory.
@@ -107,11 +108,11 @@ func Discover(dir string) ([]Script, []Problem, error) {
 	// one folded name, one script
 	byName := map[string][]int{}
 	for i, s := range scripts {
-		byName[fold(s.Name)] = append(byName[fold(s.Name)], i)
+		byName[registry.Fold(s.Name)] = append(byName[registry.Fold(s.Name)], i)
 	}
 	var kept []Script
 	for i, s := range scripts {
-		if same := byName[fold(s.Name)]; len(same) > 1 {
+		if same := byName[registry.Fold(s.Name)]; len(same) > 1 {
 			var files []string
 			for _, j := range same {
 				files = append(files, scripts[j].File)
@@ -124,8 +125,6 @@ func Discover(dir string) ([]Script, []Problem, error) {
 	sort.Slice(problems, func(i, j int) bool { return problems[i].File < problems[j].File })
 	return kept, problems, nil
 }
-
-func fold(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
 
 // Load reads one script file and its frontmatter.
 func Load(path string) (Script, error) {

@@ -1,6 +1,6 @@
 // Package skills discovers and audits the skills under the roots an agent names: each skill
 // is a folder `<root>/<name>/` holding a `SKILL.md` whose front matter gives its `name` and
-// `description` (core doc.go, “Agent services”). The core reads them, never the plugin:
+// `description` (core/services doc.go, “Agent services”). The core reads them, never the plugin:
 // a plugin's `skills` service lists what Discover admitted.
 //
 // Discover audits every candidate and keeps the reason of each it refuses: a SKILL.md that

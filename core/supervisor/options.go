@@ -41,6 +41,8 @@ const (
 // restart ever running, because a restart spawns a real shim process, and in a bubble a
 // timer fires as soon as the test lets time move (which every step of the schedule must do). The supervisor's other timers guard real
 // processes and sockets, whose I/O happens outside any bubble, so their tests use RealClock.
+// The core's invocation deadline (core's pauseDeadline) takes this Clock too, for the same
+// reason: the test that pauses it runs a real host.
 type Clock interface {
 	Now() time.Time
 	AfterFunc(d time.Duration, f func()) rpc.Timer

@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -15,8 +16,17 @@ func BuildCWX(t testing.TB, dir string) string {
 		dir = t.TempDir()
 	}
 	bin := filepath.Join(dir, "cwx")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
-		t.Fatalf("build cwx: %v\n%s", err, out)
+	if err := BuildCWXAt(bin); err != nil {
+		t.Fatal(err)
 	}
 	return bin
+}
+
+// BuildCWXAt is BuildCWX for a TestMain, which has no testing.TB: it builds the cwx binary
+// at bin.
+func BuildCWXAt(bin string) error {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cwx-dev/cwx").CombinedOutput(); err != nil {
+		return fmt.Errorf("build cwx: %w\n%s", err, out)
+	}
+	return nil
 }

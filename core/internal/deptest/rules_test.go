@@ -66,6 +66,14 @@ var rules = []Rule{
 		Deny: []string{pkg("core"), pkg("core/cli/..."), pkg("core/mcpserve/...")},
 	},
 	{
+		// they are told what the call path knows (the call, the question) and keep no
+		// ticket, owner or host of their own
+		Name: "the agent services and the questions know no call path",
+		From: []string{pkg("core/services/..."), pkg("core/questions/...")},
+		Deny: []string{pkg("core"), pkg("core/owners/..."), pkg("core/tickets/..."), pkg("core/hooks/..."), pkg("core/natives/..."),
+			pkg("core/rpc/..."), pkg("core/supervisor/..."), pkg("core/runtime/..."), "os/exec"},
+	},
+	{
 		// the CLI reaches the owners, their hosts and what the call path keeps only through
 		// core's facade (Manager, its result and error types)
 		Name:   "the CLI goes through the core's facade",

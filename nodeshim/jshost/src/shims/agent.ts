@@ -1,5 +1,5 @@
 // The agent's own services, offered to DSH plugins as thin adapters onto core/call names the
-// core serves from its embedder (core/services.go; core doc.go, “Agent services”):
+// core serves from its embedder (core/services doc.go, “Agent services”):
 //
 //   sessions.flush(session?)              core/call `sessions_flush`
 //   subagents.getProvider('spawn')        a fixed descriptor: fresh context, no other provider

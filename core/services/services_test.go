@@ -1,9 +1,11 @@
-package core
+package services
 
 import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/cwx-dev/cwx/core/natives"
 )
 
 func TestNarrow(t *testing.T) {
@@ -31,20 +33,47 @@ func TestNarrow(t *testing.T) {
 }
 
 // TestServicesNamedApart: no agent service shares a name with a builtin native tool, so
-// core/call of one never reaches a native tool, and each names the Options field that
-// provides it.
+// core/call of one never reaches a native tool, and none is provided by an empty Provided.
 func TestServicesNamedApart(t *testing.T) {
-	nat, err := openNatives(Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
+	nat := natives.BuiltinWith(natives.WriteOptions{})
+	if len(table) != 6 {
+		t.Errorf("%d services, want the six", len(table))
 	}
-	for name, svc := range services {
-		if _, _, ok := nat.set.Lookup(name); ok {
+	for name := range table {
+		if _, _, ok := nat.Lookup(name); ok {
 			t.Errorf("agent service %s is also a native tool", name)
 		}
-		var o Options
-		if svc.ok(&o) {
+		svc, _ := Lookup(name)
+		if svc.In(Provided{}) {
 			t.Errorf("agent service %s is provided by zero Options", name)
 		}
+		if svc.Owner == "" {
+			t.Errorf("agent service %s names no Options field", name)
+		}
+	}
+}
+
+// TestChildrenCapAndClose: a tool call reserves at most MaxChildren, and once its children
+// are taken (its end) no child is added, so a start that settles late is disposed by its
+// caller.
+func TestChildrenCapAndClose(t *testing.T) {
+	kids := NewChildren(nil)
+	for i := range MaxChildren {
+		if !kids.reserve() {
+			t.Fatalf("reserve %d refused under the cap", i)
+		}
+	}
+	if kids.reserve() {
+		t.Fatal("reserve over MaxChildren accepted")
+	}
+	if !kids.add("b") || !kids.add("a") || !kids.has("a") {
+		t.Fatal("a started child is not recorded")
+	}
+	kids.drop("b")
+	if got := kids.takeAll(); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("takeAll = %v, want [a]", got)
+	}
+	if kids.add("c") || kids.has("a") {
+		t.Fatal("the set accepts or keeps a child after its tool call ended")
 	}
 }
