@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,10 @@ type MarketplacePlugin struct {
 	Description string `json:"description,omitempty"`
 	Version     string `json:"version,omitempty"`
 	Folder      string `json:"folder,omitempty"`
-	// NotInstallable says why an entry cannot be installed (a source that is not a folder).
+	// Git is set for an entry whose plugin is a git repository of its own; the commit is
+	// resolved (and pinned) when it is installed.
+	Git *marketplace.GitSource `json:"git,omitempty"`
+	// NotInstallable says why an entry cannot be installed (a source cwx does not read).
 	NotInstallable string `json:"not_installable,omitempty"`
 }
 
@@ -44,7 +48,7 @@ func pluginMarketplaceCmd() *cobra.Command {
 			if err != nil {
 				return &ExitError{Code: ExitInternal, Err: err}
 			}
-			k, snap, err := marketplace.Add(home, args[0], pluginEnv.now())
+			k, snap, err := marketplace.Add(cmd.Context(), home, args[0], pluginEnv.now())
 			if err != nil {
 				return npmErr(err)
 			}
@@ -91,8 +95,11 @@ func pluginMarketplaceCmd() *cobra.Command {
 				printf(w, "%s  %s  commit %s\n", it.Name, oneLine(stripEscapes(it.Source)), it.Commit)
 				for _, p := range it.Plugins {
 					note := p.Folder
-					if p.NotInstallable != "" {
+					switch {
+					case p.NotInstallable != "":
 						note = "not installable: " + p.NotInstallable
+					case p.Git != nil:
+						note = "git " + p.Git.String()
 					}
 					printf(w, "  %s@%s  %s  %s\n", p.Name, it.Name, oneLine(stripEscapes(p.Description)), oneLine(stripEscapes(note)))
 				}
@@ -109,7 +116,11 @@ func listItem(k marketplace.Known, snap *marketplace.Snapshot) MarketplaceListIt
 	it := MarketplaceListItem{Known: k, Plugins: []MarketplacePlugin{}}
 	for _, e := range snap.Manifest.Plugins {
 		p := MarketplacePlugin{Name: e.Name, Description: e.Description, Version: e.Version}
-		if f, err := e.Folder(snap.Manifest.Metadata.PluginRoot); err != nil {
+		if g, err := e.Git(); err != nil {
+			p.NotInstallable = err.Error()
+		} else if g != nil {
+			p.Git = g
+		} else if f, err := e.Folder(snap.Manifest.Metadata.PluginRoot); err != nil {
 			p.NotInstallable = err.Error()
 		} else {
 			p.Folder = f
@@ -140,19 +151,41 @@ func marketplaceRef(src string) (entry string, k marketplace.Known, ok bool) {
 	return src[:at], k, true
 }
 
-// installMarketplace extracts the entry's folder at the pinned commit (commit, else the one
-// the marketplace was added at) into the store's private folder and installs it.
-func installMarketplace(s *plugins.Store, source, repo, name, market, commit, closure string) (*plugins.InstallResult, error) {
-	snap, err := marketplace.Open(repo, commit)
+// marketEntry names a marketplace entry to install: the marketplace's source (path or URL),
+// the repository read for it, the entry's and the marketplace's names, and the commits
+// pinned: the marketplace's (else the one it was added at) and, for an entry that is a git
+// repository of its own, that repository's (empty: resolve it now).
+type marketEntry struct {
+	Source, Repo, Name, Market, Commit, RepositoryCommit string
+}
+
+// installMarketplace extracts the entry at the pinned commit into the store's private
+// folder and installs it as a folder is installed: a folder of the marketplace repository,
+// or the root of the entry's own git repository, cloned into the cache under $CWX_HOME and
+// read at one commit, which the origin records.
+func installMarketplace(ctx context.Context, s *plugins.Store, m marketEntry, closure string) (*plugins.InstallResult, error) {
+	snap, err := marketplace.Open(m.Repo, m.Commit)
 	if err != nil {
 		return nil, npmErr(err)
 	}
-	e, err := snap.Entry(name)
+	e, err := snap.Entry(m.Name)
 	if err != nil {
 		return nil, npmErr(err)
 	}
-	folder, err := e.Folder(snap.Manifest.Metadata.PluginRoot)
+	g, err := e.Git()
 	if err != nil {
+		return nil, npmErr(err)
+	}
+	o := &plugins.Origin{Type: plugins.OriginMarketplace, Name: m.Name, Marketplace: m.Market, Path: m.Source, Commit: snap.Commit, Version: e.Version}
+	extract := func(dst string) error { return snap.Extract(e, dst) }
+	if g != nil {
+		co, err := marketplace.FetchEntry(ctx, s.Layout().Home, m.Source, g, m.RepositoryCommit)
+		if err != nil {
+			return nil, npmErr(err)
+		}
+		o.Repository, o.RepositoryCommit = co.URL, co.Commit
+		extract = func(dst string) error { return co.Extract(e.Name, dst) }
+	} else if o.Folder, err = e.Folder(snap.Manifest.Metadata.PluginRoot); err != nil {
 		return nil, npmErr(err)
 	}
 	if err := os.MkdirAll(s.Layout().TmpDir(), 0o700); err != nil {
@@ -164,10 +197,9 @@ func installMarketplace(s *plugins.Store, source, repo, name, market, commit, cl
 	}
 	defer os.RemoveAll(work)
 	dst := filepath.Join(work, "entry")
-	if err := snap.Extract(e, dst); err != nil {
+	if err := extract(dst); err != nil {
 		return nil, npmErr(err)
 	}
-	o := &plugins.Origin{Type: plugins.OriginMarketplace, Name: name, Marketplace: market, Path: source, Commit: snap.Commit, Folder: folder, Version: e.Version}
 	res, err := s.InstallWith(dst, plugins.InstallOptions{Origin: o, Label: o.String(), Closure: closure})
 	if err != nil {
 		return nil, pluginErr(err)
