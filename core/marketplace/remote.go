@@ -71,7 +71,7 @@ type clientKey struct{}
 type gitEgress struct {
 	c       *egress.Client
 	mu      sync.Mutex
-	refused error
+	refused error // +checklocks:mu
 }
 
 func (g *gitEgress) refusal() error {
