@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,50 +160,84 @@ type marketEntry struct {
 	Source, Repo, Name, Market, Commit, RepositoryCommit string
 }
 
-// installMarketplace extracts the entry at the pinned commit into the store's private
-// folder and installs it as a folder is installed: a folder of the marketplace repository,
-// or the root of the entry's own git repository, cloned into the cache under $CWX_HOME and
-// read at one commit, which the origin records.
+// installMarketplace extracts the entry at the pinned commit and installs it as a folder
+// is installed (staged, disabled, not trusted until reviewed).
 func installMarketplace(ctx context.Context, s *plugins.Store, m marketEntry, closure string) (*plugins.InstallResult, error) {
+	dst, o, cleanup, err := extractMarketplace(ctx, s, m)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	res, err := s.InstallWith(dst, plugins.InstallOptions{Origin: o, Label: o.String(), Closure: closure})
+	if err != nil {
+		return nil, pluginErr(err)
+	}
+	return res, nil
+}
+
+// extractMarketplace writes the entry, as the pinned commits have it, into a folder under
+// the store's private folder and returns it with the origin to record; cleanup removes it.
+// The entry is a folder of the marketplace repository, or the root of the entry's own git
+// repository, cloned into the cache under $CWX_HOME and read at one commit, which the
+// origin records.
+func extractMarketplace(ctx context.Context, s *plugins.Store, m marketEntry) (string, *plugins.Origin, func(), error) {
 	snap, err := marketplace.Open(m.Repo, m.Commit)
 	if err != nil {
-		return nil, npmErr(err)
+		return "", nil, nil, npmErr(err)
 	}
 	e, err := snap.Entry(m.Name)
 	if err != nil {
-		return nil, npmErr(err)
+		return "", nil, nil, npmErr(err)
 	}
 	g, err := e.Git()
 	if err != nil {
-		return nil, npmErr(err)
+		return "", nil, nil, npmErr(err)
 	}
 	o := &plugins.Origin{Type: plugins.OriginMarketplace, Name: m.Name, Marketplace: m.Market, Path: m.Source, Commit: snap.Commit, Version: e.Version}
 	extract := func(dst string) error { return snap.Extract(e, dst) }
 	if g != nil {
 		co, err := marketplace.FetchEntry(ctx, s.Layout().Home, m.Source, g, m.RepositoryCommit)
 		if err != nil {
-			return nil, npmErr(err)
+			return "", nil, nil, npmErr(err)
 		}
 		o.Repository, o.RepositoryCommit = co.URL, co.Commit
 		extract = func(dst string) error { return co.Extract(e.Name, dst) }
 	} else if o.Folder, err = e.Folder(snap.Manifest.Metadata.PluginRoot); err != nil {
-		return nil, npmErr(err)
+		return "", nil, nil, npmErr(err)
 	}
 	if err := os.MkdirAll(s.Layout().TmpDir(), 0o700); err != nil {
-		return nil, &ExitError{Code: ExitInternal, Err: err}
+		return "", nil, nil, &ExitError{Code: ExitInternal, Err: err}
 	}
 	work, err := os.MkdirTemp(s.Layout().TmpDir(), "marketplace-*")
 	if err != nil {
-		return nil, &ExitError{Code: ExitInternal, Err: err}
+		return "", nil, nil, &ExitError{Code: ExitInternal, Err: err}
 	}
-	defer os.RemoveAll(work)
+	cleanup := func() { os.RemoveAll(work) }
 	dst := filepath.Join(work, "entry")
 	if err := extract(dst); err != nil {
-		return nil, npmErr(err)
+		cleanup()
+		return "", nil, nil, npmErr(err)
 	}
-	res, err := s.InstallWith(dst, plugins.InstallOptions{Origin: o, Label: o.String(), Closure: closure})
+	return dst, o, cleanup, nil
+}
+
+// updateMarketplace stages what a marketplace entry is now (the marketplace fetched again
+// and read at its HEAD, an entry in its own repository at its ref or HEAD) as an update
+// of r, and returns the review; the installed version runs until the update is trusted.
+func updateMarketplace(ctx context.Context, s *plugins.Store, r *plugins.Record, dryRun bool) (*plugins.UpdateReview, error) {
+	o := r.Origin
+	repo, err := marketplace.Fetch(ctx, s.Layout().Home, o.Path)
+	if err != nil {
+		return nil, npmErr(fmt.Errorf("%s: %w", r.ID, err))
+	}
+	dst, no, cleanup, err := extractMarketplace(ctx, s, marketEntry{Source: o.Path, Repo: repo, Name: o.Name, Market: o.Marketplace})
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	rv, err := s.StageUpdate(r.ID, dst, plugins.InstallOptions{Origin: no, Label: no.String()}, dryRun)
 	if err != nil {
 		return nil, pluginErr(err)
 	}
-	return res, nil
+	return rv, nil
 }

@@ -152,6 +152,25 @@ func TestMarketplaceGitSourcePinnedToItsCommit(t *testing.T) {
 	lockFile := filepath.Join(t.TempDir(), "plugins.lock")
 	os.WriteFile(lockFile, data, 0o600)
 
+	// `plugin update` reviews the move to the new commit and keeps the first running until
+	// the update is trusted; --dry-run keeps nothing.
+	dry := mustCLI(t, "plugin", "update", "greeter", "--dry-run")
+	for _, want := range []string{"update   greeter 1.0.0 → 1.0.0", "repository commit ", "files changed: index.mjs", "dry run: nothing was staged"} {
+		if !strings.Contains(dry, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, dry)
+		}
+	}
+	if r := getRecord(t, "greeter"); r.Pending != nil {
+		t.Fatalf("a dry run recorded %+v", r.Pending)
+	}
+	mustCLI(t, "plugin", "update", "greeter")
+	if r := getRecord(t, "greeter"); r.Closure != res.Closure || r.Pending == nil || r.Pending.Origin.RepositoryCommit == first {
+		t.Fatalf("after update: closure %s, pending %+v", r.Closure, r.Pending)
+	}
+	if r := runPluginCLI(t, "plugin", "update", "greeter", "--to", "2.0.0"); r.code != ExitUsage {
+		t.Fatalf("--to on a marketplace plugin: exit %d\n%s", r.code, r.stderr)
+	}
+
 	t.Setenv("CWX_HOME", filepath.Join(t.TempDir(), "fresh"))
 	mustCLI(t, "plugin", "install", "--from-lock", lockFile)
 	if r := getRecord(t, "greeter"); r.Closure != res.Closure || r.Origin.RepositoryCommit != first {
