@@ -25,7 +25,9 @@
 // $CWX_HOME/marketplaces/sources/ (or fetches it again) and reads it at one commit: the one
 // a lock pinned, else the entry's sha, else what its ref or HEAD names at install time. That
 // commit is recorded in the origin (Repository, RepositoryCommit), so the lock reinstalls
-// the same tree and a later install of a moved HEAD is an update that needs a new review.
+// the same tree, and a later install of a moved HEAD (or `cwx plugin update ID`, which
+// reads the marketplace at its HEAD again and reviews what changed) is an update that needs
+// a new review.
 // [Checkout.Extract] writes the tree as Snapshot.Extract writes a folder.
 //
 // # The network
