@@ -4,7 +4,8 @@
 //
 // [Add] records a marketplace in $CWX_HOME/marketplaces.json under its manifest's name,
 // with the commit its HEAD had then. A local path is read in place; an http(s) URL is
-// cloned as a bare mirror under $CWX_HOME/marketplaces/ (fetched again on a later add).
+// cloned bare under $CWX_HOME/marketplaces/ (fetched again on a later add; branches and
+// tags only, HEAD following the remote's).
 // [Open] reads a snapshot from the object store at one commit, so neither a later commit
 // nor an uncommitted edit changes what is listed or installed. [Snapshot.Extract] writes an
 // entry's folder as that commit has it through an os.Root (regular and executable files
@@ -21,7 +22,7 @@
 // (cloned from [GitHubBase]) or {"source": "url", "url": "https://….git"}, each with an
 // optional "ref" (branch or tag) and "sha" (a full commit hash); [Entry.Git] reads and
 // checks them. Other kinds ("npm", "pip", …) are listed with the reason they are not
-// installable. [FetchEntry] clones the repository as a bare mirror under
+// installable. [FetchEntry] clones the repository bare under
 // $CWX_HOME/marketplaces/sources/ (or fetches it again) and reads it at one commit: the one
 // a lock pinned, else the entry's sha, else what its ref or HEAD names at install time. That
 // commit is recorded in the origin (Repository, RepositoryCommit), so the lock reinstalls

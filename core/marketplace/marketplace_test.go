@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/cwx-dev/cwx/core/egress"
 )
 
@@ -147,6 +149,29 @@ func TestRemotePolicy(t *testing.T) {
 		other := egress.Origin{Scheme: "https", Host: "elsewhere.example", Port: 443}
 		if p.Allow(egress.Origin{}, o) != nil || !errors.Is(p.Allow(o, other), egress.ErrNotAllowed) || p.Private(other) {
 			t.Errorf("%s: the policy must allow exactly its own origin", tc.url)
+		}
+	}
+}
+
+func TestRemoteHead(t *testing.T) {
+	a, b := plumbing.NewHash("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), plumbing.NewHash("bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb")
+	branch := func(n string, h plumbing.Hash) *plumbing.Reference {
+		return plumbing.NewHashReference(plumbing.NewBranchReferenceName(n), h)
+	}
+	for _, tc := range []struct {
+		name string
+		refs []*plumbing.Reference
+		want plumbing.ReferenceName
+	}{
+		{"symbolic", []*plumbing.Reference{plumbing.NewSymbolicReference(plumbing.HEAD, "refs/heads/dev"), branch("main", a), branch("dev", b)}, "refs/heads/dev"},
+		{"main first", []*plumbing.Reference{plumbing.NewHashReference(plumbing.HEAD, a), branch("zeta", a), branch("master", a), branch("main", a)}, "refs/heads/main"},
+		{"by hash", []*plumbing.Reference{plumbing.NewHashReference(plumbing.HEAD, b), branch("main", a), branch("trunk", b)}, "refs/heads/trunk"},
+		{"detached", []*plumbing.Reference{plumbing.NewHashReference(plumbing.HEAD, b), branch("main", a)}, ""},
+		{"no HEAD", []*plumbing.Reference{branch("main", a)}, ""},
+		{"a tag is not a branch", []*plumbing.Reference{plumbing.NewSymbolicReference(plumbing.HEAD, "refs/tags/v1")}, ""},
+	} {
+		if got := remoteHead(tc.refs); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -124,12 +126,13 @@ func cacheDir(home, kind, rawURL string) string {
 	return filepath.Join(home, "marketplaces", kind, hex.EncodeToString(sum[:8])+".git")
 }
 
-// mirrorRefSpec keeps the clone's branches and tags as the remote has them, so HEAD (a
-// symbolic ref to the default branch) follows a fetch.
-const mirrorRefSpec = "+refs/*:refs/*"
+// fetchSpecs are the refs a cached clone keeps: the remote's branches and tags under their
+// own names (not a mirror, which would also fetch a host's pull-request refs).
+var fetchSpecs = []gitconfig.RefSpec{"+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"}
 
-// syncRepo clones rawURL bare (a mirror) into dir, or fetches its branches and tags again when dir
-// exists, through an egress client under p.
+// syncRepo keeps a bare clone of rawURL in dir: created when missing, its branches and tags
+// fetched again, and HEAD pointed at the branch the remote's HEAD names, all through an
+// egress client under p.
 func syncRepo(ctx context.Context, dir, rawURL string, p egress.Policy) error {
 	installTransports()
 	g := &gitEgress{c: egress.New(p)}
@@ -143,25 +146,90 @@ func syncRepo(ctx context.Context, dir, rawURL string, p egress.Policy) error {
 		}
 		return fmt.Errorf("%s %s: %w", op, redacted(rawURL), err)
 	}
-	if _, err := os.Stat(dir); err == nil {
-		r, err := git.PlainOpen(dir)
-		if err != nil {
-			return fmt.Errorf("%w: the cached clone %s: %v", ErrMarketplace, dir, err)
+	fresh := false
+	r, err := git.PlainOpen(dir)
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+			return err
 		}
-		err = r.FetchContext(ctx, &git.FetchOptions{Force: true, Tags: git.AllTags, RefSpecs: []gitconfig.RefSpec{mirrorRefSpec}})
-		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-			return fail("fetch", err)
+		if r, err = git.PlainInit(dir, true); err == nil {
+			_, err = r.CreateRemote(&gitconfig.RemoteConfig{Name: "origin", URLs: []string{rawURL}, Fetch: fetchSpecs})
 		}
-		return nil
+		fresh = true
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return err
+	if err != nil {
+		return fmt.Errorf("%w: the cached clone %s: %v", ErrMarketplace, dir, err)
 	}
-	if _, err := git.PlainCloneContext(ctx, dir, true, &git.CloneOptions{URL: rawURL, Mirror: true, Tags: git.AllTags}); err != nil {
-		os.RemoveAll(dir)
-		return fail("clone", err)
+	drop := func() {
+		if fresh {
+			os.RemoveAll(dir)
+		}
+	}
+	rem, err := r.Remote("origin")
+	if err != nil {
+		drop()
+		return fmt.Errorf("%w: the cached clone %s: %v", ErrMarketplace, dir, err)
+	}
+	refs, err := rem.ListContext(ctx, &git.ListOptions{})
+	if err != nil {
+		drop()
+		return fail("list", err)
+	}
+	err = r.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: fetchSpecs, Force: true})
+	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+		drop()
+		return fail("fetch", err)
+	}
+	if head := remoteHead(refs); head != "" {
+		if err := r.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, head)); err != nil {
+			drop()
+			return err
+		}
 	}
 	return nil
+}
+
+// remoteHead is the branch the remote's HEAD names: its symbolic target when the server
+// says, else a branch at HEAD's commit ("main" or "master" first); "" when there is none.
+func remoteHead(refs []*plumbing.Reference) plumbing.ReferenceName {
+	var head plumbing.Hash
+	for _, ref := range refs {
+		if ref.Name() != plumbing.HEAD {
+			continue
+		}
+		if ref.Type() == plumbing.SymbolicReference && ref.Target().IsBranch() {
+			return ref.Target()
+		}
+		head = ref.Hash()
+	}
+	if head.IsZero() {
+		return ""
+	}
+	var at []plumbing.ReferenceName
+	for _, ref := range refs {
+		if ref.Name().IsBranch() && ref.Type() == plumbing.HashReference && ref.Hash() == head {
+			at = append(at, ref.Name())
+		}
+	}
+	slices.SortFunc(at, func(a, b plumbing.ReferenceName) int {
+		rank := func(n plumbing.ReferenceName) int {
+			switch n.Short() {
+			case "main":
+				return 0
+			case "master":
+				return 1
+			}
+			return 2
+		}
+		if d := rank(a) - rank(b); d != 0 {
+			return d
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	if len(at) == 0 {
+		return ""
+	}
+	return at[0]
 }
 
 func redacted(raw string) string {

@@ -110,7 +110,7 @@ func Add(ctx context.Context, home, src string, now time.Time) (Known, *Snapshot
 }
 
 // Fetch returns the repository to read for src: a local path as it is (absolute), or for
-// an http(s) URL a bare mirror clone under $CWX_HOME/marketplaces/, fetched again when it
+// an http(s) URL a bare clone under $CWX_HOME/marketplaces/, fetched again when it
 // exists. The URL is https to a public address, or one you typed as a literal address or
 // localhost (a local server, which may be plain http); only its own origin is reached.
 func Fetch(ctx context.Context, home, src string) (string, error) {
