@@ -20,7 +20,9 @@
 // locked entry with the locked integrity and closure hash; `plugin outdated` and `plugin
 // update` (plugin_update.go) compare with the registry and stage a pending update; `plugin
 // marketplace` and NAME@MARKETPLACE installs (plugin_marketplace.go) go through
-// core/marketplace.
+// core/marketplace: extractMarketplace writes the entry (a folder of the marketplace, or the
+// root of its own git repository at one commit) into the private folder, which is installed,
+// or for `plugin update` of a marketplace plugin staged as an update, as a folder is.
 //
 // A Claude Code plugin folder installs like any folder: `plugin review` and `plugin show`
 // print its parts (writeClaudeReview: each hook command, unsandboxed, with a warning for one

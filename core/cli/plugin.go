@@ -141,7 +141,7 @@ func pluginInstallCmd() *cobra.Command {
 			if npmreg.IsSpec(args[0]) {
 				res, origin, err = installNpm(cmd.Context(), s, cfg, args[0], pin)
 			} else if entry, k, ok := marketplaceRef(args[0]); ok {
-				res, err = installMarketplace(s, k.Source, k.Repo, entry, k.Name, k.Commit, "")
+				res, err = installMarketplace(cmd.Context(), s, marketEntry{Source: k.Source, Repo: k.Repo, Name: entry, Market: k.Name, Commit: k.Commit}, "")
 			} else {
 				res, err = s.Install(args[0])
 				err = pluginErr(err)

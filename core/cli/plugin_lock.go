@@ -64,11 +64,12 @@ func installFromLock(cmd *cobra.Command, s *plugins.Store, cfg *config.Config, p
 			}
 		case plugins.OriginMarketplace:
 			home := s.Layout().Home
-			repo, ferr := marketplace.Fetch(home, o.Path)
+			repo, ferr := marketplace.Fetch(cmd.Context(), home, o.Path)
 			if ferr != nil {
 				return npmErr(fmt.Errorf("%s: %w", id, ferr))
 			}
-			if res, err = installMarketplace(s, o.Path, repo, o.Name, o.Marketplace, o.Commit, e.Closure); err != nil {
+			m := marketEntry{Source: o.Path, Repo: repo, Name: o.Name, Market: o.Marketplace, Commit: o.Commit, RepositoryCommit: o.RepositoryCommit}
+			if res, err = installMarketplace(cmd.Context(), s, m, e.Closure); err != nil {
 				return err
 			}
 		default:

@@ -43,7 +43,7 @@ func TestMarketplaceInstallPinnedToItsCommit(t *testing.T) {
 	first := commitTree(t, repo, dir, map[string]string{
 		".claude-plugin/marketplace.json": `{"name":"acme-market","owner":{"name":"Acme"},"plugins":[
 			{"name":"greeter","description":"Says hi","version":"1.0.0","source":"./plugins/greeter"},
-			{"name":"elsewhere","source":{"source":"github","repo":"acme/elsewhere"}}]}`,
+			{"name":"elsewhere","source":{"source":"pip","package":"acme"}}]}`,
 		"plugins/greeter/plugin.json": `{"name":"greeter","version":"1.0.0","native":"index.mjs"}`,
 		"plugins/greeter/index.mjs":   "export const inject = ['tools'];\nexport function apply(ctx) { /* first */ }\n",
 	})
@@ -60,7 +60,7 @@ func TestMarketplaceInstallPinnedToItsCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(items) != 1 || items[0].Commit != first || len(items[0].Plugins) != 2 || items[0].Plugins[0].Folder != "plugins/greeter" ||
-		!strings.Contains(items[0].Plugins[1].NotInstallable, `source is "github"`) {
+		!strings.Contains(items[0].Plugins[1].NotInstallable, `source is "pip"`) {
 		t.Fatalf("list: %+v", items)
 	}
 	res := installJSON(t, "greeter@acme-market")
@@ -72,8 +72,8 @@ func TestMarketplaceInstallPinnedToItsCommit(t *testing.T) {
 	if err != nil || !strings.Contains(string(staged), "first") {
 		t.Fatalf("staged index.mjs %q, %v; want the first commit's", staged, err)
 	}
-	if r := runPluginCLI(t, "plugin", "install", "elsewhere@acme-market"); r.code != ExitInvalid || !strings.Contains(r.stderr, "only folder sources") {
-		t.Fatalf("a github source: exit %d\n%s", r.code, r.stderr)
+	if r := runPluginCLI(t, "plugin", "install", "elsewhere@acme-market"); r.code != ExitInvalid || !strings.Contains(r.stderr, `cwx installs folder, "github" and "url" (git) sources`) {
+		t.Fatalf("a pip source: exit %d\n%s", r.code, r.stderr)
 	}
 
 	// The lock reinstalls the same commit's folder on a fresh home.

@@ -31,7 +31,9 @@ type testRegistry struct {
 	redirect map[string]string
 	// announce maps a tarball path to a Content-Length it claims (an oversize tarball).
 	announce map[string]int64
-	served   map[string]int
+	// stream maps a tarball path to a number of bytes it sends without a Content-Length.
+	stream map[string]int64
+	served map[string]int
 }
 
 type testPackage struct {
@@ -41,7 +43,7 @@ type testPackage struct {
 
 func newTestRegistry(t *testing.T) *testRegistry {
 	r := &testRegistry{t: t, pkgs: map[string]*testPackage{}, tars: map[string][]byte{},
-		redirect: map[string]string{}, announce: map[string]int64{}, served: map[string]int{}}
+		redirect: map[string]string{}, announce: map[string]int64{}, stream: map[string]int64{}, served: map[string]int{}}
 	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
 	r.other = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
@@ -66,6 +68,16 @@ func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Length", fmt.Sprint(n))
 		w.WriteHeader(http.StatusOK)
 		return // the test only needs the claim: the client must refuse before reading
+	}
+	if n, ok := r.stream[req.URL.Path]; ok {
+		w.(http.Flusher).Flush() // headers out with no Content-Length: the cap is met while reading
+		chunk := make([]byte, 1<<20)
+		for ; n > 0; n -= int64(len(chunk)) {
+			if _, err := w.Write(chunk[:min(n, int64(len(chunk)))]); err != nil {
+				return
+			}
+		}
+		return
 	}
 	if b, ok := r.tars[req.URL.Path]; ok {
 		w.Write(b)
@@ -255,6 +267,9 @@ func TestInstallByNameRefusals(t *testing.T) {
 	reg.publish("huge", "1.0.0", "h", nil)
 	reg.announce["/tarballs/huge-1.0.0.tgz"] = npmreg.MaxTarballBytes + 1
 
+	reg.publish("streamed", "1.0.0", "s", nil)
+	reg.stream["/tarballs/streamed-1.0.0.tgz"] = npmreg.MaxTarballBytes + 1
+
 	reg.publish("nopin", "1.0.0", "n", map[string]any{"dist": map[string]any{
 		"tarball": reg.srv.URL + "/tarballs/nopin-1.0.0.tgz", "shasum": "abc"}})
 
@@ -265,6 +280,7 @@ func TestInstallByNameRefusals(t *testing.T) {
 		{"npm:moved", "moved", "only the registry's own origin"},
 		{"npm:elsewhere", "elsewhere", "not on the registry's origin"},
 		{"npm:huge", "huge", "body over the size cap"},
+		{"npm:streamed", "streamed", "over the size cap"},
 		{"npm:nopin", "nopin", "no sha512 integrity"},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
@@ -297,5 +313,44 @@ func TestInstallByNameLoopbackNeedsConfiguration(t *testing.T) {
 	defer r.Close()
 	if _, err := r.Document(t.Context(), "x"); err == nil || !strings.Contains(err.Error(), "private") {
 		t.Fatalf("a loopback registry not configured by the user: %v", err)
+	}
+}
+
+// Without [install] npm_registry, the registry is the registry= line of the user's npm
+// configuration (~/.npmrc, or the file NPM_CONFIG_USERCONFIG names), as `make demo` relies
+// on: the machine's npm configuration decides, and no host is written down.
+func TestInstallByNameFromNpmrc(t *testing.T) {
+	reg := newTestRegistry(t)
+	reg.publish("from-npmrc", "1.0.0", "n", nil)
+	reg.tag("from-npmrc", "latest", "1.0.0")
+	for _, tc := range []struct{ name, userconfig string }{
+		{"home npmrc", ""},
+		{"NPM_CONFIG_USERCONFIG", "custom-npmrc"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pluginHome(t)
+			dir := t.TempDir()
+			file := filepath.Join(dir, ".npmrc")
+			if tc.userconfig != "" {
+				file = filepath.Join(dir, tc.userconfig)
+			}
+			npmrc := "; npm's own settings\nfund=false\nregistry=" + reg.srv.URL + "/\n@other:registry=https://other.invalid/\n"
+			if err := os.WriteFile(file, []byte(npmrc), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("HOME", dir)
+			t.Setenv("NPM_CONFIG_USERCONFIG", "")
+			if tc.userconfig != "" {
+				t.Setenv("HOME", t.TempDir()) // no ~/.npmrc there
+				t.Setenv("NPM_CONFIG_USERCONFIG", file)
+			}
+			res := installJSON(t, "npm:from-npmrc")
+			if res.Version != "1.0.0" {
+				t.Fatalf("install: %+v", res)
+			}
+			if o := getRecord(t, "from-npmrc").Origin; o.Registry != reg.srv.URL+"/" {
+				t.Fatalf("registry %q, want the npmrc's %q", o.Registry, reg.srv.URL+"/")
+			}
+		})
 	}
 }

@@ -110,7 +110,9 @@ func pluginUpdateCmd() *cobra.Command {
 			"latest), downloads it and checks its integrity, stages it and shows what changed:\n" +
 			"files, entries, injected services, dependencies, grants and install scripts. The\n" +
 			"installed version keeps running until `cwx plugin trust ID --token` is given the\n" +
-			"token this review prints. --dry-run prints the review and keeps nothing.",
+			"token this review prints. --dry-run prints the review and keeps nothing. A plugin\n" +
+			"installed from a marketplace updates to what the marketplace lists at its HEAD now\n" +
+			"(an entry in a repository of its own: that repository's ref or HEAD).",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, cfg, err := openPlugins()
@@ -122,8 +124,20 @@ func pluginUpdateCmd() *cobra.Command {
 				return pluginErr(err)
 			}
 			o := r.Origin
+			if o != nil && o.Type == plugins.OriginMarketplace {
+				if to != "" {
+					return exitf(ExitUsage, "--to names an npm version; %s updates to what marketplace %s lists now", r.ID, o.Marketplace)
+				}
+				stop := startProgress(cmd.ErrOrStderr(), "fetching "+o.Name+"@"+o.Marketplace)
+				rv, err := updateMarketplace(cmd.Context(), s, r, dryRun)
+				stop()
+				if err != nil {
+					return err
+				}
+				return writeReport(cmd.OutOrStdout(), asJSON, rv, writeUpdateReview)
+			}
 			if o == nil || o.Type != plugins.OriginNpm {
-				return exitf(ExitUsage, "%s was installed from %s, not by name; install the new folder or tarball with `cwx plugin install`", r.ID, r.Source)
+				return exitf(ExitUsage, "%s was installed from %s, not by name or from a marketplace; install the new folder or tarball with `cwx plugin install`", r.ID, r.Source)
 			}
 			reg, err := openRegistry(cfg)
 			if err != nil {
@@ -170,11 +184,19 @@ func pluginUpdateCmd() *cobra.Command {
 
 func writeUpdateReview(w io.Writer, rv *plugins.UpdateReview) {
 	if rv.Unchanged {
-		printf(w, "%s %s: the registry's %s has the same bytes; nothing to update\n", rv.ID, rv.From, rv.To)
+		what := "the registry's " + rv.To
+		if rv.Integrity == "" { // not from a registry: a marketplace entry
+			what = rv.ToSource
+		}
+		printf(w, "%s %s: %s has the same bytes; nothing to update\n", rv.ID, rv.From, oneLine(stripEscapes(what)))
 		return
 	}
 	printf(w, "update   %s %s → %s\n", rv.ID, rv.From, rv.To)
-	printf(w, "source   %s, tarball %s\n", rv.ToSource, rv.Integrity)
+	if rv.Integrity != "" {
+		printf(w, "source   %s, tarball %s\n", rv.ToSource, rv.Integrity)
+	} else {
+		printf(w, "source   %s\n", rv.ToSource)
+	}
 	if rv.Deprecated != "" {
 		printf(w, "DEPRECATED by its publisher: %s\n", oneLine(stripEscapes(rv.Deprecated)))
 	}

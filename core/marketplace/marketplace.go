@@ -59,7 +59,7 @@ func (e Entry) Folder(pluginRoot string) (string, error) {
 			Source string `json:"source"`
 		}
 		_ = json.Unmarshal(e.Source, &obj)
-		return "", fmt.Errorf("%w: %s's source is %q, not a folder of the marketplace; only folder sources are installed", ErrMarketplace, e.Name, obj.Source)
+		return "", fmt.Errorf("%w: %s's source is %q, not a folder of the marketplace", ErrMarketplace, e.Name, obj.Source)
 	}
 	if !strings.HasPrefix(s, "./") && pluginRoot != "" {
 		s = path.Join(pluginRoot, s)
@@ -179,6 +179,12 @@ func (s *Snapshot) Extract(e Entry, dst string) error {
 			return fmt.Errorf("%w: %s's folder %s is not in commit %s", ErrMarketplace, e.Name, folder, s.Commit)
 		}
 	}
+	return extractTree(sub, e.Name, dst)
+}
+
+// extractTree writes sub into dst (which must not exist) through an os.Root; name is the
+// entry's, for errors.
+func extractTree(sub *object.Tree, name, dst string) error {
 	if err := os.Mkdir(dst, 0o700); err != nil {
 		return err
 	}
@@ -192,7 +198,7 @@ func (s *Snapshot) Extract(e Entry, dst string) error {
 	walker := object.NewTreeWalker(sub, true, nil)
 	defer walker.Close()
 	for {
-		name, ent, err := walker.Next()
+		p, ent, err := walker.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
@@ -200,11 +206,11 @@ func (s *Snapshot) Extract(e Entry, dst string) error {
 			return err
 		}
 		if files++; files > MaxFiles {
-			return fmt.Errorf("%w: %s has more than %d entries", ErrMarketplace, e.Name, MaxFiles)
+			return fmt.Errorf("%w: %s has more than %d entries", ErrMarketplace, name, MaxFiles)
 		}
-		c := path.Clean(name)
-		if c != name || strings.HasPrefix(c, "../") || c == ".." || path.IsAbs(c) || slices.Contains(strings.Split(c, "/"), ".git") {
-			return fmt.Errorf("%w: %s: tree entry %q", ErrMarketplace, e.Name, name)
+		c := path.Clean(p)
+		if c != p || strings.HasPrefix(c, "../") || c == ".." || path.IsAbs(c) || slices.Contains(strings.Split(c, "/"), ".git") {
+			return fmt.Errorf("%w: %s: tree entry %q", ErrMarketplace, name, p)
 		}
 		rel := filepath.FromSlash(c)
 		switch ent.Mode {
@@ -218,7 +224,7 @@ func (s *Snapshot) Extract(e Entry, dst string) error {
 				return err
 			}
 			if bytes += blob.Size; bytes > MaxBytes {
-				return fmt.Errorf("%w: %s is over %d bytes", ErrMarketplace, e.Name, MaxBytes)
+				return fmt.Errorf("%w: %s is over %d bytes", ErrMarketplace, name, MaxBytes)
 			}
 			if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 				return err
@@ -227,7 +233,7 @@ func (s *Snapshot) Extract(e Entry, dst string) error {
 				return err
 			}
 		default:
-			return fmt.Errorf("%w: %s: %s is a submodule or an unknown kind of entry", ErrMarketplace, e.Name, name)
+			return fmt.Errorf("%w: %s: %s is a submodule or an unknown kind of entry", ErrMarketplace, name, p)
 		}
 	}
 }

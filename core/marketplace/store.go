@@ -1,22 +1,16 @@
 package marketplace
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
-	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 
 	"github.com/cwx-dev/cwx/core/egress"
 	"github.com/cwx-dev/cwx/core/internal/boundedfile"
@@ -83,8 +77,8 @@ func load(home string) (*file, error) {
 
 // Add reads the marketplace at src (a repository path, or an https URL cloned bare under
 // $CWX_HOME/marketplaces/) at its HEAD commit and records it under its manifest's name.
-func Add(home, src string, now time.Time) (Known, *Snapshot, error) {
-	repo, err := Fetch(home, src)
+func Add(ctx context.Context, home, src string, now time.Time) (Known, *Snapshot, error) {
+	repo, err := Fetch(ctx, home, src)
 	if err != nil {
 		return Known{}, nil, err
 	}
@@ -116,8 +110,10 @@ func Add(home, src string, now time.Time) (Known, *Snapshot, error) {
 }
 
 // Fetch returns the repository to read for src: a local path as it is (absolute), or for
-// an https URL a bare clone under $CWX_HOME/marketplaces/, fetched again when it exists.
-func Fetch(home, src string) (string, error) {
+// an http(s) URL a bare clone under $CWX_HOME/marketplaces/, fetched again when it
+// exists. The URL is https to a public address, or one you typed as a literal address or
+// localhost (a local server, which may be plain http); only its own origin is reached.
+func Fetch(ctx context.Context, home, src string) (string, error) {
 	if !strings.Contains(src, "://") {
 		abs, err := filepath.Abs(src)
 		if err != nil {
@@ -125,36 +121,24 @@ func Fetch(home, src string) (string, error) {
 		}
 		return abs, nil
 	}
-	if !strings.HasPrefix(src, "https://") {
-		return "", fmt.Errorf("%w: %s: a marketplace URL must be https (or give a local path)", ErrMarketplace, src)
+	if !strings.HasPrefix(src, "https://") && !strings.HasPrefix(src, "http://") {
+		return "", fmt.Errorf("%w: %s: a marketplace URL must be https (or give a local path)", ErrMarketplace, redacted(src))
 	}
-	installHTTPS()
-	sum := sha256.Sum256([]byte(src))
-	dir := filepath.Join(home, "marketplaces", hex.EncodeToString(sum[:8])+".git")
-	if _, err := os.Stat(dir); err == nil {
-		r, err := git.PlainOpen(dir)
-		if err != nil {
-			return "", err
-		}
-		if err := r.Fetch(&git.FetchOptions{Force: true}); err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-			return "", fmt.Errorf("fetch %s: %w", src, err)
-		}
-		return dir, nil
+	if err := checkGitURL(src); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrMarketplace, err)
 	}
-	if _, err := git.PlainClone(dir, true, &git.CloneOptions{URL: src}); err != nil {
-		os.RemoveAll(dir)
-		return "", fmt.Errorf("clone %s: %w", src, err)
+	u, _ := url.Parse(src)
+	o, err := egress.OriginOf(u)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrMarketplace, err)
+	}
+	p, _, err := remotePolicy(src, &o)
+	if err != nil {
+		return "", err
+	}
+	dir := cacheDir(home, "", src)
+	if err := syncRepo(ctx, dir, src, p); err != nil {
+		return "", err
 	}
 	return dir, nil
-}
-
-var httpsOnce sync.Once
-
-// installHTTPS makes go-git's https transport go through core/egress: no proxy, public
-// addresses only, capped, with a deadline.
-func installHTTPS() {
-	httpsOnce.Do(func() {
-		c := egress.New(egress.Policy{MaxResponseBytes: MaxBytes, Timeout: 5 * time.Minute})
-		client.InstallProtocol("https", githttp.NewClient(&http.Client{Transport: c.RoundTripper()}))
-	})
 }

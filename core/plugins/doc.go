@@ -67,8 +67,9 @@
 //
 // [Store.InstallWith] is Install with options: the [Origin] to record (core/cli passes the
 // npm name, version, query, registry, tarball URL, sha512 integrity and deprecation of a
-// by-name install; without one a folder or a tarball records itself, a tarball with its
-// sha512), a closure hash the staged copy must have (a lock's, refused before anything is
+// by-name install, or a marketplace entry's marketplace, commit and folder, or for an entry
+// in a git repository of its own that repository's URL and commit; without one a folder or
+// a tarball records itself, a tarball with its sha512), a closure hash the staged copy must have (a lock's, refused before anything is
 // recorded), and StageOnly. Record.Origin is kept in state.json, and the store rewrites
 // $CWX_HOME/plugins.lock ([Lock], [ReadLock]) from state.json after every change of what is
 // installed, so the lock is a projection and state.json stays the one record. Installing

@@ -44,6 +44,10 @@ type Origin struct {
 	Marketplace string `json:"marketplace,omitempty"`
 	Commit      string `json:"commit,omitempty"`
 	Folder      string `json:"folder,omitempty"`
+	// For an OriginMarketplace entry whose source is a git repository of its own: the
+	// repository's URL and the commit of it installed (Folder is then unset).
+	Repository       string `json:"repository,omitempty"`
+	RepositoryCommit string `json:"repository_commit,omitempty"`
 }
 
 // String is the short form `cwx plugin list` prints: npm:<name>@<version>, or the path.
@@ -55,9 +59,9 @@ func (o *Origin) String() string {
 	case OriginNpm:
 		return "npm:" + o.Name + "@" + o.Version
 	case OriginMarketplace:
-		c := o.Commit
-		if len(c) > 12 {
-			c = c[:12]
+		c := short(o.Commit)
+		if o.RepositoryCommit != "" {
+			return o.Name + "@" + o.Marketplace + " (commit " + c + ", repository commit " + short(o.RepositoryCommit) + ")"
 		}
 		return o.Name + "@" + o.Marketplace + " (commit " + c + ")"
 	}
