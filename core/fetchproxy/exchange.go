@@ -195,7 +195,7 @@ func (ex *exchange) request(r request) (*http.Request, error) {
 	var body io.Reader
 	switch {
 	case r.stream:
-		body = io.MultiReader(bytes.NewReader(r.body), ex.pr)
+		body = &streamBody{Reader: io.MultiReader(bytes.NewReader(r.body), ex.pr), pr: ex.pr}
 		ex.sent.Add(int64(len(r.body)))
 	case len(r.body) > 0:
 		body = bytes.NewReader(r.body)
@@ -213,6 +213,17 @@ func (ex *exchange) request(r request) (*http.Request, error) {
 	}
 	return req, nil
 }
+
+// streamBody is a streamed request body: closing it (the transport does, once it is done
+// with the body, say because the server answered early) fails the pending net/write.
+type streamBody struct {
+	io.Reader
+	pr *io.PipeReader
+}
+
+var errBodyUnread = errors.New("the server stopped reading the request body")
+
+func (b *streamBody) Close() error { return b.pr.CloseWithError(errBodyUnread) }
 
 // head is the answer to net/fetch: the response's head less every header name configured
 // for the plugin.
@@ -298,6 +309,10 @@ func (p *Proxy) write(ctx context.Context, c Caller, v *protocol.NetWriteParams)
 	defer stop()
 	if len(data) > 0 {
 		if _, err := ex.pw.Write(data); err != nil {
+			if errors.Is(err, errBodyUnread) && ex.ctx.Err() == nil {
+				return nil, refused(protocol.CodeExecutionFailed, protocol.NetReasonNetwork, ex.origin,
+					"net/write to %s failed: the server stopped reading the request body (it may have answered already)", ex.origin)
+			}
 			return nil, ex.classify(err)
 		}
 		ex.sent.Add(int64(len(data)))
@@ -402,7 +417,7 @@ func (ex *exchange) finish(outcome string) {
 }
 
 func (ex *exchange) finishWith(e *protocol.RPCError) {
-	ex.finish("failed: " + reasonOf(e))
+	ex.finish("failed: " + reasonOf(e) + " (" + e.Message + ")")
 }
 
 // end ends the exchange with cause (the first cause wins): its context, its pipe, its
@@ -452,7 +467,7 @@ func (p *Proxy) logRefused(c Caller, method string, r request, e *protocol.RPCEr
 	if r.url != nil {
 		where = logURL(r.origin, r.url)
 	}
-	p.log.Info(fmt.Sprintf("host: fetch %s %s: refused: %s", sanitize(method), where, reasonOf(e)), "plugin", c.Owner.PluginID)
+	p.log.Info(fmt.Sprintf("host: fetch %s %s: refused: %s (%s)", sanitize(method), where, reasonOf(e), e.Message), "plugin", c.Owner.PluginID)
 }
 
 // sanitize keeps a method printable in a log line.
