@@ -17,21 +17,24 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
-// Read-ahead of a response body: at most pumpDepth chunks of pumpChunk bytes per exchange.
+// Read-ahead of a response body: at most pumpDepth chunks of pumpChunk bytes per exchange;
+// a net/read that has data waits at most pumpLinger for more.
 const (
-	pumpChunk = 64 << 10
-	pumpDepth = 16
+	pumpChunk  = 64 << 10
+	pumpDepth  = 16
+	pumpLinger = time.Millisecond
 )
 
 // exchange is one open net/fetch: its context, the streamed body's pipe, the response's
 // pump, and what its log line will say.
 type exchange struct {
-	id, plugin string
-	origin     string // canonical, for errors
-	method     string
-	logURL     string
-	log        func(msg string)
-	start      time.Time
+	id     string
+	plugin string
+	origin string // canonical, for errors
+	method string
+	logURL string
+	log    func(msg string)
+	start  time.Time
 
 	ctx     context.Context
 	cancel  context.CancelCauseFunc
@@ -41,22 +44,27 @@ type exchange struct {
 	pr *io.PipeReader // nil unless the body is streamed
 	pw *io.PipeWriter
 
-	sent, recvd atomic.Int64
-	maxSend     int64
+	sent    atomic.Int64
+	recvd   atomic.Int64
+	maxSend int64
 
 	writeMu sync.Mutex // one net/write at a time
-	wrote   bool       // +checklocks:writeMu; the end was written
+	// wrote says the end of the body was written.
+	wrote bool // +checklocks:writeMu
 
-	readMu  sync.Mutex // one net/read at a time
-	pending []byte     // +checklocks:readMu; what the last read left of a chunk
-	failed  error      // +checklocks:readMu; the body's error, after its data
-	chunks  chan chunk // set once the head arrived
+	readMu sync.Mutex // one net/read at a time
+	// pending is what the last read left of a chunk; failed the body's error, after its
+	// data; chunks is set once the head arrived.
+	pending []byte     // +checklocks:readMu
+	failed  error      // +checklocks:readMu
+	chunks  chan chunk // +checklocks:readMu
 	status  atomic.Int64
 
-	mu       sync.Mutex
-	pumpDone chan struct{} // +checklocks:mu; nil until the pump starts
+	mu sync.Mutex
+	// pumpDone is nil until the pump starts; outcome is set by the first of finish and end.
+	pumpDone chan struct{} // +checklocks:mu
 	ended    bool          // +checklocks:mu
-	outcome  string        // +checklocks:mu; set by the first of finish and end
+	outcome  string        // +checklocks:mu
 }
 
 type chunk struct {
@@ -386,7 +394,9 @@ func (ex *exchange) take(ctx context.Context, max int) ([]byte, bool, error) {
 			select {
 			case ch = <-ex.chunks:
 			default:
-				return out, false, nil
+				if !ex.linger(&ch) {
+					return out, false, nil
+				}
 			}
 		}
 		if ch.err != nil {
@@ -396,6 +406,24 @@ func (ex *exchange) take(ctx context.Context, max int) ([]byte, bool, error) {
 		out, ex.pending = appendUpTo(out, ch.data, max)
 	}
 	return out, false, nil
+}
+
+// linger waits up to pumpLinger for the next chunk once a read has data: a body arriving
+// at the connection's pace fills one net/read instead of many, and a stream that pauses
+// (server-sent events) is answered after at most pumpLinger.
+//
+// +checklocks:ex.readMu
+func (ex *exchange) linger(ch *chunk) bool {
+	t := time.NewTimer(pumpLinger)
+	defer t.Stop()
+	select {
+	case *ch = <-ex.chunks:
+		return true
+	case <-t.C:
+		return false
+	case <-ex.ctx.Done():
+		return false
+	}
 }
 
 func appendUpTo(out, data []byte, max int) ([]byte, []byte) {

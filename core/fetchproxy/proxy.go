@@ -89,7 +89,7 @@ type ownerState struct {
 	pol     *policy
 	limiter *rate.Limiter
 	unhook  func() bool
-	open    map[string]*exchange // +checklocks:Proxy.mu
+	open    map[string]*exchange // guarded by Proxy.mu
 }
 
 // New returns a proxy.
