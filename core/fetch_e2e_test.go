@@ -18,6 +18,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/cwx-dev/cwx/core/tickets"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
@@ -273,7 +274,7 @@ func TestFetchProxyNotGranted(t *testing.T) {
 }
 
 // parsingService is a local fake of a document-parsing service: POST /tasks takes a
-// multipart upload (the token required), GET /tasks/{id} says completed, GET
+// multipart upload (the token required), GET /tasks/{id} says pending, then completed, GET
 // /tasks/{id}/result returns markdown naming what was uploaded.
 func parsingService(t *testing.T) *httptest.Server {
 	var mu sync.Mutex
@@ -299,9 +300,18 @@ func parsingService(t *testing.T) *httptest.Server {
 		w.WriteHeader(http.StatusAccepted)
 		fmt.Fprintf(w, `{"task_id":%q,"status":"pending"}`, id)
 	})
+	polls := map[string]int{}
 	mux.HandleFunc("GET /tasks/{id}", func(w http.ResponseWriter, r *http.Request) {
+		// pending for more polls than a ticket has uses (tickets.Uses): a fetch spends none
+		mu.Lock()
+		polls[r.PathValue("id")]++
+		status := "pending"
+		if polls[r.PathValue("id")] > tickets.Uses+5 {
+			status = "completed"
+		}
+		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"task_id":%q,"status":"completed"}`, r.PathValue("id"))
+		fmt.Fprintf(w, `{"task_id":%q,"status":%q}`, r.PathValue("id"), status)
 	})
 	mux.HandleFunc("GET /tasks/{id}/result", func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()

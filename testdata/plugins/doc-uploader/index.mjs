@@ -33,7 +33,7 @@ export function apply(ctx, config = {}) {
         const st = await json(await fetch(`${base}/tasks/${encodeURIComponent(task.task_id)}`, { signal: exec?.signal }), 'GET /tasks/{id}');
         if (st.status === 'completed') break;
         if (st.status === 'failed') throw new Error(`the task failed: ${st.error}`);
-        await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 20));
       }
       const res = await json(await fetch(`${base}/tasks/${encodeURIComponent(task.task_id)}/result`, { signal: exec?.signal }), 'GET result');
       return res.md;
