@@ -86,11 +86,12 @@ func (p *Proxy) fetch(ctx context.Context, c Caller, v *protocol.NetFetchParams)
 		p.logRefused(c, r.method, r, e)
 		return nil, e
 	}
-	st, err := p.state(c)
+	st, gc, err := p.state(c)
 	if err != nil {
 		return nil, refused(protocol.CodeCancelled, protocol.NetReasonCancelled, on, "fetch to %s cancelled: %s", on, err)
 	}
-	if e := p.judge(c, st, r); e != nil {
+	defer p.starting(st, r.id)()
+	if e := p.judge(c, gc.pol, r); e != nil {
 		p.logRefused(c, r.method, r, e)
 		return nil, e
 	}
@@ -109,7 +110,7 @@ func (p *Proxy) fetch(ctx context.Context, c Caller, v *protocol.NetFetchParams)
 	}
 	// $/cancel of the pending net/fetch ends the exchange.
 	stop := context.AfterFunc(ctx, func() { ex.end(errRequestGone) })
-	resp, err := st.client.Do(req)
+	resp, err := gc.client.Do(req)
 	stop()
 	if err != nil {
 		e := ex.classify(err)
@@ -119,23 +120,23 @@ func (p *Proxy) fetch(ctx context.Context, c Caller, v *protocol.NetFetchParams)
 	}
 	ex.status.Store(int64(resp.StatusCode))
 	ex.startPump(resp)
-	return head(resp, st.pol), nil
+	return head(resp, gc.pol), nil
 }
 
 // judge applies the plugin's policy to the first hop: the origin granted, the headers the
 // plugin may set.
-func (p *Proxy) judge(c Caller, st *ownerState, r request) *protocol.RPCError {
+func (p *Proxy) judge(c Caller, pol *policy, r request) *protocol.RPCError {
 	on, id := r.origin.String(), c.Owner.PluginID
-	if !st.pol.network[r.origin] {
+	if !pol.network[r.origin] {
 		return refused(protocol.CodeRefused, protocol.NetReasonNotGranted, on,
 			"fetch to %s refused: it is not in plugin %q's network grant; to allow it, add %q to network under [plugins.%q] in config.toml", on, id, on, id)
 	}
-	if err := st.pol.badEnv[r.origin]; err != nil {
+	if err := pol.badEnv[r.origin]; err != nil {
 		return refused(protocol.CodeRefused, protocol.NetReasonRequest, on,
 			"fetch to %s refused: the headers configured for it under [plugins.%q.headers] cannot be set: %s", on, id, err)
 	}
 	for _, h := range r.headers {
-		if why := st.pol.checkHeader(r.origin, h.Name); why != "" {
+		if why := pol.checkHeader(r.origin, h.Name); why != "" {
 			return refused(protocol.CodeRefused, protocol.NetReasonRequest, on, "fetch to %s refused: %s", on, why)
 		}
 	}
@@ -291,7 +292,7 @@ func (ex *exchange) startPump(resp *egress.Response) {
 
 // write serves net/write: the next chunk of a streamed body, answered once consumed.
 func (p *Proxy) write(ctx context.Context, c Caller, v *protocol.NetWriteParams) (any, error) {
-	ex := p.lookup(c, v.RequestID)
+	ex := p.await(ctx, c, v.RequestID)
 	if ex == nil {
 		return nil, unknown(v.RequestID)
 	}

@@ -72,6 +72,9 @@ type Proxy struct {
 	mu     sync.Mutex
 	owners map[ownerKey]*ownerState // +checklocks:mu
 	closed bool                     // +checklocks:mu
+	// changed is closed (and replaced) whenever an exchange is admitted or a net/fetch
+	// settles: a net/write that overtook its net/fetch waits on it.
+	changed chan struct{} // +checklocks:mu
 }
 
 // ownerKey names one owner on one host incarnation.
@@ -84,12 +87,21 @@ type ownerKey struct {
 // ownerState is one owner's client, bucket and open exchanges.
 type ownerState struct {
 	key     ownerKey
-	grants  string // fingerprint of the grants the client was made for
-	client  *egress.Client
-	pol     *policy
+	cur     *grantClient // guarded by Proxy.mu; replaced when the grants change
 	limiter *rate.Limiter
 	unhook  func() bool
 	open    map[string]*exchange // guarded by Proxy.mu
+	// starting are the request_ids of the net/fetch requests being judged (guarded by
+	// Proxy.mu).
+	starting map[string]bool
+}
+
+// grantClient is the egress client made for one set of grants, with its policy; it never
+// changes once made, so an exchange keeps the one it started with.
+type grantClient struct {
+	grants string // fingerprint of the grants
+	client *egress.Client
+	pol    *policy
 }
 
 // New returns a proxy.
@@ -106,7 +118,7 @@ func New(o Options) *Proxy {
 	if o.Burst <= 0 {
 		o.Burst = Burst
 	}
-	return &Proxy{o: o, log: o.Logger, owners: map[ownerKey]*ownerState{}}
+	return &Proxy{o: o, log: o.Logger, owners: map[ownerKey]*ownerState{}, changed: make(chan struct{})}
 }
 
 // OwnerOf is the owner a net/* request names, and whether msg is one.
@@ -180,33 +192,34 @@ var (
 	errDefaultTime = errdefs.New(errdefs.ErrTimeout, "the fetch deadline outside a tool call passed")
 )
 
-// state returns c's owner state, made (or remade, when its grants changed) on demand.
-func (p *Proxy) state(c Caller) (*ownerState, error) {
+// state returns c's owner state, made on demand, and the client for c's grants (remade
+// when they changed: new requests use the new one, open ones finish on theirs).
+func (p *Proxy) state(c Caller) (*ownerState, *grantClient, error) {
 	key := ownerKey{host: c.Host, gen: c.Generation, owner: c.Owner}
 	fp := fingerprint(c.Grants)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return nil, errProxyClosed
+		return nil, nil, errProxyClosed
 	}
 	st := p.owners[key]
-	if st != nil && st.grants == fp {
-		return st, nil
+	if st != nil && st.cur.grants == fp {
+		return st, st.cur, nil
 	}
 	pol := newPolicy(c.Owner.PluginID, c.Grants)
-	client := egress.New(egress.Policy{Allow: pol.allow, Private: pol.private, Header: pol.header,
-		MaxRequestBytes: p.o.MaxRequestBytes, MaxResponseBytes: p.o.MaxResponseBytes, Timeout: MaxExchange, RootCAs: p.o.RootCAs})
-	if st != nil { // the grants changed: new requests use the new client, open ones finish
-		st.grants, st.client, st.pol = fp, client, pol
-		return st, nil
+	gc := &grantClient{grants: fp, pol: pol, client: egress.New(egress.Policy{Allow: pol.allow, Private: pol.private, Header: pol.header,
+		MaxRequestBytes: p.o.MaxRequestBytes, MaxResponseBytes: p.o.MaxResponseBytes, Timeout: MaxExchange, RootCAs: p.o.RootCAs})}
+	if st != nil {
+		st.cur.client.Close() // its idle connections; those in use finish
+		st.cur = gc
+		return st, gc, nil
 	}
-	st = &ownerState{key: key, grants: fp, client: client, pol: pol,
-		limiter: rate.NewLimiter(p.o.Rate, p.o.Burst), open: map[string]*exchange{}}
+	st = &ownerState{key: key, cur: gc, limiter: rate.NewLimiter(p.o.Rate, p.o.Burst), open: map[string]*exchange{}, starting: map[string]bool{}}
 	if c.Context != nil {
 		st.unhook = context.AfterFunc(c.Context, func() { p.dropOwner(st, errOwnerEnded) })
 	}
 	p.owners[key] = st
-	return st, nil
+	return st, gc, nil
 }
 
 // dropOwner forgets st and ends its exchanges, waiting for their pumps.
@@ -219,6 +232,7 @@ func (p *Proxy) dropOwner(st *ownerState, cause error) {
 	for _, ex := range st.open {
 		open = append(open, ex)
 	}
+	cur := st.cur
 	p.mu.Unlock()
 	if st.unhook != nil {
 		st.unhook()
@@ -226,7 +240,7 @@ func (p *Proxy) dropOwner(st *ownerState, cause error) {
 	for _, ex := range open {
 		ex.end(cause)
 	}
-	st.client.Close()
+	cur.client.Close()
 }
 
 // lookup is c's open exchange id, or nil.
@@ -253,6 +267,7 @@ func (p *Proxy) admit(st *ownerState, ex *exchange) *protocol.RPCError {
 		return refused(protocol.CodeRefused, protocol.NetReasonRateLimit, ex.origin, "fetch to %s refused: the plugin already has %d requests open; close or finish one first", ex.origin, MaxOpen)
 	}
 	st.open[ex.id] = ex
+	p.notifyLocked()
 	ex.forget = func() {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -261,6 +276,64 @@ func (p *Proxy) admit(st *ownerState, ex *exchange) *protocol.RPCError {
 		}
 	}
 	return nil
+}
+
+// notifyLocked wakes what waits on p.changed.
+//
+// +checklocks:p.mu
+func (p *Proxy) notifyLocked() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// starting marks id's net/fetch as being judged until the returned func is called.
+func (p *Proxy) starting(st *ownerState, id string) func() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st.starting[id] = true
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		delete(st.starting, id)
+		p.notifyLocked()
+	}
+}
+
+// overtakeGrace is how long a net/write for an id no net/fetch has named yet waits for it:
+// the host sends net/write while its net/fetch is pending, and the core may handle the two
+// in either order.
+const overtakeGrace = time.Second
+
+// await is c's exchange id, waiting while its net/fetch is being judged (and up to
+// overtakeGrace for one to start); nil when there is none.
+func (p *Proxy) await(ctx context.Context, c Caller, id string) *exchange {
+	key := ownerKey{host: c.Host, gen: c.Generation, owner: c.Owner}
+	grace := time.NewTimer(overtakeGrace)
+	defer grace.Stop()
+	graceOver := false
+	for {
+		p.mu.Lock()
+		var ex *exchange
+		starting := false
+		if st := p.owners[key]; st != nil {
+			ex, starting = st.open[id], st.starting[id]
+		}
+		changed := p.changed
+		p.mu.Unlock()
+		switch {
+		case ex != nil:
+			return ex
+		case graceOver && !starting:
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-grace.C:
+			graceOver = true
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 // unknown is the answer about an exchange that is not open.

@@ -540,3 +540,54 @@ func TestLimits(t *testing.T) {
 		wantReason(t, err, protocol.CodeRefused, protocol.NetReasonRequest, "CWX_TEST_FETCH_NOT_SET")
 	})
 }
+
+// TestGrantsChangeMidway: a changed grant applies to the next request; an open exchange
+// finishes under the grant it started with.
+func TestGrantsChangeMidway(t *testing.T) {
+	s := server(t, func(w http.ResponseWriter, req *http.Request) {
+		io.WriteString(w, fmt.Sprint(req.Header.Get("Authorization") != ""))
+	})
+	r := newRig(t, grant(s.URL), Options{})
+	if _, err := r.fetch(context.Background(), &protocol.NetFetchParams{RequestID: "before", URL: s.URL}); err != nil {
+		t.Fatal(err)
+	}
+	r.c.Grants = config.Grants{Network: []string{s.URL}, Private: []string{s.URL}} // the header removed
+	if _, err := r.fetch(context.Background(), &protocol.NetFetchParams{RequestID: "after", URL: s.URL}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"before": "true", "after": "false"} {
+		if b, err := r.readAll(id, 0); err != nil || string(b) != want {
+			t.Fatalf("%s: %q, %v; want %s", id, b, err, want)
+		}
+	}
+	r.c.Grants = config.Grants{}
+	_, err := r.fetch(context.Background(), &protocol.NetFetchParams{URL: s.URL})
+	wantReason(t, err, protocol.CodeRefused, protocol.NetReasonNotGranted)
+}
+
+// TestWriteOvertakingItsFetch: the host sends net/write while its net/fetch is pending, and
+// the core may handle the write first; it waits for the exchange instead of refusing it.
+func TestWriteOvertakingItsFetch(t *testing.T) {
+	s := server(t, func(w http.ResponseWriter, req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		w.Write(b)
+	})
+	r := newRig(t, grant(s.URL), Options{})
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := r.serve(context.Background(), protocol.MethodNetWrite, &protocol.NetWriteParams{Owner: r.c.Owner, RequestID: "early",
+			Data: base64.StdEncoding.EncodeToString([]byte(" world")), End: true})
+		wrote <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if _, err := r.fetch(context.Background(), &protocol.NetFetchParams{RequestID: "early", Method: "POST", URL: s.URL, BodyStreamed: true,
+		Body: base64.StdEncoding.EncodeToString([]byte("hello"))}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatalf("the early net/write: %v", err)
+	}
+	if b, err := r.readAll("early", 0); err != nil || string(b) != "hello world" {
+		t.Fatalf("%q, %v", b, err)
+	}
+}
