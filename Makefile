@@ -109,7 +109,8 @@ FUZZ_TARGETS := \
 	./core/plugins:FuzzDecodeState ./core/plugins:FuzzParseCompat ./core/catalog:FuzzReadEntry ./core/probecache:FuzzLoad \
 	./core/natives:FuzzHunks ./core/ccplugin:FuzzParseCommand ./core/ccplugin:FuzzParseManifest ./core/ccplugin:FuzzParseMCP \
 	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest \
-	./core/config:FuzzParseOrigin ./core/content:FuzzCheck ./core/gitscope:FuzzParse ./core/skills:FuzzParse
+	./core/config:FuzzParseOrigin ./core/content:FuzzCheck ./core/gitscope:FuzzParse ./core/skills:FuzzParse \
+	./core/fetchproxy:FuzzParseFetch
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/fetchproxy"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
 	"github.com/cwx-dev/cwx/core/natives"
@@ -283,6 +284,28 @@ func (c *coreCalls) serveUserAsk(ctx context.Context, t protocol.HostKey, gen ui
 	ctx, stop := owners.EndsWith(ctx, inv.ctx)
 	defer stop()
 	return inv.ask(ctx, q)
+}
+
+// fetchInvocation ties a net/fetch that carries a ticket to its invocation (the fetch
+// proxy's Options.Invocation, core/fetchproxy): the ticket must be a live tool call's or
+// command's, of this host and owner, as for user/ask. It is looked up without spending a use
+// (tickets.Table.Look): a plugin may poll a service far more often than it calls the core.
+// The exchange's context then ends with the invocation, its deadline included.
+func (c *coreCalls) fetchInvocation(ctx context.Context, fc fetchproxy.Caller, ticket string) (context.Context, func(), error) {
+	row, err := c.tickets().Look(ticket, tickets.Host{Key: fc.Host, Generation: fc.Generation}, fc.Owner)
+	if errors.Is(err, tickets.ErrViolation) {
+		c.log.Warn("host presented too many invalid tickets; ending it", "tier", fc.Host, "host_generation", fc.Generation)
+		return nil, nil, fmt.Errorf("%w: net/fetch: %w", rpc.ErrViolation, err)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	inv := c.get(row.Target.CallID)
+	if inv == nil {
+		return nil, nil, tickets.ErrRefused
+	}
+	ictx, stop := owners.EndsWith(ctx, inv.ctx)
+	return ictx, stop, nil
 }
 
 // ask puts q to inv's Asker, one question or card at a time, with the invocation's deadline

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/fetchproxy"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
@@ -86,6 +87,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 			return scriptToolsWork(home, nat.set, m.reg, want)
 		}, HooksModule: m.hooks.hooksWork},
 		Bundle: o.Bundle, ShimPath: o.ShimPath, PollInterval: o.PollInterval, Tier: o.Tier, Lazy: o.Lazy, Now: o.Now, Isolate: o.Isolate,
+		Fetch: fetchproxy.Options{Invocation: m.cc.fetchInvocation},
 	}
 	if testSeams != nil {
 		testSeams(m, &oo)

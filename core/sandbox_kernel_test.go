@@ -121,7 +121,12 @@ func TestSandboxKernelSurface(t *testing.T) {
 		if err := os.Chmod(sock, 0o777); err != nil {
 			t.Fatal(err)
 		}
-		if p := callProbe(t, m, "net_probe", map[string]string{"path": sock}); p.OK || p.Code != "EACCES" {
+		// The host refuses node:net first (its fetch goes through the core's fetch proxy); a
+		// child runtime, which has no such refusal, meets the kernel's.
+		if p := callProbe(t, m, "net_probe", map[string]string{"path": sock}); p.OK || p.Code != "NetworkRefused" {
+			t.Errorf("node:net to a unix socket in the sandboxed host: %+v, want the host's NetworkRefused", p)
+		}
+		if p := callProbe(t, m, "probe_exec", map[string]any{"argv": unixConnectArgv(rt.Path, sock)}); p.OK || p.Stderr != "EACCES" {
 			t.Errorf("connect to a unix socket in the read-only workspace: %+v, want EACCES", p)
 		}
 		if p := callProbe(t, m, "probe_read", map[string]string{"path": sock}); p.OK {
@@ -163,4 +168,13 @@ func TestSandboxDropFallsBack(t *testing.T) {
 			t.Fatalf("the runtime's status: %+v", p)
 		}
 	})
+}
+
+// unixConnectArgv runs runtime on a script that connects to the unix socket sock and
+// writes the error's code on stderr (exit 1), or exits 0 once connected.
+func unixConnectArgv(runtime, sock string) []string {
+	script := fmt.Sprintf(`const s = require("node:net").connect({ path: %q });
+s.on("connect", () => process.exit(0));
+s.on("error", (e) => { process.stderr.write(String(e.code)); process.exit(1); });`, sock)
+	return []string{runtime, "-e", script}
 }

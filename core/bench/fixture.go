@@ -21,6 +21,9 @@ const FixtureTool = "bench_text"
 type Fixtures struct {
 	Plugin string // the fixture plugin's folder (plugin.json, index.mjs)
 	Floor  string // the floor script
+	// FetchPlugin is the fetch fixture's folder (`bench_fetch`), FetchDirect the bare
+	// script that fetches the same URLs without the proxy.
+	FetchPlugin, FetchDirect string
 }
 
 // WriteFixtures writes the fixture plugin and the floor script under dir.
@@ -43,5 +46,6 @@ func WriteFixtures(dir string) (Fixtures, error) {
 		return Fixtures{}, fmt.Errorf("write the bench fixtures: %w", err)
 	}
 	root := filepath.Join(dir, "fixture")
-	return Fixtures{Plugin: filepath.Join(root, "bench-tool"), Floor: filepath.Join(root, "floor.mjs")}, nil
+	return Fixtures{Plugin: filepath.Join(root, "bench-tool"), Floor: filepath.Join(root, "floor.mjs"),
+		FetchPlugin: filepath.Join(root, "bench-fetch"), FetchDirect: filepath.Join(root, "fetch.mjs")}, nil
 }

@@ -39,7 +39,8 @@ func benchCmd() *cobra.Command {
 			"runtime's path) and prints one table: tier start to Ready, activation, a whole\n" +
 			"`cwx tool call` process, 1 KiB calls through the core and over a direct pipe to the\n" +
 			"same host (alternated), a 1 MiB result against a bare runtime writing the same bytes,\n" +
-			"calls/s at 1, 16 and 64 callers, resident memory, and kill -9 to the next answer.\n" +
+			"calls/s at 1, 16 and 64 callers, resident memory, kill -9 to the next answer, and a\n" +
+			"1 MiB fetch through the core's fetch proxy against a bare runtime's (with bubblewrap).\n" +
 			"--quick runs fewer iterations (well under two minutes). Figures depend on the load.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBench(cmd, f) },
@@ -49,7 +50,7 @@ func benchCmd() *cobra.Command {
 	fl.BoolVar(&f.asJSON, "json", false, "print a JSON object")
 	fl.BoolVar(&f.quick, "quick", false, "fewer iterations")
 	fl.IntVar(&f.plugins, "plugins", 1, "enabled fixture plugins (1 to 8): copies of the fixture, each with a tool of its own, that a one-shot call does not use")
-	fl.StringVar(&f.only, "only", "", "run only this step: ready, oneshot, live or direct (oneshot still warms the plugin catalog with one activation first)")
+	fl.StringVar(&f.only, "only", "", "run only this step: ready, oneshot, live, direct or fetch (oneshot still warms the plugin catalog with one activation first)")
 	fl.IntVar(&f.isolated, "isolated", 0, fmt.Sprintf("measure N (1 to %d) fixture plugins each in a host of its own instead: start, memory per host, calls/s spread over the hosts, and one host's kill while the others are called", maxIsolatedHosts))
 	return cmd
 }
@@ -67,7 +68,7 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 		return exitf(ExitUsage, "--isolated measures its own set of plugins; leave out --only and --plugins")
 	}
 	if f.only != "" && !slices.Contains(benchSteps, f.only) {
-		return exitf(ExitUsage, "--only %q: use ready, oneshot, live or direct", f.only)
+		return exitf(ExitUsage, "--only %q: use ready, oneshot, live, direct or fetch", f.only)
 	}
 	rt, err := benchRuntime(ctx, f.runtime)
 	if err != nil {
@@ -152,7 +153,7 @@ func progressLine(w io.Writer) func(string) {
 
 // benchN are the iteration counts of one run.
 type benchN struct {
-	ready, oneshot, activate, hop, big, perLevel, kill int
+	ready, oneshot, activate, hop, big, perLevel, kill, fetch int
 }
 
 // totalCalls is how many calls the Manager has served when the shim's and the core's
@@ -161,9 +162,9 @@ const totalCalls = 10000
 
 func benchCounts(quick bool) benchN {
 	if quick {
-		return benchN{ready: 3, oneshot: 3, activate: 20, hop: 300, big: 20, perLevel: 1000, kill: 3}
+		return benchN{ready: 3, oneshot: 3, activate: 20, hop: 300, big: 20, perLevel: 1000, kill: 3, fetch: 20}
 	}
-	return benchN{ready: 20, oneshot: 10, activate: 100, hop: 2000, big: 100, perLevel: 3000, kill: 20}
+	return benchN{ready: 20, oneshot: 10, activate: 100, hop: 2000, big: 100, perLevel: 3000, kill: 20, fetch: 100}
 }
 
 // benchInput asks the fixture's tool for size bytes of text.

@@ -3,10 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	jsruntime "github.com/cwx-dev/cwx/core/runtime"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
@@ -19,6 +21,7 @@ var benchKeys = map[string][]string{
 	"calls_per_s": {"1", "16", "64"}, "rss_runtime_idle_mib": nil, "rss_shim_mib": nil, "rss_core_mib": nil,
 	"pss_runtime_idle_mib": nil, "pss_shim_mib": nil, "private_shim_mib": nil, "pss_core_mib": nil, "hosts_running": nil,
 	"kill_to_answer_ms": {"p50", "p95", "p99"}, "machine": {"cores", "load", "memory"}, "date": nil,
+	"fetch_1mib_ms": {"p50", "p95", "p99"}, "fetch_direct_1mib_ms": {"p50", "p95", "p99"}, "fetch_added_p95_ms": nil,
 }
 
 // TestBenchQuickJSON runs `cwx bench --quick --json` on each runtime and checks the keys of
@@ -37,8 +40,32 @@ func TestBenchQuickJSON(t *testing.T) {
 			if err := json.Unmarshal([]byte(res.stdout), &top); err != nil {
 				t.Fatalf("bench --json is not an object: %v\n%s", err, res.stdout)
 			}
+			if _, err := jsruntime.ResolveBwrap("", os.Getenv("PATH"), ""); err != nil && os.Getenv("CI") != "true" {
+				t.Logf("no bubblewrap (%v): the fetch figures are not measured", err)
+				delete(top, "fetch_skipped")
+				checkKeys(t, "the report", top, benchKeys)
+				return
+			}
 			checkKeys(t, "the report", top, benchKeys)
+			checkFetchFigures(t, res.stdout)
 		})
+	}
+}
+
+// checkFetchFigures: with bubblewrap (which the e2e tests need anyway) the fetch figures
+// were measured, through the proxy and directly.
+func checkFetchFigures(t *testing.T, out string) {
+	t.Helper()
+	var rep struct {
+		Fetch   struct{ P50 float64 } `json:"fetch_1mib_ms"`
+		Direct  struct{ P50 float64 } `json:"fetch_direct_1mib_ms"`
+		Skipped string                `json:"fetch_skipped"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Skipped != "" || rep.Fetch.P50 <= 0 || rep.Direct.P50 <= 0 {
+		t.Fatalf("fetch figures %+v: want both measured", rep)
 	}
 }
 

@@ -44,7 +44,7 @@ type benchRun struct {
 const maxBenchPlugins = 8
 
 // benchSteps names the steps --only selects.
-var benchSteps = []string{"ready", "oneshot", "live", "direct"}
+var benchSteps = []string{"ready", "oneshot", "live", "direct", "fetch"}
 
 // benchCrashLimit is the bench's crash budget: room for the kill rounds (each SIGKILL is a
 // crash), yet a start that keeps failing still ends the tier Failed with its reason.
@@ -62,7 +62,7 @@ func (r *benchRun) run(ctx context.Context) (bench.Report, error) {
 	if err := r.setup(); err != nil {
 		return r.rep, err
 	}
-	steps := []func(context.Context) error{r.readyCold, r.oneshot, r.live, r.direct}
+	steps := []func(context.Context) error{r.readyCold, r.oneshot, r.live, r.direct, r.fetch}
 	for i, step := range steps {
 		if r.only != "" && r.only != benchSteps[i] {
 			continue

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -53,6 +54,9 @@ type ConfigCheckPlugin struct {
 	// bound (core/grants: refused paths, sockets, missing folders), each naming the grant.
 	Grants        *config.Grants `json:"grants,omitempty"`
 	GrantProblems []string       `json:"grant_problems,omitempty"`
+	// HeaderNames are the names of the headers the fetch proxy adds, per origin (never
+	// their values).
+	HeaderNames map[string][]string `json:"headers,omitempty"`
 	// Isolated says it runs in a host of its own (its isolation, the default, or its grants).
 	Isolated bool `json:"isolated"`
 }
@@ -142,7 +146,7 @@ func runConfigCheck() (ConfigCheck, error) {
 		cp.Isolated = cfg.Isolated(id)
 		if !p.Grants.Empty() {
 			g := p.Grants
-			cp.Grants = &g
+			cp.Grants, cp.HeaderNames = &g, g.HeaderNames()
 			if _, err := grants.Resolve(grants.EnvFor(home, cfg), id, g); err != nil {
 				for _, r := range grants.Refusals(err) {
 					cp.GrantProblems = append(cp.GrantProblems, r.Error())
@@ -199,6 +203,12 @@ func writeConfigCheck(w io.Writer, rep ConfigCheck) {
 				}
 				for _, o := range g.Network {
 					printf(w, "  network = %q\n", o)
+				}
+				for _, o := range g.Private {
+					printf(w, "  network_private = %q   # may resolve to private addresses\n", o)
+				}
+				for _, o := range slices.Sorted(maps.Keys(g.Headers)) {
+					printf(w, "  headers.%q = [%s]   # added by the fetch proxy; values hidden\n", o, strings.Join(g.HeaderNames()[o], ", "))
 				}
 				if g.ConfirmHookNetwork {
 					printf(w, "  confirm_hook_network = true   # its pre-execute hooks may run beside its network grants\n")

@@ -22,6 +22,8 @@ func TestConfigCheckGoldens(t *testing.T) {
 		{"config-check-hooks-bad-matcher", "[[hooks.PreToolUse]]\nmatcher = \"Bash(\"\ncommand = \"./guard.sh\"\n", ExitInvalid},
 		{"config-check-hooks-missing-file", "hooks_file = \"/nonexistent/settings.json\"\n", ExitInvalid},
 		{"config-check-grants", "[plugins.reader]\nread = [\"/etc/hostname\", \"@HOME@\", \"/proc/sys\", \"/nonexistent-cwx-grant\"]\nnetwork = [\"https://API.example.com\"]\n", ExitInvalid},
+		{"config-check-fetch", "[plugins.parser]\nnetwork = [\"https://api.example.com\", \"http://127.0.0.1:8000\"]\nnetwork_private = [\"http://127.0.0.1:8000\"]\n" +
+			"[plugins.parser.headers.\"https://api.example.com\"]\nAuthorization = \"Bearer secret-token\"\nx-team = \"secret\"\n", ExitOK},
 		{"config-check-refused", "[plugins.big.config]\nblob = \"" + big + "\"\n[plugins.when.config]\nat = 2026-01-01T00:00:00Z\n[plugins.ok.config]\nx = 1\n", ExitInvalid},
 	}
 	for _, tc := range tests {

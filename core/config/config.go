@@ -161,11 +161,14 @@ type hostTOML struct {
 }
 
 type pluginTOML struct {
-	Config             map[string]any `toml:"config"`
-	Isolation          *string        `toml:"isolation"`
-	Read               []string       `toml:"read"`
-	Network            []string       `toml:"network"`
-	ConfirmHookNetwork *bool          `toml:"confirm_hook_network"`
+	Config         map[string]any `toml:"config"`
+	Isolation      *string        `toml:"isolation"`
+	Read           []string       `toml:"read"`
+	Network        []string       `toml:"network"`
+	NetworkPrivate []string       `toml:"network_private"`
+	// Headers are [plugins."<id>".headers."<origin>"] tables: header name to value.
+	Headers            map[string]map[string]string `toml:"headers"`
+	ConfirmHookNetwork *bool                        `toml:"confirm_hook_network"`
 }
 
 // LoadHome reads config.toml from the cwx home directory.
@@ -217,7 +220,7 @@ func Parse(path string, data []byte) (*Config, error) {
 			pl.Isolation = *p.Isolation
 		}
 		bad := func(key, reason string) error { return &Error{Path: path, Key: key, Reason: reason} }
-		if pl.Grants, err = resolveGrants(id, p.Read, p.Network, p.ConfirmHookNetwork, bad); err != nil {
+		if pl.Grants, err = resolveGrants(id, grantsTOML{p.Read, p.Network, p.NetworkPrivate, p.Headers, p.ConfirmHookNetwork}, bad); err != nil {
 			return nil, err
 		}
 		cfg.Plugins[id] = pl
@@ -244,7 +247,7 @@ var knownKeys = map[string][]string{
 	"":               {"extension_host", "plugins", "hooks_file", "hooks", "install"},
 	"extension_host": {"runtime", "node", "bun", "memory_limit_mib", "approval", "sandbox", "bwrap", "deny_read", "sandbox_workspace", "sandbox_uid", "isolation"},
 	"install":        {"npm_registry"},
-	"plugins":        {"isolation", "read", "network", "confirm_hook_network", "config"},
+	"plugins":        {"isolation", "read", "network", "network_private", "headers", "confirm_hook_network", "config"},
 }
 
 // didYouMean names the known key nearest an unknown one ("" when none is near): a key of
@@ -298,7 +301,7 @@ func knownKeysHint(key string) string {
 	case strings.HasPrefix(key, "extension_host."):
 		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid, isolation"
 	case strings.HasPrefix(key, "plugins."):
-		return `a [plugins."<id>"] table knows isolation, read, network, confirm_hook_network and the [plugins."<id>".config] table`
+		return `a [plugins."<id>"] table knows isolation, read, network, network_private, confirm_hook_network and the [plugins."<id>".config] and [plugins."<id>".headers."<origin>"] tables`
 	case strings.HasPrefix(key, "hooks."):
 		return "a [[hooks.<event>]] table knows matcher, command, timeout_s"
 	case strings.HasPrefix(key, "install."):

@@ -96,3 +96,46 @@ func TestUnknownKeyDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+func TestParseFetchGrants(t *testing.T) {
+	cfg, err := Parse("c.toml", []byte(`
+[plugins.a]
+network = ["https://api.example.com", "http://127.0.0.1:8080"]
+network_private = ["http://127.0.0.1:8080/"]
+[plugins.a.headers."https://API.example.com:443"]
+authorization = "Bearer ${env:CWX_TEST_TOKEN_NOT_EXPANDED_AT_LOAD}"
+X-Team = "docs"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := cfg.Plugin("a").Grants
+	if !reflect.DeepEqual(g.Private, []string{"http://127.0.0.1:8080"}) {
+		t.Fatalf("private %v", g.Private)
+	}
+	want := map[string]map[string]string{"https://api.example.com": {"Authorization": "Bearer ${env:CWX_TEST_TOKEN_NOT_EXPANDED_AT_LOAD}", "X-Team": "docs"}}
+	if !reflect.DeepEqual(g.Headers, want) {
+		t.Fatalf("headers %v", g.Headers)
+	}
+	if names := g.HeaderNames(); !reflect.DeepEqual(names, map[string][]string{"https://api.example.com": {"Authorization", "X-Team"}}) {
+		t.Fatalf("names %v", names)
+	}
+	for _, tc := range []struct{ name, toml, key, contains string }{
+		{"private not granted", "network_private = [\"http://127.0.0.1:1\"]", `plugins."a".network_private[0]`, "is not in network"},
+		{"private not an origin", "network_private = [\"x\"]", `plugins."a".network_private[0]`, "is not an origin"},
+		{"headers not granted", "[plugins.a.headers.\"https://b.example.com\"]\nX = \"1\"", `plugins."a".headers."https://b.example.com"`, "is not in network"},
+		{"a hop header", "network = [\"https://b.example.com\"]\n[plugins.a.headers.\"https://b.example.com\"]\nConnection = \"1\"", `plugins."a".headers."https://b.example.com".Connection`, "set by the connection"},
+		{"a Proxy- header", "network = [\"https://b.example.com\"]\n[plugins.a.headers.\"https://b.example.com\"]\nProxy-Authorization = \"1\"", `plugins."a".headers."https://b.example.com".Proxy-Authorization`, "set by the connection"},
+		{"a bad name", "network = [\"https://b.example.com\"]\n[plugins.a.headers.\"https://b.example.com\"]\n\"X Y\" = \"1\"", `plugins."a".headers."https://b.example.com".X Y`, "not a header name"},
+		{"a line break", "network = [\"https://b.example.com\"]\n[plugins.a.headers.\"https://b.example.com\"]\nX = \"a\\nb\"", `plugins."a".headers."https://b.example.com".X`, "line break"},
+		{"another expansion", "network = [\"https://b.example.com\"]\n[plugins.a.headers.\"https://b.example.com\"]\nX = \"${HOME}\"", `plugins."a".headers."https://b.example.com".X`, "not ${env:NAME}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("/h/config.toml", []byte("[plugins.a]\n"+tc.toml+"\n"))
+			ce, ok := err.(*Error)
+			if !ok || ce.Key != tc.key || !strings.Contains(ce.Reason, tc.contains) {
+				t.Fatalf("err = %v (key %q), want key %q containing %q", err, keyOf(err), tc.key, tc.contains)
+			}
+		})
+	}
+}

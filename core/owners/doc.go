@@ -16,6 +16,11 @@
 //     call needs before its look-up (lazy activation).
 //   - [Requests] is the other way round: the host requests the call path answers (core/call,
 //     user/ask) and the end of an incarnation, whose tickets the call path revokes.
+//   - The fetch proxy's requests (net/fetch, net/write, net/read, net/close) are answered by
+//     the layer's own core/fetchproxy.Proxy for the plugin's current owner, live in that
+//     incarnation of that host, under config.toml's grants as the last Reconcile read them;
+//     its exchanges end with the owner, with the incarnation (HostExited) and at Close.
+//     Options.Fetch.Invocation, the core's, ties a request's ticket to its invocation.
 //
 // This package does not import core (a deptest rule), so the call path can only use the
 // owner layer through the door above.

@@ -34,6 +34,7 @@ func (l *Layer) HostExited(t protocol.HostKey, gen uint64, info supervisor.ExitI
 	if l.o.Requests != nil {
 		l.o.Requests.HostEnded(t, gen)
 	}
+	l.fetch.HostEnded(t, gen)
 	l.hostEnded(t, gen, cause, info)
 }
 
@@ -66,6 +67,8 @@ func (l *Layer) HandleRequest(ctx context.Context, t protocol.HostKey, gen uint6
 			l.reg.Unregister(t, p)
 		}
 		return protocol.Empty{}, nil
+	case *protocol.NetFetchParams, *protocol.NetWriteParams, *protocol.NetReadParams, *protocol.NetCloseParams:
+		return l.serveFetch(ctx, t, gen, msg)
 	case *protocol.CoreCallParams, *protocol.UserAskParams:
 		if l.o.Requests != nil {
 			return l.o.Requests.HandleRequest(ctx, t, gen, msg)

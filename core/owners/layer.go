@@ -10,6 +10,7 @@ import (
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/catalog"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/fetchproxy"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -52,6 +53,9 @@ type Options struct {
 	// NewTier, when set, creates a host's runtime in place of real, the supervisor's (tests
 	// give fakes, or count the real ones).
 	NewTier func(k protocol.HostKey, real func(protocol.HostKey) (Tier, error)) (Tier, error)
+	// Fetch configures the fetch proxy that serves the hosts' net/* requests (its Logger
+	// defaults to Logger); Fetch.Invocation ties a request's ticket to its invocation.
+	Fetch fetchproxy.Options
 	// WrapHost, when set, wraps every incarnation the layer activates owners on (tests
 	// observe what reaches a host).
 	WrapHost func(Host) Host
@@ -114,6 +118,7 @@ type Layer struct {
 	sandbox   sandboxState // the plugin tier's sandbox, decided once
 	lazy      lazyState    // the plugin catalog and the plugins it stands in for
 	builtin   builtinState // the builtin modules' last work and reported notes
+	fetch     *fetchproxy.Proxy
 }
 
 // tierLocked returns k's state for a change, creating it. l.tiers holds an entry only for a

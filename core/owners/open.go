@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/cwx-dev/cwx/core/fetchproxy"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -33,6 +34,10 @@ func New(o Options) *Layer {
 	if o.NewTier != nil {
 		l.newTier = func(k protocol.HostKey) (Tier, error) { return o.NewTier(k, real) }
 	}
+	if o.Fetch.Logger == nil {
+		o.Fetch.Logger = o.Logger
+	}
+	l.fetch = fetchproxy.New(o.Fetch)
 	l.lazy.open(o.Home, o.Bundle, o.Logger)
 	l.diags = newDiagWriter(o.Store, o.Logger)
 	l.wg.Add(1)
@@ -59,6 +64,7 @@ func (l *Layer) Close(ctx context.Context) error {
 		}
 		l.mu.Unlock()
 		l.bgCancel()
+		l.fetch.Close()
 		go func() {
 			defer close(l.stopped)
 			var wg sync.WaitGroup

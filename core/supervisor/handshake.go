@@ -40,7 +40,7 @@ func (t *TierRuntime) handshake(ctx context.Context, inc *incarnation) error {
 		limits.ActivateDeadlineMS = uint64(DebuggedDeadline.Milliseconds())
 	}
 	_, err := inc.peer.Call(ctx, protocol.MethodHostInitialize,
-		protocol.InitializeParams{Protocol: protocol.Version, Limits: limits}, rpc.CallOpts{})
+		protocol.InitializeParams{Protocol: protocol.Version, Limits: limits, FetchProxy: t.o.Sandbox != nil}, rpc.CallOpts{})
 	switch {
 	case err == nil:
 	case errors.Is(err, rpc.ErrHostExited):

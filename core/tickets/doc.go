@@ -6,7 +6,9 @@
 // Two kinds exist. Invocation: minted when the core sends `tool/call`, it lets the tool's
 // code ask the core for `core/call`, and the person a question (`user/ask`), while the call
 // is in flight. Command: minted when the core sends `command/run`, valid for `user/ask`
-// only (RedeemQuestion); Redeem never admits it for `core/call`. A row records the kind,
+// only (RedeemQuestion); Redeem never admits it for `core/call`. Look checks either kind as
+// RedeemQuestion does without spending a use: the fetch proxy's `net/fetch` ties a request to
+// its invocation this way (a plugin may poll a service far more often than it calls the core). A row records the kind,
 // the tier, the host generation, the whole owner (plugin, generation, token), the method
 // it authorises, the target (the invocation's call id and tool), an expiry (TTL, 24 h: the
 // invocation's own deadline bounds its life; the expiry is a backstop) and a use budget

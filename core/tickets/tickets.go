@@ -171,7 +171,21 @@ func (t *Table) RedeemQuestion(secret string, h Host, owner protocol.OwnerRef) (
 	})
 }
 
+// Look checks a ticket presented by owner on host h as RedeemQuestion does (a tool's or a
+// command's, of exactly that host and owner; refused and struck alike) without spending a
+// use: the fetch proxy ties each request to the invocation this way, since a plugin may
+// fetch (poll a service) far more often than it calls the core.
+func (t *Table) Look(secret string, h Host, owner protocol.OwnerRef) (Row, error) {
+	return t.check(secret, h, func(r *row) bool {
+		return (r.Kind == Invocation || r.Kind == Command) && r.Host == h && r.Owner == owner
+	}, false)
+}
+
 func (t *Table) redeem(secret string, h Host, matches func(*row) bool) (Row, error) {
+	return t.check(secret, h, matches, true)
+}
+
+func (t *Table) check(secret string, h Host, matches func(*row) bool, spend bool) (Row, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
@@ -182,10 +196,12 @@ func (t *Table) redeem(secret string, h Host, matches func(*row) bool) (Row, err
 	case !now.Before(r.expires):
 		delete(t.rows, secret)
 		return Row{}, t.strikeLocked(h, now)
-	case r.uses <= 0:
+	case spend && r.uses <= 0:
 		return Row{}, ErrRefused // valid, merely spent: no strike
 	}
-	r.uses--
+	if spend {
+		r.uses--
+	}
 	return r.Row, nil
 }
 

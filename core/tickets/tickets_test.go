@@ -236,3 +236,38 @@ func TestRedeemQuestion(t *testing.T) {
 		t.Fatalf("a command's ticket served core/call: %v", err)
 	}
 }
+
+// TestLookSpendsNoUse: Look admits what RedeemQuestion admits, refuses and strikes alike,
+// and leaves the uses for core/call.
+func TestLookSpendsNoUse(t *testing.T) {
+	tb := New(Options{Uses: 2})
+	tk, err := tb.Mint(row0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		if r, err := tb.Look(tk.Reveal(), host, owner); err != nil || r.Target.CallID != "tool-1" {
+			t.Fatalf("look: %+v, %v", r, err)
+		}
+	}
+	for i := range 2 {
+		if _, err := tb.Redeem(tk.Reveal(), pres0); err != nil {
+			t.Fatalf("redeem %d after the looks: %v", i+1, err)
+		}
+	}
+	if _, err := tb.Look(tk.Reveal(), host, owner); err != nil {
+		t.Fatalf("look at a spent ticket: %v; want admitted (its invocation is live)", err)
+	}
+	other := owner
+	other.OwnerToken = "tok-b"
+	if _, err := tb.Look(tk.Reveal(), host, other); !errors.Is(err, ErrRefused) {
+		t.Fatalf("look by another owner: %v", err)
+	}
+	var violation error
+	for range Burst {
+		_, violation = tb.Look("nope", host, owner)
+	}
+	if !errors.Is(violation, ErrViolation) {
+		t.Fatalf("a burst of invalid looks: %v; want a violation", violation)
+	}
+}

@@ -1,0 +1,508 @@
+package fetchproxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cwx-dev/cwx/core/egress"
+	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/protocol"
+)
+
+// Read-ahead of a response body: at most pumpDepth chunks of pumpChunk bytes per exchange;
+// a net/read that has data waits at most pumpLinger for more.
+const (
+	pumpChunk  = 64 << 10
+	pumpDepth  = 16
+	pumpLinger = time.Millisecond
+)
+
+// exchange is one open net/fetch: its context, the streamed body's pipe, the response's
+// pump, and what its log line will say.
+type exchange struct {
+	id     string
+	plugin string
+	origin string // canonical, for errors
+	method string
+	logURL string
+	log    func(msg string)
+	start  time.Time
+
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	release func()
+	forget  func() // set by admit
+
+	pr *io.PipeReader // nil unless the body is streamed
+	pw *io.PipeWriter
+
+	sent    atomic.Int64
+	recvd   atomic.Int64
+	maxSend int64
+
+	writeMu sync.Mutex // one net/write at a time
+	// wrote says the end of the body was written.
+	wrote bool // +checklocks:writeMu
+
+	readMu sync.Mutex // one net/read at a time
+	// pending is what the last read left of a chunk; failed the body's error, after its
+	// data; chunks is set once the head arrived.
+	pending []byte     // +checklocks:readMu
+	failed  error      // +checklocks:readMu
+	chunks  chan chunk // +checklocks:readMu
+	status  atomic.Int64
+
+	mu sync.Mutex
+	// pumpDone is nil until the pump starts; outcome is set by the first of finish and end.
+	pumpDone chan struct{} // +checklocks:mu
+	ended    bool          // +checklocks:mu
+	outcome  string        // +checklocks:mu
+}
+
+type chunk struct {
+	data []byte
+	err  error
+}
+
+// fetch serves net/fetch: parse, judge, admit, send, and answer the head.
+func (p *Proxy) fetch(ctx context.Context, c Caller, v *protocol.NetFetchParams) (any, error) {
+	r, rerr := parseFetch(v)
+	if rerr != nil {
+		p.logRefused(c, v.Method, r, rerr)
+		return nil, rerr
+	}
+	on := r.origin.String()
+	if len(c.Grants.Network) == 0 {
+		e := refused(protocol.CodeRefused, protocol.NetReasonNotGranted, on,
+			"fetch to %s refused: plugin %q has no network grant; to allow it, add network = [%q] under [plugins.%q] in config.toml", on, c.Owner.PluginID, on, c.Owner.PluginID)
+		p.logRefused(c, r.method, r, e)
+		return nil, e
+	}
+	st, gc, err := p.state(c)
+	if err != nil {
+		return nil, refused(protocol.CodeCancelled, protocol.NetReasonCancelled, on, "fetch to %s cancelled: %s", on, err)
+	}
+	defer p.starting(st, r.id)()
+	if e := p.judge(c, gc.pol, r); e != nil {
+		p.logRefused(c, r.method, r, e)
+		return nil, e
+	}
+	ex, e := p.open(ctx, c, st, r, v.Ticket)
+	if e != nil {
+		if errors.Is(e, errdefs.ErrViolation) {
+			return nil, e
+		}
+		p.logRefused(c, r.method, r, asRPC(e))
+		return nil, e
+	}
+	req, err := ex.request(r)
+	if err != nil {
+		ex.end(err)
+		return nil, refused(protocol.CodeRefused, protocol.NetReasonRequest, on, "fetch to %s refused: the request could not be built", on)
+	}
+	// $/cancel of the pending net/fetch ends the exchange.
+	stop := context.AfterFunc(ctx, func() { ex.end(errRequestGone) })
+	resp, err := gc.client.Do(req)
+	stop()
+	if err != nil {
+		e := ex.classify(err)
+		ex.finishWith(e)
+		ex.end(err)
+		return nil, e
+	}
+	ex.status.Store(int64(resp.StatusCode))
+	ex.startPump(resp)
+	return head(resp, gc.pol), nil
+}
+
+// judge applies the plugin's policy to the first hop: the origin granted, the headers the
+// plugin may set.
+func (p *Proxy) judge(c Caller, pol *policy, r request) *protocol.RPCError {
+	on, id := r.origin.String(), c.Owner.PluginID
+	if !pol.network[r.origin] {
+		return refused(protocol.CodeRefused, protocol.NetReasonNotGranted, on,
+			"fetch to %s refused: it is not in plugin %q's network grant; to allow it, add %q to network under [plugins.%q] in config.toml", on, id, on, id)
+	}
+	if err := pol.badEnv[r.origin]; err != nil {
+		return refused(protocol.CodeRefused, protocol.NetReasonRequest, on,
+			"fetch to %s refused: the headers configured for it under [plugins.%q.headers] cannot be set: %s", on, id, err)
+	}
+	for _, h := range r.headers {
+		if why := pol.checkHeader(r.origin, h.Name); why != "" {
+			return refused(protocol.CodeRefused, protocol.NetReasonRequest, on, "fetch to %s refused: %s", on, why)
+		}
+	}
+	return nil
+}
+
+// open makes and admits the exchange: its context ends with the owner, with the
+// invocation the ticket names (or the default deadline and the bucket outside one), with
+// net/close and with the host.
+func (p *Proxy) open(ctx context.Context, c Caller, st *ownerState, r request, ticket string) (*exchange, error) {
+	on := r.origin.String()
+	base := c.Context
+	if base == nil {
+		base = context.Background()
+	}
+	var exCtx context.Context
+	var release func()
+	if ticket != "" {
+		if p.o.Invocation == nil {
+			return nil, refused(protocol.CodeRefused, protocol.NetReasonRequest, on, "fetch to %s refused: this core ties no fetch to an invocation", on)
+		}
+		ictx, stop, err := p.o.Invocation(base, c, ticket)
+		if errors.Is(err, errdefs.ErrViolation) {
+			return nil, err
+		}
+		if err != nil {
+			return nil, refused(protocol.CodeRefused, protocol.NetReasonRequest, on,
+				"fetch to %s refused: its ticket is not a live invocation's (fetch inside the tool call or command that received it, or without a ticket)", on)
+		}
+		exCtx, release = ictx, stop
+	} else {
+		if !st.limiter.Allow() {
+			return nil, refused(protocol.CodeRefused, protocol.NetReasonRateLimit, on,
+				"fetch to %s refused: plugin %q made more than %d requests outside a tool call within a short time; slow down", on, c.Owner.PluginID, p.o.Burst)
+		}
+		var cancel context.CancelFunc
+		exCtx, cancel = context.WithTimeoutCause(base, p.o.Timeout, errDefaultTime)
+		release = cancel
+	}
+	exCtx, cancel := context.WithCancelCause(exCtx)
+	ex := &exchange{id: r.id, plugin: c.Owner.PluginID, origin: on, method: r.method, logURL: logURL(r.origin, r.url),
+		log: func(msg string) { p.log.Info("host: "+msg, "plugin", c.Owner.PluginID) }, start: time.Now(),
+		ctx: exCtx, cancel: cancel, release: release, maxSend: p.maxRequest()}
+	if r.stream {
+		ex.pr, ex.pw = io.Pipe()
+	}
+	if e := p.admit(st, ex); e != nil {
+		cancel(errClosed)
+		release()
+		return nil, e
+	}
+	return ex, nil
+}
+
+func (p *Proxy) maxRequest() int64 {
+	if p.o.MaxRequestBytes > 0 {
+		return p.o.MaxRequestBytes
+	}
+	return egress.DefaultMaxRequestBytes
+}
+
+// request is the http.Request of r under ex's context: the plugin's headers (less the
+// dropped ones), the body whole or its first chunk followed by the pipe.
+func (ex *exchange) request(r request) (*http.Request, error) {
+	var body io.Reader
+	switch {
+	case r.stream:
+		body = &streamBody{Reader: io.MultiReader(bytes.NewReader(r.body), ex.pr), pr: ex.pr}
+		ex.sent.Add(int64(len(r.body)))
+	case len(r.body) > 0:
+		body = bytes.NewReader(r.body)
+		ex.sent.Add(int64(len(r.body)))
+	}
+	req, err := http.NewRequestWithContext(ex.ctx, r.method, r.url.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range r.headers {
+		if http.CanonicalHeaderKey(h.Name) == "Content-Length" {
+			continue // the transport computes it
+		}
+		req.Header.Add(h.Name, h.Value)
+	}
+	return req, nil
+}
+
+// streamBody is a streamed request body: closing it (the transport does, once it is done
+// with the body, say because the server answered early) fails the pending net/write.
+type streamBody struct {
+	io.Reader
+	pr *io.PipeReader
+}
+
+var errBodyUnread = errors.New("the server stopped reading the request body")
+
+func (b *streamBody) Close() error { return b.pr.CloseWithError(errBodyUnread) }
+
+// head is the answer to net/fetch: the response's head less every header name configured
+// for the plugin.
+func head(resp *egress.Response, pol *policy) protocol.NetResponseHead {
+	h := protocol.NetResponseHead{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode),
+		URL: resp.URL.String(), Redirected: resp.Hops > 0, Headers: []protocol.HTTPHeader{}}
+	for name, vs := range resp.Header {
+		if pol.injected[http.CanonicalHeaderKey(name)] {
+			continue
+		}
+		for _, v := range vs {
+			h.Headers = append(h.Headers, protocol.HTTPHeader{Name: name, Value: v})
+		}
+	}
+	return h
+}
+
+// startPump reads resp's body ahead into ex.chunks, at most pumpDepth chunks, until the
+// body ends or the exchange does; end waits for it.
+func (ex *exchange) startPump(resp *egress.Response) {
+	ch := make(chan chunk, pumpDepth)
+	done := make(chan struct{})
+	ex.mu.Lock()
+	if ex.ended {
+		ex.mu.Unlock()
+		resp.Body.Close()
+		return
+	}
+	ex.pumpDone = done
+	ex.readMu.Lock()
+	ex.chunks = ch
+	ex.readMu.Unlock()
+	ex.mu.Unlock()
+	go func() {
+		defer close(done)
+		defer resp.Body.Close()
+		for {
+			buf := make([]byte, pumpChunk)
+			n, err := resp.Body.Read(buf)
+			if n > 0 {
+				select {
+				case ch <- chunk{data: buf[:n]}:
+				case <-ex.ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				select {
+				case ch <- chunk{err: err}:
+				case <-ex.ctx.Done():
+				}
+				return
+			}
+		}
+	}()
+}
+
+// write serves net/write: the next chunk of a streamed body, answered once consumed.
+func (p *Proxy) write(ctx context.Context, c Caller, v *protocol.NetWriteParams) (any, error) {
+	ex := p.await(ctx, c, v.RequestID)
+	if ex == nil {
+		return nil, unknown(v.RequestID)
+	}
+	if ex.pw == nil {
+		return nil, refused(protocol.CodeRefused, protocol.NetReasonRequest, ex.origin, "net/write to %s refused: the request's body was not streamed (body_streamed)", ex.origin)
+	}
+	data, e := decodeChunk(v.Data)
+	if e != nil {
+		return nil, e
+	}
+	ex.writeMu.Lock()
+	defer ex.writeMu.Unlock()
+	if ex.wrote {
+		return nil, refused(protocol.CodeRefused, protocol.NetReasonRequest, ex.origin, "net/write to %s refused: the body already ended", ex.origin)
+	}
+	if ex.sent.Load()+int64(len(data)) > ex.maxSend {
+		e := refused(protocol.CodeRefused, protocol.NetReasonTooLarge, ex.origin, "fetch to %s refused: the request body is over %d bytes", ex.origin, ex.maxSend)
+		ex.finishWith(e)
+		ex.end(egress.ErrTooLarge)
+		return nil, e
+	}
+	stop := context.AfterFunc(ctx, func() { ex.end(errRequestGone) })
+	defer stop()
+	if len(data) > 0 {
+		if _, err := ex.pw.Write(data); err != nil {
+			if errors.Is(err, errBodyUnread) && ex.ctx.Err() == nil {
+				return nil, refused(protocol.CodeExecutionFailed, protocol.NetReasonNetwork, ex.origin,
+					"net/write to %s failed: the server stopped reading the request body (it may have answered already)", ex.origin)
+			}
+			return nil, ex.classify(err)
+		}
+		ex.sent.Add(int64(len(data)))
+	}
+	if v.End {
+		ex.wrote = true
+		_ = ex.pw.Close()
+	}
+	return protocol.Empty{}, nil
+}
+
+// read serves net/read: what the pump has, at most max_bytes; it waits for the first byte.
+func (p *Proxy) read(ctx context.Context, c Caller, v *protocol.NetReadParams) (any, error) {
+	ex := p.lookup(c, v.RequestID)
+	if ex == nil {
+		return nil, unknown(v.RequestID)
+	}
+	max := v.MaxBytes
+	if max <= 0 || max > protocol.NetMaxChunk {
+		max = protocol.NetMaxChunk
+	}
+	ex.readMu.Lock()
+	defer ex.readMu.Unlock()
+	if ex.chunks == nil {
+		return nil, refused(protocol.CodeRefused, protocol.NetReasonRequest, ex.origin, "net/read of %s refused: the response has not arrived; read once net/fetch answered", ex.origin)
+	}
+	out, eof, err := ex.take(ctx, max)
+	if err != nil {
+		e := ex.classify(err)
+		ex.finishWith(e)
+		ex.end(err)
+		return nil, e
+	}
+	ex.recvd.Add(int64(len(out)))
+	if eof {
+		ex.finish(fmt.Sprintf("%d, %d bytes received, %d sent", ex.status.Load(), ex.recvd.Load(), ex.sent.Load()))
+		ex.end(errDone)
+	}
+	return protocol.NetChunk{Data: base64.StdEncoding.EncodeToString(out), EOF: eof}, nil
+}
+
+var errDone = errors.New("the exchange ended")
+
+// take gathers up to max bytes: the leftover, then chunks, waiting only for the first.
+//
+// +checklocks:ex.readMu
+func (ex *exchange) take(ctx context.Context, max int) ([]byte, bool, error) {
+	out := make([]byte, 0, min(max, pumpChunk*2))
+	out, ex.pending = appendUpTo(out, ex.pending, max)
+	for len(out) < max {
+		if ex.failed != nil {
+			if ex.failed == io.EOF {
+				return out, true, nil
+			}
+			if len(out) > 0 {
+				return out, false, nil
+			}
+			return nil, false, ex.failed
+		}
+		var ch chunk
+		if len(out) == 0 {
+			select {
+			case ch = <-ex.chunks:
+			case <-ctx.Done():
+				ex.end(errRequestGone)
+				return nil, false, errRequestGone
+			case <-ex.ctx.Done():
+				return nil, false, context.Cause(ex.ctx)
+			}
+		} else {
+			select {
+			case ch = <-ex.chunks:
+			default:
+				if !ex.linger(&ch) {
+					return out, false, nil
+				}
+			}
+		}
+		if ch.err != nil {
+			ex.failed = ch.err
+			continue
+		}
+		out, ex.pending = appendUpTo(out, ch.data, max)
+	}
+	return out, false, nil
+}
+
+// linger waits up to pumpLinger for the next chunk once a read has data: a body arriving
+// at the connection's pace fills one net/read instead of many, and a stream that pauses
+// (server-sent events) is answered after at most pumpLinger.
+//
+// +checklocks:ex.readMu
+func (ex *exchange) linger(ch *chunk) bool {
+	t := time.NewTimer(pumpLinger)
+	defer t.Stop()
+	select {
+	case *ch = <-ex.chunks:
+		return true
+	case <-t.C:
+		return false
+	case <-ex.ctx.Done():
+		return false
+	}
+}
+
+func appendUpTo(out, data []byte, max int) ([]byte, []byte) {
+	n := min(len(data), max-len(out))
+	out = append(out, data[:n]...)
+	if n == len(data) {
+		return out, nil
+	}
+	return out, data[n:]
+}
+
+// finish sets the exchange's log line once.
+func (ex *exchange) finish(outcome string) {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.outcome == "" {
+		ex.outcome = outcome
+	}
+}
+
+func (ex *exchange) finishWith(e *protocol.RPCError) {
+	ex.finish("failed: " + reasonOf(e) + " (" + e.Message + ")")
+}
+
+// end ends the exchange with cause (the first cause wins): its context, its pipe, its
+// entry; it waits for the pump and writes the log line.
+func (ex *exchange) end(cause error) {
+	ex.mu.Lock()
+	if ex.ended {
+		ex.mu.Unlock()
+		return
+	}
+	ex.ended = true
+	done := ex.pumpDone
+	if ex.outcome == "" {
+		ex.outcome = "ended: " + causeText(cause)
+	}
+	outcome := ex.outcome
+	ex.mu.Unlock()
+	ex.cancel(cause)
+	if ex.pr != nil {
+		ex.pr.CloseWithError(cause)
+	}
+	if ex.forget != nil {
+		ex.forget()
+	}
+	if done != nil {
+		<-done
+	}
+	ex.release()
+	ex.log(fmt.Sprintf("fetch %s %s: %s in %s", ex.method, ex.logURL, outcome, time.Since(ex.start).Round(time.Millisecond)))
+}
+
+func causeText(err error) string {
+	switch {
+	case err == nil:
+		return "done"
+	case errors.Is(err, errdefs.ErrTimeout):
+		return "deadline"
+	case errors.Is(err, errdefs.ErrCancelled) || errors.Is(err, context.Canceled):
+		return "cancelled"
+	}
+	return "failed"
+}
+
+// logRefused logs a request refused before it was sent.
+func (p *Proxy) logRefused(c Caller, method string, r request, e *protocol.RPCError) {
+	where := "an unparsable URL"
+	if r.url != nil {
+		where = logURL(r.origin, r.url)
+	}
+	p.log.Info(fmt.Sprintf("host: fetch %s %s: refused: %s (%s)", sanitize(method), where, reasonOf(e), e.Message), "plugin", c.Owner.PluginID)
+}
+
+// sanitize keeps a method printable in a log line.
+func sanitize(m string) string {
+	if !validHeaderName(m) || len(m) > 16 {
+		return "(bad method)"
+	}
+	return m
+}
