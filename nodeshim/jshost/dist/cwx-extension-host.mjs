@@ -1475,6 +1475,15 @@ function toWireError(err) {
   return { code: ErrorCode.Internal, message: describeError(err) };
 }
 function describeError(err) {
+  let text = describeOne(err);
+  let cause = err instanceof Error ? err.cause : void 0;
+  for (let depth = 0; depth < 3 && cause !== void 0 && cause !== null; depth++) {
+    text += `; cause: ${describeOne(cause)}`;
+    cause = cause instanceof Error ? cause.cause : void 0;
+  }
+  return text;
+}
+function describeOne(err) {
   if (err instanceof Error) return `${err.name || "Error"}: ${err.message}`;
   if (isPlainObject(err) && typeof err.message === "string") return `Error: ${err.message}`;
   return `Error: ${String(err)}`;

@@ -204,6 +204,18 @@ export function toWireError(err: unknown): RPCError {
 
 /** describeError renders a thrown value as "<Name>: <message>". */
 export function describeError(err: unknown): string {
+  let text = describeOne(err);
+  // A platform error often says what went wrong only in its cause (fetch's `TypeError: fetch
+  // failed` carries the fetch proxy's refusal, naming the grant): up to three causes follow.
+  let cause = err instanceof Error ? err.cause : undefined;
+  for (let depth = 0; depth < 3 && cause !== undefined && cause !== null; depth++) {
+    text += `; cause: ${describeOne(cause)}`;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return text;
+}
+
+function describeOne(err: unknown): string {
   if (err instanceof Error) return `${err.name || 'Error'}: ${err.message}`;
   if (isPlainObject(err) && typeof err.message === 'string') return `Error: ${err.message}`;
   return `Error: ${String(err)}`;

@@ -149,3 +149,15 @@ test('fromBase64 gives a plain Uint8Array of its own memory; Chunker cuts unalig
   const z = await c.take();
   assert.deepEqual([a.bytes.length, a.last, z.bytes.length, z.last], [MiB, false, 1400 * 1024 + 100 - MiB, true]);
 });
+
+test('an error says its causes: fetch failed names the refusal', async () => {
+  const { describeError } = await import('../src/rpc.ts');
+  const refusal = new Error('https://evil.example.test is not in the network grant of p');
+  refusal.name = 'FetchProxyError';
+  assert.equal(describeError(new TypeError('fetch failed', { cause: refusal })),
+    'TypeError: fetch failed; cause: FetchProxyError: https://evil.example.test is not in the network grant of p');
+  assert.equal(describeError(new Error('a')), 'Error: a');
+  const deep = new Error('1', { cause: new Error('2', { cause: new Error('3', { cause: new Error('4', { cause: new Error('5') }) }) }) });
+  assert.equal(describeError(deep), 'Error: 1; cause: Error: 2; cause: Error: 3; cause: Error: 4');
+  assert.equal(describeError(new Error('x', { cause: 'plain' })), 'Error: x; cause: Error: plain');
+});
