@@ -375,13 +375,13 @@ func TestFetchUploadsAGrantedFile(t *testing.T) {
 			}
 		})
 		t.Run("without the network grant", func(t *testing.T) {
-			// The plugin lets fetch's TypeError('fetch failed') escape as it is; the refusal
-			// naming the grant is its cause (what a plugin that reports causes shows, see
-			// TestFetchProxyNotGranted) and the plugin's log line (`cwx logs`).
+			// The plugin lets fetch's TypeError('fetch failed') escape as it is; the host's
+			// error text carries its cause, the refusal naming the grant, which is also the
+			// plugin's log line (`cwx logs`).
 			_, err := parse(t, plugin+read)
 			want := fmt.Sprintf(`add network = [%q] under [plugins."fixture-doc-uploader"] in config.toml`, svc.URL)
-			if err == nil || !strings.Contains(err.Error(), "TypeError: fetch failed") {
-				t.Fatalf("parse_document: %v; want fetch's failure", err)
+			if err == nil || !strings.Contains(err.Error(), "TypeError: fetch failed; cause: ") || !strings.Contains(err.Error(), want) {
+				t.Fatalf("parse_document: %v; want fetch's failure with its cause naming %s", err, want)
 			}
 			if line := fmt.Sprintf("host: fetch POST %s/tasks: refused: not_granted", svc.URL); !strings.Contains(logs.String(), line) || !strings.Contains(logs.String(), want) {
 				t.Fatalf("no log line %q naming %s", line, want)
