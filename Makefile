@@ -110,7 +110,7 @@ FUZZ_TARGETS := \
 	./core/natives:FuzzHunks ./core/ccplugin:FuzzParseCommand ./core/ccplugin:FuzzParseManifest ./core/ccplugin:FuzzParseMCP \
 	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest \
 	./core/config:FuzzParseOrigin ./core/content:FuzzCheck ./core/gitscope:FuzzParse ./core/skills:FuzzParse \
-	./core/fetchproxy:FuzzParseFetch
+	./core/fetchproxy:FuzzParseFetch ./core/mcpclient:FuzzModelName ./core/mcpclient:FuzzAdmit
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -74,11 +74,16 @@ var rules = []Rule{
 			pkg("core/rpc/..."), pkg("core/supervisor/..."), pkg("core/runtime/..."), "os/exec"},
 	},
 	{
+		Name: "the MCP client links neither the core's facade nor its call path",
+		From: []string{pkg("core/mcpclient/...")},
+		Deny: []string{pkg("core"), pkg("core/cli/..."), pkg("core/mcpserve/..."), pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/supervisor/...")},
+	},
+	{
 		// the CLI reaches the owners, their hosts and what the call path keeps only through
 		// core's facade (Manager, its result and error types)
 		Name:   "the CLI goes through the core's facade",
 		From:   []string{pkg("core/cli/...")},
-		Deny:   []string{pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/catalog/..."), pkg("core/hooks/..."), pkg("core/natives/..."), pkg("core/scripttools/...")},
+		Deny:   []string{pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/catalog/..."), pkg("core/hooks/..."), pkg("core/natives/..."), pkg("core/scripttools/..."), pkg("core/mcpclient/...")},
 		Direct: true,
 	},
 	{
