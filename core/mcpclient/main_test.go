@@ -4,17 +4,16 @@ import (
 	"os"
 	"testing"
 
+	"github.com/cwx-dev/cwx/core/mcpclient/mcptest"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
-// serverModeEnv makes the test binary a test MCP server (testserver_test.go) instead of
+// serverModeEnv makes the test binary the test MCP server (package mcptest) instead of
 // running the tests: the tests configure it as a server's command with this variable in
 // the server's env table.
-const serverModeEnv = "CWX_TEST_MCP_SERVER"
+const serverModeEnv = mcptest.ModeEnv
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(serverModeEnv); mode != "" {
-		os.Exit(runTestServer(mode))
-	}
+	mcptest.Main()
 	os.Exit(testenv.Main(m))
 }

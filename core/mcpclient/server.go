@@ -91,8 +91,16 @@ type Status struct {
 type Call struct {
 	// Progress receives the server's progress notifications of this call; nil asks for none.
 	Progress func(progress, total float64, message string)
-	// Elicit answers the server's elicitation/create while this call runs; nil declines.
-	Elicit func(ctx context.Context, message string, schema json.RawMessage) (*mcp.ElicitResult, error)
+	// Elicit answers the server's elicitation/create while this call runs (its message and
+	// requested schema); nil declines.
+	Elicit func(ctx context.Context, message string, schema json.RawMessage) (Elicited, error)
+}
+
+// Elicited is the person's answer to an elicitation: Action "accept" (with Content, the
+// form's values), "decline" or "cancel".
+type Elicited struct {
+	Action  string
+	Content map[string]any
 }
 
 // Result is a tool call's answer, as the server gave it (the caller applies the content
@@ -387,10 +395,7 @@ func (s *Server) client(relist chan<- struct{}) *mcp.Client {
 
 // root is the one root a server is told: the workspace.
 func (s *Server) root() string {
-	if s.o.Workspace == "" {
-		return ""
-	}
-	abs, err := filepath.Abs(s.o.Workspace)
+	abs, err := filepath.Abs(s.o.Workspace) // "" is the folder cwx runs in
 	if err != nil {
 		return ""
 	}
@@ -462,7 +467,11 @@ func (s *Server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
 	schema, _ := schemaBytes(req.Params.RequestedSchema)
-	return c.Elicit(ctx, req.Params.Message, schema)
+	a, err := c.Elicit(ctx, req.Params.Message, schema)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ElicitResult{Action: a.Action, Content: a.Content}, nil
 }
 
 func (s *Server) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {

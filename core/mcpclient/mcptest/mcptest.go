@@ -1,4 +1,7 @@
-package mcpclient
+// Package mcptest is the test MCP server of the MCP client's tests and the core's: a test
+// binary runs it in place of its tests when ModeEnv is set (in the server's env table of the
+// test's config), one behavior per mode (Run).
+package mcptest
 
 import (
 	"bufio"
@@ -13,7 +16,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// runTestServer is the test MCP server, one behavior per mode:
+// ModeEnv names the mode a test binary runs the server in.
+const ModeEnv = "CWX_TEST_MCP_SERVER"
+
+// Main runs the server and exits when ModeEnv is set, and returns otherwise: the first line
+// of a TestMain.
+func Main() {
+	if mode := os.Getenv(ModeEnv); mode != "" {
+		os.Exit(Run(mode))
+	}
+}
+
+// Run is the test MCP server, one behavior per mode:
 //
 //   - tools: the go-sdk server over stdio with echo, sleep (progress, then waits to be
 //     cancelled), env (its environment), structured (an outputSchema kept), badstruct (one
@@ -26,7 +40,7 @@ import (
 //   - garbage: answers every request with invalid JSON-RPC;
 //   - sample: a hand-written server whose one tool asks the client for sampling and reports
 //     the error code it got.
-func runTestServer(mode string) int {
+func Run(mode string) int {
 	switch mode {
 	case "crash-start":
 		fmt.Fprintln(os.Stderr, "test server: giving up at start")
