@@ -12,7 +12,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/cwx-dev/cwx/core/mcpclient/mcptest"
+	"github.com/cwx-dev/cwx/core/internal/mcptest"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/supervisor"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/internal/mcptest"
 	"github.com/cwx-dev/cwx/core/mcpclient"
-	"github.com/cwx-dev/cwx/core/mcpclient/mcptest"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 

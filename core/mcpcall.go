@@ -130,3 +130,45 @@ func mcpNotes(cfg config.MCPServer, t mcpclient.Tool) []string {
 	}
 	return notes
 }
+
+// MCPToolPrefix starts the model-facing name of every MCP server's tool (no plugin tool may
+// use it).
+const MCPToolPrefix = mcpclient.Prefix
+
+// MCPResource and MCPPrompt are what an MCP server lists (mcpclient.Resource, .Prompt).
+type (
+	MCPResource = mcpclient.Resource
+	MCPPrompt   = mcpclient.Prompt
+)
+
+// MCPServerTools reports the admitted tools of the MCP server name, starting it.
+func (m *Manager) MCPServerTools(ctx context.Context, name string) ([]ToolInfo, error) {
+	if _, err := m.StartMCP(ctx, name); err != nil {
+		return nil, err
+	}
+	srv, _ := m.mcp.Server(name)
+	var out []ToolInfo
+	for _, t := range srv.Tools() {
+		out = append(out, ToolInfo{Name: t.Name, PluginID: mcpclient.OwnerPrefix + name, Origin: OriginMCP + name,
+			Description: t.Description, InputSchema: slices.Clone(t.InputSchema)})
+	}
+	return out, nil
+}
+
+// MCPResources lists the resources of the MCP server name, starting it.
+func (m *Manager) MCPResources(ctx context.Context, name string) ([]MCPResource, error) {
+	srv, ok := m.mcp.Server(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: no MCP server %q in config.toml; `cwx mcp list` lists them", ErrNotAvailable, name)
+	}
+	return srv.Resources(ctx)
+}
+
+// MCPPrompts lists the prompts of the MCP server name, starting it.
+func (m *Manager) MCPPrompts(ctx context.Context, name string) ([]MCPPrompt, error) {
+	srv, ok := m.mcp.Server(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: no MCP server %q in config.toml; `cwx mcp list` lists them", ErrNotAvailable, name)
+	}
+	return srv.Prompts(ctx)
+}

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cwx-dev/cwx/core/mcpclient/mcptest"
+	"github.com/cwx-dev/cwx/core/internal/mcptest"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 

@@ -325,3 +325,19 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestResourcesAndPrompts(t *testing.T) {
+	_, srv, _ := testSet(t, "tools", nil, Options{})
+	rs, err := srv.Resources(context.Background())
+	if err != nil || len(rs) != 1 || rs[0].URI != "test://readme" || rs[0].MimeType != "text/plain" {
+		t.Fatalf("resources = %+v, %v", rs, err)
+	}
+	ps, err := srv.Prompts(context.Background())
+	if err != nil || len(ps) != 1 || ps[0].Name != "greet" || len(ps[0].Arguments) != 1 || ps[0].Arguments[0] != "who" {
+		t.Fatalf("prompts = %+v, %v", ps, err)
+	}
+	_, sample, _ := testSet(t, "sample", nil, Options{})
+	if rs, err := sample.Resources(context.Background()); err != nil || rs != nil {
+		t.Fatalf("a server without resources: %v, %v", rs, err)
+	}
+}

@@ -26,7 +26,7 @@ var processCode = []string{
 // they need.
 var testSupport = []string{
 	pkg("shared/testenv/..."), pkg("core/internal/deptest/..."), pkg("core/internal/lockcheck/..."),
-	pkg("core/plugins/plugintest/..."), pkg("core/mcpclient/mcptest/..."), pkg("core/seccomp/seccomptest/..."), pkg("core/seccomp/internal/abi/..."),
+	pkg("core/plugins/plugintest/..."), pkg("core/internal/mcptest/..."), pkg("core/seccomp/seccomptest/..."), pkg("core/seccomp/internal/abi/..."),
 	"go.uber.org/goleak/...", "golang.org/x/tools/...", "gvisor.dev/gvisor/...",
 }
 

@@ -29,7 +29,8 @@ func Main() {
 
 // Run is the test MCP server, one behavior per mode:
 //
-//   - tools: the go-sdk server over stdio with echo, sleep (progress, then waits to be
+//   - tools: the go-sdk server over stdio, with a resource (test://readme), a prompt (greet)
+//     and the tools echo, sleep (progress, then waits to be
 //     cancelled), env (its environment), structured (an outputSchema kept), badstruct (one
 //     broken), crash (exits during the call), roots (the roots it was told), elicit, add_tool
 //     (adds a tool: list_changed), the mapped a.b, and a page size of 2;
@@ -75,6 +76,15 @@ func Run(mode string) int {
 		}
 		return run(srv)
 	}
+	fmt.Fprintln(os.Stderr, "test server: ready")
+	srv.AddResource(&mcp.Resource{URI: "test://readme", Name: "readme", MIMEType: "text/plain", Description: "A resource."},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "read me"}}}, nil
+		})
+	srv.AddPrompt(&mcp.Prompt{Name: "greet", Description: "Greet someone.", Arguments: []*mcp.PromptArgument{{Name: "who"}}},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "hello"}}}}, nil
+		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "Echo the text."}, func(_ context.Context, _ *mcp.CallToolRequest, in text) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	})
