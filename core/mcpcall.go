@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/cwx-dev/cwx/core/config"
@@ -171,4 +172,94 @@ func (m *Manager) MCPPrompts(ctx context.Context, name string) ([]MCPPrompt, err
 		return nil, fmt.Errorf("%w: no MCP server %q in config.toml; `cwx mcp list` lists them", ErrNotAvailable, name)
 	}
 	return srv.Prompts(ctx)
+}
+
+// MCPReview is what `cwx mcp review` prints of a server (mcpclient.Review).
+type MCPReview = mcpclient.Review
+
+// mcpServers are the servers this Manager runs: config.toml's, and the servers of enabled,
+// trusted Claude Code plugins that `cwx mcp trust` trusted as they are now. A plugin server
+// not trusted, or changed since, is left out (and logged).
+func (m *Manager) mcpServers(cfg *config.Config) map[string]config.MCPServer {
+	out := maps.Clone(cfg.MCP)
+	if out == nil {
+		out = map[string]config.MCPServer{}
+	}
+	if trust, err := mcpclient.LoadTrust(m.home); err == nil && len(trust) == 0 {
+		return out // nothing trusted: the plugins' folders are not read
+	}
+	cands, trust, err := m.mcpCandidates(cfg)
+	if err != nil {
+		m.log.Warn("mcp: the plugins' MCP servers are not run", "error", err)
+		return out
+	}
+	for _, c := range cands {
+		if r := mcpclient.ReviewOf(c, trust); r.Trusted {
+			out[c.Server.Name] = c.Server
+		} else if c.Problem == "" {
+			m.log.Debug("mcp: a plugin's server is not trusted", "server", c.Server.Name, "plugin", c.Plugin)
+		}
+	}
+	return out
+}
+
+// mcpCandidates are the MCP servers of the enabled, trusted Claude Code plugins, and the
+// trust file.
+func (m *Manager) mcpCandidates(cfg *config.Config) ([]mcpclient.Candidate, map[string]mcpclient.TrustEntry, error) {
+	trust, err := mcpclient.LoadTrust(m.home)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, _, err := m.store.ClaudeCode()
+	if err != nil {
+		return nil, nil, err
+	}
+	return mcpclient.Candidates(ps, cfg.MCP), trust, nil
+}
+
+// ReviewMCP says what the MCP server name would run and the token that trusts it: a server
+// of an enabled, trusted Claude Code plugin's .mcp.json. A server of config.toml is the
+// user's decision and needs no trust (its review says so, with no token).
+func (m *Manager) ReviewMCP(name string) (MCPReview, error) {
+	cfg, err := config.LoadHome(m.home)
+	if err != nil {
+		return MCPReview{}, err
+	}
+	if s, ok := cfg.MCP[name]; ok {
+		return MCPReview{Name: name, Command: append([]string{s.Command}, s.Args...), Env: slices.Sorted(maps.Keys(s.Env)), Cwd: s.Cwd,
+			Identity: s.Identity(), Trusted: true, Note: mcpclient.ReviewNote + "; a server of config.toml is your decision and needs no trust"}, nil
+	}
+	cands, trust, err := m.mcpCandidates(cfg)
+	if err != nil {
+		return MCPReview{}, err
+	}
+	for _, c := range cands {
+		if c.Server.Name == name {
+			return mcpclient.ReviewOf(c, trust), nil
+		}
+	}
+	return MCPReview{}, fmt.Errorf("%w: no MCP server %q in config.toml or in an enabled, trusted Claude Code plugin; `cwx mcp list` and `cwx plugin list` list them", ErrNotAvailable, name)
+}
+
+// TrustMCP trusts the plugin's MCP server name exactly as ReviewMCP showed it: token must be
+// that review's. A later change of what would run (a new plugin version, other arguments)
+// needs a new review. It takes effect in the next Manager (the next cwx command).
+func (m *Manager) TrustMCP(name, token string) error {
+	r, err := m.ReviewMCP(name)
+	switch {
+	case err != nil:
+		return err
+	case r.Plugin == "":
+		return fmt.Errorf("%w: MCP server %q is in config.toml: it needs no trust", ErrInvalidInput, name)
+	case r.Problem != "":
+		return fmt.Errorf("%w: MCP server %q cannot run: %s", ErrNotAvailable, name, r.Problem)
+	case token != r.Token:
+		return fmt.Errorf("%w: the token is not the one `cwx mcp review %s` prints now (what would run changed, or the token is mistyped); review it again", ErrDenied, name)
+	}
+	trust, err := mcpclient.LoadTrust(m.home)
+	if err != nil {
+		return err
+	}
+	trust[name] = mcpclient.TrustEntry{Plugin: r.Plugin, Identity: r.Identity}
+	return mcpclient.SaveTrust(m.home, trust)
 }

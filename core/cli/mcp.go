@@ -26,7 +26,8 @@ func init() {
 				"approval gate as every other tool. A server runs unsandboxed, with your rights.",
 			Args: cobra.NoArgs,
 		}
-		cmd.AddCommand(newMCPListCmd(), newMCPShowCmd(), newMCPItemsCmd("resources"), newMCPItemsCmd("prompts"))
+		cmd.AddCommand(newMCPListCmd(), newMCPShowCmd(), newMCPItemsCmd("resources"), newMCPItemsCmd("prompts"),
+			newMCPReviewCmd(), newMCPTrustCmd())
 		return cmd
 	})
 }
@@ -38,6 +39,8 @@ type mcpCore interface {
 	MCPResources(ctx context.Context, name string) ([]core.MCPResource, error)
 	MCPPrompts(ctx context.Context, name string) ([]core.MCPPrompt, error)
 	StartMCP(ctx context.Context, name string) (core.MCPServerStatus, error)
+	ReviewMCP(name string) (core.MCPReview, error)
+	TrustMCP(name, token string) error
 }
 
 // MCPServerJSON is one server in `cwx mcp list --json` and `cwx mcp show --json`.
@@ -234,4 +237,74 @@ func writeMCPItems(w io.Writer, names []string, v map[string]any) {
 			}
 		}
 	}
+}
+
+func newMCPReviewCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "review NAME",
+		Short: "Show what a plugin's MCP server would run, and the token that trusts exactly that",
+		Long: "A server a Claude Code plugin's .mcp.json brings runs only once trusted. review prints its\n" +
+			"command, arguments, the names of the variables it sets and where it runs, and a token\n" +
+			"bound to all of them: `cwx mcp trust NAME --token T` trusts exactly that. A server of\n" +
+			"config.toml is your decision and needs no trust.",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withMCP(cmd, func(_ context.Context, _ liveCore, mc mcpCore) error {
+				r, err := mc.ReviewMCP(args[0])
+				if err != nil {
+					return callErr(err)
+				}
+				return writeReport(cmd.OutOrStdout(), asJSON, r, writeMCPReview)
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	return cmd
+}
+
+func writeMCPReview(w io.Writer, r core.MCPReview) {
+	from := "config.toml"
+	if r.Plugin != "" {
+		from = "plugin " + r.Plugin
+	}
+	printf(w, "server:   %s (from %s)\n", r.Name, from)
+	printf(w, "runs:     %s\n", oneLine(strings.Join(r.Command, " ")))
+	if len(r.Env) > 0 {
+		printf(w, "sets:     %s (values not shown)\n", strings.Join(r.Env, ", "))
+	}
+	printf(w, "in:       %s\n", r.Cwd)
+	printf(w, "identity: sha256:%s\n", r.Identity)
+	printf(w, "note:     %s\n", r.Note)
+	switch {
+	case r.Problem != "":
+		printf(w, "cannot run: %s\n", oneLine(r.Problem))
+	case r.Trusted:
+		printf(w, "trusted:  yes\n")
+	default:
+		printf(w, "trusted:  no; to trust exactly this: cwx mcp trust %s --token %s\n", r.Name, r.Token)
+	}
+}
+
+func newMCPTrustCmd() *cobra.Command {
+	var token string
+	cmd := &cobra.Command{
+		Use:   "trust NAME --token T",
+		Short: "Trust a plugin's MCP server exactly as `cwx mcp review` showed it",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if token == "" {
+				return exitf(ExitUsage, "--token is required: run `cwx mcp review %s` and pass the token it prints", args[0])
+			}
+			return withMCP(cmd, func(_ context.Context, _ liveCore, mc mcpCore) error {
+				if err := mc.TrustMCP(args[0], token); err != nil {
+					return callErr(err)
+				}
+				printf(cmd.OutOrStdout(), "trusted MCP server %s; it starts when a call of its tools needs it\n", args[0])
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&token, "token", "", "the token `cwx mcp review NAME` printed")
+	return cmd
 }

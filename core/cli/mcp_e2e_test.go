@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,5 +64,57 @@ func TestMCPCLI(t *testing.T) {
 	}
 	if r := e2eCWX(t, bin, home, "", "mcp", "show", "nope"); r.code != ExitUnavailable {
 		t.Errorf("show of an unknown server: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// TestMCPPluginServerTrust: a Claude Code plugin's .mcp.json server does not start, even with
+// the plugin enabled and trusted, until `cwx mcp review` showed it and `cwx mcp trust` took
+// that review's token; a wrong token is refused; once trusted its tools are called like any
+// other.
+func TestMCPPluginServerTrust(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(src, ".claude-plugin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := `{"name": "mcp-kit", "version": "1.0.0", "description": "An MCP server (a cwx test fixture)."}`
+	mcpJSON := fmt.Sprintf(`{"mcpServers": {"kit_server": {"command": %q, "args": ["--from", "${CLAUDE_PLUGIN_ROOT}"], "env": {%q: "tools"}}}}`, exe, mcptest.ModeEnv)
+	for p, text := range map[string]string{".claude-plugin/plugin.json": manifest, ".mcp.json": mcpJSON} {
+		if err := os.WriteFile(filepath.Join(src, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := e2eHome(t, testenv.Node(t), "")
+	id := e2eTrusted(t, bin, home, src)
+	e2eMust(t, bin, home, "plugin", "enable", id)
+
+	if r := e2eCWX(t, bin, home, "", "tool", "call", "mcp_kit-server_echo", "--input", `{"text":"x"}`); r.code != ExitUnavailable {
+		t.Fatalf("an untrusted plugin server ran: %s", r.stdout)
+	}
+	var rv struct {
+		Name, Plugin, Token, Identity string
+		Command, Env                  []string
+		Trusted                       bool
+	}
+	if err := json.Unmarshal([]byte(e2eMust(t, bin, home, "mcp", "review", "kit-server", "--json").stdout), &rv); err != nil {
+		t.Fatal(err)
+	}
+	if rv.Plugin != id || rv.Trusted || rv.Token == "" || len(rv.Command) != 3 || strings.Contains(rv.Command[2], "${CLAUDE_PLUGIN_ROOT}") ||
+		len(rv.Env) != 1 || rv.Env[0] != mcptest.ModeEnv {
+		t.Fatalf("review = %+v", rv)
+	}
+	if r := e2eCWX(t, bin, home, "", "mcp", "trust", "kit-server", "--token", "mcp1-wrong"); r.code != ExitDenied {
+		t.Fatalf("a wrong token: exit %d %s", r.code, r.stderr)
+	}
+	e2eMust(t, bin, home, "mcp", "trust", "kit-server", "--token", rv.Token)
+	if r := e2eMust(t, bin, home, "tool", "call", "mcp_kit-server_echo", "--input", `{"text":"from the plugin"}`, "--approve", "auto"); strings.TrimSpace(r.stdout) != "from the plugin" {
+		t.Fatalf("trusted call: %q %q", r.stdout, r.stderr)
+	}
+	if r := e2eMust(t, bin, home, "mcp", "list"); !strings.Contains(r.stdout, "kit-server") {
+		t.Fatalf("list:\n%s", r.stdout)
 	}
 }

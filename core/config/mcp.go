@@ -54,6 +54,8 @@ type MCPServer struct {
 	TimeoutS int      `json:"timeout_s"`
 	// MaxResultBytes bounds the JSON of one tool result of this server.
 	MaxResultBytes int `json:"max_result_bytes"`
+	// Plugin is the plugin that brought the server (its .mcp.json), "" for config.toml's.
+	Plugin string `json:"plugin,omitempty"`
 }
 
 // Identity is the digest a server is known by (the gate's keys and a review's token are

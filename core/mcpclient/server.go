@@ -83,6 +83,8 @@ type Status struct {
 	Approval string    `json:"approval"`
 	Command  []string  `json:"command"`
 	Cwd      string    `json:"cwd,omitempty"`
+	// Plugin is the plugin whose .mcp.json brought the server, "" for config.toml's.
+	Plugin string `json:"plugin,omitempty"`
 	// Instructions is what the server's initialize said about using it.
 	Instructions string `json:"instructions,omitempty"`
 }
@@ -153,7 +155,7 @@ func (s *Server) Status() Status {
 	defer s.mu.Unlock()
 	st := Status{Name: s.cfg.Name, State: s.state, Tools: len(s.tools), Refused: append([]Refusal(nil), s.refused...),
 		Restarts: s.restarts, LastErr: s.lastErr, Identity: s.cfg.Identity(), Approval: s.cfg.Approval,
-		Command: append([]string{s.cfg.Command}, s.cfg.Args...), Cwd: s.cfg.Cwd, Instructions: s.instr}
+		Command: append([]string{s.cfg.Command}, s.cfg.Args...), Cwd: s.cfg.Cwd, Plugin: s.cfg.Plugin, Instructions: s.instr}
 	if s.p != nil && !s.p.exited() {
 		st.PID = s.p.pid
 	}
