@@ -11,7 +11,7 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build dsh-census test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
+.PHONY: all tools build dsh-census test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client mcp-servers fuzz soak soak-short bench clean dist-check
 
 all: build
 
@@ -71,7 +71,7 @@ dsh-census: tools
 
 lint: fmt-check vet staticcheck lockcheck deptest doccheck deadcode
 
-test-go: tools mcp-client
+test-go: tools mcp-client mcp-servers
 	$(GO) test -race -count=1 ./...
 
 test-js: tools
@@ -92,6 +92,10 @@ demo: tools build mcp-client ## the main job
 mcp-client: ## the TypeScript MCP SDK client that the serve tests and the demo drive (npm ci, from its lockfile)
 	@[ -f testdata/mcp-client/node_modules/@modelcontextprotocol/sdk/package.json ] || \
 		(cd testdata/mcp-client && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+
+mcp-servers: ## the real MCP servers the MCP client tests run (npm ci, from its lockfile: each tarball's sha512 checked)
+	@[ -f testdata/mcp-servers/node_modules/@modelcontextprotocol/server-everything/package.json ] || \
+		(cd testdata/mcp-servers && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
 # Every fuzz target, as package:Target. `make fuzz` runs each for FUZZTIME, one at a time with
 # -parallel 1, minimizing a new input for at most FUZZMINIMIZE runs (the installer's target
