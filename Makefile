@@ -43,7 +43,8 @@ lockcheck: ## the lock annotations (// +checklocks:mu) hold, and every …Locked
 DEADCODE_TEST_SUPPORT := \
 	github.com/cwx-dev/cwx/shared/testenv github.com/cwx-dev/cwx/core/internal/deptest \
 	github.com/cwx-dev/cwx/core/internal/lockcheck github.com/cwx-dev/cwx/core/plugins/plugintest \
-	github.com/cwx-dev/cwx/core/seccomp/seccomptest github.com/cwx-dev/cwx/core/seccomp/internal/abi
+	github.com/cwx-dev/cwx/core/seccomp/seccomptest github.com/cwx-dev/cwx/core/seccomp/internal/abi \
+	github.com/cwx-dev/cwx/core/internal/mcptest
 
 deadcode: tools ## no function unreachable from main (x/tools' deadcode -test=false); any report fails
 	@filter="^($$($(GO) list ./... | grep -vxF $(foreach p,$(DEADCODE_TEST_SUPPORT),-e $(p)) | sed 's/[.]/\\./g' | paste -sd'|'))$$"; \

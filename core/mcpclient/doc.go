@@ -1,7 +1,7 @@
 // Package mcpclient runs the stdio MCP servers of config.toml ([mcp.servers.<name>],
 // core/config) and is their client, with the official Go SDK
-// (github.com/modelcontextprotocol/go-sdk). The core keeps every authority over them
-// (ARCHITECTURE.md, “MCP servers”): which servers exist, spawning and killing them, what
+// (github.com/modelcontextprotocol/go-sdk). The core keeps every authority over them:
+// which servers exist, spawning and killing them, what
 // of their tools is admitted and under which names, approval, and the answers to their
 // requests; this package only does the process and protocol work and answers the core's
 // questions through a small surface ([Set], [Server], [Tool]).

@@ -133,9 +133,11 @@ type Server struct {
 	lastErr   string             // +checklocks:mu
 	lastStart time.Time          // +checklocks:mu
 	instr     string             // +checklocks:mu
-	calls     []*Call            // +checklocks:mu; the running calls, newest last
-	progress  map[string]*Call   // +checklocks:mu; by progress token
-	watchDone chan struct{}      // +checklocks:mu
+	// calls are the running calls, newest last; progress has those that asked for progress,
+	// by their token.
+	calls     []*Call          // +checklocks:mu
+	progress  map[string]*Call // +checklocks:mu
+	watchDone chan struct{}    // +checklocks:mu
 
 	tokens   atomic.Uint64
 	remember func(*Server, []Tool) // the Set's catalog write
@@ -219,6 +221,8 @@ func (s *Server) Start(ctx context.Context) error {
 }
 
 // backoffLocked is how long a start must still wait after the last crash.
+//
+// +checklocks:s.mu
 func (s *Server) backoffLocked() time.Duration {
 	if len(s.crashes) < 2 || s.lastStart.IsZero() {
 		return 0
@@ -228,6 +232,8 @@ func (s *Server) backoffLocked() time.Duration {
 
 // crashLocked counts a crash of the current generation and leaves the server crashed, or
 // failed once the budget is spent.
+//
+// +checklocks:s.mu
 func (s *Server) crashLocked(reason string) {
 	now := s.now()
 	kept := s.crashes[:0]
