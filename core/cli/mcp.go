@@ -308,3 +308,18 @@ func newMCPTrustCmd() *cobra.Command {
 	cmd.Flags().StringVar(&token, "token", "", "the token `cwx mcp review NAME` printed")
 	return cmd
 }
+
+// progressPrinter prints an MCP server's progress of a call on stderr, one line each:
+// "progress: 3/10 message" (the total when the server gives one).
+func progressPrinter(w io.Writer) func(p, total float64, msg string) {
+	return func(p, total float64, msg string) {
+		line := fmt.Sprintf("progress: %g", p)
+		if total > 0 {
+			line += fmt.Sprintf("/%g", total)
+		}
+		if msg != "" {
+			line += " " + oneLine(msg)
+		}
+		printf(w, "%s\n", line)
+	}
+}

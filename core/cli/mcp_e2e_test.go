@@ -50,6 +50,9 @@ func TestMCPCLI(t *testing.T) {
 			t.Errorf("show lacks %q:\n%s", want, show)
 		}
 	}
+	if r := e2eMust(t, bin, home, "tool", "call", "mcp_t_sleep", "--input", `{"seconds":0.1}`); !strings.Contains(r.stderr, "progress: 1/2 half") || strings.TrimSpace(r.stdout) != "slept" {
+		t.Errorf("progress on stderr: %q %q", r.stdout, r.stderr)
+	}
 	if r := e2eMust(t, bin, home, "mcp", "resources", "t"); !strings.Contains(r.stdout, "test://readme") {
 		t.Errorf("resources: %s", r.stdout)
 	}
