@@ -142,7 +142,7 @@ func (m *Manager) PromptSections() []PromptSection {
 	for _, s := range live {
 		out = append(out, PromptSection{PluginID: s.PluginID, ID: s.ID, Text: s.Text, Wrapped: WrapSection(s.PluginID, s.ID, s.Text)})
 	}
-	return out
+	return append(out, m.mcpSections()...) // the running MCP servers' instructions (mcpcall.go)
 }
 
 // invoke sends a tool/call that carries a ticket: the ticket is minted for this call's

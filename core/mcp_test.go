@@ -79,6 +79,11 @@ func TestMCPToolThroughTheGate(t *testing.T) {
 	if len(a.cards) != 1 || a.cards[0].Origin != gate.OriginMCP || !strings.Contains(a.cards[0].Title, "MCP server `t`") || a.cards[0].Tool != "echo" {
 		t.Fatalf("cards = %+v", a.cards)
 	}
+	if ps := m.PromptSections(); !slices.ContainsFunc(ps, func(p PromptSection) bool {
+		return p.PluginID == "mcp:t" && p.ID == "instructions" && p.Text == "use echo" && strings.Contains(p.Wrapped, "of plugin `mcp:t`")
+	}) {
+		t.Errorf("prompt sections lack the server's instructions: %+v", ps)
+	}
 	if _, err := m.CallTool(ctx, "mcp_t_echo", json.RawMessage(`{"text":"forbidden"}`), CallOptions{}); !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "no forbidden words") {
 		t.Fatalf("hook deny: %v", err)
 	}

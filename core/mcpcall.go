@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/errdefs"
@@ -262,4 +263,20 @@ func (m *Manager) TrustMCP(name, token string) error {
 	}
 	trust[name] = mcpclient.TrustEntry{Plugin: r.Plugin, Identity: r.Identity}
 	return mcpclient.SaveTrust(m.home, trust)
+}
+
+// mcpSections are the prompt sections of the running MCP servers: each one's initialize
+// instructions, as section `instructions` of plugin mcp:<name>, stripped (core/inert) and
+// cut at registry.MaxSectionText. A server not started has none.
+func (m *Manager) mcpSections() []PromptSection {
+	var out []PromptSection
+	for _, st := range m.mcp.Statuses() {
+		if st.State != mcpclient.StateReady || strings.TrimSpace(st.Instructions) == "" {
+			continue
+		}
+		text, _ := CutText(StripEscapes(st.Instructions), registry.MaxSectionText)
+		id := mcpclient.OwnerPrefix + st.Name
+		out = append(out, PromptSection{PluginID: id, ID: "instructions", Text: text, Wrapped: WrapSection(id, "instructions", text)})
+	}
+	return out
 }

@@ -224,8 +224,9 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		}
 		opts.Approver = hs.Approver(terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr()))
 		opts.Asker = hs.Asker(newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr()))
-		opts.Progress = progressPrinter(cmd.ErrOrStderr()) // an MCP server's progress
-		plugin := pluginOf(m, name)                        // the owner the call goes to, named before it runs
+		// an MCP server's progress, on stderr
+		opts.Progress = progressPrinter(cmd.ErrOrStderr())
+		plugin := pluginOf(m, name) // the owner the call goes to, named before it runs
 		res, err := m.CallTool(ctx, name, input, opts)
 		if err != nil {
 			return callErr(err)
