@@ -144,3 +144,28 @@ func TestMCPApprovalAuto(t *testing.T) {
 		t.Fatalf("approval auto raised %d cards", len(a.cards))
 	}
 }
+
+// askerFunc answers questions with a function.
+type askerFunc func(context.Context, Question) (Answer, error)
+
+func (f askerFunc) Ask(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
+
+// TestMCPElicitation: a server's elicitation during a call of its tool is asked of the call's
+// Asker, with the server named as its author; a call without one declines.
+func TestMCPElicitation(t *testing.T) {
+	m, _ := mcpManager(t, "auto", false, &cardApprover{})
+	var q Question
+	res, err := m.CallTool(context.Background(), "mcp_t_ask_name", json.RawMessage(`{}`), CallOptions{Asker: askerFunc(func(_ context.Context, got Question) (Answer, error) {
+		q = got
+		return Answer{Kind: AnswerText, Text: "Ada"}, nil
+	})})
+	if err != nil || res.Text() != "accept:Ada" {
+		t.Fatalf("ask_name: %q, %v", res.Text(), err)
+	}
+	if q.PluginID != "mcp:t" || q.Name != "mcp_t_ask_name" || q.Text != "Your name?" || !q.AllowText {
+		t.Fatalf("question = %+v", q)
+	}
+	if res, err := m.CallTool(context.Background(), "mcp_t_ask_name", json.RawMessage(`{}`), CallOptions{}); err != nil || res.Text() != "decline:" {
+		t.Fatalf("without an Asker: %q, %v", res.Text(), err)
+	}
+}

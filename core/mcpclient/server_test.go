@@ -341,3 +341,26 @@ func TestResourcesAndPrompts(t *testing.T) {
 		t.Fatalf("a server without resources: %v, %v", rs, err)
 	}
 }
+
+func TestElicitationDuringACall(t *testing.T) {
+	_, srv, _ := testSet(t, "tools", nil, Options{})
+	var asked string
+	call := &Call{Elicit: func(_ context.Context, msg string, schema json.RawMessage) (Elicited, error) {
+		asked = msg + " " + string(schema)
+		return Elicited{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	}}
+	res, err := srv.Call(context.Background(), "ask_name", json.RawMessage(`{}`), call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res.Content)
+	if !strings.Contains(string(raw), "accept:Ada") || !strings.Contains(asked, "Your name?") || !strings.Contains(asked, `"name"`) {
+		t.Fatalf("result %s, asked %q", raw, asked)
+	}
+	// without an Elicit of its own the call declines
+	res, err = srv.Call(context.Background(), "ask_name", json.RawMessage(`{}`), nil)
+	raw, _ = json.Marshal(res.Content)
+	if err != nil || !strings.Contains(string(raw), "decline:") {
+		t.Fatalf("no elicitor: %s %v", raw, err)
+	}
+}

@@ -32,7 +32,7 @@ func Main() {
 //   - tools: the go-sdk server over stdio, with a resource (test://readme), a prompt (greet)
 //     and the tools echo, sleep (progress, then waits to be
 //     cancelled), env (its environment), structured (an outputSchema kept), badstruct (one
-//     broken), crash (exits during the call), roots (the roots it was told), elicit, add_tool
+//     broken), crash (exits during the call), ask_name (elicits a name), add_tool
 //     (adds a tool: list_changed), the mapped a.b, and a page size of 2;
 //   - collide: tools get-env and get_env, and ok;
 //   - crash-start: exits before initialize;
@@ -128,6 +128,16 @@ func Run(mode string) int {
 		os.Exit(9)
 		return nil, nil, nil
 	})
+	srv.AddTool(&mcp.Tool{Name: "ask_name", Description: "Ask the person's name.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if resp, ok := req.Params.InputResponses["name"].(*mcp.ElicitResult); ok {
+				name, _ := resp.Content["name"].(string)
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: resp.Action + ":" + name}}}, nil
+			}
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"name": &mcp.ElicitParams{Mode: "form", Message: "Your name?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}},
+				RequestState: "asked"}, nil
+		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "add_tool", Description: "Add a tool."}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
 		mcp.AddTool(srv, &mcp.Tool{Name: "late", Description: "Added later."}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "late"}}}, nil, nil
