@@ -1,10 +1,14 @@
 package mcpclient
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -363,4 +367,37 @@ func TestElicitationDuringACall(t *testing.T) {
 	if err != nil || !strings.Contains(string(raw), "decline:") {
 		t.Fatalf("no elicitor: %s %v", raw, err)
 	}
+}
+
+// TestServerDiesWithTheCore: a server that ignores stdin's EOF and SIGTERM is still killed
+// when the process that runs it (a stand-in core) is SIGKILLed: its death signal (Linux).
+func TestServerDiesWithTheCore(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder := exec.Command(exe)
+	holder.Env = append(os.Environ(), holderEnv+"=1")
+	out, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		_ = holder.Process.Kill()
+		_ = holder.Wait()
+		t.Fatalf("holder: %q %v", line, err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		_ = holder.Process.Kill()
+		_ = holder.Wait()
+		t.Fatalf("holder said %q", line)
+	}
+	_ = holder.Process.Kill()
+	_ = holder.Wait()
+	waitFor(t, func() bool { return syscall.Kill(pid, 0) != nil }, fmt.Sprintf("server %d to die with its core", pid))
 }

@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +39,7 @@ func Main() {
 //   - collide: tools get-env and get_env, and ok;
 //   - crash-start: exits before initialize;
 //   - hang: reads stdin and never answers;
+//   - hang-after-init: serves, then outlives stdin's EOF and SIGTERM;
 //   - flood: writes an endless line to stdout;
 //   - garbage: answers every request with invalid JSON-RPC;
 //   - sample: a hand-written server whose one tool asks the client for sampling and reports
@@ -59,6 +62,14 @@ func Run(mode string) int {
 		}
 	case "garbage", "sample":
 		return rawServer(mode)
+	}
+	if mode == "hang-after-init" {
+		// serves, and ignores stdin's EOF and SIGTERM: only a kill ends it
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+		srv := mcp.NewServer(&mcp.Implementation{Name: "cwx-test", Version: "1"}, nil)
+		_ = srv.Run(context.Background(), &mcp.StdioTransport{})
+		time.Sleep(time.Hour)
+		return 0
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cwx-test", Version: "1"}, &mcp.ServerOptions{PageSize: 2, Instructions: "use echo"})
 	type text struct {
