@@ -56,7 +56,7 @@ type MCPServerJSON struct {
 func withMCP(cmd *cobra.Command, f func(ctx context.Context, m liveCore, mc mcpCore) error) (err error) {
 	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer cancel()
-	m, err := openLazy(ctx, cmd.ErrOrStderr(), "")
+	m, err := openLazy(ctx, cmd.ErrOrStderr(), "", "")
 	if err != nil {
 		return err
 	}
