@@ -65,6 +65,9 @@ func TestMCPCLI(t *testing.T) {
 	if r := e2eCWX(t, bin, home, "", "doctor"); !strings.Contains(r.stdout, "mcp t") || !strings.Contains(r.stdout, "unsandboxed") {
 		t.Errorf("doctor:\n%s%s", r.stdout, r.stderr)
 	}
+	if r := e2eMust(t, bin, home, "host", "status"); !strings.Contains(r.stdout, "NAME  STATE") || !strings.Contains(r.stdout, "\nt     idle") {
+		t.Errorf("host status lacks the MCP server:\n%s", r.stdout)
+	}
 	if r := e2eCWX(t, bin, home, "", "mcp", "show", "nope"); r.code != ExitUnavailable {
 		t.Errorf("show of an unknown server: exit %d %s", r.code, r.stderr)
 	}
