@@ -87,7 +87,7 @@ soak: tools ## the fault-injection soak for 5 minutes on Node and then on Bun (S
 
 test: tools lint test-go soak-short test-js ## gofmt, vet, staticcheck, go test -race, the 60 s soak, JS suites
 
-demo: tools build mcp-client ## the main job
+demo: tools build mcp-client mcp-servers ## the main job
 	@.ci/demo
 
 mcp-client: ## the TypeScript MCP SDK client that the serve tests and the demo drive (npm ci, from its lockfile)
