@@ -95,7 +95,8 @@ mcp-client: ## the TypeScript MCP SDK client that the serve tests and the demo d
 		(cd testdata/mcp-client && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
 mcp-servers: ## the real MCP servers the MCP client tests run (npm ci, from its lockfile: each tarball's sha512 checked)
-	@[ -f testdata/mcp-servers/node_modules/@modelcontextprotocol/server-everything/package.json ] || \
+	@[ -f testdata/mcp-servers/node_modules/@modelcontextprotocol/server-everything/package.json ] && \
+	[ -f testdata/mcp-servers/node_modules/@modelcontextprotocol/server-filesystem/package.json ] || \
 		(cd testdata/mcp-servers && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
 # Every fuzz target, as package:Target. `make fuzz` runs each for FUZZTIME, one at a time with

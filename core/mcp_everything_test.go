@@ -142,3 +142,44 @@ func TestMCPServerEverything(t *testing.T) {
 		t.Errorf("status = %+v", st)
 	}
 }
+
+// TestMCPServerFilesystem runs the real filesystem server with no folder on its command line:
+// it takes the one root cwx offers, the workspace, reads a file in it and refuses one outside.
+func TestMCPServerFilesystem(t *testing.T) {
+	entry := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(everythingServer(t)))), "server-filesystem", "dist", "index.js")
+	if _, err := os.Stat(entry); err != nil {
+		if testenv.InCI() {
+			t.Fatalf("server-filesystem is not installed: run `make mcp-servers` (%v)", err)
+		}
+		t.Skipf("server-filesystem is not installed: run `make mcp-servers` (%v)", err)
+	}
+	node := testenv.Node(t)
+	e := newEnv(t, testenv.Runtime{Name: "node", Path: "/nonexistent/node"})
+	e.writeConfig(fmt.Sprintf("[mcp.servers.fs]\ncommand = %q\nargs = [%q]\napproval = \"auto\"\n", node.Path, entry))
+	m := e.open(func(o *Options) { o.PollInterval, o.Approval = -1, "ask" })
+	ctx := context.Background()
+	wd, _ := os.Getwd()
+	var dirs string
+	deadline := time.Now().Add(10 * time.Second)
+	for { // the server asks for the roots after initialize
+		res, err := m.CallTool(ctx, "mcp_fs_list_allowed_directories", json.RawMessage(`{}`), CallOptions{})
+		if err == nil {
+			dirs = res.Text()
+		}
+		if strings.Contains(dirs, wd) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !strings.Contains(dirs, wd) {
+		t.Fatalf("allowed directories %q, want the workspace %s", dirs, wd)
+	}
+	res, err := m.CallTool(ctx, "mcp_fs_read_text_file", json.RawMessage(fmt.Sprintf(`{"path":%q}`, filepath.Join(wd, "doc.go"))), CallOptions{})
+	if err != nil || !strings.Contains(res.Text(), "Package core") {
+		t.Fatalf("read doc.go: %v %.80q", err, res.Text())
+	}
+	res, err = m.CallTool(ctx, "mcp_fs_read_text_file", json.RawMessage(`{"path":"/etc/hostname"}`), CallOptions{})
+	if err == nil && !res.IsError {
+		t.Fatalf("a file outside the workspace was read: %.80q", res.Text())
+	}
+}
