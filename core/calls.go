@@ -35,7 +35,7 @@ func (m *Manager) Tools() []ToolInfo {
 		out = append(out, ToolInfo{Name: c.Entry.Name, PluginID: c.PluginID, Origin: "extension:" + c.PluginID,
 			Description: c.Entry.Description, InputSchema: slices.Clone(c.Entry.InputSchema), Cached: true})
 	}
-	out = append(out, m.mcpTools(taken)...)
+	out = append(out, m.MCP().listed(taken)...)
 	slices.SortFunc(out, func(a, b ToolInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
@@ -142,7 +142,7 @@ func (m *Manager) PromptSections() []PromptSection {
 	for _, s := range live {
 		out = append(out, PromptSection{PluginID: s.PluginID, ID: s.ID, Text: s.Text, Wrapped: WrapSection(s.PluginID, s.ID, s.Text)})
 	}
-	return append(out, m.mcpSections()...) // the running MCP servers' instructions (mcpcall.go)
+	return append(out, m.MCP().sections()...) // the running MCP servers' instructions (mcpcall.go)
 }
 
 // invoke sends a tool/call that carries a ticket: the ticket is minted for this call's

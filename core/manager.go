@@ -33,7 +33,7 @@ type Manager struct {
 	hooks *cmdHookRunner // the command hooks of the current configuration (builtin_hooks.go)
 	pre   *preHooks      // what asks the pre-execute hooks of every gated call (prehook.go)
 
-	mcp *mcpclient.Set // the MCP servers of config.toml (mcpcall.go)
+	mcp *mcpclient.Set // the MCP servers (mcpcall.go)
 }
 
 // Close revokes nothing by itself: it fails the calls in flight, stops the state watcher and

@@ -131,13 +131,13 @@ func TestMCPServerEverything(t *testing.T) {
 	if roots := call("get-roots-list", `{}`, CallOptions{}).Text(); !strings.Contains(roots, wd) || !strings.Contains(roots, "1 total") {
 		t.Errorf("roots:\n%s\nwant exactly the workspace %s", roots, wd)
 	}
-	if rs, err := m.MCPResources(ctx, "everything"); err != nil || len(rs) == 0 {
+	if rs, err := m.MCP().Resources(ctx, "everything"); err != nil || len(rs) == 0 {
 		t.Errorf("resources: %d, %v", len(rs), err)
 	}
-	if ps, err := m.MCPPrompts(ctx, "everything"); err != nil || len(ps) == 0 {
+	if ps, err := m.MCP().Prompts(ctx, "everything"); err != nil || len(ps) == 0 {
 		t.Errorf("prompts: %d, %v", len(ps), err)
 	}
-	st := m.MCPServers()[0]
+	st := m.MCP().List()[0]
 	if st.State != mcpclient.StateReady || st.PID == 0 || !strings.Contains(st.Instructions, "Everything Server") || st.Restarts != 0 {
 		t.Errorf("status = %+v", st)
 	}

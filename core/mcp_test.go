@@ -68,7 +68,7 @@ func textOf(r ToolResult) string { return r.Text() }
 func TestMCPToolThroughTheGate(t *testing.T) {
 	a := &cardApprover{}
 	m, e := mcpManager(t, "ask", true, a)
-	if st := m.MCPServers(); len(st) != 1 || st[0].State != mcpclient.StateIdle || st[0].PID != 0 {
+	if st := m.MCP().List(); len(st) != 1 || st[0].State != mcpclient.StateIdle || st[0].PID != 0 {
 		t.Fatalf("before any call: %+v", st)
 	}
 	ctx := context.Background()
@@ -119,7 +119,7 @@ func TestMCPToolThroughTheGate(t *testing.T) {
 	if !slices.Equal(cached, live) {
 		t.Fatalf("cached %v, live %v", cached, live)
 	}
-	if st := other.MCPServers(); st[0].State != mcpclient.StateIdle {
+	if st := other.MCP().List(); st[0].State != mcpclient.StateIdle {
 		t.Fatalf("listing started the server: %+v", st)
 	}
 }

@@ -96,7 +96,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	m.own = owners.New(oo)
 	m.reg = m.own.Registry()
 	m.hooks.own, m.pre.own, m.cc.reg = m.own, m.own, m.reg
-	m.mcp = mcpclient.NewSet(m.mcpServers(cfg), mcpclient.Options{Logger: log, Catalog: m.own.Catalog(), Version: "cwx"})
+	m.mcp = (&MCPServers{home: home, log: log, store: store}).openSet(cfg, mcpclient.Options{Catalog: m.own.Catalog(), Version: "cwx"})
 	return m, nil
 }
 

@@ -86,7 +86,7 @@ func hostStatusCmd() *cobra.Command {
 			rerr := reconcileAll(ctx, m)
 			st := HostStatus{Tiers: hostEntries(m.Status()), Modules: m.BuiltinModules()}
 			if mc, ok := m.(mcpCore); ok {
-				for _, s := range mc.MCPServers() {
+				for _, s := range mc.MCP().List() {
 					st.MCPServers = append(st.MCPServers, MCPServerJSON{MCPServerStatus: s})
 				}
 			}

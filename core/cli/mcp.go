@@ -32,15 +32,9 @@ func init() {
 	})
 }
 
-// mcpCore is what `cwx mcp` needs of the Manager.
+// mcpCore is what `cwx mcp` needs of the Manager: its MCP servers.
 type mcpCore interface {
-	MCPServers() []core.MCPServerStatus
-	MCPServerTools(ctx context.Context, name string) ([]core.ToolInfo, error)
-	MCPResources(ctx context.Context, name string) ([]core.MCPResource, error)
-	MCPPrompts(ctx context.Context, name string) ([]core.MCPPrompt, error)
-	StartMCP(ctx context.Context, name string) (core.MCPServerStatus, error)
-	ReviewMCP(name string) (core.MCPReview, error)
-	TrustMCP(name, token string) error
+	MCP() *core.MCPServers
 }
 
 // MCPServerJSON is one server in `cwx mcp list --json` and `cwx mcp show --json`.
@@ -53,7 +47,7 @@ type MCPServerJSON struct {
 }
 
 // withMCP opens a lazy Manager and runs f with it, closing every server it started.
-func withMCP(cmd *cobra.Command, f func(ctx context.Context, m liveCore, mc mcpCore) error) (err error) {
+func withMCP(cmd *cobra.Command, f func(ctx context.Context, m liveCore, mc *core.MCPServers) error) (err error) {
 	ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer cancel()
 	m, err := openLazy(ctx, cmd.ErrOrStderr(), "", "")
@@ -65,7 +59,7 @@ func withMCP(cmd *cobra.Command, f func(ctx context.Context, m liveCore, mc mcpC
 	if !ok {
 		return exitf(ExitInternal, "this core does not run MCP servers")
 	}
-	return f(ctx, m, mc)
+	return f(ctx, m, mc.MCP())
 }
 
 func newMCPListCmd() *cobra.Command {
@@ -75,7 +69,7 @@ func newMCPListCmd() *cobra.Command {
 		Short: "List the MCP servers: state, pid, tools, restarts, last error (starts none unless --start)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withMCP(cmd, func(ctx context.Context, m liveCore, mc mcpCore) error {
+			return withMCP(cmd, func(ctx context.Context, m liveCore, mc *core.MCPServers) error {
 				cached := map[string]int{}
 				for _, t := range m.Tools() {
 					if name, ok := strings.CutPrefix(t.Origin, core.OriginMCP); ok && t.Cached {
@@ -83,9 +77,9 @@ func newMCPListCmd() *cobra.Command {
 					}
 				}
 				out := []MCPServerJSON{}
-				for _, s := range mc.MCPServers() {
+				for _, s := range mc.List() {
 					if start {
-						s, _ = mc.StartMCP(ctx, s.Name) // a failure is the row's state and last error
+						s, _ = mc.Start(ctx, s.Name) // a failure is the row's state and last error
 					}
 					row := MCPServerJSON{MCPServerStatus: s}
 					if s.State != "ready" {
@@ -132,9 +126,9 @@ func newMCPShowCmd() *cobra.Command {
 		Short: "Start one MCP server and show it: what runs, its tools, what was refused and why",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withMCP(cmd, func(ctx context.Context, _ liveCore, mc mcpCore) error {
-				tools, err := mc.MCPServerTools(ctx, args[0])
-				st, _ := mc.StartMCP(ctx, args[0])
+			return withMCP(cmd, func(ctx context.Context, _ liveCore, mc *core.MCPServers) error {
+				tools, err := mc.Tools(ctx, args[0])
+				st, _ := mc.Start(ctx, args[0])
 				if err != nil && st.Name == "" {
 					return callErr(err)
 				}
@@ -188,12 +182,12 @@ func newMCPItemsCmd(what string) *cobra.Command {
 		Short: "List the " + what + " of one MCP server, or of all (starts them)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withMCP(cmd, func(ctx context.Context, _ liveCore, mc mcpCore) error {
+			return withMCP(cmd, func(ctx context.Context, _ liveCore, mc *core.MCPServers) error {
 				var names []string
 				if len(args) == 1 {
 					names = args
 				} else {
-					for _, s := range mc.MCPServers() {
+					for _, s := range mc.List() {
 						names = append(names, s.Name)
 					}
 				}
@@ -203,9 +197,9 @@ func newMCPItemsCmd(what string) *cobra.Command {
 					var items any
 					var err error
 					if what == "resources" {
-						items, err = mc.MCPResources(ctx, n)
+						items, err = mc.Resources(ctx, n)
 					} else {
-						items, err = mc.MCPPrompts(ctx, n)
+						items, err = mc.Prompts(ctx, n)
 					}
 					if err != nil {
 						failed = firstErr(failed, callErr(err))
@@ -250,8 +244,8 @@ func newMCPReviewCmd() *cobra.Command {
 			"config.toml is your decision and needs no trust.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withMCP(cmd, func(_ context.Context, _ liveCore, mc mcpCore) error {
-				r, err := mc.ReviewMCP(args[0])
+			return withMCP(cmd, func(_ context.Context, _ liveCore, mc *core.MCPServers) error {
+				r, err := mc.Review(args[0])
 				if err != nil {
 					return callErr(err)
 				}
@@ -296,8 +290,8 @@ func newMCPTrustCmd() *cobra.Command {
 			if token == "" {
 				return exitf(ExitUsage, "--token is required: run `cwx mcp review %s` and pass the token it prints", args[0])
 			}
-			return withMCP(cmd, func(_ context.Context, _ liveCore, mc mcpCore) error {
-				if err := mc.TrustMCP(args[0], token); err != nil {
+			return withMCP(cmd, func(_ context.Context, _ liveCore, mc *core.MCPServers) error {
+				if err := mc.Trust(args[0], token); err != nil {
 					return callErr(err)
 				}
 				printf(cmd.OutOrStdout(), "trusted MCP server %s; it starts when a call of its tools needs it\n", args[0])
