@@ -11,7 +11,7 @@ export CWX_TEST_NODE := $(TOOLS)/node
 export CWX_TEST_BUN  := $(TOOLS)/bun
 export PATH := $(TOOLS):$(PATH)
 
-.PHONY: all tools build dsh-census test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client fuzz soak soak-short bench clean dist-check
+.PHONY: all tools build dsh-census test test-go test-js lint fmt-check vet staticcheck lockcheck deptest doccheck deadcode builtin-table demo mcp-client mcp-servers fuzz soak soak-short bench clean dist-check
 
 all: build
 
@@ -43,7 +43,8 @@ lockcheck: ## the lock annotations (// +checklocks:mu) hold, and every …Locked
 DEADCODE_TEST_SUPPORT := \
 	github.com/cwx-dev/cwx/shared/testenv github.com/cwx-dev/cwx/core/internal/deptest \
 	github.com/cwx-dev/cwx/core/internal/lockcheck github.com/cwx-dev/cwx/core/plugins/plugintest \
-	github.com/cwx-dev/cwx/core/seccomp/seccomptest github.com/cwx-dev/cwx/core/seccomp/internal/abi
+	github.com/cwx-dev/cwx/core/seccomp/seccomptest github.com/cwx-dev/cwx/core/seccomp/internal/abi \
+	github.com/cwx-dev/cwx/core/internal/mcptest
 
 deadcode: tools ## no function unreachable from main (x/tools' deadcode -test=false); any report fails
 	@filter="^($$($(GO) list ./... | grep -vxF $(foreach p,$(DEADCODE_TEST_SUPPORT),-e $(p)) | sed 's/[.]/\\./g' | paste -sd'|'))$$"; \
@@ -71,7 +72,7 @@ dsh-census: tools
 
 lint: fmt-check vet staticcheck lockcheck deptest doccheck deadcode
 
-test-go: tools mcp-client
+test-go: tools mcp-client mcp-servers
 	$(GO) test -race -count=1 ./...
 
 test-js: tools
@@ -86,12 +87,17 @@ soak: tools ## the fault-injection soak for 5 minutes on Node and then on Bun (S
 
 test: tools lint test-go soak-short test-js ## gofmt, vet, staticcheck, go test -race, the 60 s soak, JS suites
 
-demo: tools build mcp-client ## the main job
+demo: tools build mcp-client mcp-servers ## the main job
 	@.ci/demo
 
 mcp-client: ## the TypeScript MCP SDK client that the serve tests and the demo drive (npm ci, from its lockfile)
 	@[ -f testdata/mcp-client/node_modules/@modelcontextprotocol/sdk/package.json ] || \
 		(cd testdata/mcp-client && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+
+mcp-servers: ## the real MCP servers the MCP client tests run (npm ci, from its lockfile: each tarball's sha512 checked)
+	@[ -f testdata/mcp-servers/node_modules/@modelcontextprotocol/server-everything/package.json ] && \
+	[ -f testdata/mcp-servers/node_modules/@modelcontextprotocol/server-filesystem/package.json ] || \
+		(cd testdata/mcp-servers && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
 # Every fuzz target, as package:Target. `make fuzz` runs each for FUZZTIME, one at a time with
 # -parallel 1, minimizing a new input for at most FUZZMINIMIZE runs (the installer's target
@@ -110,7 +116,7 @@ FUZZ_TARGETS := \
 	./core/natives:FuzzHunks ./core/ccplugin:FuzzParseCommand ./core/ccplugin:FuzzParseManifest ./core/ccplugin:FuzzParseMCP \
 	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest \
 	./core/config:FuzzParseOrigin ./core/content:FuzzCheck ./core/gitscope:FuzzParse ./core/skills:FuzzParse \
-	./core/fetchproxy:FuzzParseFetch
+	./core/fetchproxy:FuzzParseFetch ./core/mcpclient:FuzzModelName ./core/mcpclient:FuzzAdmit
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -157,6 +157,9 @@ type CallOptions struct {
 	// Asker answers the questions the plugin asks the person while this call runs
 	// (user/ask); nil: no person is present, and a question is refused NO_PROVIDER.
 	Asker Asker
+	// Progress receives the progress an MCP server reports for this call (progress, total
+	// when known, message); nil asks for none.
+	Progress func(progress, total float64, message string)
 	// Deadline replaces the call's own deadline (ToolCallDeadline, CommandRunDeadline) when
 	// positive: `cwx plugin dev --inspect` gives a long one, as a breakpoint may hold the
 	// call. The context still applies.

@@ -18,8 +18,9 @@ import (
 	"github.com/cwx-dev/cwx/core/tickets"
 )
 
-// Tools lists the native tools and the live extension tools, and the cached tools of the
-// plugins the catalog stands in for (Cached; core/owners), sorted by name.
+// Tools lists the native tools and the live extension tools, the cached tools of the
+// plugins the catalog stands in for (Cached; core/owners), and the MCP servers' tools, live
+// or cached (mcpcall.go), sorted by name.
 func (m *Manager) Tools() []ToolInfo {
 	out := m.nat.infos()
 	taken := map[string]bool{}
@@ -34,6 +35,7 @@ func (m *Manager) Tools() []ToolInfo {
 		out = append(out, ToolInfo{Name: c.Entry.Name, PluginID: c.PluginID, Origin: "extension:" + c.PluginID,
 			Description: c.Entry.Description, InputSchema: slices.Clone(c.Entry.InputSchema), Cached: true})
 	}
+	out = append(out, m.MCP().listed(taken)...)
 	slices.SortFunc(out, func(a, b ToolInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
@@ -81,6 +83,9 @@ func (m *Manager) CallTool(ctx context.Context, name string, input json.RawMessa
 	}
 	if tool, spec, ok := m.nat.set.Lookup(name); ok {
 		return m.callNative(ctx, tool, spec, input, opts)
+	}
+	if srv, ok := m.mcp.ServerOf(name); ok { // mcp_<server>_…: no plugin may take the prefix
+		return m.callMCP(ctx, srv, name, input, opts)
 	}
 	tg, err := m.lookupRunnable(ctx, toolCall, name)
 	if err != nil {
@@ -137,7 +142,7 @@ func (m *Manager) PromptSections() []PromptSection {
 	for _, s := range live {
 		out = append(out, PromptSection{PluginID: s.PluginID, ID: s.ID, Text: s.Text, Wrapped: WrapSection(s.PluginID, s.ID, s.Text)})
 	}
-	return out
+	return append(out, m.MCP().sections()...) // the running MCP servers' instructions (mcpcall.go)
 }
 
 // invoke sends a tool/call that carries a ticket: the ticket is minted for this call's

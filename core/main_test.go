@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/cwx-dev/cwx/core/internal/mcptest"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/supervisor"
 	"github.com/cwx-dev/cwx/nodeshim/jshost"
@@ -22,7 +23,10 @@ import (
 // `cwx nodeshim`, exactly as in production.
 var cwxBin string
 
-func TestMain(m *testing.M) { os.Exit(testenv.Main(mainWithShim{m})) }
+func TestMain(m *testing.M) {
+	mcptest.Main() // the test MCP server of mcp_test.go, when asked
+	os.Exit(testenv.Main(mainWithShim{m}))
+}
 
 type mainWithShim struct{ m *testing.M }
 

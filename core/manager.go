@@ -5,6 +5,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/catalog"
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/mcpclient"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -31,13 +32,18 @@ type Manager struct {
 
 	hooks *cmdHookRunner // the command hooks of the current configuration (builtin_hooks.go)
 	pre   *preHooks      // what asks the pre-execute hooks of every gated call (prehook.go)
+
+	mcp *mcpclient.Set // the MCP servers (mcpcall.go)
 }
 
 // Close revokes nothing by itself: it fails the calls in flight, stops the state watcher and
 // shuts every tier down within its bound (host/shutdown, then SIGTERM, then SIGKILL at
 // supervisor.DefaultKillAfter). It returns ctx's error if ctx ends first; the shutdown still completes in the
 // background within its bound.
-func (m *Manager) Close(ctx context.Context) error { return m.own.Close(ctx) }
+func (m *Manager) Close(ctx context.Context) error {
+	m.mcp.Close()
+	return m.own.Close(ctx)
+}
 
 // Home is the cwx home this Manager reads.
 func (m *Manager) Home() string { return m.home }

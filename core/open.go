@@ -10,6 +10,7 @@ import (
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/fetchproxy"
 	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/mcpclient"
 	"github.com/cwx-dev/cwx/core/owners"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -95,6 +96,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	m.own = owners.New(oo)
 	m.reg = m.own.Registry()
 	m.hooks.own, m.pre.own, m.cc.reg = m.own, m.own, m.reg
+	m.mcp = (&MCPServers{home: home, log: log, store: store}).openSet(cfg, mcpclient.Options{Catalog: m.own.Catalog(), Version: "cwx"})
 	return m, nil
 }
 

@@ -34,7 +34,7 @@ const (
 )
 
 // MCPNotRun is what the review and `plugin show` say of each MCP server.
-const MCPNotRun = "not run yet: MCP servers are not supported"
+const MCPNotRun = "not run until reviewed and trusted: `cwx mcp review` names it"
 
 // Error names the file at fault and says what to do.
 type Error struct {

@@ -21,8 +21,9 @@
 //     are noted, not used. A folder under commands/ (Claude Code's namespaces) is listed as
 //     not read.
 //   - `.mcp.json` ([ParseMCP]): `{"mcpServers": {name: {command, args, env} | {type, url}}}`.
-//     cwx has no MCP client yet, so the servers are listed, never started: "not run yet:
-//     MCP servers are not supported".
+//     The servers are listed ([MCPNotRun]); a stdio one runs only once `cwx mcp review
+//     <name>` showed what it would run and `cwx mcp trust <name> --token T` trusted exactly
+//     that (core/mcpclient, plugins.go). Env values are kept for running, never shown.
 //   - `agents/`, `skills/`, `output-styles/`: listed as not run.
 //
 // Every file is bounded ([MaxFileBytes], [MaxCommands]); an error is an [*Error] naming the

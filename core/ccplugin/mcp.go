@@ -8,8 +8,8 @@ import (
 	"github.com/cwx-dev/cwx/core/inert"
 )
 
-// MCPServer is one server of .mcp.json, as the review shows it. cwx does not start it
-// (MCPNotRun).
+// MCPServer is one server of .mcp.json, as the review shows it. cwx starts a stdio one only
+// after `cwx mcp review` and `cwx mcp trust` (MCPNotRun; core/mcpclient).
 type MCPServer struct {
 	Name    string   `json:"name"`
 	Command string   `json:"command,omitempty"`
@@ -18,6 +18,9 @@ type MCPServer struct {
 	URL     string   `json:"url,omitempty"`
 	// Env are the names of the environment variables it sets (their values are not shown).
 	Env []string `json:"env,omitempty"`
+	// EnvValues are those variables with their values, for running the server once it is
+	// trusted (core/mcpclient); never printed.
+	EnvValues map[string]string `json:"-"`
 }
 
 // Line is the server as one line for a person: its command and arguments, or its URL.
@@ -45,7 +48,7 @@ func ParseMCP(data []byte) ([]MCPServer, error) {
 	}
 	var out []MCPServer
 	for name, s := range f.Servers {
-		srv := MCPServer{Name: name, Command: s.Command, Args: s.Args, Type: s.Type, URL: s.URL}
+		srv := MCPServer{Name: name, Command: s.Command, Args: s.Args, Type: s.Type, URL: s.URL, EnvValues: s.Env}
 		for k := range s.Env {
 			srv.Env = append(srv.Env, k)
 		}

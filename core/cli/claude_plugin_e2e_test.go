@@ -57,7 +57,7 @@ func TestClaudeCodePluginE2E(t *testing.T) {
 				"PostToolUse Write|Edit (60s): npx prettier-fixture@latest --write\n    WARNING: fetches code when it runs (npx): that code is not in the closure",
 				"/review <file> <focus>: Review one file with a focus (commands/review.md)",
 				"/explain: Explain code in plain words (commands/explain.md)",
-				"notes: node ${CLAUDE_PLUGIN_ROOT}/servers/notes.mjs (sets NOTES_DIR): not run yet: MCP servers are not supported",
+				"notes: node ${CLAUDE_PLUGIN_ROOT}/servers/notes.mjs (sets NOTES_DIR): not run until reviewed and trusted: `cwx mcp review` names it",
 				"not run  agents/: subagents are not run by cwx",
 				"Its hook commands run on your computer with your user permissions, unsandboxed",
 			} {
@@ -158,7 +158,7 @@ func TestClaudeCodePluginE2E(t *testing.T) {
 			srv.stop(t)
 
 			show := e2eMust(t, bin, home, "plugin", "show", "review-kit").stdout
-			for _, s := range []string{"status   enabled", "not run yet: MCP servers are not supported", "not run  agents/", "live     not started: a Claude Code plugin runs no host code"} {
+			for _, s := range []string{"status   enabled", "not run until reviewed and trusted: `cwx mcp review` names it", "not run  agents/", "live     not started: a Claude Code plugin runs no host code"} {
 				if !strings.Contains(show, s) {
 					t.Errorf("plugin show lacks %q:\n%s", s, show)
 				}

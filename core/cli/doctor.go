@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -56,6 +57,17 @@ type DoctorReport struct {
 	// ($CWX_HOME/cache/probes.json); doctor runs every probe afresh and never reads it. A
 	// sandbox probe that fails here removes the cached sandbox successes.
 	ProbeCache string `json:"probe_cache"`
+	// MCPServers is each [mcp.servers.<name>] of config.toml: its command and whether it is
+	// found (doctor starts none).
+	MCPServers []DoctorMCP `json:"mcp_servers,omitempty"`
+}
+
+// DoctorMCP is one MCP server in doctor's report.
+type DoctorMCP struct {
+	Name    string `json:"name"`
+	Command string `json:"command"`
+	Path    string `json:"path,omitempty"` // where the command was found
+	Problem string `json:"problem,omitempty"`
 }
 
 // DoctorKernel is the sandbox's kernel surface on this machine.
@@ -218,6 +230,21 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 	}
 	rep.Bundle = doctorBundle(home)
 	rep.ProbeCache = probecache.Path(home)
+	for _, n := range cfg.MCPNames() {
+		s := cfg.MCP[n]
+		d := DoctorMCP{Name: n, Command: s.Command}
+		if p, err := exec.LookPath(s.Command); err != nil {
+			d.Problem = fmt.Sprintf("not found (%v); install it or fix [mcp.servers.%s] command", err, n)
+		} else {
+			d.Path = p
+		}
+		if s.Cwd != "" {
+			if fi, err := os.Stat(s.Cwd); err != nil || !fi.IsDir() {
+				d.Problem = strings.TrimPrefix(d.Problem+"; ", "; ") + fmt.Sprintf("cwd %s is not a folder", s.Cwd)
+			}
+		}
+		rep.MCPServers = append(rep.MCPServers, d)
+	}
 	return rep, noRuntime, nil
 }
 
@@ -303,6 +330,13 @@ func printDoctor(w io.Writer, r DoctorReport) {
 		row("bundle", "sha256:%s (%s; the next start rewrites it)", bd.SHA256, bd.Problem)
 	default:
 		row("bundle", "sha256:%s (not materialized yet; the first tier start writes %s)", bd.SHA256, bd.Dir)
+	}
+	for _, s := range r.MCPServers {
+		if s.Problem != "" {
+			row("mcp "+s.Name, "%s: %s", s.Command, s.Problem)
+		} else {
+			row("mcp "+s.Name, "%s (%s; unsandboxed, runs with your rights)", s.Command, s.Path)
+		}
 	}
 	if r.ProbeCache != "" {
 		row("probes", "all run afresh (the probe cache %s is not read by doctor)", r.ProbeCache)

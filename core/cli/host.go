@@ -25,6 +25,9 @@ import (
 type HostStatus struct {
 	Tiers   []HostEntry              `json:"tiers"`
 	Modules []core.BuiltinModuleInfo `json:"builtin_modules"`
+	// MCPServers are the MCP servers of config.toml and of trusted plugins, as `cwx mcp list`
+	// reports them (host status starts none).
+	MCPServers []MCPServerJSON `json:"mcp_servers,omitempty"`
 }
 
 // HostEntry is one host of HostStatus: its status and its proportional memory, the shim's
@@ -82,12 +85,21 @@ func hostStatusCmd() *cobra.Command {
 			}
 			rerr := reconcileAll(ctx, m)
 			st := HostStatus{Tiers: hostEntries(m.Status()), Modules: m.BuiltinModules()}
+			if mc, ok := m.(mcpCore); ok {
+				for _, s := range mc.MCP().List() {
+					st.MCPServers = append(st.MCPServers, MCPServerJSON{MCPServerStatus: s})
+				}
+			}
 			if cerr := closeCore(m); cerr != nil && rerr == nil {
 				rerr = cerr
 			}
 			if err := writeReport(cmd.OutOrStdout(), asJSON, st, func(w io.Writer, st HostStatus) {
 				writeHostStatus(w, st.Tiers)
 				writeBuiltinModules(w, st.Modules)
+				if len(st.MCPServers) > 0 {
+					printf(w, "\n")
+					writeMCPTable(w, st.MCPServers)
+				}
 			}); err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -227,9 +228,10 @@ func isNative(m liveCore, name string) bool {
 // stop function cancels what is still activating and joins the reconcile; call it before
 // closing m.
 func startAndWait(ctx context.Context, m liveCore, kind liveKind, name string) (stop func(), err error) {
-	if kind == liveTool && isNative(m, name) {
-		// The core runs it, but only after every enabled plugin is activated, so that their
-		// pre-execute hooks are live when it is gated (ARCHITECTURE.md, “Approval”).
+	if kind == liveTool && (isNative(m, name) || strings.HasPrefix(name, core.MCPToolPrefix)) {
+		// The core runs it (a native, or an MCP server's tool: no plugin may take the prefix),
+		// but only after every enabled plugin is activated, so that their pre-execute hooks are
+		// live when it is gated (ARCHITECTURE.md, “Approval”).
 		return func() {}, reconcileAll(ctx, m)
 	}
 	rctx, cancel := context.WithCancel(ctx)

@@ -224,6 +224,8 @@ func runToolCall(cmd *cobra.Command, name string, f toolCallFlags) (err error) {
 		}
 		opts.Approver = hs.Approver(terminalPrompter(cmd.InOrStdin(), cmd.ErrOrStderr()))
 		opts.Asker = hs.Asker(newTerminalAsker(cmd.InOrStdin(), cmd.ErrOrStderr()))
+		// an MCP server's progress, on stderr
+		opts.Progress = progressPrinter(cmd.ErrOrStderr())
 		plugin := pluginOf(m, name) // the owner the call goes to, named before it runs
 		res, err := m.CallTool(ctx, name, input, opts)
 		if err != nil {

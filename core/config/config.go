@@ -69,6 +69,8 @@ type Config struct {
 	Hooks Hooks
 	// Install is the [install] table.
 	Install Install
+	// MCP maps a server name to its [mcp.servers.<name>] table (mcp.go).
+	MCP map[string]MCPServer
 }
 
 // Install is the [install] table: where `cwx plugin install npm:<name>` resolves names.
@@ -140,6 +142,7 @@ type fileTOML struct {
 	HooksFile     any                   `toml:"hooks_file"`
 	Hooks         map[string][]hookTOML `toml:"hooks"`
 	Install       installTOML           `toml:"install"`
+	MCP           mcpTOML               `toml:"mcp"`
 }
 
 type installTOML struct {
@@ -203,7 +206,11 @@ func Parse(path string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &Config{Path: path, ExtensionHost: host, Plugins: map[string]Plugin{}, Hooks: hooks}
+	servers, err := resolveMCP(path, f.MCP)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &Config{Path: path, ExtensionHost: host, Plugins: map[string]Plugin{}, Hooks: hooks, MCP: servers}
 	if r := f.Install.NpmRegistry; r != nil {
 		u, err := url.Parse(*r)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
@@ -244,10 +251,11 @@ func unknownKeys(md toml.MetaData) []string {
 
 // knownKeys are the keys of each core table, for the did-you-mean of an unknown key.
 var knownKeys = map[string][]string{
-	"":               {"extension_host", "plugins", "hooks_file", "hooks", "install"},
+	"":               {"extension_host", "plugins", "hooks_file", "hooks", "install", "mcp"},
 	"extension_host": {"runtime", "node", "bun", "memory_limit_mib", "approval", "sandbox", "bwrap", "deny_read", "sandbox_workspace", "sandbox_uid", "isolation"},
 	"install":        {"npm_registry"},
 	"plugins":        {"isolation", "read", "network", "network_private", "headers", "confirm_hook_network", "config"},
+	"mcp":            {"command", "args", "env", "cwd", "approval", "tools", "timeout_s", "max_result_bytes"},
 }
 
 // didYouMean names the known key nearest an unknown one ("" when none is near): a key of
@@ -260,6 +268,8 @@ func didYouMean(key string) string {
 		table = parts[0]
 	case len(parts) == 3 && parts[0] == "plugins":
 		table = "plugins"
+	case len(parts) == 4 && parts[0] == "mcp" && parts[1] == "servers":
+		table = "mcp"
 	case len(parts) != 1:
 		return ""
 	}
@@ -306,8 +316,10 @@ func knownKeysHint(key string) string {
 		return "a [[hooks.<event>]] table knows matcher, command, timeout_s"
 	case strings.HasPrefix(key, "install."):
 		return "[install] knows npm_registry"
+	case strings.HasPrefix(key, "mcp."):
+		return "an [mcp.servers.<name>] table knows command, args, env, cwd, approval, tools, timeout_s, max_result_bytes"
 	default:
-		return "the known keys are hooks_file and the tables [extension_host], [install], [plugins.\"<id>\".config] and [[hooks.<event>]]"
+		return "the known keys are hooks_file and the tables [extension_host], [install], [mcp.servers.<name>], [plugins.\"<id>\".config] and [[hooks.<event>]]"
 	}
 }
 

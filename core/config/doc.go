@@ -20,6 +20,19 @@
 //	command = "./guard.sh"
 //	timeout_s = 60                 # 1 to 120
 //
+//	[mcp.servers.<name>]           # a stdio MCP server the core runs (mcp.go, core/mcpclient)
+//	command = "npx"                # a program on PATH or an absolute path
+//	args = ["-y", "pkg"]
+//	env = {TOKEN = "..."}          # added to the scrubbed environment
+//	cwd = "/abs/dir"               # default: the workspace of the call
+//	approval = "ask"               # ask (default) or auto
+//	tools = ["echo"]               # allow-list of the server's tool names; default all
+//	timeout_s = 120                # one call's bound, 1 to 3600
+//	max_result_bytes = 1048576     # one result's bound, 1 KiB to 16 MiB
+//
+// A server name matches ^[a-z][a-z0-9-]{0,31}$ (no `_`, so `mcp_<server>_<tool>` is
+// unambiguous). A server in config.toml is the user's decision: it needs no review.
+//
 // memory_limit_mib below the chosen runtime's minimum ([MinMemoryLimitMiB]: Node's, or Bun's
 // for "bun" and "auto") is a load error naming that minimum: under it the host cannot serve.
 //

@@ -57,6 +57,8 @@ func NewCard(req Request, key string, canon []byte) Card {
 		c.Title = fmt.Sprintf("Native tool `%s` (runs in cwx with your permissions)", req.Tool)
 	case OriginBuiltin:
 		c.Title = fmt.Sprintf("Tool `%s` of builtin module `%s` (cwx's own JavaScript, runs with your permissions)", req.Tool, req.PluginID)
+	case OriginMCP:
+		c.Title = fmt.Sprintf("Tool `%s` of MCP server `%s` (a program of your config.toml, unsandboxed, runs with your permissions)", req.Tool, strings.TrimPrefix(req.PluginID, "mcp:"))
 	}
 	if from := req.Caller; from != nil {
 		// Composed by the core from the ticket's row, never from what the host says.
@@ -77,6 +79,8 @@ func NewCard(req Request, key string, canon []byte) Card {
 			c.ToolChoice = fmt.Sprintf("allow native tool `%s` with any input for the session", req.Tool)
 		case req.Builtin:
 			c.ToolChoice = fmt.Sprintf("allow `%s` of builtin module `%s` at this exact version with any input for the session", req.Tool, req.PluginID)
+		case req.MCP:
+			c.ToolChoice = fmt.Sprintf("allow `%s` of MCP server `%s` as configured now with any input for the session", req.Tool, strings.TrimPrefix(req.PluginID, "mcp:"))
 		default:
 			c.ToolChoice = fmt.Sprintf("allow `%s` from `%s` at this exact version with any input for the session", req.Tool, req.PluginID)
 		}
@@ -134,7 +138,7 @@ func (c Card) subject() string {
 	if c.Subject != "" {
 		return c.Subject
 	}
-	return Request{PluginID: c.PluginID, Tool: c.Tool, Native: c.Origin == OriginNative, Builtin: c.Origin == OriginBuiltin}.Subject()
+	return Request{PluginID: c.PluginID, Tool: c.Tool, Native: c.Origin == OriginNative, Builtin: c.Origin == OriginBuiltin, MCP: c.Origin == OriginMCP}.Subject()
 }
 
 // Refusal is what a person reads when the card cannot be shown: the call named by its

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
@@ -126,6 +127,11 @@ type Request struct {
 	// Builtin marks a tool of a builtin module (PluginID is its host:… owner): approved like
 	// an extension tool, named as the module's.
 	Builtin bool
+	// MCP marks a tool of an MCP server the core runs (core/mcpclient): PluginID is
+	// mcp:<server>, ClosureSHA256 the server's identity digest (command, args, env names,
+	// cwd), Tool the server's own name; keys are mcpKeyOf's, so a grant never outlives a
+	// change of what runs.
+	MCP bool
 	// Caller is set when an extension's tool asks for this call (core/call): Tool is then
 	// the core's tool, PluginID and ClosureSHA256 are the caller's, and the key is
 	// origin-scoped (callerKeyOf).
@@ -162,12 +168,13 @@ type Caller struct {
 // person can tell the core's own tool from a plugin's.
 type Origin string
 
-// Origins. There is no MCP-server origin: cwx does not call MCP servers' tools.
+// Origins.
 const (
 	OriginNative    Origin = "native"    // the core's (or its embedder's) own tool, called by the model
 	OriginExtension Origin = "extension" // a plugin's tool
 	OriginBuiltin   Origin = "builtin"   // a tool of one of cwx's builtin modules (host:…)
 	OriginCoreCall  Origin = "core/call" // a native tool an extension's tool asks for
+	OriginMCP       Origin = "mcp"       // a tool of an MCP server of config.toml (core/mcpclient)
 )
 
 // Origin is where req's tool comes from.
@@ -179,6 +186,8 @@ func (r Request) Origin() Origin {
 		return OriginNative
 	case r.Builtin:
 		return OriginBuiltin
+	case r.MCP:
+		return OriginMCP
 	}
 	return OriginExtension
 }
@@ -195,6 +204,8 @@ func (r Request) Subject() string {
 		return fmt.Sprintf("native tool `%s`", r.Tool)
 	case OriginBuiltin:
 		return fmt.Sprintf("tool `%s` of builtin module `%s`", r.Tool, r.PluginID)
+	case OriginMCP:
+		return fmt.Sprintf("tool `%s` of MCP server `%s`", r.Tool, strings.TrimPrefix(r.PluginID, "mcp:"))
 	}
 	return fmt.Sprintf("extension tool `%s` from plugin `%s`", r.Tool, r.PluginID)
 }
@@ -241,6 +252,8 @@ func (r Request) toolKey() string {
 		return callerToolKey(*r.Caller, r.Tool)
 	case r.Native:
 		return nativeToolKey(r.Tool)
+	case r.MCP:
+		return "tool:" + mcpKeyOf(r.PluginID, r.ClosureSHA256, r.Tool, nil)
 	}
 	return ToolKey(r.PluginID, r.ClosureSHA256, r.Tool)
 }
@@ -250,6 +263,18 @@ func (r Request) toolKey() string {
 func keyOf(pluginID, closure, tool string, canon []byte) string {
 	sum := sha256.Sum256(canon)
 	return "ext:" + pluginID + "@" + closure + ":" + tool + ":" + hex.EncodeToString(sum[:])
+}
+
+// mcpKeyOf is the approval key of a model's call of an MCP server's tool:
+// mcp:<mcp:server>@<identity digest>:<tool>:<sha256 hex of the canonical input>, or without
+// the input hash when canon is nil (the tool key).
+func mcpKeyOf(server, identity, tool string, canon []byte) string {
+	k := "mcp:" + server + "@" + identity + ":" + tool
+	if canon == nil {
+		return k
+	}
+	sum := sha256.Sum256(canon)
+	return k + ":" + hex.EncodeToString(sum[:])
 }
 
 // Source says what approved a call.
@@ -319,6 +344,8 @@ func (g *Gate) Check(ctx context.Context, req Request, approver Approver) (Sourc
 		key = callerKeyOf(*req.Caller, req.Tool, canon)
 	case req.Native:
 		key = nativeKeyOf(req.Tool, canon)
+	case req.MCP:
+		key = mcpKeyOf(req.PluginID, req.ClosureSHA256, req.Tool, canon)
 	}
 	toolKey := req.toolKey()
 	switch {

@@ -368,3 +368,42 @@ func TestApprovalOffersToolGrant(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPServerProgressPassesThrough: an MCP server's tool reports its own progress, which
+// reaches the client as it is (no ticks of the serve loop in between).
+func TestMCPServerProgressPassesThrough(t *testing.T) {
+	f := newFake()
+	f.set([]core.ToolInfo{tool("mcp_s_work", "mcp:s")}, nil)
+	f.call = func(_ context.Context, _ string, _ json.RawMessage, o core.CallOptions) (core.ToolResult, error) {
+		if o.Progress == nil {
+			return core.ToolResult{}, errors.New("no progress function for an MCP tool's call")
+		}
+		o.Progress(0.5, 2, "half")
+		time.Sleep(20 * time.Millisecond) // longer than ProgressEvery: a tick would show
+		return core.ToolResult{Content: []core.ContentBlock{{Type: "text", Text: "done"}}}, nil
+	}
+	type seen struct {
+		p, total float64
+		msg      string
+	}
+	progress := make(chan seen, 16)
+	cs := connect(t, New(f, Options{ProgressEvery: time.Millisecond}), &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			progress <- seen{r.Params.Progress, r.Params.Total, r.Params.Message}
+		},
+	})
+	p := &mcp.CallToolParams{Name: "mcp_s_work", Arguments: map[string]any{}}
+	p.SetProgressToken("tok")
+	res, err := cs.CallTool(context.Background(), p)
+	if err != nil || text(res) != "done" {
+		t.Fatalf("call: %v %v", res, err)
+	}
+	if got := <-progress; got != (seen{0.5, 2, "half"}) {
+		t.Fatalf("progress %+v", got)
+	}
+	select {
+	case extra := <-progress:
+		t.Fatalf("a tick reached the client: %+v", extra)
+	case <-time.After(50 * time.Millisecond):
+	}
+}

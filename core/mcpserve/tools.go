@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -91,6 +92,11 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		step := s.approver(req)
 		r = s.start(ctx, func(ctx context.Context, r *run) (any, error) {
 			opts := core.CallOptions{Workspace: s.o.Workspace, SessionID: req.Session.ID(), Approver: step}
+			if tok := req.Params.GetProgressToken(); tok != nil && forwardsProgress(name) {
+				opts.Progress = func(p, total float64, msg string) {
+					_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: p, Total: total, Message: core.StripEscapes(msg)})
+				}
+			}
 			if canAsk(req.ClientCapabilities()) {
 				opts.Asker = r
 			}
@@ -101,7 +107,10 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 			return res, err
 		})
 	}
-	stop := s.progress(ctx, req)
+	stop := func() {}
+	if !forwardsProgress(name) {
+		stop = s.progress(ctx, req)
+	}
 	ask, state, err := s.next(ctx, r)
 	stop()
 	switch {
@@ -256,6 +265,11 @@ func failureText(err error) string {
 	}
 	return kind + ": " + core.StripEscapes(err.Error())
 }
+
+// forwardsProgress reports whether the tool reports its own progress: an MCP server's tool
+// (core.MCPToolPrefix), whose notifications are passed through to the client instead of the
+// ticks of progress.
+func forwardsProgress(tool string) bool { return strings.HasPrefix(tool, core.MCPToolPrefix) }
 
 // progress sends notifications/progress every ProgressEvery while the call runs, when the
 // client gave a progress token. The returned stop ends it before the result is sent.

@@ -30,7 +30,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 	rv, err := s.Review("review-kit")
 	must(t, err)
 	if rv.Claude == nil || len(rv.Claude.Hooks) != 3 || rv.Claude.Hooks[2].Fetches != "npx" || rv.Claude.Hooks[0].Fetches != "" ||
-		len(rv.Claude.Commands) != 2 || len(rv.Claude.MCP) != 1 || rv.Claude.MCP[0].Status != "not run yet: MCP servers are not supported" ||
+		len(rv.Claude.Commands) != 2 || len(rv.Claude.MCP) != 1 || rv.Claude.MCP[0].Status != "not run until reviewed and trusted: `cwx mcp review` names it" ||
 		rv.Warning != RunsHookCommands || len(rv.Entries) != 0 {
 		t.Fatalf("review %+v", rv.Claude)
 	}

@@ -26,7 +26,7 @@ var processCode = []string{
 // they need.
 var testSupport = []string{
 	pkg("shared/testenv/..."), pkg("core/internal/deptest/..."), pkg("core/internal/lockcheck/..."),
-	pkg("core/plugins/plugintest/..."), pkg("core/seccomp/seccomptest/..."), pkg("core/seccomp/internal/abi/..."),
+	pkg("core/plugins/plugintest/..."), pkg("core/internal/mcptest/..."), pkg("core/seccomp/seccomptest/..."), pkg("core/seccomp/internal/abi/..."),
 	"go.uber.org/goleak/...", "golang.org/x/tools/...", "gvisor.dev/gvisor/...",
 }
 
@@ -74,11 +74,16 @@ var rules = []Rule{
 			pkg("core/rpc/..."), pkg("core/supervisor/..."), pkg("core/runtime/..."), "os/exec"},
 	},
 	{
+		Name: "the MCP client links neither the core's facade nor its call path",
+		From: []string{pkg("core/mcpclient/...")},
+		Deny: []string{pkg("core"), pkg("core/cli/..."), pkg("core/mcpserve/..."), pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/supervisor/...")},
+	},
+	{
 		// the CLI reaches the owners, their hosts and what the call path keeps only through
 		// core's facade (Manager, its result and error types)
 		Name:   "the CLI goes through the core's facade",
 		From:   []string{pkg("core/cli/...")},
-		Deny:   []string{pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/catalog/..."), pkg("core/hooks/..."), pkg("core/natives/..."), pkg("core/scripttools/...")},
+		Deny:   []string{pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/catalog/..."), pkg("core/hooks/..."), pkg("core/natives/..."), pkg("core/scripttools/..."), pkg("core/mcpclient/...")},
 		Direct: true,
 	},
 	{

@@ -1,0 +1,381 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/gate"
+	"github.com/cwx-dev/cwx/core/hooks"
+	"github.com/cwx-dev/cwx/core/mcpclient"
+	"github.com/cwx-dev/cwx/core/plugins"
+	"github.com/cwx-dev/cwx/core/registry"
+)
+
+// The types of the MCP servers' facade, each the same type as the one core/mcpclient keeps.
+type (
+	// MCPServerStatus is what `cwx mcp list` shows of one server (mcpclient.Status).
+	MCPServerStatus = mcpclient.Status
+	// MCPResource and MCPPrompt are what a server lists (mcpclient.Resource, .Prompt).
+	MCPResource = mcpclient.Resource
+	MCPPrompt   = mcpclient.Prompt
+	// MCPReview is what `cwx mcp review` prints of a server (mcpclient.Review).
+	MCPReview = mcpclient.Review
+)
+
+// MCPToolPrefix starts the model-facing name of every MCP server's tool (no plugin tool may
+// use it).
+const MCPToolPrefix = mcpclient.Prefix
+
+// MCPServers is the MCP servers a Manager runs (Manager.MCP): config.toml's
+// [mcp.servers.<name>] tables, and the servers of enabled, trusted Claude Code plugins that
+// `cwx mcp trust` trusted as they are now (core/mcpclient). Nothing starts until a call of a
+// server's tools, or one of the methods below that says it starts one.
+type MCPServers struct {
+	home  string
+	log   hclog.Logger
+	store *plugins.Store
+	set   *mcpclient.Set
+}
+
+// openSet holds the servers of cfg and the trusted plugin servers; it starts none.
+func (s *MCPServers) openSet(cfg *config.Config, o mcpclient.Options) *mcpclient.Set {
+	o.Logger = s.log
+	s.set = mcpclient.NewSet(s.servers(cfg), o)
+	return s.set
+}
+
+// MCP is the MCP servers of this Manager.
+func (m *Manager) MCP() *MCPServers {
+	return &MCPServers{home: m.home, log: m.log, store: m.store, set: m.mcp}
+}
+
+// List reports every server, sorted by name; it starts none.
+func (s *MCPServers) List() []MCPServerStatus { return s.set.Statuses() }
+
+// Start starts the server called name, if it is not running, and reports it.
+func (s *MCPServers) Start(ctx context.Context, name string) (MCPServerStatus, error) {
+	srv, err := s.server(name)
+	if err != nil {
+		return MCPServerStatus{}, err
+	}
+	err = srv.Start(ctx)
+	return srv.Status(), err
+}
+
+func (s *MCPServers) server(name string) (*mcpclient.Server, error) {
+	srv, ok := s.set.Server(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: no MCP server %q in config.toml or trusted; `cwx mcp list` lists them", ErrNotAvailable, name)
+	}
+	return srv, nil
+}
+
+// Tools reports the admitted tools of the server name, starting it.
+func (s *MCPServers) Tools(ctx context.Context, name string) ([]ToolInfo, error) {
+	if _, err := s.Start(ctx, name); err != nil {
+		return nil, err
+	}
+	srv, _ := s.set.Server(name)
+	var out []ToolInfo
+	for _, t := range srv.Tools() {
+		out = append(out, ToolInfo{Name: t.Name, PluginID: mcpclient.OwnerPrefix + name, Origin: OriginMCP + name,
+			Description: t.Description, InputSchema: slices.Clone(t.InputSchema)})
+	}
+	return out, nil
+}
+
+// Resources lists the resources of the server name, starting it.
+func (s *MCPServers) Resources(ctx context.Context, name string) ([]MCPResource, error) {
+	srv, err := s.server(name)
+	if err != nil {
+		return nil, err
+	}
+	return srv.Resources(ctx)
+}
+
+// Prompts lists the prompts of the server name, starting it.
+func (s *MCPServers) Prompts(ctx context.Context, name string) ([]MCPPrompt, error) {
+	srv, err := s.server(name)
+	if err != nil {
+		return nil, err
+	}
+	return srv.Prompts(ctx)
+}
+
+// listed are the servers' tools for Manager.Tools: a running server's admitted tools, else
+// what the catalog kept of its last admission (Cached); names in taken are left out.
+func (s *MCPServers) listed(taken map[string]bool) []ToolInfo {
+	var out []ToolInfo
+	for _, name := range s.set.Names() {
+		srv, _ := s.set.Server(name)
+		origin := OriginMCP + name
+		if live := srv.Tools(); live != nil {
+			for _, t := range live {
+				if !taken[registry.Fold(t.Name)] {
+					out = append(out, ToolInfo{Name: t.Name, PluginID: mcpclient.OwnerPrefix + name, Origin: origin,
+						Description: t.Description, InputSchema: slices.Clone(t.InputSchema)})
+				}
+			}
+			continue
+		}
+		cached, _ := s.set.Cached(name)
+		for _, t := range cached {
+			if !taken[registry.Fold(t.Name)] {
+				out = append(out, ToolInfo{Name: t.Name, PluginID: mcpclient.OwnerPrefix + name, Origin: origin,
+					Description: t.Description, InputSchema: slices.Clone(t.InputSchema), Cached: true})
+			}
+		}
+	}
+	return out
+}
+
+// sections are the prompt sections of the running servers: each one's initialize
+// instructions, as section `instructions` of plugin mcp:<name>, stripped (core/inert) and
+// cut at registry.MaxSectionText. A server not started has none.
+func (s *MCPServers) sections() []PromptSection {
+	var out []PromptSection
+	for _, st := range s.set.Statuses() {
+		if st.State != mcpclient.StateReady || strings.TrimSpace(st.Instructions) == "" {
+			continue
+		}
+		text, _ := CutText(StripEscapes(st.Instructions), registry.MaxSectionText)
+		id := mcpclient.OwnerPrefix + st.Name
+		out = append(out, PromptSection{PluginID: id, ID: "instructions", Text: text, Wrapped: WrapSection(id, "instructions", text)})
+	}
+	return out
+}
+
+// servers are config.toml's servers and the trusted plugin servers. A plugin server not
+// trusted, or changed since, is left out; with nothing trusted no plugin folder is read.
+func (s *MCPServers) servers(cfg *config.Config) map[string]config.MCPServer {
+	out := maps.Clone(cfg.MCP)
+	if out == nil {
+		out = map[string]config.MCPServer{}
+	}
+	if trust, err := mcpclient.LoadTrust(s.home); err == nil && len(trust) == 0 {
+		return out
+	}
+	cands, trust, err := s.candidates(cfg)
+	if err != nil {
+		s.log.Warn("mcp: the plugins' MCP servers are not run", "error", err)
+		return out
+	}
+	for _, c := range cands {
+		if r := mcpclient.ReviewOf(c, trust); r.Trusted {
+			out[c.Server.Name] = c.Server
+		} else if c.Problem == "" {
+			s.log.Debug("mcp: a plugin's server is not trusted", "server", c.Server.Name, "plugin", c.Plugin)
+		}
+	}
+	return out
+}
+
+// candidates are the MCP servers of the enabled, trusted Claude Code plugins, and the trust
+// file.
+func (s *MCPServers) candidates(cfg *config.Config) ([]mcpclient.Candidate, map[string]mcpclient.TrustEntry, error) {
+	trust, err := mcpclient.LoadTrust(s.home)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, _, err := s.store.ClaudeCode()
+	if err != nil {
+		return nil, nil, err
+	}
+	return mcpclient.Candidates(ps, cfg.MCP), trust, nil
+}
+
+// Review says what the server name would run and the token that trusts it: a server of an
+// enabled, trusted Claude Code plugin's .mcp.json. A server of config.toml is the user's
+// decision and needs no trust (its review says so, with no token).
+func (s *MCPServers) Review(name string) (MCPReview, error) {
+	cfg, err := config.LoadHome(s.home)
+	if err != nil {
+		return MCPReview{}, err
+	}
+	if c, ok := cfg.MCP[name]; ok {
+		return MCPReview{Name: name, Command: append([]string{c.Command}, c.Args...), Env: slices.Sorted(maps.Keys(c.Env)), Cwd: c.Cwd,
+			Identity: c.Identity(), Trusted: true, Note: mcpclient.ReviewNote + "; a server of config.toml is your decision and needs no trust"}, nil
+	}
+	cands, trust, err := s.candidates(cfg)
+	if err != nil {
+		return MCPReview{}, err
+	}
+	for _, c := range cands {
+		if c.Server.Name == name {
+			return mcpclient.ReviewOf(c, trust), nil
+		}
+	}
+	return MCPReview{}, fmt.Errorf("%w: no MCP server %q in config.toml or in an enabled, trusted Claude Code plugin; `cwx mcp list` and `cwx plugin list` list them", ErrNotAvailable, name)
+}
+
+// Trust trusts the plugin's server name exactly as Review showed it: token must be that
+// review's. A later change of what would run (a new plugin version, other arguments) needs a
+// new review. It takes effect in the next Manager (the next cwx command).
+func (s *MCPServers) Trust(name, token string) error {
+	r, err := s.Review(name)
+	switch {
+	case err != nil:
+		return err
+	case r.Plugin == "":
+		return fmt.Errorf("%w: MCP server %q is in config.toml: it needs no trust", ErrInvalidInput, name)
+	case r.Problem != "":
+		return fmt.Errorf("%w: MCP server %q cannot run: %s", ErrNotAvailable, name, r.Problem)
+	case token != r.Token:
+		return fmt.Errorf("%w: the token is not the one `cwx mcp review %s` prints now (what would run changed, or the token is mistyped); review it again", ErrDenied, name)
+	}
+	trust, err := mcpclient.LoadTrust(s.home)
+	if err != nil {
+		return err
+	}
+	trust[name] = mcpclient.TrustEntry{Plugin: r.Plugin, Identity: r.Identity}
+	return mcpclient.SaveTrust(s.home, trust)
+}
+
+// OriginMCP prefixes the Origin of an MCP server's tool: mcp:<server>.
+const OriginMCP = "mcp:"
+
+// callMCP is CallTool for a tool of an MCP server, through the same gate as an extension
+// tool's call: the server is started when it is not running (only that one), the tool looked
+// up in its live admission, the input validated against the admitted schema, the pre-execute
+// hooks asked under Claude Code's name mcp__<server>__<tool>, then the gate under keys bound
+// to the server's identity digest (approval = "auto" in its table approves without a card;
+// its annotations are shown, never lower the approval); the result is checked by the content
+// policy and structuredContent against the admitted outputSchema.
+func (m *Manager) callMCP(ctx context.Context, srv *mcpclient.Server, name string, input json.RawMessage, opts CallOptions) (ToolResult, error) {
+	cfg := srv.Config()
+	if err := srv.Start(ctx); err != nil {
+		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
+	}
+	_, tool, ok := m.mcp.Lookup(name)
+	if !ok {
+		return ToolResult{}, fmt.Errorf("%w: tool %q: MCP server %q does not offer it now; `cwx mcp show %s` lists what it offers and refused",
+			ErrUnknownTool, name, cfg.Name, cfg.Name)
+	}
+	if err := tool.ValidateInput(input); err != nil {
+		return ToolResult{}, err
+	}
+	req := gate.Request{PluginID: mcpclient.OwnerPrefix + cfg.Name, ClosureSHA256: cfg.Identity(), Tool: tool.Wire,
+		Input: input, Requirement: gate.Required, MCP: true, Notes: mcpNotes(cfg, tool)}
+	if cfg.Approval == config.MCPApprovalAuto {
+		req.Requirement = gate.Eligible
+	}
+	callID := m.cc.ids.next(toolCall)
+	input, err := m.pre.run(ctx, preCall{name: tool.HookName(), callID: callID, input: input, mode: hooks.ModeAgent,
+		workspace: opts.Workspace, session: opts.SessionID, validate: tool.ValidateInput}, &req)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if _, err := m.gate.Check(ctx, req, opts.Approver); err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ErrDenied) {
+			return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, err)
+		}
+		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
+	}
+	res, err := srv.Call(ctx, tool.Wire, input, &mcpclient.Call{Progress: opts.Progress, Elicit: mcpElicit(m.log, cfg.Name, name, opts.Asker)})
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return ToolResult{}, fmt.Errorf("tool %q: %w: %w", name, ErrCancelled, context.Cause(ctx))
+	case errors.Is(err, errdefs.ErrTimeout), errors.Is(err, errdefs.ErrNotAvailable):
+		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
+	default:
+		return ToolResult{}, &ExecutionError{Name: name, Message: err.Error()}
+	}
+	blocks, err := mcpclient.Blocks(tool, res)
+	if err != nil {
+		return ToolResult{}, &ExecutionError{Name: name, Message: fmt.Sprintf("MCP server %q: %v", cfg.Name, err)}
+	}
+	out := ToolResult{Content: blocks, IsError: res.IsError, Structured: res.Structured}
+	m.hooks.afterCall(ctx, tool.HookName(), callID, input, &out, nil, opts)
+	return out, nil
+}
+
+// mcpNotes are the card's lines about an MCP tool: what its server runs and what it says of
+// the tool (annotations are the server's claims, shown and not enforced).
+func mcpNotes(cfg config.MCPServer, t mcpclient.Tool) []string {
+	notes := []string{fmt.Sprintf("server `%s` runs %q with %d arguments", cfg.Name, cfg.Command, len(cfg.Args))}
+	if t.ReadOnly {
+		notes = append(notes, "the server says this tool only reads (readOnlyHint; not enforced)")
+	}
+	if t.Destructive {
+		notes = append(notes, "the server says this tool may destroy data (destructiveHint)")
+	}
+	return notes
+}
+
+// mcpElicit answers an MCP server's elicitation during a call of its tool name by asking the
+// call's Asker, the server named as the question's author. A form the terminal question
+// can carry is asked: no field (accept or decline), one string field (free text, or its
+// enum as the choices) or one boolean field (yes or no). Any other form is declined, as is
+// every elicitation without an Asker. A skipped question cancels.
+func mcpElicit(log hclog.Logger, server, name string, asker Asker) func(context.Context, string, json.RawMessage) (mcpclient.Elicited, error) {
+	return func(ctx context.Context, message string, schema json.RawMessage) (mcpclient.Elicited, error) {
+		decline := mcpclient.Elicited{Action: "decline"}
+		if asker == nil {
+			return decline, nil
+		}
+		var s struct {
+			Properties map[string]struct {
+				Type string   `json:"type"`
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+		}
+		_ = json.Unmarshal(schema, &s)
+		q := Question{PluginID: mcpclient.OwnerPrefix + server, Kind: "tool", Name: name, Text: StripEscapes(message)}
+		field, kind := "", ""
+		var enum []string
+		switch len(s.Properties) {
+		case 0:
+			q.Options = []QuestionOption{{Label: "accept"}, {Label: "decline"}}
+		case 1:
+			for k, p := range s.Properties {
+				field, kind, enum = k, p.Type, p.Enum
+			}
+			switch {
+			case kind == "string" && len(enum) > 0:
+				for _, e := range enum {
+					q.Options = append(q.Options, QuestionOption{Label: StripEscapes(e)})
+				}
+				q.Options = append(q.Options, QuestionOption{Label: "decline"})
+			case kind == "string":
+				q.Options, q.AllowText = []QuestionOption{{Label: "decline"}}, true
+			case kind == "boolean":
+				q.Options = []QuestionOption{{Label: "yes"}, {Label: "no"}, {Label: "decline"}}
+			default:
+				log.Warn("mcp: an elicitation form cwx cannot ask was declined", "server", server)
+				return decline, nil
+			}
+		default:
+			log.Warn("mcp: an elicitation form cwx cannot ask was declined", "server", server)
+			return decline, nil
+		}
+		a, err := asker.Ask(ctx, q)
+		if err != nil {
+			return mcpclient.Elicited{Action: "cancel"}, nil
+		}
+		switch {
+		case a.Kind == AnswerSkipped:
+			return mcpclient.Elicited{Action: "cancel"}, nil
+		case a.Kind == AnswerChoice && a.Choice == "decline":
+			return decline, nil
+		case field == "" && a.Choice == "accept":
+			return mcpclient.Elicited{Action: "accept", Content: map[string]any{}}, nil
+		case kind == "boolean" && (a.Choice == "yes" || a.Choice == "no"):
+			return mcpclient.Elicited{Action: "accept", Content: map[string]any{field: a.Choice == "yes"}}, nil
+		case kind == "string" && a.Kind == AnswerText:
+			return mcpclient.Elicited{Action: "accept", Content: map[string]any{field: a.Text}}, nil
+		case kind == "string" && slices.Contains(enum, a.Choice):
+			return mcpclient.Elicited{Action: "accept", Content: map[string]any{field: a.Choice}}, nil
+		}
+		return decline, nil
+	}
+}

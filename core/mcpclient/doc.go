@@ -1,0 +1,69 @@
+// Package mcpclient runs the stdio MCP servers of config.toml ([mcp.servers.<name>],
+// core/config) and is their client, with the official Go SDK
+// (github.com/modelcontextprotocol/go-sdk). The core keeps every authority over them:
+// which servers exist, spawning and killing them, what
+// of their tools is admitted and under which names, approval, and the answers to their
+// requests; this package only does the process and protocol work and answers the core's
+// questions through a small surface ([Set], [Server], [Tool]).
+//
+// # Processes
+//
+// A server starts when it is first needed (a call of one of its tools, `cwx mcp list
+// --start`), never at Open: [Set] starts nothing by itself. Each generation is one process
+// spawned from the configured command and arguments ([spawn]):
+//
+//   - in a process group it leads, killed whole when the process ends, at Close and at a
+//     crash, so what it started in its group goes with it;
+//   - on Linux with a SIGKILL death signal, from a goroutine locked to its thread until the
+//     reap, so the server dies when the core does; everywhere its stdin's EOF is the
+//     specification's request to end, and Close waits [killGrace] after it before the kill;
+//   - with a scrubbed environment: [AllowedEnv] (the script tools' allow-list) of the
+//     core's, a PATH, then the server's own env table ([Environ]);
+//   - in the server's cwd, else the workspace ([Options.Workspace]), which is also the one
+//     root it is told;
+//   - stdin and stdout are the MCP stream (newline-delimited JSON-RPC, one message at most
+//     [MaxLineBytes]: a flood ends the connection); stderr is logged line by line, stripped
+//     of terminal escapes (core/inert), as `host: <line>` with plugin `mcp:<name>`, so `cwx
+//     logs mcp:<name>` shows it; its last lines name a crash.
+//
+// A generation that ends unasked (exit, broken stream, a start that fails or exceeds
+// [StartTimeout]) is a crash: the server is [StateCrashed] and its next use starts a new
+// generation, no sooner than [Backoff] after the last start once the window holds two
+// crashes; [CrashLimit] crashes within [CrashWindow] leave it [StateFailed] until Retry.
+//
+// # Protocol
+//
+// The go-sdk client is made per generation over [mcp.IOTransport] on the process's pipes.
+// It advertises roots (the workspace only) and elicitation; not sampling, and a
+// sampling/createMessage a server sends anyway is answered -32601 (a receiving
+// middleware, as the SDK's own answer is another code). Elicitation is answered only while
+// a call of that server's tools runs, by that call's [Call.Elicit] (the newest running
+// call's); URL-mode elicitation is refused. Progress notifications go to the call whose
+// token they carry ([Call.Progress]); cancelling a call's context sends
+// notifications/cancelled. A call is bounded by timeout_s, and its result by
+// max_result_bytes of JSON.
+//
+// # Names and admission
+//
+// [Admit] decides what of tools/list (every page followed, at most [MaxToolPages]) the
+// model is offered, by the rules plugin tools meet in core/registry: the allow-list, at
+// most [MaxTools], descriptions within registry.MaxToolDescription and inert, input and
+// output schemas compiled with registry.CompileInputSchema (size, no external $ref, the
+// cost bound). A tool's model-facing name is mcp_<server>_<wire> when that fits the
+// tool-name grammar, else a mapped name ([ModelName]: what fits, then 8 hex digits of the
+// wire name's digest), which [Set.Lookup] resolves from the live admission. Names that fold
+// to the same key are all refused, by name. A list_changed notification re-admits. The
+// result is deterministic in the listing's order.
+//
+// Command hooks see a tool as Claude Code names it, mcp__<server>__<wire> ([Tool.HookName]).
+// [Blocks] turns a result into the wire's content blocks under core/content's policy and
+// validates structuredContent against the admitted outputSchema.
+//
+// # Catalog
+//
+// Each server's admitted tools are kept in the core's catalog (core/catalog) under the id
+// mcp:<name>, keyed by the server's identity digest (config.MCPServer.Identity: command,
+// args, env names, cwd) and the allow-list, so a listing answers without starting it
+// ([Set.Cached]); a changed configuration finds nothing. The catalog is advice: a call
+// always runs against the live server's admission.
+package mcpclient

@@ -1,0 +1,202 @@
+package mcpclient
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/internal/boundedfile"
+	"github.com/cwx-dev/cwx/core/plugins"
+)
+
+// A server a plugin folder brings (a Claude Code plugin's .mcp.json) is not the user's
+// decision: it runs only after `cwx mcp review NAME` showed what would run and `cwx mcp trust
+// NAME --token T` trusted exactly that. The token is bound to the server's identity digest
+// (command, args, env names, cwd, with ${CLAUDE_PLUGIN_ROOT} expanded to the plugin's
+// staged copy, whose path holds its closure hash), so a new plugin version, or any change of
+// what would run, needs a new review. Trust is kept in $CWX_HOME/mcp-trust.json.
+
+// TrustFile is the file under the cwx home that keeps the trusted plugin servers.
+const TrustFile = "mcp-trust.json"
+
+// maxTrustBytes bounds the trust file.
+const maxTrustBytes = 1 << 20
+
+// Candidate is one MCP server of a trusted, enabled Claude Code plugin, as cwx would run it.
+type Candidate struct {
+	Server config.MCPServer
+	Plugin string // the plugin id
+	// Problem says why it cannot run at all ("" when it can once trusted): a remote server,
+	// a name cwx cannot give it, a name config.toml or another plugin already uses.
+	Problem string
+}
+
+// Review is what `cwx mcp review NAME` prints: what would run, and the token that trusts it.
+type Review struct {
+	Name     string   `json:"name"`
+	Plugin   string   `json:"plugin"`
+	Command  []string `json:"command"`
+	Env      []string `json:"env"` // names only
+	Cwd      string   `json:"cwd"`
+	Identity string   `json:"identity"`
+	Token    string   `json:"token,omitempty"`
+	Trusted  bool     `json:"trusted"`
+	Problem  string   `json:"problem,omitempty"`
+	Note     string   `json:"note"`
+}
+
+// ReviewNote is what every review says of a server.
+const ReviewNote = "an MCP server runs unsandboxed, with your rights, in the workspace; its tools go through the hooks and the approval gate"
+
+// ReviewOf is c's review under trust.
+func ReviewOf(c Candidate, trust map[string]TrustEntry) Review {
+	s := c.Server
+	r := Review{Name: s.Name, Plugin: c.Plugin, Command: append([]string{s.Command}, s.Args...), Env: slices.Sorted(maps.Keys(s.Env)),
+		Cwd: "(the workspace)", Identity: s.Identity(), Problem: c.Problem, Note: ReviewNote}
+	if r.Env == nil {
+		r.Env = []string{}
+	}
+	if c.Problem == "" {
+		r.Token = Token(c.Plugin, s.Name, r.Identity)
+		e, ok := trust[s.Name]
+		r.Trusted = ok && e.Plugin == c.Plugin && e.Identity == r.Identity
+	}
+	return r
+}
+
+// Token is the trust token of a plugin's server with identity.
+func Token(plugin, name, identity string) string {
+	sum := sha256.Sum256([]byte("cwx mcp trust\n" + plugin + "\n" + name + "\n" + identity))
+	return "mcp1-" + hex.EncodeToString(sum[:16])
+}
+
+// PluginServerName is the cwx name of a plugin's server: lower case, `_` and spaces as `-`,
+// other characters dropped, cut to 32; "" when nothing is left that starts with a letter.
+func PluginServerName(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-':
+			b.WriteRune(r)
+		case r == '_' || r == ' ' || r == '.':
+			b.WriteByte('-')
+		}
+	}
+	out := b.String()
+	if len(out) > 32 {
+		out = out[:32]
+	}
+	if !config.ValidMCPName(out) {
+		return ""
+	}
+	return out
+}
+
+// Candidates are the MCP servers of the Claude Code plugins ps, as cwx would run them, sorted
+// by name. A name that configured (config.toml's servers) has, or that two servers share, is
+// a problem of each plugin server that has it.
+func Candidates(ps []plugins.ClaudeDesired, configured map[string]config.MCPServer) []Candidate {
+	var out []Candidate
+	count := map[string]int{}
+	for _, p := range ps {
+		for _, m := range p.Plugin.MCP {
+			c := Candidate{Plugin: p.ID}
+			name := PluginServerName(m.Name)
+			expand := func(s string) string { return strings.ReplaceAll(s, "${CLAUDE_PLUGIN_ROOT}", p.Root) }
+			c.Server = config.MCPServer{Name: name, Plugin: p.ID, Command: expand(m.Command), Approval: config.MCPApprovalAsk,
+				TimeoutS: config.DefaultMCPTimeoutS, MaxResultBytes: config.DefaultMCPResultBytes, Env: map[string]string{}}
+			for _, a := range m.Args {
+				c.Server.Args = append(c.Server.Args, expand(a))
+			}
+			for k, v := range m.EnvValues {
+				c.Server.Env[k] = expand(v)
+			}
+			switch {
+			case m.URL != "":
+				c.Server.Name = m.Name
+				c.Problem = "a remote server (" + m.Line() + "); cwx runs stdio servers only"
+			case name == "":
+				c.Server.Name = m.Name
+				c.Problem = fmt.Sprintf("no cwx name fits %q (^[a-z][a-z0-9-]{0,31}$)", m.Name)
+			default:
+				if _, ok := configured[name]; ok {
+					c.Problem = fmt.Sprintf("config.toml already has a server %q", name)
+				}
+				count[name]++
+			}
+			out = append(out, c)
+		}
+	}
+	for i, c := range out {
+		if c.Problem == "" && count[c.Server.Name] > 1 {
+			out[i].Problem = fmt.Sprintf("another plugin's server is also called %q", c.Server.Name)
+		}
+	}
+	slices.SortFunc(out, func(a, b Candidate) int { return strings.Compare(a.Server.Name, b.Server.Name) })
+	return out
+}
+
+// TrustEntry is one trusted plugin server.
+type TrustEntry struct {
+	Plugin   string `json:"plugin"`
+	Identity string `json:"identity"`
+}
+
+type trustFile struct {
+	Version int                   `json:"version"`
+	Servers map[string]TrustEntry `json:"servers"`
+}
+
+// LoadTrust reads home's trusted plugin servers (none when the file does not exist).
+func LoadTrust(home string) (map[string]TrustEntry, error) {
+	p := filepath.Join(home, TrustFile)
+	data, err := boundedfile.Read(p, maxTrustBytes, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]TrustEntry{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	var f trustFile
+	if err := json.Unmarshal(data, &f); err != nil || f.Version != 1 {
+		return nil, fmt.Errorf("%s is not a cwx MCP trust file (version 1); remove it and trust the servers again", p)
+	}
+	if f.Servers == nil {
+		f.Servers = map[string]TrustEntry{}
+	}
+	return f.Servers, nil
+}
+
+// SaveTrust replaces home's trusted plugin servers atomically (mode 0600).
+func SaveTrust(home string, servers map[string]TrustEntry) error {
+	data, err := json.MarshalIndent(trustFile{Version: 1, Servers: servers}, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(home, ".mcp-trust-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(home, TrustFile))
+}

@@ -1,0 +1,200 @@
+package mcpclient
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/inert"
+)
+
+// AllowedEnv is the allow-list of the core's environment a server sees, the one script
+// tools get (README.md, “Script tools”); the server's own env table is added to it.
+var AllowedEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"}
+
+// defaultPath is PATH when the core's environment has none.
+const defaultPath = "/usr/local/bin:/usr/bin:/bin"
+
+// Bounds of a server's process.
+const (
+	// maxStderrLine cuts one stderr line before it is logged.
+	maxStderrLine = 4096
+	// stderrTail is how many of the last stderr lines Status keeps for a crash's reason.
+	stderrTail = 8
+	// killGrace is how long Close waits after closing stdin (the spec's orderly end) before
+	// the group is killed.
+	killGrace = 2 * time.Second
+)
+
+// Environ is the environment of server s: the allowed part of environ, a PATH, then s.Env
+// (later entries win).
+func Environ(environ []string, s config.MCPServer) []string {
+	kept := map[string]string{}
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && slices.Contains(AllowedEnv, k) {
+			kept[k] = v
+		}
+	}
+	if kept["PATH"] == "" {
+		kept["PATH"] = defaultPath
+	}
+	for k, v := range s.Env {
+		kept[k] = v
+	}
+	out := make([]string, 0, len(kept))
+	for k, v := range kept {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// proc is one running server process: the leader of its own process group, with stdin
+// and stdout the MCP stream and stderr logged as the server's.
+type proc struct {
+	pid    int
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	done   chan struct{} // closed once the process was reaped and stderr drained
+	err    error         // the exit, set before done closes
+
+	mu   sync.Mutex
+	tail []string // +checklocks:mu
+}
+
+// spawn starts s in dir. Its group is killed by kill; on Linux the process also gets a
+// SIGKILL death signal, fired when the core dies (the thread that forked it lives until it
+// is reaped), and a well-behaved server ends on stdin's EOF.
+func spawn(s config.MCPServer, dir string, log hclog.Logger) (*proc, error) {
+	path, err := exec.LookPath(s.Command)
+	if err != nil {
+		return nil, fmt.Errorf("mcp server %q: command %q: %w; install it or fix [mcp.servers.%s] command", s.Name, s.Command, err, s.Name)
+	}
+	cmd := exec.Command(path, s.Args...)
+	cmd.Dir = dir
+	cmd.Env = Environ(os.Environ(), s)
+	cmd.SysProcAttr = procAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, w, err := os.Pipe() // not StderrPipe: Wait must not wait for a descendant holding it
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = w
+	p := &proc{stdin: stdin, stdout: stdout, done: make(chan struct{})}
+	started := make(chan error, 1)
+	go func() { // owner: the proc; joined by done
+		lockThread() // the death signal fires when this thread ends: it ends after the reap
+		err := cmd.Start()
+		_ = w.Close()
+		if err != nil {
+			_ = stderr.Close()
+			started <- err
+			close(p.done)
+			return
+		}
+		p.pid = cmd.Process.Pid
+		started <- nil
+		logged := make(chan struct{})
+		go func() { // owner: this goroutine, joined below
+			defer close(logged)
+			p.logStderr(stderr, log.With("plugin", "mcp:"+s.Name))
+		}()
+		p.err = cmd.Wait()
+		killGroup(p.pid) // whatever the leader left in its group
+		_ = stderr.SetReadDeadline(time.Now().Add(killGrace))
+		<-logged
+		_ = stderr.Close()
+		close(p.done)
+	}()
+	if err := <-started; err != nil {
+		return nil, fmt.Errorf("mcp server %q: start %s: %w", s.Name, path, err)
+	}
+	return p, nil
+}
+
+// logStderr logs each stderr line, stripped and cut, as the server's ("host: " lines with a
+// plugin name land in `cwx logs`), keeping the last few for a crash's reason. It returns at
+// EOF: when the process and every holder of the pipe are gone.
+func (p *proc) logStderr(r io.Reader, log hclog.Logger) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		line := inert.Strip(sc.Text())
+		if len(line) > maxStderrLine {
+			line = line[:maxStderrLine] + "…"
+		}
+		log.Info("host: " + line)
+		p.mu.Lock()
+		p.tail = append(p.tail, line)
+		if len(p.tail) > stderrTail {
+			p.tail = p.tail[1:]
+		}
+		p.mu.Unlock()
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, os.ErrClosed) {
+		// a line over the buffer: the rest is dropped; the process keeps running
+		_, _ = io.Copy(io.Discard, r)
+	}
+}
+
+// stderrTail returns the last lines the server wrote to stderr, joined.
+func (p *proc) stderrTail() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.tail, " | ")
+}
+
+// exited reports whether the process is gone.
+func (p *proc) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// stop ends the server: stdin closed (the spec's orderly end), then after killGrace the
+// whole group killed. It returns once the process was reaped.
+func (p *proc) stop() {
+	_ = p.stdin.Close()
+	select {
+	case <-p.done:
+		return
+	case <-time.After(killGrace):
+	}
+	killGroup(p.pid)
+	<-p.done
+}
+
+// kill kills the group at once and waits for the reap.
+func (p *proc) kill() {
+	killGroup(p.pid)
+	<-p.done
+}
+
+// killGroup kills every process of the group pgid; a group already gone is not an error.
+func killGroup(pgid int) {
+	if pgid > 0 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+}
