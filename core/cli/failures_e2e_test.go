@@ -34,7 +34,7 @@ func TestFailuresVisibleEndToEnd(t *testing.T) {
 				e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, filepath.Join(fixtures, dir)))
 			}
 			schema := "config refused: target: expected string but got 5; unknown key `greting` (did you mean `greeting`?)"
-			syntax := regexp.MustCompile("(?m)^  fixture-syntax-error  failed: index\\.mjs:7:13: SyntaxError: Unexpected token ';' \\(see `cwx plugin show fixture-syntax-error`\\)$")
+			syntax := regexp.MustCompile("(?m)^  fixture-syntax-error  failed: index\\.mjs:7:13: SyntaxError: Unexpected token ';' \\(see `cwx plugin show fixture-syntax-error` and `cwx logs fixture-syntax-error`\\)$")
 			for _, args := range [][]string{{"tool", "list"}, {"command", "list"}} {
 				r := cwx(args...)
 				if r.code != ExitPlugin || !syntax.MatchString(r.stdout) || !strings.Contains(r.stdout, "fixture-config  failed: "+schema) {
