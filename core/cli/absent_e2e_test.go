@@ -68,3 +68,52 @@ func TestOneAnswerEverywhere(t *testing.T) {
 	expect(cwx("", "tool", "list"), ExitOK, "1 enabled plugin not active:\n  hello-extension  not trusted "+next+"\n")
 	expect(cwx("", "command", "list"), ExitOK, "  hello-extension  not trusted "+next+"\n")
 }
+
+// TestEachFailureOnce runs the real cwx binary on Node with plugins that fail as an author
+// meets it: an apply that throws, a TypeScript syntax error and an input schema with three
+// metaschema violations. Each failure is said once, in the author's terms: no stack on
+// stderr, `tool list` shows every schema violation without the metaschema path, `plugin
+// show` prints the throw once and the syntax error's source line and caret on their own
+// lines, and `cwx logs` has the throw once.
+func TestEachFailureOnce(t *testing.T) {
+	rt := testenv.Node(t)
+	bin := testenv.BuildCWX(t, "")
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "testdata", "plugins"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := e2eHome(t, rt, "")
+	for _, dir := range []string{"apply-throws", "ts-syntax-error", "bad-schema"} {
+		e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, filepath.Join(fixtures, dir)))
+	}
+	cwx := func(args ...string) cliResult { t.Helper(); return e2eCWX(t, bin, home, "", args...) }
+	list := cwx("tool", "list")
+	schema := "  fixture-bad-schema  failed: input schema of tool `bad_schema` is not a valid JSON Schema: " +
+		"`/properties/a/type`: value must be one of \"array\", \"boolean\", \"integer\", \"null\", \"number\", \"object\", \"string\"; " +
+		"`/properties/b/minLength`: must be >= 0 but found -1; `/required`: expected array, but got string (see "
+	if list.code != ExitPlugin || !strings.Contains(list.stdout, schema) || strings.Contains(list.stdout, "json-schema.org") {
+		t.Fatalf("tool list: exit %d\n%s%s", list.code, list.stdout, list.stderr)
+	}
+	if strings.Contains(list.stderr, "    at ") || strings.Contains(list.stderr, "RangeError") {
+		t.Fatalf("tool list: the throw on stderr:\n%s", list.stderr)
+	}
+	show := cwx("plugin", "show", "fixture-apply-throws")
+	if n := strings.Count(show.stdout, "no room for this plugin"); show.code != ExitOK || n != 1 ||
+		!strings.Contains(show.stdout, "apply threw: RangeError: no room for this plugin (at index.mjs:6:9)") {
+		t.Fatalf("plugin show: exit %d, the throw %d times\n%s%s", show.code, n, show.stdout, show.stderr)
+	}
+	ts := cwx("plugin", "show", "fixture-ts-syntax-error")
+	if ts.code != ExitOK || !strings.Contains(ts.stdout, "index.ts:4:25: SyntaxError: ") ||
+		!strings.Contains(ts.stdout, "\n      const n: number = 1 + ;\n                            ^\n") {
+		t.Fatalf("plugin show, syntax error: exit %d\n%s%s", ts.code, ts.stdout, ts.stderr)
+	}
+	verbose := cwx("plugin", "show", "fixture-bad-schema", "--verbose")
+	if !strings.Contains(verbose.stdout, "does not validate with https://json-schema.org/") {
+		t.Fatalf("plugin show --verbose keeps no metaschema path:\n%s", verbose.stdout)
+	}
+	logs := cwx("logs", "fixture-apply-throws")
+	n, once := strings.Count(logs.stdout, "no room for this plugin"), strings.Count(logs.stdout, "error [fixture-apply-throws] activation failed: apply threw: RangeError: no room for this plugin (at index.mjs:6:9)")
+	if logs.code != ExitOK || n == 0 || n != once {
+		t.Fatalf("logs: exit %d, the throw %d times for %d activations\n%s", logs.code, n, once, logs.stdout)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -40,11 +41,20 @@ func splitFailures(err error) ([]PluginFailure, error) {
 	return out, rest
 }
 
-// failureLine is a reason cut to its first line, escapes stripped.
+// failureLine is a reason cut to its first line, escapes stripped, with the useful part
+// first: a refused schema as its locations and reasons (shortDiag), without the host's error
+// class or a second naming of the tool.
 func failureLine(reason string) string {
 	first, _, _ := strings.Cut(reason, "\n")
-	return cutCell(oneLine(stripEscapes(adviseText(shortDiag(first)))), 200)
+	first = refusedSchema.ReplaceAllString(strings.TrimPrefix(first, "ActivationError: "), "input schema of tool `$1`")
+	return cutCell(oneLine(stripEscapes(adviseText(shortDiag(first)))), maxFailureLine)
 }
+
+// refusedSchema is the part of a refused registration that the schema refusal after it says.
+var refusedSchema = regexp.MustCompile("tool `([^`]*)` refused: input schema of tool `[^`]*`")
+
+// maxFailureLine bounds one failure's line in a listing: room for a few schema violations.
+const maxFailureLine = 400
 
 // writeFailures prints one line per enabled plugin that is not active: its state, why,
 // and the next command to run (absentNext, the answer a call to its tool gives).
