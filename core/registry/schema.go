@@ -97,7 +97,7 @@ const maxCompileError = 4096
 // violation, one per schema location in location order, in the library's own form ("'<loc>'
 // does not validate with <metaschema path>: <reason>", which the CLI shortens), joined by
 // "; ". The library's Error names the first only. Alternatives the metaschema tried at one
-// location (an anyOf) are one violation: the first is kept.
+// location (an anyOf) are one violation: the first by metaschema path is kept.
 func compileError(err error) string {
 	se, ok := errors.AsType[*jsonschema.SchemaError](err)
 	if !ok {
@@ -111,8 +111,8 @@ func compileError(err error) string {
 	var walk func(v *jsonschema.ValidationError)
 	walk = func(v *jsonschema.ValidationError) {
 		if len(v.Causes) == 0 {
-			if _, seen := byLoc[v.InstanceLocation]; !seen {
-				byLoc[v.InstanceLocation] = v
+			if cur, seen := byLoc[v.InstanceLocation]; !seen || v.KeywordLocation < cur.KeywordLocation {
+				byLoc[v.InstanceLocation] = v // the first alternative, whatever order the library used
 			}
 			return
 		}
