@@ -64,6 +64,9 @@ func TestFailuresVisibleEndToEnd(t *testing.T) {
 				{"odd_function", "execute returned a function"},
 				{"odd_symbol", "execute returned a symbol"},
 				{"odd_bigint", "execute returned a BigInt at `counts[1]`"},
+				{"odd_map", "execute returned a Map at `byName`, which JSON cannot carry (JSON would make it {}; convert it with Object.fromEntries)"},
+				{"odd_nan", "execute returned NaN at `scores[1]`, which JSON cannot carry"},
+				{"odd_hole", "execute returned undefined at `[1]`, which JSON cannot carry (JSON would make it null; use null)"},
 				{"odd_throw", "Error: the tool exploded (at lib/helper.mjs:3:"},
 			} {
 				r := cwx("tool", "call", c.tool, "--approve", "auto")
