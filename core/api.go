@@ -70,6 +70,21 @@ type (
 	DownHolder = owners.DownHolder
 )
 
+// The states a NotLiveError names (NotLiveError.State; owners.Absent*).
+const (
+	AbsentFailed       = owners.AbsentFailed
+	AbsentFaulted      = owners.AbsentFaulted
+	AbsentActivating   = owners.AbsentActivating
+	AbsentStopped      = owners.AbsentStopped
+	AbsentNotActivated = owners.AbsentNotActivated
+	AbsentStale        = owners.AbsentStale
+	AbsentDisabled     = owners.AbsentDisabled
+	AbsentNotTrusted   = owners.AbsentNotTrusted
+	AbsentNeedsReview  = owners.AbsentNeedsReview
+	AbsentDevEnded     = owners.AbsentDevEnded
+	AbsentChanged      = owners.AbsentChanged
+)
+
 // BuiltinSandboxNote is what the builtin tier's status says: it is first-party code that
 // starts user hooks, so it is not put in the plugin tier's sandbox.
 const BuiltinSandboxNote = owners.BuiltinSandboxNote

@@ -21,7 +21,8 @@ var notTrusted = advice{lib: plugins.ErrNotTrusted.Error(), cli: "not trusted: r
 func adviceFor(err error) []advice {
 	var out []advice
 	if e, ok := errors.AsType[*core.NotLiveError](err); ok {
-		out = append(out, advice{lib: e.Error(), cli: e.Error() + " (see `cwx " + e.Kind + " list`)"})
+		msg, _ := notLiveAnswer(e)
+		out = append(out, advice{lib: e.Error(), cli: msg})
 	}
 	if e, ok := errors.AsType[*plugins.NotInstalledError](err); ok {
 		out = append(out, advice{lib: e.Error(), cli: e.Error() + " (see `cwx plugin list`)"})

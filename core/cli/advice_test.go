@@ -19,9 +19,9 @@ func TestAdvice(t *testing.T) {
 		want string
 	}{
 		{"no live tool", &core.NotLiveError{Kind: "tool", Name: "nope"},
-			"extension host not available: no live extension tool named \"nope\" (see `cwx tool list`)"},
-		{"no live command, wrapped", fmt.Errorf("run: %w", &core.NotLiveError{Kind: "command", Name: "x"}),
-			"run: extension host not available: no live extension command named \"x\" (see `cwx command list`)"},
+			"no live tool \"nope\": run `cwx tool list` for the live ones, and `cwx plugin list` for plugins that are not enabled, trusted or activated"},
+		{"no live command, wrapped", fmt.Errorf("run: %w", &core.NotLiveError{Kind: "command", Name: "x", Near: []string{"y"}}),
+			"run: no live command \"x\"; did you mean `y`?"},
 		{"not installed", &plugins.NotInstalledError{ID: "ghost"},
 			"plugin is not installed: \"ghost\" (see `cwx plugin list`)"},
 		{"wrong token", &plugins.TokenError{ID: "hello"},

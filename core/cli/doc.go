@@ -127,7 +127,13 @@
 // `plugin show` prints each diagnostic once: a refusal repeated by the activation failure, the live
 // reason and this activation's problems is left out after its first line; a multi-line diagnostic
 // (a syntax error's source line and caret) keeps up to four lines; a JSON Schema refusal is cut to
-// the schema location and the reason, the metaschema path only under `--verbose`. `config check`
+// the schema location and the reason for every violation (one per location), the metaschema
+// path only under `--verbose`; a listing's line for it starts with the tool and keeps every
+// violation (failureLine). A missing tool or command gets one answer on every surface
+// (`notLiveAnswer`, absent.go): the plugin it belongs to, that plugin's state and why, the
+// next cwx command, and the near misses; `tool list`, `command list` and the REPL name the
+// enabled plugins that are not active, held back by their record too, and `cwx logs PLUGIN`
+// merges the plugin's recorded diagnostics (activation failures, faults, refusals). `config check`
 // activates the enabled plugins too (not under `--offline`) and lists, per plugin, every problem its
 // `Config` schema found (`ConfigCheckPlugin.SchemaProblems`), exit 3. It also loads the command
 // hooks as the core would (`cmdhooks.Load`): a hooks file that cannot be read or is not Claude

@@ -34,7 +34,7 @@ func TestFailuresVisibleEndToEnd(t *testing.T) {
 				e2eMust(t, bin, home, "plugin", "enable", e2eTrusted(t, bin, home, filepath.Join(fixtures, dir)))
 			}
 			schema := "config refused: target: expected string but got 5; unknown key `greting` (did you mean `greeting`?)"
-			syntax := regexp.MustCompile("(?m)^  fixture-syntax-error  failed: index\\.mjs:7:13: SyntaxError: Unexpected token ';' \\(see `cwx plugin show fixture-syntax-error`\\)$")
+			syntax := regexp.MustCompile("(?m)^  fixture-syntax-error  failed: index\\.mjs:7:13: SyntaxError: Unexpected token ';' \\(see `cwx plugin show fixture-syntax-error` and `cwx logs fixture-syntax-error`\\)$")
 			for _, args := range [][]string{{"tool", "list"}, {"command", "list"}} {
 				r := cwx(args...)
 				if r.code != ExitPlugin || !syntax.MatchString(r.stdout) || !strings.Contains(r.stdout, "fixture-config  failed: "+schema) {
@@ -64,6 +64,9 @@ func TestFailuresVisibleEndToEnd(t *testing.T) {
 				{"odd_function", "execute returned a function"},
 				{"odd_symbol", "execute returned a symbol"},
 				{"odd_bigint", "execute returned a BigInt at `counts[1]`"},
+				{"odd_map", "execute returned a Map at `byName`, which JSON cannot carry (JSON would make it {}; convert it with Object.fromEntries)"},
+				{"odd_nan", "execute returned NaN at `scores[1]`, which JSON cannot carry"},
+				{"odd_hole", "execute returned undefined at `[1]`, which JSON cannot carry (JSON would make it null; use null)"},
 				{"odd_throw", "Error: the tool exploded (at lib/helper.mjs:3:"},
 			} {
 				r := cwx("tool", "call", c.tool, "--approve", "auto")

@@ -78,7 +78,7 @@ func (s *fileSink) Accept(_ string, level hclog.Level, msg string, args ...inter
 		return
 	}
 	text = strings.TrimPrefix(text, "["+id+"] ")
-	line := fmt.Sprintf("%s %-5s [%s] %s\n", s.now().UTC().Format("2006-01-02T15:04:05.000Z"),
+	line := fmt.Sprintf("%s %-5s [%s] %s\n", s.now().UTC().Format(logTime),
 		strings.ToLower(level.String()), id, strings.ReplaceAll(text, "\n", `\n`))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -154,6 +154,7 @@ func printLogs(ctx context.Context, w io.Writer, home, id string, n int, follow 
 			all = append(all, ls...)
 		}
 	}
+	all = append(all, diagnosticLines(home, id)...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i][:min(24, len(all[i]))] < all[j][:min(24, len(all[j]))] })
 	if n > 0 && len(all) > n {
 		all = all[len(all)-n:]
@@ -172,6 +173,42 @@ func printLogs(ctx context.Context, w io.Writer, home, id string, n int, follow 
 	}
 	return followLogs(ctx, w, home, id)
 }
+
+// diagnosticLines are the recorded diagnostics of plugin id (every plugin's when id is "")
+// as log lines: its activation failures, faults, refused registrations and receipt, config
+// and host problems, which no console line of the plugin tells. The plugin's own log lines
+// are in its file already and are left out.
+func diagnosticLines(home, id string) []string {
+	s, err := plugins.Open(plugins.Options{Home: home})
+	if err != nil {
+		return nil
+	}
+	recs, err := s.List()
+	if err != nil {
+		return nil // the log files are all there is to go by
+	}
+	var out []string
+	for _, r := range recs {
+		if id != "" && r.ID != id {
+			continue
+		}
+		for _, d := range r.Diagnostics {
+			if d.Kind == "log" {
+				continue
+			}
+			level := "error"
+			if d.Kind == "dirty_teardown" {
+				level = "warn"
+			}
+			out = append(out, fmt.Sprintf("%s %-5s [%s] %s: %s", d.Time.UTC().Format(logTime), level, r.ID,
+				strings.ReplaceAll(d.Kind, "_", " "), strings.ReplaceAll(d.Message, "\n", `\n`)))
+		}
+	}
+	return out
+}
+
+// logTime is the time format of a log line.
+const logTime = "2006-01-02T15:04:05.000Z"
 
 // installed reports whether plugin id is installed in home (false when the state cannot be
 // read: then the logs are all there is to go by).

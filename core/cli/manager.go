@@ -288,20 +288,16 @@ func waitLive(ctx context.Context, m liveCore, kind liveKind, name string, done 
 	}
 }
 
-// notLive is the error of a name that is not live. When the core knows whose the name is
-// (the claim table), it names the plugin and why that plugin is not active.
+// notLive is the error of a name that is not live: the core's *core.NotLiveError, worded
+// by notLiveAnswer, when the core can say (a fake may not).
 func notLive(m liveCore, kind liveKind, name string) error {
 	if w, ok := m.(interface{ NotLive(kind, name string) error }); ok {
-		if e, ok := errors.AsType[*core.NotLiveError](w.NotLive(kind.String(), name)); ok && e.Plugin != "" {
-			code := ExitUnavailable
-			if e.Failed {
-				code = ExitPlugin // the plugin's own code failed: a plugin error, as `tool list` says
-			}
-			return exitf(code, "no live %s %q: it belongs to plugin `%s`, %s (see `cwx plugin show %s`)",
-				kind, name, stripEscapes(e.Plugin), stripEscapes(e.Why), stripEscapes(e.Plugin))
+		if e, ok := notLiveErr(w.NotLive(kind.String(), name)); ok {
+			return e
 		}
 	}
-	return exitf(ExitUnavailable, "no live %s %q: run `cwx %s list` for the live ones, and `cwx plugin list` for plugins that are not enabled, trusted or activated", kind, name, kind)
+	msg, code := notLiveAnswer(&core.NotLiveError{Kind: kind.String(), Name: name})
+	return &ExitError{Code: code, Err: errors.New(msg)}
 }
 
 // reconcileAll activates every desired plugin and waits for all of them.
@@ -323,6 +319,9 @@ func callErr(err error) error {
 	}
 	if errors.As(err, &ee) {
 		return err
+	}
+	if e, ok := notLiveErr(err); ok {
+		return e
 	}
 	e := exitErrOf(err)
 	e.Err = cleanError{e.Err}

@@ -7,7 +7,8 @@ import (
 
 // schemaCompile is the JSON Schema library's compile error inside a registration refusal:
 // the schema location at fault, then the metaschema path it failed, then the reason.
-var schemaCompile = regexp.MustCompile(`jsonschema \S+ compilation failed: '([^']*)' does not validate with \S+: `)
+// Each violation after the first follows a "; " without the "compilation failed" prefix.
+var schemaCompile = regexp.MustCompile(`(?:jsonschema \S+ compilation failed: )?'([^']*)' does not validate with \S+: `)
 
 // refusedPrefix is how an activation failure quotes one refused registration.
 var refusedPrefix = regexp.MustCompile("^(?:tool|command|hook|prompt section) `[^`]*` refused: ")

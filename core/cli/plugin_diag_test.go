@@ -18,10 +18,26 @@ func TestShortDiag(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{schemaRefusal, "input schema of tool `read` is not a valid JSON Schema: `/properties/path/type`: value must be one of \"array\", \"string\""},
 		{"tool `x` needs an input_schema", "tool `x` needs an input_schema"},
+		{schemaRefusal + "; '/required' does not validate with https://json-schema.org/draft/2020-12/schema#/allOf/3/$ref/properties/required/$ref/type: expected array, but got string",
+			"input schema of tool `read` is not a valid JSON Schema: `/properties/path/type`: value must be one of \"array\", \"string\"; `/required`: expected array, but got string"},
 	} {
 		if got := shortDiag(c.in); got != c.want {
 			t.Errorf("shortDiag(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestFailureLineUsefulPart: a listing's line for a refused schema starts with the tool and
+// keeps every violation's location and reason, without the host's error class, a second
+// naming of the tool or the metaschema path.
+func TestFailureLineUsefulPart(t *testing.T) {
+	in := "ActivationError: tool `read` refused: " + schemaRefusal +
+		"; '/properties/b/minLength' does not validate with https://json-schema.org/draft/2020-12/schema#/allOf/1/$ref/properties/properties/additionalProperties/$dynamicRef/allOf/3/$ref/properties/minLength/$ref/$ref/minimum: must be >= 0 but found -1" +
+		"; '/required' does not validate with https://json-schema.org/draft/2020-12/schema#/allOf/3/$ref/properties/required/$ref/type: expected array, but got string"
+	want := "input schema of tool `read` is not a valid JSON Schema: `/properties/path/type`: value must be one of \"array\", \"string\"; " +
+		"`/properties/b/minLength`: must be >= 0 but found -1; `/required`: expected array, but got string"
+	if got := failureLine(in); got != want {
+		t.Errorf("failureLine() = %q\nwant %q", got, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cwx-dev/cwx/core"
+	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -19,7 +21,7 @@ import (
 // one line per failure after their table (on stderr with --json) and exit 6.
 type PluginFailure struct {
 	Plugin string `json:"plugin"`
-	State  string `json:"state"`  // failed, faulted, not activated
+	State  string `json:"state"`  // failed, faulted, needs review, not trusted, dev session ended
 	Reason string `json:"reason"` // one line, escapes stripped
 }
 
@@ -39,21 +41,67 @@ func splitFailures(err error) ([]PluginFailure, error) {
 	return out, rest
 }
 
-// failureLine is a reason cut to its first line, escapes stripped.
+// failureLine is a reason cut to its first line, escapes stripped, with the useful part
+// first: a refused schema as its locations and reasons (shortDiag), without the host's error
+// class or a second naming of the tool.
 func failureLine(reason string) string {
 	first, _, _ := strings.Cut(reason, "\n")
-	return cutCell(oneLine(stripEscapes(adviseText(shortDiag(first)))), 200)
+	first = refusedSchema.ReplaceAllString(strings.TrimPrefix(first, "ActivationError: "), "input schema of tool `$1`")
+	return cutCell(oneLine(stripEscapes(adviseText(shortDiag(first)))), maxFailureLine)
 }
 
-// writeFailures prints one line per failed plugin.
+// refusedSchema is the part of a refused registration that the schema refusal after it says.
+var refusedSchema = regexp.MustCompile("tool `([^`]*)` refused: input schema of tool `[^`]*`")
+
+// maxFailureLine bounds one failure's line in a listing: room for a few schema violations.
+const maxFailureLine = 400
+
+// writeFailures prints one line per enabled plugin that is not active: its state, why,
+// and the next command to run (absentNext, the answer a call to its tool gives).
 func writeFailures(w io.Writer, fs []PluginFailure) {
 	if len(fs) == 0 {
 		return
 	}
 	printf(w, "%s not active:\n", plural(len(fs), "enabled plugin"))
 	for _, f := range fs {
-		printf(w, "  %s  %s: %s (see `cwx plugin show %s`)\n", f.Plugin, f.State, f.Reason, f.Plugin)
+		state := f.State
+		if f.Reason != "" {
+			state += ": " + f.Reason
+		}
+		printf(w, "  %s  %s (%s)\n", f.Plugin, state, absentNext(f.State, f.Plugin))
 	}
+}
+
+// heldBack lists the enabled plugins of $CWX_HOME whose record keeps them from running (not
+// trusted, needs review, dev session ended), which no reconcile reports: `tool list` and
+// `command list` name them after the failures. Tests replace it.
+var heldBack = func() []PluginFailure {
+	home, err := config.Home()
+	if err != nil {
+		return nil
+	}
+	s, err := plugins.Open(plugins.Options{Home: home})
+	if err != nil {
+		return nil
+	}
+	recs, err := s.List()
+	if err != nil {
+		return nil // the state file's own error is the reconcile's to report
+	}
+	var out []PluginFailure
+	for _, r := range recs {
+		if !r.Enabled {
+			continue
+		}
+		if state, why := s.HeldBack(r); state != "" {
+			reason := ""
+			if _, detail, ok := strings.Cut(why, ": "); ok {
+				reason = failureLine(detail)
+			}
+			out = append(out, PluginFailure{Plugin: stripEscapes(r.ID), State: state, Reason: reason})
+		}
+	}
+	return out
 }
 
 // failingListCmd is `cwx tool list` and `cwx command list`: activate every enabled plugin
@@ -64,8 +112,10 @@ func failingListCmd[T any](short string, items func(liveCore) []T, table func(io
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: short,
-		Long: "An enabled, trusted plugin that is not active (its activation failed, it faulted, or its\n" +
-			"bytes changed) is listed after the table with its reason, and the command exits 6.",
+		Long: "An enabled plugin that is not active is listed after the table with its state, why, and\n" +
+			"the command to run next: when its activation failed, it faulted or its bytes changed the\n" +
+			"command exits 6; one that is not trusted, needs a review or whose dev session ended is\n" +
+			"listed too, and the exit status stays 0.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			// lazy: the catalog answers for the cached plugins, and no host starts for them
@@ -80,6 +130,8 @@ func failingListCmd[T any](short string, items func(liveCore) []T, table func(io
 			if rest != nil {
 				return callErr(rest)
 			}
+			failed := len(failures) > 0
+			failures = append(failures, heldBack()...)
 			if asJSON {
 				if err := writeJSON(cmd.OutOrStdout(), items(m)); err != nil {
 					return err
@@ -88,7 +140,7 @@ func failingListCmd[T any](short string, items func(liveCore) []T, table func(io
 			} else {
 				table(cmd.OutOrStdout(), items(m), failures)
 			}
-			if len(failures) > 0 {
+			if failed {
 				return &ExitError{Code: ExitPlugin}
 			}
 			return nil

@@ -88,10 +88,11 @@ type replSession struct {
 	approver    core.Approver
 	asker       core.Asker // plugins' questions, asked on the same terminal
 	workspace   string
-	editor      *lineEditor  // line editing on a terminal, else nil
-	session     string       // --session, told to every call
-	hooks       *hookSession // the session's command hooks (SessionStart, SessionEnd, Notification)
-	failed      int          // exit status of the first failed command (a script's status)
+	editor      *lineEditor     // line editing on a terminal, else nil
+	session     string          // --session, told to every call
+	hooks       *hookSession    // the session's command hooks (SessionStart, SessionEnd, Notification)
+	failed      int             // exit status of the first failed command (a script's status)
+	notActive   []PluginFailure // the enabled plugins not active at the last (re)load
 	// settle bounds the waits for a tier to come back or a tool to become live.
 	settle time.Duration
 }
@@ -108,10 +109,14 @@ func newReplSession(m liveCore, stdin io.Reader, stdout, stderr io.Writer, works
 
 func (s *replSession) run(ctx context.Context) error {
 	defer s.closeEditor()
-	if err := reconcileAll(ctx, s.m); err != nil {
-		s.report(err)
+	failures, rest := splitFailures(s.m.Reconcile(ctx))
+	if rest != nil {
+		s.report(callErr(rest))
 	}
+	// a plugin's own failure is no command's: it is shown, and the session goes on
+	s.notActive = append(failures, heldBack()...)
 	printf(s.out, "cwx repl: %s and %s live; /help lists the commands\n", plural(len(s.m.Tools()), "tool"), plural(len(s.m.Commands()), "command"))
+	writeFailures(s.out, s.notActive)
 	// the REPL is one session: SessionStart now, SessionEnd when it ends (README, “Command hooks”)
 	s.hooks = startHookSession(ctx, s.m, core.CallOptions{Workspace: s.workspace, SessionID: s.session}, s.out)
 	reason := cmdhooks.ReasonPromptInputExit
@@ -205,7 +210,7 @@ func (s *replSession) dispatch(parent context.Context, line string) (exit bool) 
 	default:
 		var ran bool
 		if ran, err = s.runLive(ctx, verb, rest); !ran {
-			err = exitf(ExitUsage, "unknown command %q; /help lists the commands", verb)
+			err = s.unknownVerb(verb)
 		}
 	}
 	s.report(err)
@@ -232,6 +237,7 @@ func (s *replSession) report(err error) {
 func (s *replSession) tools() {
 	writeToolTable(s.out, markDev(s.m.Plugins(), toolItems(s.m.Tools())))
 	writeCommandTable(s.out, commandItems(s.m.Commands(), devPlugins(s.m.Plugins())))
+	writeFailures(s.out, s.notActive)
 }
 
 func (s *replSession) call(ctx context.Context, rest string) error {

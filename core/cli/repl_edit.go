@@ -14,6 +14,7 @@ import (
 
 	"github.com/chzyer/readline"
 
+	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/registry"
 )
@@ -107,6 +108,19 @@ func (s *replSession) runLive(ctx context.Context, verb, rest string) (ran bool,
 	return true, s.runCommand(ctx, strings.TrimSpace(verb+" "+rest))
 }
 
+// unknownVerb is the error of `/VERB` when VERB is neither the REPL's nor a live command's:
+// the answer a call to a command that is not live gets (notLiveAnswer) when a plugin claims
+// the name or it nearly is a known one, else a usage error.
+func (s *replSession) unknownVerb(verb string) error {
+	if w, ok := s.m.(interface{ NotLive(kind, name string) error }); ok {
+		if e, ok := errors.AsType[*core.NotLiveError](w.NotLive(liveCommand.String(), verb)); ok && (e.Plugin != "" || len(e.Near) > 0) {
+			msg, code := notLiveAnswer(e)
+			return &ExitError{Code: code, Err: errors.New(msg)}
+		}
+	}
+	return exitf(ExitUsage, "unknown command %q; /help lists the commands", verb)
+}
+
 // reload is /reload: config.toml and the plugin state read again, failed plugins retried.
 func (s *replSession) reload(ctx context.Context) error {
 	var err error
@@ -115,6 +129,8 @@ func (s *replSession) reload(ctx context.Context) error {
 	} else {
 		err = s.m.Reconcile(ctx)
 	}
+	failures, _ := splitFailures(err)
+	s.notActive = append(failures, heldBack()...)
 	printf(s.out, "reloaded: %s and %s live\n", plural(len(s.m.Tools()), "tool"), plural(len(s.m.Commands()), "command"))
 	return err
 }

@@ -111,7 +111,8 @@ func runServe(cmd *cobra.Command, f serveFlags) (err error) {
 	if sec := hs.Section(); sec != nil {
 		instructions = sec.Wrapped
 	}
-	srv := mcpserve.New(mm, mcpserve.Options{Version: versionInfo().Version, Workspace: ws, Logger: log, Fallback: serveFallback(posture), Instructions: instructions})
+	srv := mcpserve.New(mm, mcpserve.Options{Version: versionInfo().Version, Workspace: ws, Logger: log, Fallback: serveFallback(posture), Instructions: instructions,
+		Explain: func(name string) string { return notLive(m, liveTool, name).Error() }})
 	log.RegisterSink(mcpSink{srv.LogSink()})
 	if f.http != "" {
 		return serveHTTP(ctx, srv, f, stderr)

@@ -249,7 +249,7 @@ func TestServeMCPEndToEnd(t *testing.T) {
 			if res, err := s.call(t, ctx, "probe_echo", map[string]any{"text": "hi"}); err != nil || !strings.Contains(string(mustJSON(t, res.StructuredContent)), `"echo":"hi"`) {
 				t.Errorf("structuredContent: %v %+v", err, res)
 			}
-			if _, err := s.call(t, ctx, "no_such_tool", map[string]any{}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
+			if _, err := s.call(t, ctx, "no_such_tool", map[string]any{}); err == nil || !strings.Contains(err.Error(), `no live tool "no_such_tool": run `+"`cwx tool list`") {
 				t.Errorf("unknown tool: %v", err)
 			}
 

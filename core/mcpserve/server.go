@@ -47,6 +47,10 @@ type Options struct {
 	// Instructions are the initialize result's instructions: the session's prompt section
 	// its SessionStart command hooks added ("" for none).
 	Instructions string
+	// Explain is the message of a tools/call for a name that is not live: whose the name
+	// is, that plugin's state and what to run next, or a near miss (tools.go). nil keeps
+	// the SDK's "unknown tool".
+	Explain func(name string) string
 }
 
 // Server is one MCP server over one Manager; it may serve many sessions.
@@ -108,6 +112,7 @@ func New(m Manager, o Options) *Server {
 		},
 	})
 	s.logs = newLogForwarder(s.mcp)
+	s.mcp.AddReceivingMiddleware(s.explainUnknown)
 	return s
 }
 

@@ -171,6 +171,26 @@ func mcpContent(c core.ContentBlock) mcp.Content {
 	return &mcp.TextContent{Text: c.Text}
 }
 
+// explainUnknown puts Options.Explain's answer in place of the "unknown tool" error of a
+// tools/call, the SDK's (a name it does not list) and callFailure's (a name no longer live)
+// alike: the protocol error stays, its message says why and what to do.
+func (s *Server) explainUnknown(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		call, ok := req.(*mcp.CallToolRequest)
+		if !ok || s.o.Explain == nil || call.Params == nil {
+			return res, err
+		}
+		if je, ok := errors.AsType[*jsonrpc.Error](err); ok && je.Code == jsonrpc.CodeInvalidParams && je.Message == unknownTool(call.Params.Name) {
+			return res, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: core.StripEscapes(s.o.Explain(call.Params.Name))}
+		}
+		return res, err
+	}
+}
+
+// unknownTool is the SDK's message for a tool it does not list.
+func unknownTool(name string) string { return fmt.Sprintf("unknown tool %q", name) }
+
 // hookContextPrefix marks a PostToolUse hook's additional context in a tool's MCP content.
 const hookContextPrefix = "PostToolUse hook context: "
 
@@ -179,7 +199,7 @@ const hookMessagePrefix = "hook message: "
 
 // callFailure maps a refused or failed call. The client's own cancellation is returned as
 // the context's error (the SDK answers nothing to a cancelled request); a tool that is not
-// live is the SDK's unknown-tool error; every other failure is an isError result carrying
+// live is the SDK's unknown-tool error (explainUnknown words it); every other failure is an isError result carrying
 // the core's message, which names the failure's kind.
 //
 // A call denied because a plugin holding a pre-execute hook is not live
@@ -191,7 +211,7 @@ func (s *Server) callFailure(ctx context.Context, ss *mcp.ServerSession, name st
 	}
 	var notLive *core.NotLiveError
 	if errors.As(err, &notLive) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: unknownTool(name)}
 	}
 	s.log.Debug("tool call failed", "tool", name, "error", err)
 	msg := failureText(err)

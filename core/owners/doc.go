@@ -266,12 +266,24 @@
 //     through an `os.Root` on the tier's data folder and refuses a symlink anywhere between the two
 //     (`plugins.OpenDirNoFollow`, ARCHITECTURE.md, “Plugins and trust”).
 //
+// # Why a name is not live
+//
+// Every look-up that finds no live tool or command fails with one `NotLiveError` (absent.go),
+// the single source of the answer every surface prints (the CLI's `notLiveAnswer` words it and
+// adds the next cwx command): the plugin the name belongs to (the claim table's holder among the
+// enabled plugins, else an installed plugin whose record claims it), its `State` (one of the
+// `Absent*` words: failed, faulted, activating, stopped, not activated, disabled, not trusted,
+// needs review, dev session ended, staged copy changed) with `Why` as a clause, and `Near`: the
+// known names (live, claimed, native) it nearly is, folded first, then within a small edit
+// distance. When the name differs from its plugin's only in spelling, the spelling is the answer.
+//
 // # Files
 //
 // The files read top-down, each using only what the ones before it define (a deptest check):
 // errors, the owner, the change feed, diagnostics, the shim check, storage, the sandbox,
 // tiers, builtin modules, the catalog state, the layer, then its work: starting tiers and
-// verifying what activates, recording what an activation registered, the lifecycle,
+// verifying what activates, recording what an activation registered, why a name is not live,
+// the lifecycle,
 // what hosts report, the call's look-up and lazy activation, reports, reconcile, and New
 // and Close.
 package owners

@@ -3,6 +3,7 @@ package owners
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/registry"
@@ -36,21 +37,46 @@ var (
 type NotLiveError struct {
 	Kind string // "tool" or "command"
 	Name string
-	// Plugin is who the claim table gives the name to, and Why says why that plugin is not
-	// active ("whose activation failed: <reason>"); both "" when no plugin claims it.
+	// Plugin is who the name belongs to: the plugin the claim table gives it to, or an
+	// installed plugin, not desired now, whose record claims it; "" when none does. State
+	// says why it is not serving the name (one of the Absent* words, "" when only the
+	// spelling differs) and Why says it as a clause ("whose activation failed: <reason>").
 	Plugin string
+	State  string
 	Why    string
 	// Failed says that plugin's own code failed: its activation failed or it faulted (the
 	// CLI's exit status 6, a plugin error), rather than it being unavailable.
 	Failed bool
+	// Near are the known names (live, claimed or native) the name nearly is: the same name
+	// folded (another case, `-` for `_`), or a small typo away; closest first.
+	Near []string
 }
 
 func (e *NotLiveError) Error() string {
 	msg := fmt.Sprintf("%s: no live extension %s named %q", ErrNotAvailable, e.Kind, e.Name)
-	if e.Plugin != "" {
+	if e.Plugin != "" && e.Why != "" {
 		msg += fmt.Sprintf(": it belongs to plugin `%s`, %s", e.Plugin, e.Why)
 	}
+	if s := e.Suggestion(); s != "" {
+		msg += "; " + s
+	}
 	return msg
+}
+
+// Suggestion is "did you mean `a` or `b`?" for the near misses, or "".
+func (e *NotLiveError) Suggestion() string {
+	if len(e.Near) == 0 {
+		return ""
+	}
+	q := make([]string, len(e.Near))
+	for i, n := range e.Near {
+		q[i] = "`" + n + "`"
+	}
+	last := q[len(q)-1]
+	if len(q) > 1 {
+		return "did you mean " + strings.Join(q[:len(q)-1], ", ") + " or " + last + "?"
+	}
+	return "did you mean " + last + "?"
 }
 
 // Unwrap makes errors.Is(err, ErrNotAvailable) true.
@@ -110,7 +136,7 @@ var (
 // changed).
 type PluginError struct {
 	Plugin string
-	State  string // failed, faulted, or "not activated" (the receipt no longer holds)
+	State  string // failed, faulted, or "staged copy changed" (AbsentChanged)
 	Reason string // one line, the plugin's text: strip escapes before printing
 	Kind   error
 }

@@ -149,6 +149,16 @@ func stripHostFrames(msg string) string {
 	return strings.TrimRight(hostFrame.ReplaceAllString(msg, ""), "\n")
 }
 
+// thrownWhileActivating reports whether p is an error line with a stack from a plugin that is
+// activating: the host logging an error its apply threw, before the activation fails with it.
+func (l *Layer) thrownWhileActivating(p *protocol.LogParams) bool {
+	if p.Level != "error" || p.PluginID == "" || !strings.Contains(p.Msg, "\n    at ") {
+		return false
+	}
+	ro, ok := l.reg.Owner(p.PluginID)
+	return ok && ro.State == registry.Activating
+}
+
 // hostLog passes a host's log line to hclog and the plugin's diagnostics ring, rate-limited
 // per plugin.
 func (l *Layer) hostLog(t protocol.HostKey, gen uint64, p *protocol.LogParams) {
@@ -165,6 +175,13 @@ func (l *Layer) hostLog(t protocol.HostKey, gen uint64, p *protocol.LogParams) {
 		msg = fmt.Sprintf("%s (%d earlier lines dropped by the rate limit)", msg, dropped)
 	}
 	args := []any{"host", t.String(), "host_generation", gen, "plugin", p.PluginID}
+	if l.thrownWhileActivating(p) {
+		// the host's own report of what the plugin threw while activating: the activation's
+		// failure says it once, in the author's terms (file:line:col), so it is a core debug
+		// line, not one of the plugin's ("host: " lines are the plugin's log file's)
+		l.log.Debug("activation threw: "+msg, args...)
+		return
+	}
 	switch p.Level {
 	case "error":
 		l.log.Error("host: "+msg, args...)

@@ -100,6 +100,9 @@ type Layer struct {
 	desired map[string]plugins.Desired // +checklocks:mu
 	// owners holds the latest owner per plugin id.
 	owners map[string]*Owner // +checklocks:mu
+	// unverified maps a plugin the last reconcile left out, its staged bytes no longer
+	// hashing to its receipt, to why (absent.go says so for its names).
+	unverified map[string]string // +checklocks:mu
 	// blocked maps a plugin id to the last receipt problem recorded for it.
 	blocked map[string]string               // +checklocks:mu
 	tiers   map[protocol.HostKey]*tierState // +checklocks:mu

@@ -95,6 +95,9 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 		if err := l.verifyDesired(d); err != nil {
 			delete(want, d.ID)
 			unverified[d.ID] = err.Error()
+			if re, ok := errors.AsType[*plugins.ReceiptError](err); ok && re.Detail != "" {
+				unverified[d.ID] = re.Detail // the state says the rest (AbsentChanged)
+			}
 			l.diags.add(d.ID, diagReceipt, err.Error())
 			l.log.Warn("plugin not activated", "plugin", d.ID, "error", err)
 		}
@@ -103,6 +106,7 @@ func (l *Layer) reconcile(ctx context.Context, mode reconcileMode) error {
 	entries := l.lookupEntries(want)
 	l.mu.Lock()
 	l.desired = want
+	l.unverified = unverified
 	l.planLocked(mode, entries)
 	hosts := map[protocol.HostKey]bool{}
 	for id := range want {

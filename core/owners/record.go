@@ -86,64 +86,6 @@ func (l *Layer) evicted(ev *registry.Owner) {
 	l.log.Warn("plugin activation failed", "plugin", ev.Ref.PluginID, "generation", ev.Ref.Generation, "reason", ev.Reason)
 }
 
-// notLive explains why no live tool or command has name: when the claim table gives the
-// name to a plugin, which plugin, and why it is not active (its activation failed, it
-// faulted, it is still activating or it never ran in this process).
-func (l *Layer) notLive(kind protocol.RegisterKind, name string) *NotLiveError {
-	e := &NotLiveError{Kind: string(kind), Name: name}
-	id := l.reg.Claimant(kind, name)
-	if id == "" {
-		return e
-	}
-	e.Plugin = id
-	ro, ok := l.reg.Owner(id)
-	switch {
-	case !ok:
-		e.Why = "which has not been activated"
-	case ro.State == registry.Failed:
-		e.Why = "whose activation failed: " + ro.Reason
-		e.Failed = true
-	case ro.State == registry.Faulted:
-		e.Why = "which faulted: " + ro.Reason
-		e.Failed = true
-	case ro.State == registry.Activating:
-		e.Why = "which is still activating"
-	case ro.State == registry.Revoked:
-		e.Why = "which was stopped: " + ro.Reason
-	default:
-		e.Why = "which does not register it now"
-	}
-	return e
-}
-
-// NotLive is the error a call to name would fail with when no live tool or command has it:
-// a *NotLiveError naming the plugin the name belongs to and why it is not active, when
-// the claim table knows. kind is "tool" or "command".
-func (l *Layer) NotLive(kind, name string) error {
-	return l.notLive(protocol.RegisterKind(kind), name)
-}
-
-// vanished is the error of a call whose name the entry of plugin id listed and no live
-// plugin registers: the plugin was activated for it and does not register it (its entry is
-// replaced), or its activation failed.
-func (l *Layer) vanished(kind protocol.RegisterKind, name, id string) error {
-	e := &NotLiveError{Kind: string(kind), Name: name, Plugin: id}
-	ro, ok := l.reg.Owner(id)
-	switch {
-	case ok && ro.State == registry.Active:
-		e.Why = "whose catalog entry listed it, but which no longer registers it (the entry is replaced)"
-	case ok && ro.State == registry.Failed:
-		e.Why = "whose activation failed: " + ro.Reason
-		e.Failed = true
-	case ok && ro.State == registry.Faulted:
-		e.Why = "which faulted: " + ro.Reason
-		e.Failed = true
-	default:
-		e.Why = "which was not activated"
-	}
-	return e
-}
-
 func (l *Layer) isLive(kind protocol.RegisterKind, name string) bool {
 	_, ok := l.liveOwner(kind, name)
 	return ok

@@ -102,7 +102,7 @@ func (l *Layer) pluginFailures(unverified map[string]string) []error {
 	var errs []error
 	for _, id := range ids {
 		if why, ok := unverified[id]; ok {
-			errs = append(errs, &PluginError{Plugin: id, State: "not activated", Reason: why, Kind: errdefs.ErrRefused})
+			errs = append(errs, &PluginError{Plugin: id, State: AbsentChanged, Reason: why, Kind: errdefs.ErrRefused})
 			continue
 		}
 		ro, ok := l.reg.Owner(id)

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -170,7 +171,7 @@ func (r *Registry) insert(host protocol.HostKey, ref protocol.OwnerRef, g *reg) 
 func (r *Registry) contendLocked(o *owner, g *reg) (*Owner, *Refusal) {
 	kind, id := string(g.kind), o.ref.PluginID
 	if w := r.claims.holder(g.kind, g.key); w != "" && w != id {
-		return nil, refuse(kind, g.name, ErrNameTaken, "`%s` belongs to plugin `%s`", g.name, w)
+		return nil, refuse(kind, g.name, ErrNameTaken, "%s", heldBy(g.name, w))
 	}
 	table := r.tools
 	if g.kind == protocol.KindCommand {
@@ -182,11 +183,17 @@ func (r *Registry) contendLocked(o *owner, g *reg) (*Owner, *Refusal) {
 	}
 	h := prev.owner
 	if h.state == Active || (!r.claims.claims(g.kind, g.key, id) && !r.claims.less(id, h.ref.PluginID)) {
-		return nil, refuse(kind, g.name, ErrNameTaken, "`%s` belongs to plugin `%s`", g.name, h.ref.PluginID)
+		return nil, refuse(kind, g.name, ErrNameTaken, "%s", heldBy(g.name, h.ref.PluginID))
 	}
-	r.endLocked(h, Failed, "`"+prev.name+"` belongs to plugin `"+id+"`")
+	r.endLocked(h, Failed, heldBy(prev.name, id))
 	snap := h.snapshot()
 	return &snap, nil
+}
+
+// heldBy is the reason a registration of name is refused because plugin holder has it: whose
+// it is, and the two ways out.
+func heldBy(name, holder string) string {
+	return fmt.Sprintf("`%s` belongs to plugin `%s`, which holds it first: rename it in this plugin, or disable `%s`", name, holder, holder)
 }
 
 // placeLocked enters g for o against the caps, replacing o's own registration of the name.

@@ -70,7 +70,7 @@ func TestFoldedClashes(t *testing.T) {
 			}
 			mustRegister(t, r, mk(a, tc.first))
 			_, err := r.Register(pluginHost, mk(b, tc.then))
-			if !errors.Is(err, ErrNameTaken) || err.Error() != "`"+tc.then+"` belongs to plugin `alpha`" {
+			if !errors.Is(err, ErrNameTaken) || err.Error() != "`"+tc.then+"` belongs to plugin `alpha`, which holds it first: rename it in this plugin, or disable `alpha`" {
 				t.Fatalf("err = %v", err)
 			}
 		})
@@ -96,7 +96,7 @@ func TestClaimsDecideBeforeActivation(t *testing.T) {
 		newcomer := begin(t, r, "newcomer", pluginHost)
 		for _, p := range []*protocol.RegisterParams{tool(newcomer, "Hello-Greet"), command(newcomer, "greet")} {
 			_, err := r.Register(pluginHost, p)
-			if !errors.Is(err, ErrNameTaken) || !strings.HasSuffix(err.Error(), "belongs to plugin `hello-extension`") {
+			if !errors.Is(err, ErrNameTaken) || !strings.HasSuffix(err.Error(), "belongs to plugin `hello-extension`, which holds it first: rename it in this plugin, or disable `hello-extension`") {
 				t.Fatalf("newcomer %s: %v", p.Spec.Name, err)
 			}
 		}
@@ -124,7 +124,7 @@ func TestNoClaimEarlierTrustWins(t *testing.T) {
 		var evicted []*Owner
 		for _, ref := range order {
 			_, ev, err := r.Admit(pluginHost, tool(ref, "echo_text"))
-			if ref == a && zetaFirst && (err == nil || err.Error() != "`echo_text` belongs to plugin `zeta`") {
+			if ref == a && zetaFirst && (err == nil || err.Error() != heldBy("echo_text", "zeta")) {
 				t.Fatalf("alpha after zeta: %v", err)
 			}
 			if ev != nil {
@@ -138,7 +138,7 @@ func TestNoClaimEarlierTrustWins(t *testing.T) {
 			t.Fatalf("zetaFirst=%v: echo_text = %+v, %v; want zeta's", zetaFirst, tg, ok)
 		}
 		if !zetaFirst {
-			if len(evicted) != 1 || evicted[0].Ref != a || evicted[0].State != Failed || evicted[0].Reason != "`echo_text` belongs to plugin `zeta`" {
+			if len(evicted) != 1 || evicted[0].Ref != a || evicted[0].State != Failed || evicted[0].Reason != heldBy("echo_text", "zeta") {
 				t.Fatalf("evicted = %+v", evicted)
 			}
 		}
@@ -150,7 +150,7 @@ func TestNoClaimEarlierTrustWins(t *testing.T) {
 	mustRegister(t, r, tool(late, "echo_text"))
 	r.SetClaims(map[string]Claim{"early": {FirstTrust: earlier}, "late": {FirstTrust: later}})
 	early := begin(t, r, "early", pluginHost)
-	if _, err := r.Register(pluginHost, tool(early, "echo_text")); err == nil || err.Error() != "`echo_text` belongs to plugin `late`" {
+	if _, err := r.Register(pluginHost, tool(early, "echo_text")); err == nil || err.Error() != heldBy("echo_text", "late") {
 		t.Fatalf("early against an Active holder: %v", err)
 	}
 	if o, _ := r.Owner("late"); o.State != Active || o.Tools != 1 {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -80,12 +82,57 @@ func compileSchema(name string, raw []byte) (*jsonschema.Schema, string) {
 		return nil, fmt.Sprintf("input schema of tool `%s` refers to an external schema (%s); external $ref is not allowed, put the definitions under $defs", name, external[0])
 	}
 	if err != nil {
-		return nil, fmt.Sprintf("input schema of tool `%s` is not a valid JSON Schema: %s", name, oneLine(err.Error()))
+		return nil, fmt.Sprintf("input schema of tool `%s` is not a valid JSON Schema: %s", name, compileError(err))
 	}
 	if _, ce := schemaCost(s); ce != nil {
 		return nil, fmt.Sprintf("input schema of tool `%s`: the schema at %s %s", name, ce.pointer, ce.reason)
 	}
 	return s, ""
+}
+
+// maxCompileError bounds compileError's text (every violation, each with its metaschema path).
+const maxCompileError = 4096
+
+// compileError is the library's compile error of a schema the metaschema refuses with every
+// violation, one per schema location in location order, in the library's own form ("'<loc>'
+// does not validate with <metaschema path>: <reason>", which the CLI shortens), joined by
+// "; ". The library's Error names the first only. Alternatives the metaschema tried at one
+// location (an anyOf) are one violation: the first by metaschema path is kept.
+func compileError(err error) string {
+	se, ok := errors.AsType[*jsonschema.SchemaError](err)
+	if !ok {
+		return err.Error()
+	}
+	ve, ok := se.Err.(*jsonschema.ValidationError)
+	if !ok {
+		return err.Error()
+	}
+	byLoc := map[string]*jsonschema.ValidationError{}
+	var walk func(v *jsonschema.ValidationError)
+	walk = func(v *jsonschema.ValidationError) {
+		if len(v.Causes) == 0 {
+			if cur, seen := byLoc[v.InstanceLocation]; !seen || v.KeywordLocation < cur.KeywordLocation {
+				byLoc[v.InstanceLocation] = v // the first alternative, whatever order the library used
+			}
+			return
+		}
+		for _, c := range v.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	meta, _, _ := strings.Cut(ve.AbsoluteKeywordLocation, "#")
+	locs := slices.Sorted(maps.Keys(byLoc))
+	parts := make([]string, 0, len(locs))
+	for _, loc := range locs {
+		leaf := byLoc[loc]
+		parts = append(parts, fmt.Sprintf("'%s' does not validate with %s#%s: %s", loc, meta, leaf.KeywordLocation, strings.Join(strings.Fields(leaf.Message), " ")))
+	}
+	msg := fmt.Sprintf("jsonschema %s compilation failed: %s", se.SchemaURL, strings.Join(parts, "; "))
+	if len(msg) > maxCompileError {
+		msg = msg[:maxCompileError-3] + "..."
+	}
+	return msg
 }
 
 // oneLine flattens and bounds a library message for a refusal.

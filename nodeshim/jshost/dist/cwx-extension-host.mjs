@@ -6728,22 +6728,28 @@ function hasRender(output) {
 function notJson(v) {
   if (typeof v === "function") return "a function";
   if (typeof v === "symbol") return "a symbol";
-  const path = bigintAt(v, "", 0);
-  return path === void 0 ? void 0 : `a BigInt${path === "" ? "" : ` at \`${path}\``}, which JSON cannot carry (convert it to a string or a number)`;
+  const found = unjsonAt(v, "", 0, false);
+  if (found === void 0) return void 0;
+  const at = found.path === "" ? "" : ` at \`${found.path}\``;
+  return `${found.what}${at}, which JSON cannot carry (${found.fix})`;
 }
-function bigintAt(v, path, depth) {
-  if (typeof v === "bigint") return path;
+function unjsonAt(v, path, depth, inArray) {
+  if (typeof v === "bigint") return { what: "a BigInt", fix: "convert it to a string or a number", path };
+  if (typeof v === "number" && !Number.isFinite(v)) return { what: String(v), fix: "JSON would make it null; return null or a string", path };
+  if (v === void 0 && inArray) return { what: "undefined", fix: "JSON would make it null; use null", path };
   if (depth > 64 || typeof v !== "object" || v === null) return void 0;
+  if (v instanceof Map) return { what: "a Map", fix: "JSON would make it {}; convert it with Object.fromEntries", path };
+  if (v instanceof Set) return { what: "a Set", fix: "JSON would make it {}; convert it with Array.from", path };
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const p = bigintAt(v[i], `${path}[${i}]`, depth + 1);
+      const p = unjsonAt(v[i], `${path}[${i}]`, depth + 1, true);
       if (p !== void 0) return p;
     }
     return void 0;
   }
   if (!isPlainObject(v)) return void 0;
   for (const [k, x] of Object.entries(v)) {
-    const p = bigintAt(x, path === "" ? k : `${path}.${k}`, depth + 1);
+    const p = unjsonAt(x, path === "" ? k : `${path}.${k}`, depth + 1, false);
     if (p !== void 0) return p;
   }
   return void 0;

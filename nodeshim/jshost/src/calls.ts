@@ -108,29 +108,38 @@ function hasRender(output: unknown): output is { render: (...args: unknown[]) =>
 
 /**
  * notJson names what in a tool's return value JSON cannot carry: a function or a symbol in
- * place of the value, or a BigInt anywhere in its plain data. Other values keep their
- * rendering (JSON.stringify, or String for what it skips).
+ * place of the value, or anywhere in its plain data a BigInt, a number JSON has not (NaN,
+ * Infinity: JSON.stringify makes it null), a Map or a Set (made {}) or undefined in an array
+ * (made null). Other values keep their rendering (JSON.stringify, or String for what it skips).
  */
 function notJson(v: unknown): string | undefined {
   if (typeof v === 'function') return 'a function';
   if (typeof v === 'symbol') return 'a symbol';
-  const path = bigintAt(v, '', 0);
-  return path === undefined ? undefined : `a BigInt${path === '' ? '' : ` at \`${path}\``}, which JSON cannot carry (convert it to a string or a number)`;
+  const found = unjsonAt(v, '', 0, false);
+  if (found === undefined) return undefined;
+  const at = found.path === '' ? '' : ` at \`${found.path}\``;
+  return `${found.what}${at}, which JSON cannot carry (${found.fix})`;
 }
 
-function bigintAt(v: unknown, path: string, depth: number): string | undefined {
-  if (typeof v === 'bigint') return path;
+interface Unjson { what: string; fix: string; path: string }
+
+function unjsonAt(v: unknown, path: string, depth: number, inArray: boolean): Unjson | undefined {
+  if (typeof v === 'bigint') return { what: 'a BigInt', fix: 'convert it to a string or a number', path };
+  if (typeof v === 'number' && !Number.isFinite(v)) return { what: String(v), fix: 'JSON would make it null; return null or a string', path };
+  if (v === undefined && inArray) return { what: 'undefined', fix: 'JSON would make it null; use null', path };
   if (depth > 64 || typeof v !== 'object' || v === null) return undefined;
+  if (v instanceof Map) return { what: 'a Map', fix: 'JSON would make it {}; convert it with Object.fromEntries', path };
+  if (v instanceof Set) return { what: 'a Set', fix: 'JSON would make it {}; convert it with Array.from', path };
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const p = bigintAt(v[i], `${path}[${i}]`, depth + 1);
+      const p = unjsonAt(v[i], `${path}[${i}]`, depth + 1, true);
       if (p !== undefined) return p;
     }
     return undefined;
   }
   if (!isPlainObject(v)) return undefined;
   for (const [k, x] of Object.entries(v)) {
-    const p = bigintAt(x, path === '' ? k : `${path}.${k}`, depth + 1);
+    const p = unjsonAt(x, path === '' ? k : `${path}.${k}`, depth + 1, false);
     if (p !== undefined) return p;
   }
   return undefined;
