@@ -86,6 +86,33 @@
 // no prlimit(2)). The runtime's pipes keep the system's size (no F_SETPIPE_SZ), and Stats
 // reports RSS 0 (no /proc).
 //
+// # Process groups and the lifeline
+//
+// The core starts the shim in a new session (`Setsid`), so the shim leads the
+// tier's group. The shim starts the runtime in a new process group that the runtime leads
+// (`Setpgid`), and reports that group to the core. Consequences:
+//
+//   - signalling the runtime's group reaches Node or Bun and every process a plugin started that stayed
+//     in the group, and never the shim, which stays alive to report the exit and its cause;
+//   - when the core stops a tier the hard way, it signals the runtime's group first and then the
+//     shim's;
+//   - the JS host, when its channel input (fd 3) ends, kills its own group (it leads it) and exits;
+//   - a process a plugin moves out of the group (`detached: true`, `setsid`, a double fork) re-parents
+//     to the shim, a child subreaper (`PR_SET_CHILD_SUBREAPER`), when its parent dies. Once the
+//     runtime has been reaped, for any reason (stop, planned restart, crash, the core killed), the
+//     shim SIGKILLs every descendant it finds in `/proc` and reaps it, round after round until none
+//     is left (bounded by `nodeshim.sweepBound`, 1 s; measured, the last one is gone within 10 ms of
+//     the runtime), before it reports the exit or exits. The one case no user-space design covers is
+//     `kill -9` of the shim itself: the runtime dies by its death signal, but nothing sweeps, and a
+//     process already outside the group survives (only a cgroup or a PID namespace would end it).
+//
+// The core passes the read end of a pipe as the shim's fd 3 (`shared.LifelineFD`,
+// announced by `shared.LifelineEnv`) and keeps the only write end. EOF on it means the core is gone:
+// the shim kills the runtime's group and exits. On Linux the runtime also gets a `SIGKILL` death
+// signal tied to the shim's spawning thread, and the JS host runs a watchdog thread that kills its
+// group when its parent (the pid in `shared.ParentPIDEnv`, `CWX_HOST_PARENT_PID`) is gone. Together
+// these MUST leave no runtime behind when the core or the shim dies in any way.
+//
 // # What the shim does
 //
 // **The shim is thin.** It serves the gRPC service of `shared/proto/shimv1`: one `Channel` stream of

@@ -141,38 +141,29 @@ func (o *owner) names() (tools, commands []string) {
 // the claim table holds and, for tools, the native ones. A name that is not live is
 // compared against them for a near miss (a different case, `-` for `_`, a typo).
 func (r *Registry) KnownNames(kind protocol.RegisterKind) []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	seen := map[string]bool{}
 	var out []string
-	add := func(n string) {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
+	r.mu.RLock()
 	live := r.tools
 	if kind == protocol.KindCommand {
 		live = r.commands
 	} else {
 		for _, n := range r.names.natives {
-			add(n)
+			out = append(out, n)
 		}
 	}
 	for _, g := range live {
 		if g.owner.state == Active {
-			add(g.name)
+			out = append(out, g.name)
 		}
 	}
 	for _, c := range r.claims.byID {
-		names := c.Tools
 		if kind == protocol.KindCommand {
-			names = c.Commands
-		}
-		for _, n := range names {
-			add(n)
+			out = append(out, c.Commands...)
+		} else {
+			out = append(out, c.Tools...)
 		}
 	}
+	r.mu.RUnlock()
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }

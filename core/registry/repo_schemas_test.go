@@ -55,7 +55,10 @@ process.stdout.write(JSON.stringify(out));
 
 // refusedFixtures are the plugin fixtures whose schema must be refused, with what the
 // refusal names.
-var refusedFixtures = map[string]string{"cyclic-schema": "the schema at #/$defs/a "}
+var refusedFixtures = map[string]string{
+	"cyclic-schema": "the schema at #/$defs/a ",
+	"bad-schema":    "/properties/a/type",
+}
 
 // TestRepositorySchemasAdmitted: every object schema the repository's plugins and examples
 // publish (the JavaScript literals `{ type: 'object', … }` under testdata/ and examples/, but
