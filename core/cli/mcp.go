@@ -299,7 +299,7 @@ func newMCPTrustCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVar(&token, "token", "", "the token `cwx mcp review NAME` printed")
+	cmd.Flags().StringVar(&token, "token", "", "the token that cwx mcp review NAME printed")
 	return cmd
 }
 
