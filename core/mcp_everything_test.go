@@ -114,7 +114,8 @@ func TestMCPServerEverything(t *testing.T) {
 		mu.Unlock()
 	}})
 	mu.Lock()
-	if steps != 2 || !strings.Contains(done.Text(), "completed") {
+	// The last step may be handled after the result and is then dropped (mcpclient's doc).
+	if steps < 1 || steps > 2 || !strings.Contains(done.Text(), "completed") {
 		t.Errorf("progress steps %d, result %q", steps, done.Text())
 	}
 	mu.Unlock()

@@ -39,7 +39,10 @@
 // middleware, as the SDK's own answer is another code). Elicitation is answered only while
 // a call of that server's tools runs, by that call's [Call.Elicit] (the newest running
 // call's); URL-mode elicitation is refused. Progress notifications go to the call whose
-// token they carry ([Call.Progress]); cancelling a call's context sends
+// token they carry ([Call.Progress]) while the call runs. The SDK hands notifications to
+// a handler goroutine and the result to the caller directly, so a progress notification
+// the server wrote just before its result may be handled after the call returned; it is
+// then dropped, never delivered late. Cancelling a call's context sends
 // notifications/cancelled. A call is bounded by timeout_s, and its result by
 // max_result_bytes of JSON.
 //
