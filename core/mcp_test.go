@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -167,5 +169,38 @@ func TestMCPElicitation(t *testing.T) {
 	}
 	if res, err := m.CallTool(context.Background(), "mcp_t_ask_name", json.RawMessage(`{}`), CallOptions{}); err != nil || res.Text() != "decline:" {
 		t.Fatalf("without an Asker: %q, %v", res.Text(), err)
+	}
+}
+
+// TestMCPServerTreeEnds: a process an MCP server starts in a session of its own, out of the
+// server's group, ends with the server: when the Manager closes (the server ends on stdin's
+// EOF and its keeper kills what it left) and when the server crashes.
+func TestMCPServerTreeEnds(t *testing.T) {
+	for _, how := range []string{"close", "crash"} {
+		t.Run(how, func(t *testing.T) {
+			m, _ := mcpManager(t, "auto", false, nil)
+			res, err := m.CallTool(context.Background(), "mcp_t_orphan", json.RawMessage(`{}`), CallOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, err := strconv.Atoi(res.Text())
+			if err != nil || pid <= 0 {
+				t.Fatalf("orphan answered %q", res.Text())
+			}
+			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+			if how == "crash" {
+				if _, err := m.CallTool(context.Background(), "mcp_t_crash", json.RawMessage(`{}`), CallOptions{}); err == nil {
+					t.Fatal("crash answered")
+				}
+			} else {
+				ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+				defer cancel()
+				if err := m.Close(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			eventually(t, 10*time.Second, fmt.Sprintf("the server's detached child %d gone after the server's %s", pid, how),
+				func() bool { return processGone(pid) })
+		})
 	}
 }

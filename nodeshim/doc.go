@@ -113,6 +113,19 @@
 // group when its parent (the pid in `shared.ParentPIDEnv`, `CWX_HOST_PARENT_PID`) is gone. Together
 // these MUST leave no runtime behind when the core or the shim dies in any way.
 //
+// # The MCP servers' keeper
+//
+// The same binary keeps each stdio MCP server the core runs (core/mcpclient):
+// `cwx nodeshim keep -- <argv>` ([RunKeeper]), started by the core as the leader of a new
+// process group with the server's stdin, stdout and stderr and a lifeline as fd 3. The keeper
+// becomes a child subreaper, runs argv as its child in its group (with a SIGKILL death
+// signal tied to the keeper's thread on Linux) and lets go of the stream. When the lifeline
+// reaches EOF or a SIGTERM comes, it sweeps (SIGKILLs and reaps every descendant, as above,
+// bounded by `sweepBound`) and exits; when the server exits first, it sweeps what the server
+// left and exits with the server's status. So a server's descendants, even those that left
+// its group or session, end with it and with the core. The case it does not cover is the
+// tiers' one: `kill -9` of the keeper itself.
+//
 // # What the shim does
 //
 // **The shim is thin.** It serves the gRPC service of `shared/proto/shimv1`: one `Channel` stream of

@@ -30,6 +30,9 @@ func Main(args []string) int {
 	if len(args) > 0 && args[0] == shared.DropPrivilegesMode {
 		return RunDropPrivileges(args[1:])
 	}
+	if len(args) > 0 && args[0] == shared.KeeperMode {
+		return RunKeeper(args[1:])
+	}
 	fs := flag.NewFlagSet("cwx nodeshim", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
 	tier := fs.String("tier", "", "trust tier: plugin or builtin")

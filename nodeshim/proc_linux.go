@@ -163,3 +163,9 @@ func childNear(pid int) int {
 
 // childWindow is how many pids above its parent firstChild looks at before a scan.
 const childWindow = 32
+
+// keeperChildAttr gives an MCP server, the keeper's child, a SIGKILL death signal tied to the
+// keeper's locked thread; it stays in the keeper's group, which the core kills as one.
+func keeperChildAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

@@ -36,3 +36,7 @@ func sweepDescendants(int) {}
 
 // firstChild is unknown outside Linux, where the sandbox does not run.
 func firstChild(int, bool) int { return 0 }
+
+// keeperChildAttr keeps an MCP server in the keeper's group; there is no death signal
+// outside Linux, and the lifeline is what ends the server.
+func keeperChildAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{} }

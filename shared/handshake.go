@@ -27,6 +27,10 @@ const (
 	// bubblewrap inside the sandbox, drop to an unprivileged uid and gid, change into a
 	// folder and exec the runtime: `cwx nodeshim drop-privileges <uid>:<gid> <dir> -- <argv>`.
 	DropPrivilegesMode = "drop-privileges"
+	// KeeperMode is the word after Subcommand that makes the cwx binary the keeper of one
+	// MCP server: `cwx nodeshim keep -- <argv>` runs argv as its child and ends it, and
+	// every process it left, when the core's lifeline (LifelineFD) reaches EOF.
+	KeeperMode = "keep"
 	// ParentPIDEnv is set in the runtime's environment to the shim's pid.
 	ParentPIDEnv = "CWX_HOST_PARENT_PID"
 	// LogLevelEnv tells the shim which hclog level to log at (default "info").

@@ -1,12 +1,20 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cwx-dev/cwx/core/internal/mcptest"
 	"github.com/cwx-dev/cwx/shared/testenv"
@@ -123,4 +131,84 @@ func TestMCPPluginServerTrust(t *testing.T) {
 	if r := e2eMust(t, bin, home, "mcp", "list"); !strings.Contains(r.stdout, "kit-server") {
 		t.Fatalf("list:\n%s", r.stdout)
 	}
+}
+
+// TestMCPCoreKilledLeavesNoServer: when the core is killed outright, an MCP server's keeper
+// sees its lifeline end and kills the server and a process the server started in a session
+// of its own.
+func TestMCPCoreKilledLeavesNoServer(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := e2eHome(t, testenv.Node(t), fmt.Sprintf("[mcp.servers.t]\ncommand = %q\nenv = {%s = \"tools\"}\napproval = \"auto\"\n", exe, mcptest.ModeEnv))
+	cmd := exec.Command(bin, "repl", "--approve", "auto")
+	cmd.Env = append(cmd.Environ(), "CWX_HOME="+home)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	if _, err := io.WriteString(stdin, "/call mcp_t_orphan {}\n"); err != nil {
+		t.Fatal(err)
+	}
+	orphan := 0
+	sc := bufio.NewScanner(stdout)
+	var seen []string
+	for orphan == 0 && sc.Scan() {
+		seen = append(seen, sc.Text())
+		if m := regexp.MustCompile(`^\s*(\d{2,})\s*$`).FindStringSubmatch(sc.Text()); m != nil {
+			orphan, _ = strconv.Atoi(m[1])
+		}
+	}
+	if orphan == 0 {
+		t.Fatalf("the repl never printed the orphan's pid:\n%s", strings.Join(seen, "\n"))
+	}
+	t.Cleanup(func() { _ = syscall.Kill(orphan, syscall.SIGKILL) })
+	server := serverOf(t, cmd.Process.Pid)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	for what, pid := range map[string]int{"the server's keeper": server, "the server's detached child": orphan} {
+		gone := false
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && !gone; time.Sleep(20 * time.Millisecond) {
+			gone = errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+		}
+		if !gone {
+			t.Errorf("%s (pid %d) outlived the killed core by 10 s", what, pid)
+		}
+	}
+}
+
+// serverOf finds the MCP server's keeper among the children of core: the one running
+// `nodeshim keep`.
+func serverOf(t *testing.T, core int) int {
+	t.Helper()
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 || !strings.Contains(string(argv), "nodeshim\x00keep\x00") {
+			continue
+		}
+		if f := strings.Fields(string(stat[i+1:])); len(f) > 1 && f[1] == strconv.Itoa(core) {
+			return pid
+		}
+	}
+	t.Fatalf("no keeper below the core %d", core)
+	return 0
 }

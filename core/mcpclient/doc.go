@@ -12,11 +12,17 @@
 // --start`), never at Open: [Set] starts nothing by itself. Each generation is one process
 // spawned from the configured command and arguments ([spawn]):
 //
-//   - in a process group it leads, killed whole when the process ends, at Close and at a
-//     crash, so what it started in its group goes with it;
-//   - on Linux with a SIGKILL death signal, from a goroutine locked to its thread until the
-//     reap, so the server dies when the core does; everywhere its stdin's EOF is the
-//     specification's request to end, and Close waits [killGrace] after it before the kill;
+//   - through its keeper, the cwx binary run as `cwx nodeshim keep` ([Options.Keeper];
+//     nodeshim doc.go, “The MCP servers' keeper”): the keeper leads the server's process
+//     group, is a child subreaper, and holds the read end of a lifeline whose write end
+//     only this process holds. When the lifeline closes (Close or a kill after
+//     [killGrace], or the core dying in any way, SIGKILL included) the keeper kills every
+//     process below it, also one the server moved out of its group or session, and when
+//     the server ends first it kills what the server left. The group is killed after it,
+//     whole, as a fallback. Without a keeper (this package's own tests) the server leads
+//     its own group, with, on Linux, a SIGKILL death signal that reaches it alone;
+//   - everywhere its stdin's EOF is the specification's request to end, and Close waits
+//     [killGrace] after it before the kill;
 //   - with a scrubbed environment: [AllowedEnv] (the script tools' allow-list) of the
 //     core's, a PATH, then the server's own env table ([Environ]);
 //   - in the server's cwd, else the workspace ([Options.Workspace]), which is also the one

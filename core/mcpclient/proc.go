@@ -17,6 +17,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/shared"
 )
 
 // AllowedEnv is the allow-list of the core's environment a server sees, the one script
@@ -35,6 +36,9 @@ const (
 	// killGrace is how long Close waits after closing stdin (the spec's orderly end) before
 	// the group is killed.
 	killGrace = 2 * time.Second
+	// keeperSweep is how long kill waits for the keeper's sweep (its own bound is 1 s)
+	// before it kills the group.
+	keeperSweep = 2 * time.Second
 )
 
 // Environ is the environment of server s: the allowed part of environ, a PATH, then s.Env
@@ -70,22 +74,44 @@ type proc struct {
 	done   chan struct{} // closed once the process was reaped and stderr drained
 	err    error         // the exit, set before done closes
 
+	// lifeline is the write end of the keeper's lifeline, nil without a keeper; closing it
+	// makes the keeper kill the server's whole tree.
+	lifeline  *os.File
+	closeOnce sync.Once
+
 	mu   sync.Mutex
 	tail []string // +checklocks:mu
 }
 
-// spawn starts s in dir. Its group is killed by kill; on Linux the process also gets a
-// SIGKILL death signal, fired when the core dies (the thread that forked it lives until it
-// is reaped), and a well-behaved server ends on stdin's EOF.
-func spawn(s config.MCPServer, dir string, log hclog.Logger) (*proc, error) {
+// spawn starts s in dir, through keeper when it is not "" (the cwx binary, run as
+// `cwx nodeshim keep`): the keeper leads the server's group, is a child subreaper, and
+// kills the server and everything it started when the lifeline this process holds closes,
+// by kill or by the core's death. Without a keeper the server leads its own group and, on
+// Linux, gets a SIGKILL death signal, fired when the core dies (the thread that forked it
+// lives until it is reaped), which reaches only the server itself. Either way a
+// well-behaved server ends on stdin's EOF.
+func spawn(s config.MCPServer, dir, keeper string, log hclog.Logger) (*proc, error) {
 	path, err := exec.LookPath(s.Command)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %q: command %q: %w; install it or fix [mcp.servers.%s] command", s.Name, s.Command, err, s.Name)
 	}
 	cmd := exec.Command(path, s.Args...)
-	cmd.Dir = dir
 	cmd.Env = Environ(os.Environ(), s)
 	cmd.SysProcAttr = procAttr()
+	var lifeline *os.File
+	if keeper != "" {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		defer func() { _ = r.Close() }() // the keeper holds its own copy once started
+		lifeline = w
+		cmd = exec.Command(keeper, append([]string{shared.Subcommand, shared.KeeperMode, "--", path}, s.Args...)...)
+		cmd.Env = append(Environ(os.Environ(), s), shared.CookieKey+"="+shared.CookieValue, fmt.Sprintf("%s=%d", shared.LifelineEnv, shared.LifelineFD))
+		cmd.ExtraFiles = []*os.File{r} // fd 3, shared.LifelineFD
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
+	cmd.Dir = dir
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -99,7 +125,7 @@ func spawn(s config.MCPServer, dir string, log hclog.Logger) (*proc, error) {
 		return nil, err
 	}
 	cmd.Stderr = w
-	p := &proc{stdin: stdin, stdout: stdout, done: make(chan struct{})}
+	p := &proc{stdin: stdin, stdout: stdout, lifeline: lifeline, done: make(chan struct{})}
 	started := make(chan error, 1)
 	go func() { // owner: the proc; joined by done
 		lockThread() // the death signal fires when this thread ends: it ends after the reap
@@ -107,6 +133,7 @@ func spawn(s config.MCPServer, dir string, log hclog.Logger) (*proc, error) {
 		_ = w.Close()
 		if err != nil {
 			_ = stderr.Close()
+			p.closeLifeline()
 			started <- err
 			close(p.done)
 			return
@@ -119,6 +146,7 @@ func spawn(s config.MCPServer, dir string, log hclog.Logger) (*proc, error) {
 			p.logStderr(stderr, log.With("plugin", "mcp:"+s.Name))
 		}()
 		p.err = cmd.Wait()
+		p.closeLifeline()
 		killGroup(p.pid) // whatever the leader left in its group
 		_ = stderr.SetReadDeadline(time.Now().Add(killGrace))
 		<-logged
@@ -182,14 +210,30 @@ func (p *proc) stop() {
 		return
 	case <-time.After(killGrace):
 	}
+	p.kill()
+}
+
+// kill ends the server's tree at once and waits for the reap: through the keeper when
+// there is one (it kills every descendant, also those that left the group, within
+// keeperSweep), then the group.
+func (p *proc) kill() {
+	if p.lifeline != nil {
+		p.closeLifeline()
+		select {
+		case <-p.done:
+			return
+		case <-time.After(keeperSweep):
+		}
+	}
 	killGroup(p.pid)
 	<-p.done
 }
 
-// kill kills the group at once and waits for the reap.
-func (p *proc) kill() {
-	killGroup(p.pid)
-	<-p.done
+// closeLifeline closes the keeper's lifeline, once.
+func (p *proc) closeLifeline() {
+	if p.lifeline != nil {
+		p.closeOnce.Do(func() { _ = p.lifeline.Close() })
+	}
 }
 
 // killGroup kills every process of the group pgid; a group already gone is not an error.

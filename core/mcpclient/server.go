@@ -68,6 +68,10 @@ type Options struct {
 	// Catalog keeps each server's admitted tools, so a listing answers without starting
 	// it; nil keeps nothing.
 	Catalog *catalog.Store
+	// Keeper returns the cwx binary that keeps each server (`cwx nodeshim keep`, the
+	// subreaper and lifeline of the tiers' rules); nil starts servers directly, each with
+	// only its own death signal (the package's tests, whose binary is not cwx).
+	Keeper func(ctx context.Context) (string, error)
 }
 
 // Status is what `cwx mcp list` shows of a server.
@@ -281,7 +285,14 @@ func (s *Server) start(ctx context.Context) error {
 	s.state = StateStarting
 	s.mu.Unlock()
 
-	p, err := spawn(s.cfg, dir, s.o.Logger)
+	keeper := ""
+	if s.o.Keeper != nil {
+		var err error
+		if keeper, err = s.o.Keeper(ctx); err != nil {
+			return fmt.Errorf("mcp server %q: %w", s.cfg.Name, err)
+		}
+	}
+	p, err := spawn(s.cfg, dir, keeper, s.o.Logger)
 	if err != nil {
 		return err
 	}

@@ -63,12 +63,9 @@ func checkShim(ctx context.Context, path string, cache runtime.ProbeCache) error
 	if os.Getenv(shimProbeEnv) != "" {
 		return fmt.Errorf("%w: this process was started as the shim (`%s`) and ran the program's own main; %s", ErrNoShim, shared.Subcommand, shimAdvice)
 	}
-	if path == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("find this executable to run it as the extension-host shim: %w", err)
-		}
-		path = exe
+	path, err := shimProgram(path)
+	if err != nil {
+		return err
 	}
 	for {
 		v, _ := shimChecks.LoadOrStore(path, &shimCheck{})
@@ -180,4 +177,25 @@ func (c *capped) String() string {
 // when it does not. A success is cached in home's probe cache.
 func CheckShim(ctx context.Context, path, home string, log hclog.Logger) error {
 	return checkShim(ctx, path, probeCache(home, log))
+}
+
+// CheckedShim is CheckShim returning the program it checked: path, or this executable.
+// The MCP servers' keeper (`cwx nodeshim keep`) is that program.
+func CheckedShim(ctx context.Context, path, home string, log hclog.Logger) (string, error) {
+	if err := CheckShim(ctx, path, home, log); err != nil {
+		return "", err
+	}
+	return shimProgram(path)
+}
+
+// shimProgram is path, or this executable when path is "".
+func shimProgram(path string) (string, error) {
+	if path != "" {
+		return path, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find this executable to run it as the extension-host shim: %w", err)
+	}
+	return exe, nil
 }

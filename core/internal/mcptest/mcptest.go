@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -35,7 +37,8 @@ func Main() {
 //     and the tools echo, sleep (progress, then waits to be
 //     cancelled), env (its environment), structured (an outputSchema kept), badstruct (one
 //     broken), crash (exits during the call), ask_name (elicits a name), add_tool
-//     (adds a tool: list_changed), the mapped a.b, and a page size of 2;
+//     (adds a tool: list_changed), orphan (starts a sleep in a session of its own and
+//     answers its pid), the mapped a.b, and a page size of 2;
 //   - collide: tools get-env and get_env, and ok;
 //   - crash-start: exits before initialize;
 //   - hang: reads stdin and never answers;
@@ -149,6 +152,16 @@ func Run(mode string) int {
 				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}},
 				RequestState: "asked"}, nil
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "orphan", Description: "Start a sleep in a session of its own and answer its pid."}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
+		cmd := exec.Command("sleep", "300")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // out of the server's group and session
+		if err := cmd.Start(); err != nil {
+			return nil, nil, err
+		}
+		pid := cmd.Process.Pid
+		_ = cmd.Process.Release() // not waited for: it outlives this server unless its keeper ends it
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strconv.Itoa(pid)}}}, nil, nil
+	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "add_tool", Description: "Add a tool."}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
 		mcp.AddTool(srv, &mcp.Tool{Name: "late", Description: "Added later."}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "late"}}}, nil, nil
