@@ -128,6 +128,54 @@ func TestMCPServerEverything(t *testing.T) {
 		t.Errorf("cancelled operation: %v after %s", err, time.Since(start))
 	}
 
+	// Its 13-field elicitation form is asked field by field: a bad email is asked again, the
+	// optional fields skipped get the server's defaults, and decline declines the form.
+	var asked []Question
+	emails := 0
+	form := call("trigger-elicitation-request", `{}`, CallOptions{Asker: askerFunc(func(_ context.Context, q Question) (Answer, error) {
+		asked = append(asked, q)
+		switch {
+		case q.PluginID != "mcp:everything" || q.Name != "mcp_everything_trigger-elicitation-request":
+			t.Errorf("question attributed to %s %s", q.PluginID, q.Name)
+		case strings.Contains(q.Text, "full, legal name"):
+			return Answer{Kind: AnswerText, Text: "Ada Lovelace"}, nil
+		case strings.Contains(q.Text, "terms and conditions"):
+			return Answer{Kind: AnswerChoice, Choice: "yes"}, nil
+		case strings.Contains(q.Text, "Your email address"):
+			if emails++; emails == 1 {
+				return Answer{Kind: AnswerText, Text: "not-an-email"}, nil
+			}
+			if !strings.HasPrefix(q.Text, "Not accepted: ") {
+				t.Errorf("the email asked again without the reason: %q", q.Text)
+			}
+			return Answer{Kind: AnswerText, Text: "ada@example.com"}, nil
+		case strings.Contains(q.Text, "favorite integer"):
+			return Answer{Kind: AnswerText, Text: "7"}, nil
+		case strings.Contains(q.Text, "favorite instruments"):
+			return Answer{Kind: AnswerText, Text: "Piano, Drums"}, nil
+		case strings.Contains(q.Text, "favorite hero"):
+			return Answer{Kind: AnswerChoice, Choice: "Wonder Woman"}, nil
+		}
+		return Answer{Kind: AnswerChoice, Choice: "skip"}, nil
+	})}).Text()
+	for _, want := range []string{"User provided the requested information", "Name: Ada Lovelace", "Agreed to terms: true", "Email: ada@example.com",
+		"Favorite Integer: 7", `"Piano"`, `"Drums"`, `"hero-3"`} {
+		if !strings.Contains(form, want) {
+			t.Errorf("elicitation result lacks %q:\n%s", want, form)
+		}
+	}
+	if want := "Please provide inputs for the following fields:\n\nField 1 of 13: String (required)\nYour full, legal name"; len(asked) != 14 || emails != 2 || asked[0].Text != want {
+		t.Errorf("%d questions, %d for the email; the first %q", len(asked), emails, asked[0].Text)
+	}
+	asked = nil
+	declined := call("trigger-elicitation-request", `{}`, CallOptions{Asker: askerFunc(func(_ context.Context, q Question) (Answer, error) {
+		asked = append(asked, q)
+		return Answer{Kind: AnswerChoice, Choice: "decline"}, nil
+	})}).Text()
+	if !strings.Contains(declined, "User declined to provide the requested information") || len(asked) != 1 {
+		t.Errorf("declined after %d questions: %s", len(asked), declined)
+	}
+
 	wd, _ := os.Getwd()
 	if roots := call("get-roots-list", `{}`, CallOptions{}).Text(); !strings.Contains(roots, wd) || !strings.Contains(roots, "1 total") {
 		t.Errorf("roots:\n%s\nwant exactly the workspace %s", roots, wd)

@@ -44,7 +44,9 @@
 // sampling/createMessage a server sends anyway is answered -32601 (a receiving
 // middleware, as the SDK's own answer is another code). Elicitation is answered only while
 // a call of that server's tools runs, by that call's [Call.Elicit] (the newest running
-// call's); URL-mode elicitation is refused. Progress notifications go to the call whose
+// call's), which gets the requested schema as the server wrote it (the SDK decodes it into a
+// map, losing the order of the form's fields, so the connection keeps the bytes it read:
+// rawschema.go); URL-mode elicitation is refused. Progress notifications go to the call whose
 // token they carry ([Call.Progress]) while the call runs. The SDK hands notifications to
 // a handler goroutine and the result to the caller directly, so a progress notification
 // the server wrote just before its result may be handled after the call returned; it is

@@ -98,7 +98,7 @@ type Call struct {
 	// Progress receives the server's progress notifications of this call; nil asks for none.
 	Progress func(progress, total float64, message string)
 	// Elicit answers the server's elicitation/create while this call runs (its message and
-	// requested schema); nil declines.
+	// requested schema, in the server's field order); nil declines.
 	Elicit func(ctx context.Context, message string, schema json.RawMessage) (Elicited, error)
 }
 
@@ -145,6 +145,7 @@ type Server struct {
 
 	tokens   atomic.Uint64
 	remember func(*Server, []Tool) // the Set's catalog write
+	schemas  rawSchemas            // the requested schemas of elicitations, as the server wrote them
 }
 
 func newServer(cfg config.MCPServer, o Options, remember func(*Server, []Tool)) *Server {
@@ -298,7 +299,7 @@ func (s *Server) start(ctx context.Context) error {
 	}
 	relist := make(chan struct{}, 1)
 	client := s.client(relist)
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin, MaxLineLength: MaxLineBytes}, nil)
+	cs, err := client.Connect(ctx, schemaTransport{Transport: &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin, MaxLineLength: MaxLineBytes}, raw: &s.schemas}, nil)
 	if err != nil {
 		p.kill()
 		if c := context.Cause(ctx); c != nil {
@@ -485,8 +486,7 @@ func (s *Server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	case c == nil:
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
-	schema, _ := schemaBytes(req.Params.RequestedSchema)
-	a, err := c.Elicit(ctx, req.Params.Message, schema)
+	a, err := c.Elicit(ctx, req.Params.Message, s.schemas.take(req.Params.RequestedSchema))
 	if err != nil {
 		return nil, err
 	}
