@@ -72,8 +72,10 @@ dsh-census: tools
 
 lint: fmt-check vet staticcheck lockcheck deptest doccheck deadcode
 
+# The CLI's end-to-end tests take most of ten minutes under -race on two cores, go test's
+# default per-package timeout: a loaded machine must not turn that into a failure.
 test-go: tools mcp-client mcp-servers
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 test-js: tools
 	@if [ -x .ci/jshost-test ]; then .ci/jshost-test; fi
@@ -116,7 +118,8 @@ FUZZ_TARGETS := \
 	./core/natives:FuzzHunks ./core/ccplugin:FuzzParseCommand ./core/ccplugin:FuzzParseManifest ./core/ccplugin:FuzzParseMCP \
 	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest \
 	./core/config:FuzzParseOrigin ./core/content:FuzzCheck ./core/gitscope:FuzzParse ./core/skills:FuzzParse \
-	./core/fetchproxy:FuzzParseFetch ./core/mcpclient:FuzzModelName ./core/mcpclient:FuzzAdmit
+	./core/fetchproxy:FuzzParseFetch ./core/mcpclient:FuzzModelName ./core/mcpclient:FuzzAdmit \
+	./core/elicit:FuzzParseElicitForm
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
 	@set -e; for t in $(FUZZ_TARGETS); do \

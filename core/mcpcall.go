@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/elicit"
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
 	"github.com/cwx-dev/cwx/core/hooks"
@@ -280,7 +281,7 @@ func (m *Manager) callMCP(ctx context.Context, srv *mcpclient.Server, name strin
 		}
 		return ToolResult{}, fmt.Errorf("tool %q: %w", name, err)
 	}
-	res, err := srv.Call(ctx, tool.Wire, input, &mcpclient.Call{Progress: opts.Progress, Elicit: mcpElicit(m.log, cfg.Name, name, opts.Asker)})
+	res, err := srv.Call(ctx, tool.Wire, input, &mcpclient.Call{Progress: opts.Progress, Elicit: elicit.Answerer(m.log, cfg.Name, name, opts.Asker)})
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:

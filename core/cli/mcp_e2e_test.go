@@ -160,17 +160,30 @@ func TestMCPCoreKilledLeavesNoServer(t *testing.T) {
 	if _, err := io.WriteString(stdin, "/call mcp_t_orphan {}\n"); err != nil {
 		t.Fatal(err)
 	}
-	orphan := 0
-	sc := bufio.NewScanner(stdout)
-	var seen []string
-	for orphan == 0 && sc.Scan() {
-		seen = append(seen, sc.Text())
-		if m := regexp.MustCompile(`^\s*(\d{2,})\s*$`).FindStringSubmatch(sc.Text()); m != nil {
-			orphan, _ = strconv.Atoi(m[1])
+	lines := make(chan string)
+	go func() { // owner: this test; ends when the repl's stdout closes (the kill below)
+		defer close(lines)
+		for sc := bufio.NewScanner(stdout); sc.Scan(); {
+			lines <- sc.Text()
 		}
-	}
-	if orphan == 0 {
-		t.Fatalf("the repl never printed the orphan's pid:\n%s", strings.Join(seen, "\n"))
+	}()
+	orphan := 0
+	var seen []string
+	pidLine := regexp.MustCompile(`^\s*(\d{2,})\s*$`)
+	timeout := time.After(60 * time.Second)
+	for orphan == 0 {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("the repl ended before it printed the orphan's pid:\n%s", strings.Join(seen, "\n"))
+			}
+			seen = append(seen, line)
+			if m := pidLine.FindStringSubmatch(line); m != nil {
+				orphan, _ = strconv.Atoi(m[1])
+			}
+		case <-timeout:
+			t.Fatalf("the repl printed no pid within 60 s:\n%s", strings.Join(seen, "\n"))
+		}
 	}
 	t.Cleanup(func() { _ = syscall.Kill(orphan, syscall.SIGKILL) })
 	server := serverOf(t, cmd.Process.Pid)

@@ -251,8 +251,12 @@ func (s *replSession) call(ctx context.Context, rest string) error {
 	if !json.Valid([]byte(input)) {
 		return exitf(ExitUsage, "the input is not valid JSON (e.g. /call %s {\"text\":\"hi\"})", name)
 	}
-	if err := s.awaitLive(ctx, liveTool, name); err != nil {
-		return err
+	// An MCP server's tool is the core's to start (no plugin may take the prefix): its
+	// server may not be running yet, so the tool is not live until the call starts it.
+	if !strings.HasPrefix(name, core.MCPToolPrefix) {
+		if err := s.awaitLive(ctx, liveTool, name); err != nil {
+			return err
+		}
 	}
 	plugin := pluginOf(s.m, name) // the owner the call goes to, named before it runs
 	res, err := s.m.CallTool(ctx, name, json.RawMessage(input), core.CallOptions{Workspace: s.workspace, SessionID: s.session, Approver: s.approver, Asker: s.asker})

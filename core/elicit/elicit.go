@@ -1,17 +1,4 @@
-// Elicitation forms. While one of its tools runs, an MCP server may ask the person for a form
-// (elicitation/create in form mode). The MCP spec keeps such a form flat: an object of primitive
-// fields, each a string (free, with a format or length bounds, or a single choice by enum,
-// enumNames or oneOf {const, title}), a number or integer (minimum, maximum), a boolean, or an
-// array of strings chosen from a list (items.enum or items.anyOf {const, title}, minItems,
-// maxItems). cwx reads the requested schema keeping its fields in the order the server wrote
-// them, asks the call's Asker one question per field, converts and checks each answer against
-// that field's schema (asking again, with the reason, at most three times), checks the whole
-// answer against the whole schema and then accepts. A form it cannot ask (a nested object, an
-// unknown type, more than 32 fields, a schema the validator refuses) is declined, with a
-// warning naming the field. "decline" on any question declines the form; a skipped question or
-// a failing Asker cancels it; "skip" on an optional field leaves it out, so the server's
-// default applies.
-package core
+package elicit
 
 import (
 	"bytes"
@@ -85,10 +72,10 @@ func (r *elicitRefusal) Error() string {
 	return fmt.Sprintf("field %q %s", r.field, r.why)
 }
 
-// mcpElicit answers an MCP server's elicitation during a call of its tool name by asking the
-// call's Asker, field by field, the server named as the questions' author (elicit.go's top).
-// Every elicitation without an Asker is declined.
-func mcpElicit(log hclog.Logger, server, name string, asker Asker) func(context.Context, string, json.RawMessage) (mcpclient.Elicited, error) {
+// Answerer answers an MCP server's elicitation during a call of its tool name by asking the
+// call's asker, field by field, the server named as the questions' author (the package's
+// doc). Every elicitation without an asker is declined.
+func Answerer(log hclog.Logger, server, name string, asker questions.Asker) func(context.Context, string, json.RawMessage) (mcpclient.Elicited, error) {
 	return func(ctx context.Context, message string, schema json.RawMessage) (mcpclient.Elicited, error) {
 		if asker == nil {
 			return mcpclient.Elicited{Action: "decline"}, nil
@@ -102,7 +89,7 @@ func mcpElicit(log hclog.Logger, server, name string, asker Asker) func(context.
 			log.Warn("mcp: an elicitation form cwx cannot ask was declined", "server", server, "field", r.field, "reason", r.why)
 			return mcpclient.Elicited{Action: "decline"}, nil
 		}
-		base := Question{PluginID: mcpclient.OwnerPrefix + server, Kind: "tool", Name: name}
+		base := questions.Question{PluginID: mcpclient.OwnerPrefix + server, Kind: "tool", Name: name}
 		res, why := askElicitForm(ctx, asker, base, message, form)
 		if why != "" {
 			log.Warn("mcp: an elicitation form was declined", "server", server, "reason", why)
@@ -312,7 +299,7 @@ func parseElicitField(key string, raw json.RawMessage) (*elicitField, error) {
 		return nil, err
 	}
 	for i := range f.choices {
-		f.choices[i].label = StripEscapes(f.choices[i].label)
+		f.choices[i].label = inert.Strip(f.choices[i].label)
 		if strings.TrimSpace(f.choices[i].label) == "" {
 			f.choices[i].label = strconv.Quote(f.choices[i].value)
 		}
@@ -338,27 +325,27 @@ func titledChoices(key string, list []titledChoice) ([]elicitChoice, error) {
 
 // askElicitForm asks the form's fields in order and returns the answer to the server, with
 // why it was declined when cwx, not the person, declined it.
-func askElicitForm(ctx context.Context, asker Asker, base Question, message string, form *elicitForm) (mcpclient.Elicited, string) {
+func askElicitForm(ctx context.Context, asker questions.Asker, base questions.Question, message string, form *elicitForm) (mcpclient.Elicited, string) {
 	decline := mcpclient.Elicited{Action: "decline"}
 	cancel := mcpclient.Elicited{Action: "cancel"}
-	message = strings.TrimSpace(StripEscapes(message))
+	message = strings.TrimSpace(inert.Strip(message))
 	if len(form.fields) == 0 {
 		text := message
 		if text == "" {
 			text = "The server asks you to accept or decline."
 		}
-		q, why := checkElicitQuestion(base, text, []QuestionOption{{Label: elicitAccept}, {Label: elicitDecline}}, false)
+		q, why := checkElicitQuestion(base, text, []questions.Option{{Label: elicitAccept}, {Label: elicitDecline}}, false)
 		if why != "" {
 			return decline, why
 		}
 		for range maxElicitTries {
 			a, err := asker.Ask(ctx, q)
 			switch {
-			case err != nil || a.Kind == AnswerSkipped:
+			case err != nil || a.Kind == questions.AnswerSkipped:
 				return cancel, ""
-			case a.Kind == AnswerChoice && a.Choice == elicitAccept:
+			case a.Kind == questions.AnswerChoice && a.Choice == elicitAccept:
 				return mcpclient.Elicited{Action: "accept", Content: map[string]any{}}, ""
-			case a.Kind == AnswerChoice && a.Choice == elicitDecline:
+			case a.Kind == questions.AnswerChoice && a.Choice == elicitDecline:
 				return decline, ""
 			}
 		}
@@ -378,7 +365,7 @@ func askElicitForm(ctx context.Context, asker Asker, base Question, message stri
 				return decline, fmt.Sprintf("field %q: %s", f.key, why)
 			}
 			a, err := asker.Ask(ctx, q)
-			if err != nil || a.Kind == AnswerSkipped {
+			if err != nil || a.Kind == questions.AnswerSkipped {
 				return cancel, ""
 			}
 			v, act, reason := f.answer(q, labels, a)
@@ -407,14 +394,14 @@ func askElicitForm(ctx context.Context, asker Asker, base Question, message stri
 // question is field i (of n) asked: the intro (the server's message, on the first field only),
 // the reason the last answer was not accepted, the field's name, description and what it
 // takes; and which option label stands for which value.
-func (f *elicitField) question(base Question, intro string, i, n int, retry string) (Question, map[string]string, string) {
+func (f *elicitField) question(base questions.Question, intro string, i, n int, retry string) (questions.Question, map[string]string, string) {
 	labels := map[string]string{}
-	var opts []QuestionOption
+	var opts []questions.Option
 	allowText := false
 	hint := f.hint()
 	switch {
 	case f.kind == "boolean":
-		opts = []QuestionOption{{Label: elicitYes}, {Label: elicitNo}}
+		opts = []questions.Option{{Label: elicitYes}, {Label: elicitNo}}
 	case f.kind == "string" && len(f.choices) > 0:
 		opts = f.choiceOptions(labels)
 		if opts == nil { // too many, or labels that cannot be told apart: the person types one
@@ -429,9 +416,9 @@ func (f *elicitField) question(base Question, intro string, i, n int, retry stri
 		if d := f.defaultText(); d != "" {
 			desc += "; the server's default applies: " + d
 		}
-		opts = append(opts, QuestionOption{Label: elicitSkip, Description: desc})
+		opts = append(opts, questions.Option{Label: elicitSkip, Description: desc})
 	}
-	opts = append(opts, QuestionOption{Label: elicitDecline, Description: "decline the whole form"})
+	opts = append(opts, questions.Option{Label: elicitDecline, Description: "decline the whole form"})
 
 	var body []string
 	if n > 1 || f.title != "" || f.description != "" {
@@ -439,7 +426,7 @@ func (f *elicitField) question(base Question, intro string, i, n int, retry stri
 		if strings.TrimSpace(name) == "" {
 			name = f.key
 		}
-		name = strings.TrimSpace(StripEscapes(name))
+		name = strings.TrimSpace(inert.Strip(name))
 		if name == "" {
 			name = strconv.Quote(f.key)
 		}
@@ -451,7 +438,7 @@ func (f *elicitField) question(base Question, intro string, i, n int, retry stri
 			head += " (required)"
 		}
 		body = append(body, cutPart(head))
-		if d := strings.TrimSpace(StripEscapes(f.description)); d != "" {
+		if d := strings.TrimSpace(inert.Strip(f.description)); d != "" {
 			body = append(body, cutPart(d))
 		}
 	}
@@ -461,7 +448,7 @@ func (f *elicitField) question(base Question, intro string, i, n int, retry stri
 	tail := strings.Join(body, "\n")
 	head := ""
 	if retry != "" {
-		head = cutPart("Not accepted: "+StripEscapes(retry)) + "\n\n"
+		head = cutPart("Not accepted: "+inert.Strip(retry)) + "\n\n"
 	}
 	if intro != "" {
 		room := questions.MaxText - len(head) - len(tail) - len("…\n\n")
@@ -486,23 +473,23 @@ func (f *elicitField) question(base Question, intro string, i, n int, retry stri
 
 // choiceOptions are the options of a single-choice field, labels mapped to values; nil when
 // they do not fit one question or cannot be told apart.
-func (f *elicitField) choiceOptions(labels map[string]string) []QuestionOption {
+func (f *elicitField) choiceOptions(labels map[string]string) []questions.Option {
 	if len(f.choices)+2 > questions.MaxChoice {
 		return nil
 	}
 	taken := map[string]bool{elicitSkip: true, elicitDecline: true}
-	var opts []QuestionOption
+	var opts []questions.Option
 	for _, c := range f.choices {
 		label := c.label
 		if taken[label] {
-			label, _ = inert.Cut(fmt.Sprintf("%s (%s)", c.label, StripEscapes(c.value)), questions.MaxOptionText)
+			label, _ = inert.Cut(fmt.Sprintf("%s (%s)", c.label, inert.Strip(c.value)), questions.MaxOptionText)
 		}
 		if taken[label] {
 			clear(labels)
 			return nil
 		}
 		taken[label], labels[label] = true, c.value
-		opts = append(opts, QuestionOption{Label: label})
+		opts = append(opts, questions.Option{Label: label})
 	}
 	return opts
 }
@@ -601,7 +588,7 @@ func (f *elicitField) defaultText() string {
 	if json.Compact(&b, f.def) != nil {
 		return ""
 	}
-	out, more := inert.Cut(StripEscapes(b.String()), 200)
+	out, more := inert.Cut(inert.Strip(b.String()), 200)
 	if more {
 		out += "…"
 	}
@@ -610,7 +597,7 @@ func (f *elicitField) defaultText() string {
 
 // answer reads the person's answer to the field's question q: the value and "accept", or
 // "skip" or "decline", or why it is not accepted ("" action).
-func (f *elicitField) answer(q Question, labels map[string]string, a Answer) (any, string, string) {
+func (f *elicitField) answer(q questions.Question, labels map[string]string, a questions.Answer) (any, string, string) {
 	w, why := questions.Reply(q, a)
 	if why != "" {
 		return nil, "", "the answer was " + why
@@ -701,7 +688,7 @@ func (f *elicitField) lookup(s string) (string, bool) {
 }
 
 // checkElicitQuestion bounds a question as a plugin's is bounded (questions.Check).
-func checkElicitQuestion(base Question, text string, opts []QuestionOption, allowText bool) (Question, string) {
+func checkElicitQuestion(base questions.Question, text string, opts []questions.Option, allowText bool) (questions.Question, string) {
 	text, _ = inert.Cut(text, questions.MaxText)
 	w := protocol.UserQuestion{Text: text, AllowText: allowText}
 	for _, o := range opts {

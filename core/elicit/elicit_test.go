@@ -1,4 +1,4 @@
-package core
+package elicit
 
 import (
 	"bytes"
@@ -17,14 +17,20 @@ import (
 	"github.com/cwx-dev/cwx/core/questions"
 )
 
+type askerFunc func(context.Context, questions.Question) (questions.Answer, error)
+
+func (f askerFunc) Ask(ctx context.Context, q questions.Question) (questions.Answer, error) {
+	return f(ctx, q)
+}
+
 // elicitRun answers the form schema (with message) by answer, called with each question in
 // turn, and returns the result, the questions asked and the log.
-func elicitRun(t *testing.T, message, schema string, answer func(i int, q Question) (Answer, error)) (mcpclient.Elicited, []Question, string) {
+func elicitRun(t *testing.T, message, schema string, answer func(i int, q questions.Question) (questions.Answer, error)) (mcpclient.Elicited, []questions.Question, string) {
 	t.Helper()
 	var logs bytes.Buffer
 	log := hclog.New(&hclog.LoggerOptions{Output: &logs, Level: hclog.Warn})
-	var asked []Question
-	elicit := mcpElicit(log, "srv", "mcp_srv_form", askerFunc(func(_ context.Context, q Question) (Answer, error) {
+	var asked []questions.Question
+	elicit := Answerer(log, "srv", "mcp_srv_form", askerFunc(func(_ context.Context, q questions.Question) (questions.Answer, error) {
 		asked = append(asked, q)
 		if len(asked) > 50 {
 			t.Fatalf("asked %d questions", len(asked))
@@ -38,20 +44,22 @@ func elicitRun(t *testing.T, message, schema string, answer func(i int, q Questi
 	return res, asked, logs.String()
 }
 
-func text(s string) Answer   { return Answer{Kind: AnswerText, Text: s} }
-func choice(s string) Answer { return Answer{Kind: AnswerChoice, Choice: s} }
+func text(s string) questions.Answer { return questions.Answer{Kind: questions.AnswerText, Text: s} }
+func choice(s string) questions.Answer {
+	return questions.Answer{Kind: questions.AnswerChoice, Choice: s}
+}
 
 // answers answers the i-th question with the i-th answer.
-func answers(as ...Answer) func(int, Question) (Answer, error) {
-	return func(i int, _ Question) (Answer, error) {
+func answers(as ...questions.Answer) func(int, questions.Question) (questions.Answer, error) {
+	return func(i int, _ questions.Question) (questions.Answer, error) {
 		if i >= len(as) {
-			return Answer{Kind: AnswerSkipped}, nil
+			return questions.Answer{Kind: questions.AnswerSkipped}, nil
 		}
 		return as[i], nil
 	}
 }
 
-func labels(q Question) []string {
+func labels(q questions.Question) []string {
 	var out []string
 	for _, o := range q.Options {
 		out = append(out, o.Label)
@@ -79,7 +87,7 @@ func TestElicitFieldOrder(t *testing.T) {
 	if !slices.Equal(got, keys) {
 		t.Fatalf("fields %v, want %v", got, keys)
 	}
-	res, asked, _ := elicitRun(t, "m", schema, func(i int, _ Question) (Answer, error) { return text(keys[i] + "!"), nil })
+	res, asked, _ := elicitRun(t, "m", schema, func(i int, _ questions.Question) (questions.Answer, error) { return text(keys[i] + "!"), nil })
 	if res.Action != "accept" || len(asked) != len(keys) {
 		t.Fatalf("result %+v after %d questions", res, len(asked))
 	}
@@ -99,7 +107,7 @@ func TestElicitFieldKinds(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		field   string // the schema of field "f"
-		answer  Answer
+		answer  questions.Answer
 		options []string
 		text    bool
 		want    any // nil: left out
@@ -200,19 +208,21 @@ func TestElicitRetry(t *testing.T) {
 }
 
 // TestElicitEnds: decline on any question declines the form, a skipped question or a failing
-// Asker cancels it, and a form of no fields is accepted or declined.
+// questions.Asker cancels it, and a form of no fields is accepted or declined.
 func TestElicitEnds(t *testing.T) {
 	three := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"boolean"},"c":{"type":"string"}}}`
 	for _, tc := range []struct {
 		name   string
 		schema string
-		answer func(int, Question) (Answer, error)
+		answer func(int, questions.Question) (questions.Answer, error)
 		action string
 		asked  int
 	}{
 		{"decline mid-form", three, answers(text("x"), choice("decline")), "decline", 2},
-		{"skipped cancels", three, answers(text("x"), Answer{Kind: AnswerSkipped}), "cancel", 2},
-		{"asker error cancels", three, func(int, Question) (Answer, error) { return Answer{}, errors.New("tty gone") }, "cancel", 1},
+		{"skipped cancels", three, answers(text("x"), questions.Answer{Kind: questions.AnswerSkipped}), "cancel", 2},
+		{"asker error cancels", three, func(int, questions.Question) (questions.Answer, error) {
+			return questions.Answer{}, errors.New("tty gone")
+		}, "cancel", 1},
 		{"no fields: accept", `{"type":"object","properties":{}}`, answers(choice("accept")), "accept", 1},
 		{"no fields: decline", `{"type":"object"}`, answers(choice("decline")), "decline", 1},
 	} {
@@ -259,8 +269,8 @@ func TestElicitDeclinedForms(t *testing.T) {
 			}
 		})
 	}
-	if res, err := mcpElicit(hclog.NewNullLogger(), "srv", "t", nil)(t.Context(), "m", json.RawMessage(`{"type":"object"}`)); err != nil || res.Action != "decline" {
-		t.Fatalf("without an Asker: %+v, %v", res, err)
+	if res, err := Answerer(hclog.NewNullLogger(), "srv", "t", nil)(t.Context(), "m", json.RawMessage(`{"type":"object"}`)); err != nil || res.Action != "decline" {
+		t.Fatalf("without an questions.Asker: %+v, %v", res, err)
 	}
 }
 
@@ -280,4 +290,27 @@ func TestElicitBounds(t *testing.T) {
 	if len(q.Text) > questions.MaxText || !q.AllowText || len(q.Options) > questions.MaxChoice || !strings.Contains(q.Text, "One of: c00, c01") || !strings.Contains(q.Text, "…") {
 		t.Fatalf("question of %d bytes, %d options, text %v: %.200q", len(q.Text), len(q.Options), q.AllowText, q.Text[len(q.Text)-200:])
 	}
+}
+
+// FuzzParseElicitForm: a server's requested schema, whatever its bytes, is parsed or refused
+// without a panic, and every field of a parsed form makes a question and converts any text.
+func FuzzParseElicitForm(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`,
+		`{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":9},"b":{"type":"boolean"}}}`,
+		`{"type":"object","properties":{"c":{"type":"string","oneOf":[{"const":"a","title":"A"}]},"m":{"type":"array","items":{"enum":["x","y"]},"minItems":1}}}`,
+		`{"type":"object","properties":{"o":{"type":"object"}}}`, `[]`, `{"properties":{"a":{"type":"string","enum":["p","q"],"enumNames":["P","Q"]}}}`,
+	} {
+		f.Add([]byte(s), "1, x")
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, text string) {
+		form, err := parseElicitForm(raw)
+		if err != nil {
+			return
+		}
+		for i, fl := range form.fields {
+			_, _, _ = fl.question(questions.Question{PluginID: "mcp:s", Kind: "tool", Name: "t"}, "intro", i, len(form.fields), "")
+			_, _ = fl.convert(text)
+		}
+	})
 }
