@@ -106,6 +106,9 @@ type PluginInstallResult struct {
 	// Integrity and Deprecated are set for an npm install.
 	Integrity  string `json:"integrity,omitempty"`
 	Deprecated string `json:"deprecated,omitempty"`
+	// Warnings are what fails at run time and can be seen now: TypeScript that Node's type
+	// stripping refuses (typeStripNotes).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func pluginInstallCmd() *cobra.Command {
@@ -159,6 +162,7 @@ func pluginInstallCmd() *cobra.Command {
 			if origin != nil {
 				out.Integrity, out.Deprecated = origin.Integrity, origin.Deprecated
 			}
+			out.Warnings = typeStripNotes(cmd.Context(), cfg, res.StageDir)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), out)
 			}
@@ -177,6 +181,9 @@ func pluginInstallCmd() *cobra.Command {
 				if origin.Deprecated != "" {
 					printf(w, "DEPRECATED by its publisher: %s\n", oneLine(stripEscapes(origin.Deprecated)))
 				}
+			}
+			for _, n := range out.Warnings {
+				printf(w, "warning: %s\n", oneLine(stripEscapes(n)))
 			}
 			if !plugins.Runnable(out.Status) {
 				printf(w, "next: cwx plugin review %s\n", shellQuote(res.ID))
@@ -206,6 +213,7 @@ func pluginReviewCmd() *cobra.Command {
 				return pluginErr(err)
 			}
 			rv.Grants = plugins.ViewGrants(rv.ID, rv.Requested, cfg.Plugin(rv.ID).Grants)
+			rv.Notes = append(rv.Notes, typeStripNotes(cmd.Context(), cfg, s.Layout().StageDir(rv.ID, rv.Closure))...)
 			note := unsandboxedNote(s.Layout().Home)
 			if note == "" && rv.Claude == nil { // sandboxed: the warning says what is true
 				rv.Warning = "Runs JavaScript " + pluginContainment(s.Layout().Home, rv.ID)

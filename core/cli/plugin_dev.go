@@ -163,6 +163,7 @@ func runDev(parent context.Context, path string, o devOptions, stdin io.Reader, 
 	if _, err := d.stage(); err != nil {
 		return err
 	}
+	d.warnTypeStripping(ctx)
 	if err := s.Enable(d.id); err != nil {
 		return pluginErr(err)
 	}
@@ -243,6 +244,18 @@ func (d *devSession) stage() (unchanged bool, err error) {
 	return res.Unchanged, nil
 }
 
+// warnTypeStripping prints what of the folder's TypeScript Node would not load
+// (typeStripNotes), paths relative to the author's folder.
+func (d *devSession) warnTypeStripping(ctx context.Context) {
+	cfg, err := config.LoadHome(d.home)
+	if err != nil {
+		return // the config's own error is reported where it is read
+	}
+	for _, n := range typeStripNotes(ctx, cfg, d.dir) {
+		d.printf("warning: %s\n", oneLine(stripEscapes(n)))
+	}
+}
+
 // restage re-stages after a change and activates the new closure; a call still running is
 // cancelled first (its generation is being replaced).
 func (d *devSession) restage(ctx context.Context, changed time.Time) {
@@ -255,6 +268,7 @@ func (d *devSession) restage(ctx context.Context, changed time.Time) {
 	case unchanged:
 		return
 	}
+	d.warnTypeStripping(ctx)
 	d.cancelCall(errReplaced)
 	d.activate(ctx, changed, prev.Generation)
 }
