@@ -162,7 +162,7 @@ func pluginInstallCmd() *cobra.Command {
 			if origin != nil {
 				out.Integrity, out.Deprecated = origin.Integrity, origin.Deprecated
 			}
-			out.Warnings = typeStripNotes(cmd.Context(), cfg, res.StageDir)
+			out.Warnings = typeStripNotes(cmd.Context(), s.Layout().Home, cfg, res.StageDir)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), out)
 			}
@@ -213,7 +213,7 @@ func pluginReviewCmd() *cobra.Command {
 				return pluginErr(err)
 			}
 			rv.Grants = plugins.ViewGrants(rv.ID, rv.Requested, cfg.Plugin(rv.ID).Grants)
-			rv.Notes = append(rv.Notes, typeStripNotes(cmd.Context(), cfg, s.Layout().StageDir(rv.ID, rv.Closure))...)
+			rv.Notes = append(rv.Notes, typeStripNotes(cmd.Context(), s.Layout().Home, cfg, s.Layout().StageDir(rv.ID, rv.Closure))...)
 			note := unsandboxedNote(s.Layout().Home)
 			if note == "" && rv.Claude == nil { // sandboxed: the warning says what is true
 				rv.Warning = "Runs JavaScript " + pluginContainment(s.Layout().Home, rv.ID)

@@ -172,6 +172,7 @@ func runDev(parent context.Context, path string, o devOptions, stdin io.Reader, 
 		if d.inspect, err = newDevInspector(d.id, o.inspect, o.brk); err != nil {
 			return err
 		}
+		d.inspect.sources = devSources(s.Layout().PluginDir(d.id), dir)
 		co.Isolate, co.Tier = []string{d.id}, d.inspect.tier
 	}
 	m, err := openCore(ctx, co)
@@ -251,7 +252,7 @@ func (d *devSession) warnTypeStripping(ctx context.Context) {
 	if err != nil {
 		return // the config's own error is reported where it is read
 	}
-	for _, n := range typeStripNotes(ctx, cfg, d.dir) {
+	for _, n := range typeStripNotes(ctx, d.home, cfg, d.dir) {
 		d.printf("warning: %s\n", oneLine(stripEscapes(n)))
 	}
 }
@@ -268,9 +269,9 @@ func (d *devSession) restage(ctx context.Context, changed time.Time) {
 	case unchanged:
 		return
 	}
-	d.warnTypeStripping(ctx)
 	d.cancelCall(errReplaced)
 	d.activate(ctx, changed, prev.Generation)
+	d.warnTypeStripping(ctx) // after the new generation: a call waiting on it is not held up
 }
 
 // activate reconciles and waits until the owner of a generation after prevGen settled, then

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -31,6 +32,21 @@ type devInspector struct {
 	port int
 	brk  bool
 	bun  atomic.Bool // the host's runtime is Bun, started without the inspector
+	// sources is CWX_DEV_SOURCES for the host (nodeshim/jshost/src/dev-sources.ts): the
+	// plugin's staged prefix to the author's folder, so every generation's modules carry
+	// the author's file names and breakpoints survive reloads.
+	sources string
+}
+
+// devSources is CWX_DEV_SOURCES's value: each spelling of pluginDir (as given, and with its
+// symlinks resolved), with a trailing separator, mapped to the author's folder.
+func devSources(pluginDir, author string) string {
+	m := map[string]string{pluginDir + string(filepath.Separator): author}
+	if real, err := filepath.EvalSymlinks(pluginDir); err == nil {
+		m[real+string(filepath.Separator)] = author
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 // newDevInspector parses the flag's value ("" or "0": a free port, chosen now).
@@ -61,6 +77,9 @@ func (in *devInspector) tier(o *supervisor.Options) {
 	}
 	o.Sandbox = nil // the inspector listens on the host's network, which a sandbox has none of
 	o.Debugged = true
+	if in.sources != "" {
+		o.ExtraEnv = append(slices.Clone(o.ExtraEnv), "CWX_DEV_SOURCES="+in.sources)
+	}
 	if o.Runtime.Kind == runtime.KindBun {
 		in.bun.Store(true) // Bun's inspector speaks WebKit's protocol; see the doc of inspectFlag
 		return

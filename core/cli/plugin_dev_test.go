@@ -350,12 +350,33 @@ func TestPluginDevInspect(t *testing.T) {
 				if err := json.Unmarshal(out, &got); err != nil {
 					t.Fatalf("inspector client printed %q: %v", out, err)
 				}
-				if !strings.Contains(got.Source, "ctx.tools.register") || !strings.HasPrefix(got.URL, "file://") {
-					t.Fatalf("the inspector's source of %s:\n%s", got.URL, got.Source)
+				// the author's file, not the staged copy: the name every generation keeps
+				author := "file://" + filepath.Join(dir, "src", "index.ts")
+				if !strings.Contains(got.Source, "ctx.tools.register") || got.URL != author {
+					t.Fatalf("the inspector's source of %s (want %s):\n%s", got.URL, author, got.Source)
+				}
+				src := filepath.Join(dir, "src", "index.ts")
+				b, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(src, []byte(strings.Replace(string(b), "'Hello'", "'Howdy'", 1)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				p.expect(regexp.MustCompile(`^my-greeter: generation 2 active in \d+ ms: my_greeter_greet, /my-greeter` + note + `$`))
+				out, err = exec.Command(node.Path, client, url, "/src/index.ts").Output()
+				if err != nil {
+					t.Fatalf("inspector client after the reload: %v", err)
+				}
+				if err := json.Unmarshal(out, &got); err != nil {
+					t.Fatalf("inspector client printed %q: %v", out, err)
+				}
+				if got.URL != author || !strings.Contains(got.Source, "'Howdy'") {
+					t.Fatalf("after the reload the inspector has %s (want %s, the same name, so breakpoints set by it hold):\n%s", got.URL, author, got.Source)
 				}
 			}
 			p.send("/my-greeter Bob")
-			p.expect(regexp.MustCompile(`^Hello, Bob!$`))
+			p.expect(regexp.MustCompile(`^(Hello|Howdy), Bob!$`))
 			_ = p.stdin.Close()
 			p.expect(regexp.MustCompile(`^dev session ended: my-greeter has no dev receipt any more$`))
 			if err := p.cmd.Wait(); err != nil {

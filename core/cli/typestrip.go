@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/probecache"
 	jsruntime "github.com/cwx-dev/cwx/core/runtime"
 )
 
@@ -14,8 +15,9 @@ import (
 // parameter property): Bun transpiles them and runs them, Node only strips types and fails
 // to load them, so a plugin that works on one runtime fails on the other at its first run.
 // The check runs Node's own module.stripTypeScriptTypes over the files as text (nothing is
-// loaded); without a usable Node, or a folder without TypeScript, it says nothing.
-func typeStripNotes(ctx context.Context, cfg *config.Config, dir string) []string {
+// loaded); without a usable Node, or a folder without TypeScript, it says nothing. Node is
+// found as `cwx doctor` finds it, its probes kept in home's probe cache.
+func typeStripNotes(ctx context.Context, home string, cfg *config.Config, dir string) []string {
 	files, more, err := jsruntime.TypeScriptFiles(dir)
 	if err != nil || len(files) == 0 {
 		return nil
@@ -24,7 +26,7 @@ func typeStripNotes(ctx context.Context, cfg *config.Config, dir string) []strin
 	wd, _ := os.Getwd()
 	userHome, _ := os.UserHomeDir()
 	res, err := jsruntime.Resolve(ctx, jsruntime.Options{Kind: jsruntime.KindNode, NodePath: host.Node,
-		PathEnv: os.Getenv("PATH"), WorkDir: wd, HomeDir: userHome})
+		PathEnv: os.Getenv("PATH"), WorkDir: wd, HomeDir: userHome, Cache: probecache.Open(home, probecache.Options{})})
 	if err != nil {
 		return nil
 	}

@@ -1,5 +1,6 @@
 // Reads one script's source through the inspector protocol: node inspector-source.mjs WS_URL
-// SUFFIX prints {"url", "source"} of the first parsed script whose URL ends with SUFFIX.
+// SUFFIX prints {"url", "source"} of the last parsed script whose URL ends with SUFFIX (the
+// newest generation's, once a reload parsed it again).
 const [url, suffix] = process.argv.slice(2);
 const ws = new WebSocket(url);
 const pending = new Map();
@@ -28,7 +29,7 @@ ws.onerror = (ev) => {
 };
 ws.onopen = async () => {
   await send('Debugger.enable'); // the scripts already parsed are reported before its answer
-  const s = scripts.find((x) => x.url.endsWith(suffix));
+  const s = scripts.findLast((x) => x.url.endsWith(suffix));
   if (s === undefined) {
     console.error(`no script ends with ${suffix}:`, scripts.map((x) => x.url).filter((u) => u.startsWith('file:')));
     process.exit(2);

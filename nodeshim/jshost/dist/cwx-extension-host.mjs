@@ -11,7 +11,7 @@ var define_CWX_BUILTIN_MODULES_default = [{ id: "hooks", sha256: "91d67fd78a0937
 // src/main.ts
 import { createHash as createHash2 } from "node:crypto";
 import { readFileSync as readFileSync2 } from "node:fs";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
+import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/boot.ts
 import { createWriteStream } from "node:fs";
@@ -4909,10 +4909,10 @@ function createRoot(registrar, log, tier = "plugin") {
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { dirname as dirname2 } from "node:path";
-import { pathToFileURL } from "node:url";
+import { pathToFileURL as pathToFileURL2 } from "node:url";
 
 // src/dsh/resolve.ts
-import * as nodeModule from "node:module";
+import * as nodeModule2 from "node:module";
 
 // node_modules/@deepseek-ai/schemastery/lib/index.mjs
 var lib_exports3 = {};
@@ -5789,6 +5789,65 @@ var provided_modules_default = {
   ]
 };
 
+// src/dev-sources.ts
+import * as nodeModule from "node:module";
+import { pathToFileURL, fileURLToPath } from "node:url";
+var sources = [];
+function readDevSources(env) {
+  const raw = env.CWX_DEV_SOURCES;
+  delete env.CWX_DEV_SOURCES;
+  if (!raw) return;
+  try {
+    const parsed = JSON.parse(raw);
+    if (parsed === null || typeof parsed !== "object") return;
+    sources = Object.entries(parsed).filter((e) => typeof e[1] === "string");
+  } catch {
+  }
+}
+function authorURL(url) {
+  if (sources.length === 0 || !url.startsWith("file:")) return void 0;
+  let path;
+  try {
+    path = fileURLToPath(url);
+  } catch {
+    return void 0;
+  }
+  for (const [prefix, author] of sources) {
+    if (!path.startsWith(prefix)) continue;
+    const rest = path.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    if (slash <= 0) return void 0;
+    return pathToFileURL(author + rest.slice(slash)).href;
+  }
+  return void 0;
+}
+function authorRoot(staged) {
+  for (const [prefix, author] of sources) {
+    const rest = staged.startsWith(prefix) ? staged.slice(prefix.length) : "";
+    if (rest !== "" && !rest.includes("/")) return author;
+  }
+  return void 0;
+}
+function withSourceURL(url, result) {
+  const author = authorURL(url);
+  const src = result.source;
+  if (author === void 0) return result;
+  let text;
+  if (typeof src === "string") text = src;
+  else if (src instanceof Uint8Array) text = Buffer.from(src.buffer, src.byteOffset, src.byteLength).toString("utf8");
+  else return result;
+  const typescript = result.format === "module-typescript" || result.format === "commonjs-typescript";
+  if (typescript) {
+    const strip = nodeModule.stripTypeScriptTypes;
+    if (typeof strip !== "function") return result;
+    const format2 = result.format === "module-typescript" ? "module" : "commonjs";
+    return { ...result, format: format2, source: strip(text, { mode: "strip", sourceUrl: author }) };
+  }
+  return { ...result, source: `${text}
+//# sourceURL=${author}
+` };
+}
+
 // src/dsh/resolve.ts
 var PROVIDED = Object.freeze({
   "@deepseek-ai/cordis": { ...lib_exports2 },
@@ -5846,13 +5905,14 @@ function virtualSource(key) {
   return lines.join("\n");
 }
 function installResolution() {
+  readDevSources(process.env);
   Object.defineProperty(globalThis, REGISTRY_KEY, { value: PROVIDED, enumerable: false, writable: false, configurable: false });
   const bun = globalThis.Bun;
   if (bun) {
     installBun(bun);
     return "bun";
   }
-  const registerHooks3 = nodeModule.registerHooks;
+  const registerHooks3 = nodeModule2.registerHooks;
   if (typeof registerHooks3 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
   registerHooks3({
     resolve(specifier, context, next2) {
@@ -5866,7 +5926,7 @@ function installResolution() {
         return { format: "module", source: virtualSource(url.slice(SCHEME.length)), shortCircuit: true };
       }
       refusePeerCopy(url);
-      return next2(url, context);
+      return withSourceURL(url, next2(url, context));
     }
   });
   return "node";
@@ -5903,7 +5963,7 @@ function installBun(bun) {
 // src/where.ts
 import { readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { Script } from "node:vm";
 var CLOSURE_DIR = /^[0-9a-f]{64}$/;
 function pluginRoot(entryPath) {
@@ -5916,7 +5976,7 @@ function relPath(root, file) {
   let p = file;
   if (p.startsWith("file://")) {
     try {
-      p = fileURLToPath(p);
+      p = fileURLToPath2(p);
     } catch {
       return file;
     }
@@ -5984,12 +6044,14 @@ function describeSyntax(err, entryPath) {
 var FRAME = /(?:\(|\s)((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 function topFrame(err, root) {
   if (!(err instanceof Error) || typeof err.stack !== "string") return void 0;
+  const author = authorRoot(root);
   for (const line of err.stack.split("\n").slice(1)) {
     const m = FRAME.exec(line);
     if (!m) continue;
     const file = m[1];
     if (file === void 0) continue;
-    const rel = relPath(root, file);
+    let rel = relPath(root, file);
+    if ((rel === file || isAbsolute(rel)) && author !== void 0) rel = relPath(author, file);
     if (rel === file || isAbsolute(rel)) continue;
     return `${rel}:${m[2]}:${m[3]}`;
   }
@@ -6080,7 +6142,7 @@ async function load2(d, owner, entry, config) {
   }
   let mod;
   try {
-    mod = await ownerContext.run(owner, () => import(pathToFileURL(entry.path).href));
+    mod = await ownerContext.run(owner, () => import(pathToFileURL2(entry.path).href));
   } catch (err) {
     const where = describeSyntax(err, entry.path);
     if (where !== void 0) throw new Diagnostic(where);
@@ -6841,7 +6903,7 @@ function attributeConsole(sink) {
 }
 
 // src/net/refuse.ts
-import * as nodeModule2 from "node:module";
+import * as nodeModule3 from "node:module";
 import { createRequire as createRequire3 } from "node:module";
 var require2 = createRequire3(import.meta.url);
 var NetworkRefused = class extends Error {
@@ -6958,7 +7020,7 @@ function refuseOnNode(refused) {
     lines.push("export default m;");
     return lines.join("\n");
   };
-  const registerHooks3 = nodeModule2.registerHooks;
+  const registerHooks3 = nodeModule3.registerHooks;
   if (typeof registerHooks3 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
   registerHooks3({
     resolve(specifier, context, next2) {
@@ -6997,7 +7059,7 @@ function refuseOnBun(bun, refused) {
     }
   } catch {
   }
-  const sync = nodeModule2.syncBuiltinESMExports;
+  const sync = nodeModule3.syncBuiltinESMExports;
   sync?.();
   for (const name of ["connect", "listen", "udpSocket"]) {
     try {
@@ -7220,7 +7282,7 @@ async function disposeFibers(entries, deadlineMs) {
 
 // src/lockdown.ts
 import { createRequire as createRequire4 } from "node:module";
-import * as nodeModule3 from "node:module";
+import * as nodeModule4 from "node:module";
 var require3 = createRequire4(import.meta.url);
 var NativeCodeRefused = class extends Error {
   name = "NativeCodeRefused";
@@ -7260,7 +7322,7 @@ function lockdown() {
   Reflect.set(wt, "Worker", RefusedWorker);
   Object.defineProperty(wt, "Worker", { value: RefusedWorker, writable: false, configurable: false });
   if ("Worker" in globalThis) lockValue(globalThis, "Worker", RefusedWorker);
-  const sync = nodeModule3.syncBuiltinESMExports;
+  const sync = nodeModule4.syncBuiltinESMExports;
   sync?.();
   const Bun = globalThis.Bun;
   if (Bun === void 0) return;
@@ -7425,7 +7487,7 @@ async function main() {
 }
 function selfDigest() {
   try {
-    return createHash2("sha256").update(readFileSync2(fileURLToPath2(import.meta.url))).digest("hex");
+    return createHash2("sha256").update(readFileSync2(fileURLToPath3(import.meta.url))).digest("hex");
   } catch {
     return "unknown";
   }

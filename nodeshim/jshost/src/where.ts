@@ -6,6 +6,7 @@ import { basename, dirname, isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { isPlainObject } from './validate.ts';
+import { authorRoot } from './dev-sources.ts';
 
 /** Where is one place in a plugin's source. */
 export interface Where {
@@ -121,15 +122,21 @@ export function describeSyntax(err: unknown, entryPath: string): string | undefi
 
 const FRAME = /(?:\(|\s)((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
-/** topFrame is "file:line:col" of the first stack frame of err inside root, or undefined. */
+/**
+ * topFrame is "file:line:col" of the first stack frame of err inside root, or undefined. Under
+ * the dev inspector the frames name the author's folder instead (dev-sources.ts), which counts
+ * as root too.
+ */
 export function topFrame(err: unknown, root: string): string | undefined {
   if (!(err instanceof Error) || typeof err.stack !== 'string') return undefined;
+  const author = authorRoot(root);
   for (const line of err.stack.split('\n').slice(1)) {
     const m = FRAME.exec(line);
     if (!m) continue;
     const file = m[1];
     if (file === undefined) continue;
-    const rel = relPath(root, file);
+    let rel = relPath(root, file);
+    if ((rel === file || isAbsolute(rel)) && author !== undefined) rel = relPath(author, file);
     if (rel === file || isAbsolute(rel)) continue; // outside the plugin: the host or a runtime module
     return `${rel}:${m[2]}:${m[3]}`;
   }

@@ -13,8 +13,10 @@ test('tool results: JSON value, string, class instance, throw, exec', async () =
       { content: [{ type: 'text', text: '{"echoed":"hi"}' }], is_error: false, structured: { echoed: 'hi' } });
     assert.deepEqual((await core.callTool(h, { text: 'hi', mode: 'string' })).result,
       { content: [{ type: 'text', text: 'hi' }], is_error: false });
-    const cls = (await core.callTool(h, { text: 'x', mode: 'class' })).result;
-    assert.equal(cls.structured, undefined, 'a class instance is not plain JSON');
+    const cls = await core.callTool(h, { text: 'x', mode: 'class' });
+    assert.equal(cls.result, undefined, 'a Map is not carried as JSON (it would become {})');
+    assert.equal(cls.error.code, -32000);
+    assert.match(cls.error.message, /^execute returned a Map, which JSON cannot carry \(JSON would make it \{\}; convert it with Object\.fromEntries\)/);
     const err = (await core.callTool(h, { text: 'bad input', mode: 'throw' })).error;
     assert.equal(err.code, -32000);
     assert.match(err.message, /^TypeError: bad input \(at index\.mjs:11:\d+\)$/, 'the plugin\'s top frame (columns differ between runtimes)');

@@ -18,6 +18,7 @@ import * as brand from './brand.ts';
 import { QuestionError } from '../shims/questions.ts';
 import providedList from './provided-modules.json' with { type: 'json' };
 import type { BunPluginBuilder, BunRuntime } from '../runtime-globals.ts';
+import { readDevSources, withSourceURL } from '../dev-sources.ts';
 
 export const PROVIDED: Readonly<Record<string, Record<string, unknown>>> = Object.freeze({
   '@deepseek-ai/cordis': { ...cordis },
@@ -88,6 +89,7 @@ function virtualSource(key: string): string {
 
 /** installResolution installs the hooks for the running runtime; it throws when it cannot. */
 export function installResolution(): 'node' | 'bun' {
+  readDevSources(process.env);
   Object.defineProperty(globalThis, REGISTRY_KEY, { value: PROVIDED, enumerable: false, writable: false, configurable: false });
   const bun = globalThis.Bun;
   if (bun) {
@@ -109,7 +111,7 @@ export function installResolution(): 'node' | 'bun' {
         return { format: 'module', source: virtualSource(url.slice(SCHEME.length)), shortCircuit: true };
       }
       refusePeerCopy(url);
-      return next(url, context);
+      return withSourceURL(url, next(url, context));
     },
   });
   return 'node';
