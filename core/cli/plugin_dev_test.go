@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -364,7 +366,9 @@ func TestPluginDevInspect(t *testing.T) {
 					t.Fatal(err)
 				}
 				p.expect(regexp.MustCompile(`^my-greeter: generation 2 active in \d+ ms: my_greeter_greet, /my-greeter` + note + `$`))
-				out, err = exec.Command(node.Path, client, url, "/src/index.ts").Output()
+				// the generation may run in a new host (a dirty teardown restarts it): ask the
+				// port for the target it serves now
+				out, err = exec.Command(node.Path, client, inspectorTarget(t, port), "/src/index.ts").Output()
 				if err != nil {
 					t.Fatalf("inspector client after the reload: %v", err)
 				}
@@ -382,8 +386,35 @@ func TestPluginDevInspect(t *testing.T) {
 			if err := p.cmd.Wait(); err != nil {
 				t.Fatalf("cwx plugin dev: %v", err)
 			}
+			if logs := e2eMust(t, bin, home, "logs", "my-greeter").stdout; strings.Contains(logs, "ExperimentalWarning") {
+				t.Errorf("the host's own stripping warning is logged as the plugin's:\n%s", logs)
+			}
 		})
 	}
+}
+
+// inspectorTarget is the WebSocket URL of the one target the inspector on port serves now.
+func inspectorTarget(t *testing.T, port string) string {
+	t.Helper()
+	var last error
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		resp, err := http.Get("http://127.0.0.1:" + port + "/json/list")
+		if err != nil {
+			last = err
+			continue
+		}
+		var targets []struct {
+			URL string `json:"webSocketDebuggerUrl"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&targets)
+		_ = resp.Body.Close()
+		if err == nil && len(targets) == 1 && targets[0].URL != "" {
+			return targets[0].URL
+		}
+		last = fmt.Errorf("targets %+v, %v", targets, err)
+	}
+	t.Fatalf("the inspector on port %s serves no target: %v", port, last)
+	return ""
 }
 
 // TestPluginDevSeenByOtherProcesses calls the dev plugin from a second `cwx tool call` and from

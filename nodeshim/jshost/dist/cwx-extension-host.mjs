@@ -5803,6 +5803,17 @@ function readDevSources(env) {
     sources = Object.entries(parsed).filter((e) => typeof e[1] === "string");
   } catch {
   }
+  if (sources.length > 0) quietStripWarning();
+}
+function quietStripWarning() {
+  const emit = process.emitWarning;
+  const quiet = (...args) => {
+    const w = args[0];
+    const text = typeof w === "string" ? w : w instanceof Error ? w.message : "";
+    if (text.includes("stripTypeScriptTypes")) return;
+    Reflect.apply(emit, process, args);
+  };
+  Object.defineProperty(process, "emitWarning", { value: quiet, writable: true, configurable: true });
 }
 function authorURL(url) {
   if (sources.length === 0 || !url.startsWith("file:")) return void 0;

@@ -26,6 +26,24 @@ export function readDevSources(env: NodeJS.ProcessEnv): void {
   } catch {
     // a malformed value names nothing: the modules keep their staged URLs
   }
+  if (sources.length > 0) quietStripWarning();
+}
+
+/**
+ * quietStripWarning drops the one ExperimentalWarning Node emits at the first
+ * stripTypeScriptTypes call, which the host's stderr would otherwise report as the plugin's
+ * error line; every other warning passes. Installed before lockdown (main.ts), for a dev
+ * session's own host only.
+ */
+function quietStripWarning(): void {
+  const emit = process.emitWarning;
+  const quiet = (...args: unknown[]): void => {
+    const w = args[0];
+    const text = typeof w === 'string' ? w : w instanceof Error ? w.message : '';
+    if (text.includes('stripTypeScriptTypes')) return;
+    Reflect.apply(emit, process, args);
+  };
+  Object.defineProperty(process, 'emitWarning', { value: quiet, writable: true, configurable: true });
 }
 
 /** authorURL is the author's file URL of a staged module URL, or undefined. */
