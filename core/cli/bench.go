@@ -124,12 +124,7 @@ func benchRuntime(ctx context.Context, kind string) (jsruntime.Runtime, error) {
 	if kind == "" {
 		kind = host.Runtime
 	}
-	wd, _ := os.Getwd()
-	userHome, _ := os.UserHomeDir()
-	res, err := jsruntime.Resolve(ctx, jsruntime.Options{
-		Kind: jsruntime.Kind(kind), NodePath: host.Node, BunPath: host.Bun,
-		PathEnv: os.Getenv("PATH"), WorkDir: wd, HomeDir: userHome, ConfigFile: config.Path(home),
-	})
+	res, err := jsruntime.Resolve(ctx, runtimeOptions(home, host, kind))
 	if err != nil {
 		return jsruntime.Runtime{}, callErr(err)
 	}

@@ -94,6 +94,15 @@ func doctorKernel(host config.ExtensionHost) *DoctorKernel {
 	return k
 }
 
+// runtimeOptions asks for the runtime of kind ("" is Node, the default) as this process
+// finds it: the paths of home's config, then PATH outside the working folder.
+func runtimeOptions(home string, host config.ExtensionHost, kind string) jsruntime.Options {
+	wd, _ := os.Getwd()
+	userHome, _ := os.UserHomeDir()
+	return jsruntime.Options{Kind: jsruntime.Kind(kind), NodePath: host.Node, BunPath: host.Bun,
+		PathEnv: os.Getenv("PATH"), WorkDir: wd, HomeDir: userHome, ConfigFile: config.Path(home)}
+}
+
 // pluginTierContainment is doctor's one line on the plugin tier.
 func pluginTierContainment(mode string, works bool) string {
 	switch {
@@ -185,13 +194,8 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 	}
 	host := cfg.ExtensionHost
 	rep := DoctorReport{Home: home, ConfigFile: config.Path(home), Requested: host.Runtime}
-	wd, _ := os.Getwd()
-	userHome, _ := os.UserHomeDir()
 	pathEnv := os.Getenv("PATH")
-	res, err := jsruntime.Resolve(ctx, jsruntime.Options{
-		Kind: jsruntime.Kind(host.Runtime), NodePath: host.Node, BunPath: host.Bun,
-		PathEnv: pathEnv, WorkDir: wd, HomeDir: userHome, ConfigFile: rep.ConfigFile,
-	})
+	res, err := jsruntime.Resolve(ctx, runtimeOptions(home, host, host.Runtime))
 	rep.Rejected, rep.Fallback = res.Rejected, res.Fallback
 	if rep.Rejected == nil {
 		rep.Rejected = []jsruntime.Candidate{}

@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -143,48 +140,10 @@ func TestMCPCoreKilledLeavesNoServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := e2eHome(t, testenv.Node(t), fmt.Sprintf("[mcp.servers.t]\ncommand = %q\nenv = {%s = \"tools\"}\napproval = \"auto\"\n", exe, mcptest.ModeEnv))
-	cmd := exec.Command(bin, "repl", "--approve", "auto")
-	cmd.Env = append(cmd.Environ(), "CWX_HOME="+home)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	if _, err := io.WriteString(stdin, "/call mcp_t_orphan {}\n"); err != nil {
-		t.Fatal(err)
-	}
-	lines := make(chan string)
-	go func() { // owner: this test; ends when the repl's stdout closes (the kill below)
-		defer close(lines)
-		for sc := bufio.NewScanner(stdout); sc.Scan(); {
-			lines <- sc.Text()
-		}
-	}()
-	orphan := 0
-	var seen []string
-	pidLine := regexp.MustCompile(`^\s*(\d{2,})\s*$`)
-	timeout := time.After(60 * time.Second)
-	for orphan == 0 {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				t.Fatalf("the repl ended before it printed the orphan's pid:\n%s", strings.Join(seen, "\n"))
-			}
-			seen = append(seen, line)
-			if m := pidLine.FindStringSubmatch(line); m != nil {
-				orphan, _ = strconv.Atoi(m[1])
-			}
-		case <-timeout:
-			t.Fatalf("the repl printed no pid within 60 s:\n%s", strings.Join(seen, "\n"))
-		}
-	}
+	p := startLines(t, bin, home, "repl", "--approve", "auto")
+	cmd := p.cmd
+	p.send("/call mcp_t_orphan {}")
+	orphan, _ := strconv.Atoi(p.expect(regexp.MustCompile(`^\s*(\d{2,})\s*$`))[1])
 	t.Cleanup(func() { _ = syscall.Kill(orphan, syscall.SIGKILL) })
 	server := serverOf(t, cmd.Process.Pid)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {

@@ -30,7 +30,13 @@ type devProc struct {
 
 func startDev(t *testing.T, bin, home, dir string, flags ...string) *devProc {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"plugin", "dev", dir}, flags...)...)
+	return startLines(t, bin, home, append([]string{"plugin", "dev", dir}, flags...)...)
+}
+
+// startLines starts cwx with args under CWX_HOME=home, its stdout read line by line.
+func startLines(t *testing.T, bin, home string, args ...string) *devProc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "CWX_HOME="+home)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()

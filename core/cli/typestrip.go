@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/probecache"
@@ -23,10 +22,9 @@ func typeStripNotes(ctx context.Context, home string, cfg *config.Config, dir st
 		return nil
 	}
 	host := cfg.ExtensionHost
-	wd, _ := os.Getwd()
-	userHome, _ := os.UserHomeDir()
-	res, err := jsruntime.Resolve(ctx, jsruntime.Options{Kind: jsruntime.KindNode, NodePath: host.Node,
-		PathEnv: os.Getenv("PATH"), WorkDir: wd, HomeDir: userHome, Cache: probecache.Open(home, probecache.Options{})})
+	o := runtimeOptions(home, host, string(jsruntime.KindNode))
+	o.Cache = probecache.Open(home, probecache.Options{})
+	res, err := jsruntime.Resolve(ctx, o)
 	if err != nil {
 		return nil
 	}

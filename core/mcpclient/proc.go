@@ -95,23 +95,22 @@ func spawn(s config.MCPServer, dir, keeper string, log hclog.Logger) (*proc, err
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %q: command %q: %w; install it or fix [mcp.servers.%s] command", s.Name, s.Command, err, s.Name)
 	}
-	cmd := exec.Command(path, s.Args...)
-	cmd.Env = Environ(os.Environ(), s)
-	cmd.SysProcAttr = procAttr()
-	var lifeline *os.File
+	argv, env, attr := append([]string{path}, s.Args...), Environ(os.Environ(), s), procAttr()
+	var lifeline, keeperEnd *os.File
 	if keeper != "" {
-		r, w, err := os.Pipe()
-		if err != nil {
+		if keeperEnd, lifeline, err = os.Pipe(); err != nil {
 			return nil, err
 		}
-		defer func() { _ = r.Close() }() // the keeper holds its own copy once started
-		lifeline = w
-		cmd = exec.Command(keeper, append([]string{shared.Subcommand, shared.KeeperMode, "--", path}, s.Args...)...)
-		cmd.Env = append(Environ(os.Environ(), s), shared.CookieKey+"="+shared.CookieValue, fmt.Sprintf("%s=%d", shared.LifelineEnv, shared.LifelineFD))
-		cmd.ExtraFiles = []*os.File{r} // fd 3, shared.LifelineFD
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		defer func() { _ = keeperEnd.Close() }() // the keeper holds its own copy once started
+		argv = append([]string{keeper, shared.Subcommand, shared.KeeperMode, "--"}, argv...)
+		env = append(env, shared.CookieKey+"="+shared.CookieValue, fmt.Sprintf("%s=%d", shared.LifelineEnv, shared.LifelineFD))
+		attr = &syscall.SysProcAttr{Setpgid: true} // no death signal: the keeper must outlive the core to sweep
 	}
-	cmd.Dir = dir
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.SysProcAttr = dir, env, attr
+	if keeperEnd != nil {
+		cmd.ExtraFiles = []*os.File{keeperEnd} // fd 3, shared.LifelineFD
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

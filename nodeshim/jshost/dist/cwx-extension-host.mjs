@@ -5815,6 +5815,16 @@ function quietStripWarning() {
   };
   Object.defineProperty(process, "emitWarning", { value: quiet, writable: true, configurable: true });
 }
+function authorPath(path) {
+  for (const [prefix, author] of sources) {
+    if (!path.startsWith(prefix)) continue;
+    const tail = path.slice(prefix.length);
+    const slash = tail.indexOf("/");
+    if (slash === 0 || tail === "") return void 0;
+    return { author, rest: slash < 0 ? "" : tail.slice(slash) };
+  }
+  return void 0;
+}
 function authorURL(url) {
   if (sources.length === 0 || !url.startsWith("file:")) return void 0;
   let path;
@@ -5823,21 +5833,12 @@ function authorURL(url) {
   } catch {
     return void 0;
   }
-  for (const [prefix, author] of sources) {
-    if (!path.startsWith(prefix)) continue;
-    const rest = path.slice(prefix.length);
-    const slash = rest.indexOf("/");
-    if (slash <= 0) return void 0;
-    return pathToFileURL(author + rest.slice(slash)).href;
-  }
-  return void 0;
+  const m = authorPath(path);
+  return m === void 0 || m.rest === "" ? void 0 : pathToFileURL(m.author + m.rest).href;
 }
 function authorRoot(staged) {
-  for (const [prefix, author] of sources) {
-    const rest = staged.startsWith(prefix) ? staged.slice(prefix.length) : "";
-    if (rest !== "" && !rest.includes("/")) return author;
-  }
-  return void 0;
+  const m = authorPath(staged);
+  return m !== void 0 && m.rest === "" ? m.author : void 0;
 }
 function withSourceURL(url, result) {
   const author = authorURL(url);

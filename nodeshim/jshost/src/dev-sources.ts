@@ -46,6 +46,21 @@ function quietStripWarning(): void {
   Object.defineProperty(process, 'emitWarning', { value: quiet, writable: true, configurable: true });
 }
 
+/**
+ * authorPath maps a path under a staged prefix, <prefix><closure><rest>, to the author's
+ * folder and rest ("" for the closure folder itself, else "/…"); undefined elsewhere.
+ */
+function authorPath(path: string): { author: string; rest: string } | undefined {
+  for (const [prefix, author] of sources) {
+    if (!path.startsWith(prefix)) continue;
+    const tail = path.slice(prefix.length);
+    const slash = tail.indexOf('/');
+    if (slash === 0 || tail === '') return undefined;
+    return { author, rest: slash < 0 ? '' : tail.slice(slash) };
+  }
+  return undefined;
+}
+
 /** authorURL is the author's file URL of a staged module URL, or undefined. */
 export function authorURL(url: string): string | undefined {
   if (sources.length === 0 || !url.startsWith('file:')) return undefined;
@@ -55,23 +70,14 @@ export function authorURL(url: string): string | undefined {
   } catch {
     return undefined;
   }
-  for (const [prefix, author] of sources) {
-    if (!path.startsWith(prefix)) continue;
-    const rest = path.slice(prefix.length);
-    const slash = rest.indexOf('/');
-    if (slash <= 0) return undefined; // the closure folder, then the file inside it
-    return pathToFileURL(author + rest.slice(slash)).href;
-  }
-  return undefined;
+  const m = authorPath(path);
+  return m === undefined || m.rest === '' ? undefined : pathToFileURL(m.author + m.rest).href;
 }
 
 /** authorRoot is the author's folder of a staged directory (<prefix><closure>), or undefined. */
 export function authorRoot(staged: string): string | undefined {
-  for (const [prefix, author] of sources) {
-    const rest = staged.startsWith(prefix) ? staged.slice(prefix.length) : '';
-    if (rest !== '' && !rest.includes('/')) return author;
-  }
-  return undefined;
+  const m = authorPath(staged);
+  return m !== undefined && m.rest === '' ? m.author : undefined;
 }
 
 /** withSourceURL is a load result whose source names the author's file, when it has one. */
