@@ -71,6 +71,10 @@ type Config struct {
 	Install Install
 	// MCP maps a server name to its [mcp.servers.<name>] table (mcp.go).
 	MCP map[string]MCPServer
+	// MCPFiles are mcp_servers_file (one path or a list) made absolute (a relative path is
+	// taken from the folder of config.toml): Claude Code .mcp.json and VS Code mcp.json files
+	// whose servers run once reviewed and trusted (core/mcpfile, core/mcpclient).
+	MCPFiles []string
 }
 
 // Install is the [install] table: where `cwx plugin install npm:<name>` resolves names.
@@ -140,6 +144,7 @@ type fileTOML struct {
 	ExtensionHost hostTOML              `toml:"extension_host"`
 	Plugins       map[string]pluginTOML `toml:"plugins"`
 	HooksFile     any                   `toml:"hooks_file"`
+	MCPFiles      any                   `toml:"mcp_servers_file"`
 	Hooks         map[string][]hookTOML `toml:"hooks"`
 	Install       installTOML           `toml:"install"`
 	MCP           mcpTOML               `toml:"mcp"`
@@ -210,7 +215,11 @@ func Parse(path string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &Config{Path: path, ExtensionHost: host, Plugins: map[string]Plugin{}, Hooks: hooks, MCP: servers}
+	mcpFiles, err := pathList(path, "mcp_servers_file", f.MCPFiles, "Claude Code .mcp.json or VS Code mcp.json files")
+	if err != nil {
+		return nil, err
+	}
+	cfg := &Config{Path: path, ExtensionHost: host, Plugins: map[string]Plugin{}, Hooks: hooks, MCP: servers, MCPFiles: mcpFiles}
 	if r := f.Install.NpmRegistry; r != nil {
 		u, err := url.Parse(*r)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
@@ -251,11 +260,11 @@ func unknownKeys(md toml.MetaData) []string {
 
 // knownKeys are the keys of each core table, for the did-you-mean of an unknown key.
 var knownKeys = map[string][]string{
-	"":               {"extension_host", "plugins", "hooks_file", "hooks", "install", "mcp"},
+	"":               {"extension_host", "plugins", "hooks_file", "mcp_servers_file", "hooks", "install", "mcp"},
 	"extension_host": {"runtime", "node", "bun", "memory_limit_mib", "approval", "sandbox", "bwrap", "deny_read", "sandbox_workspace", "sandbox_uid", "isolation"},
 	"install":        {"npm_registry"},
 	"plugins":        {"isolation", "read", "network", "network_private", "headers", "confirm_hook_network", "config"},
-	"mcp":            {"command", "args", "env", "cwd", "approval", "tools", "timeout_s", "max_result_bytes"},
+	"mcp":            {"command", "args", "env", "cwd", "url", "type", "headers", "allow_private", "approval", "tools", "timeout_s", "max_result_bytes"},
 }
 
 // didYouMean names the known key nearest an unknown one ("" when none is near): a key of
@@ -317,9 +326,9 @@ func knownKeysHint(key string) string {
 	case strings.HasPrefix(key, "install."):
 		return "[install] knows npm_registry"
 	case strings.HasPrefix(key, "mcp."):
-		return "an [mcp.servers.<name>] table knows command, args, env, cwd, approval, tools, timeout_s, max_result_bytes"
+		return "an [mcp.servers.<name>] table knows command, args, env, cwd (a stdio server) or url, type, headers, allow_private (a remote one), and approval, tools, timeout_s, max_result_bytes"
 	default:
-		return "the known keys are hooks_file and the tables [extension_host], [install], [mcp.servers.<name>], [plugins.\"<id>\".config] and [[hooks.<event>]]"
+		return "the known keys are hooks_file, mcp_servers_file and the tables [extension_host], [install], [mcp.servers.<name>], [plugins.\"<id>\".config] and [[hooks.<event>]]"
 	}
 }
 

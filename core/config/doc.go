@@ -20,7 +20,8 @@
 //	command = "./guard.sh"
 //	timeout_s = 60                 # 1 to 120
 //
-//	[mcp.servers.<name>]           # a stdio MCP server the core runs (mcp.go, core/mcpclient)
+//	mcp_servers_file = ".mcp.json" # top-level: Claude Code / VS Code MCP files (a list allowed)
+//	[mcp.servers.<name>]           # an MCP server the core runs (mcp.go, core/mcpclient)
 //	command = "npx"                # a program on PATH or an absolute path
 //	args = ["-y", "pkg"]
 //	env = {TOKEN = "..."}          # added to the scrubbed environment
@@ -29,6 +30,11 @@
 //	tools = ["echo"]               # allow-list of the server's tool names; default all
 //	timeout_s = 120                # one call's bound, 1 to 3600
 //	max_result_bytes = 1048576     # one result's bound, 1 KiB to 16 MiB
+//	[mcp.servers.<remote>]         # a remote server: url instead of command, args, env, cwd
+//	url = "https://mcp.example.com/mcp"
+//	type = "http"                  # http (Streamable HTTP, default) or sse (the legacy one)
+//	headers = {Authorization = "Bearer ${env:TOKEN}"} # for the URL's exact origin only
+//	allow_private = true           # a name may resolve to private/loopback/link-local
 //
 // A server name matches ^[a-z][a-z0-9-]{0,31}$ (no `_`, so `mcp_<server>_<tool>` is
 // unambiguous). A server in config.toml is the user's decision: it needs no review.

@@ -95,38 +95,12 @@ func SettingsKind(file, home string) int {
 // resolveHooks checks the [hooks] tables and hooks_file (a string or a list of strings).
 func resolveHooks(path string, file any, tables map[string][]hookTOML) (Hooks, error) {
 	var out Hooks
-	var names []string
-	switch v := file.(type) {
-	case nil:
-	case string:
-		names = []string{v}
-	case []any:
-		for _, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				return out, &Error{Path: path, Key: "hooks_file", Reason: "holds something other than a path; give a path or a list of paths"}
-			}
-			names = append(names, s)
-		}
-	default:
-		return out, &Error{Path: path, Key: "hooks_file", Reason: "is not a path or a list of paths"}
+	files, err := pathList(path, "hooks_file", file, "Claude Code settings.json-format files")
+	if err != nil {
+		return out, err
 	}
-	if file != nil && len(names) == 0 {
-		return out, &Error{Path: path, Key: "hooks_file", Reason: "is an empty list; name Claude Code settings.json-format files or remove the key"}
-	}
+	out.Files = files
 	home, _ := os.UserHomeDir()
-	for _, n := range names {
-		f := strings.TrimSpace(n)
-		if f == "" {
-			return out, &Error{Path: path, Key: "hooks_file", Reason: "is empty; name a Claude Code settings.json-format file or remove the key"}
-		}
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(filepath.Dir(path), f)
-		}
-		if f = filepath.Clean(f); !slices.Contains(out.Files, f) {
-			out.Files = append(out.Files, f)
-		}
-	}
 	slices.SortStableFunc(out.Files, func(a, b string) int { return SettingsKind(a, home) - SettingsKind(b, home) })
 	for ev := range tables {
 		if !slices.Contains(HookEvents, ev) {
@@ -177,4 +151,44 @@ func resolveHook(path, key, ev string, t hookTOML) (HookEntry, error) {
 		e.TimeoutS = int(v)
 	}
 	return e, nil
+}
+
+// pathList reads key, one path or a list of paths, each made absolute (a relative path is
+// taken from the folder of config.toml at path) and cleaned, duplicates dropped; what names
+// the files for the advice.
+func pathList(path, key string, v any, what string) ([]string, error) {
+	var names []string
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		names = []string{v}
+	case []any:
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, &Error{Path: path, Key: key, Reason: "holds something other than a path; give a path or a list of paths"}
+			}
+			names = append(names, s)
+		}
+	default:
+		return nil, &Error{Path: path, Key: key, Reason: "is not a path or a list of paths"}
+	}
+	if len(names) == 0 {
+		return nil, &Error{Path: path, Key: key, Reason: "is an empty list; name " + what + " or remove the key"}
+	}
+	var out []string
+	for _, n := range names {
+		f := strings.TrimSpace(n)
+		if f == "" {
+			return nil, &Error{Path: path, Key: key, Reason: "is empty; name " + what + " or remove the key"}
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(filepath.Dir(path), f)
+		}
+		if f = filepath.Clean(f); !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }

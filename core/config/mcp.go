@@ -4,8 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"net/textproto"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -40,13 +43,37 @@ var mcpNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
 // ValidMCPName reports whether name is a valid MCP server name.
 func ValidMCPName(name string) bool { return mcpNameRE.MatchString(name) }
 
-// MCPServer is one [mcp.servers.<name>] table: a stdio MCP server the core runs. A server
-// written in config.toml is the user's decision and needs no review (core/mcpclient).
+// The transports of an MCP server (MCPServer.Transport).
+const (
+	MCPStdio = "stdio" // a process the core spawns, speaking on its stdin and stdout
+	MCPHTTP  = "http"  // Streamable HTTP at URL
+	MCPSSE   = "sse"   // the legacy HTTP+SSE transport at URL, for a server that has only that
+)
+
+// MCPServer is one [mcp.servers.<name>] table: an MCP server the core runs (stdio) or
+// reaches (http, sse). A server written in config.toml is the user's decision and needs no
+// review (core/mcpclient); one from a plugin folder or an mcp_servers_file does.
 type MCPServer struct {
-	Name    string            `json:"name"`
-	Command string            `json:"command"`
-	Args    []string          `json:"args,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
+	Name string `json:"name"`
+	// Transport is MCPStdio, MCPHTTP or MCPSSE.
+	Transport string `json:"transport"`
+	// Command is a stdio server's program; "" for a remote one.
+	Command string `json:"command,omitempty"`
+	// URL is a remote server's endpoint; "" for a stdio one.
+	URL string `json:"url,omitempty"`
+	// Headers are sent with each request to URL's exact origin (core/egress), the values as
+	// written, ${env:NAME} expanded by the client in the core when it connects. Never
+	// printed: Status and reviews show the names only.
+	Headers map[string]string `json:"-"`
+	// AllowPrivate lets a URL whose host is a name reach the private, loopback and
+	// link-local ranges (a literal address or localhost reaches exactly what it names
+	// without it).
+	AllowPrivate bool `json:"allow_private,omitempty"`
+	// Source is the mcp_servers_file the server was read from, "" for config.toml's own
+	// tables and a plugin's servers.
+	Source string            `json:"source,omitempty"`
+	Args   []string          `json:"args,omitempty"`
+	Env    map[string]string `json:"env,omitempty"`
 	// Cwd is the server's working folder; "" runs it in the caller's workspace.
 	Cwd      string   `json:"cwd,omitempty"`
 	Approval string   `json:"approval"`
@@ -59,10 +86,42 @@ type MCPServer struct {
 }
 
 // Identity is the digest a server is known by (the gate's keys and a review's token are
-// bound to it): the sha256 of its command, its arguments, the names of the variables it
-// sets (not their values) and its working folder.
+// bound to it): for a stdio server the sha256 of its command, its arguments, the names of
+// the variables it sets (not their values) and its working folder; for a remote one of its
+// transport, URL, the names of its headers (not their values) and allow_private.
 func (s MCPServer) Identity() string {
+	if s.Remote() {
+		b, _ := json.Marshal(struct {
+			Transport    string   `json:"transport"`
+			URL          string   `json:"url"`
+			Headers      []string `json:"headers"`
+			AllowPrivate bool     `json:"allow_private"`
+		}{s.Transport, s.URL, s.HeaderNames(), s.AllowPrivate})
+		sum := sha256.Sum256(b)
+		return hex.EncodeToString(sum[:])
+	}
 	return MCPIdentity(s.Command, s.Args, slices.Sorted(maps.Keys(s.Env)), s.Cwd)
+}
+
+// Remote reports whether the server is reached over HTTP rather than spawned.
+func (s MCPServer) Remote() bool { return s.Transport == MCPHTTP || s.Transport == MCPSSE }
+
+// HeaderNames are the names of the server's headers, sorted (never their values).
+func (s MCPServer) HeaderNames() []string {
+	out := slices.Sorted(maps.Keys(s.Headers))
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// Line is the server as one line for a person: its command and arguments, or its
+// transport and URL.
+func (s MCPServer) Line() string {
+	if s.Remote() {
+		return s.Transport + " " + s.URL
+	}
+	return strings.Join(append([]string{s.Command}, s.Args...), " ")
 }
 
 // MCPIdentity is [MCPServer.Identity] of its parts; envNames must be sorted.
@@ -88,6 +147,10 @@ type mcpTOML struct {
 
 type mcpServerTOML struct {
 	Command        *string           `toml:"command"`
+	URL            *string           `toml:"url"`
+	Type           *string           `toml:"type"`
+	Headers        map[string]string `toml:"headers"`
+	AllowPrivate   *bool             `toml:"allow_private"`
 	Args           []string          `toml:"args"`
 	Env            map[string]string `toml:"env"`
 	Cwd            *string           `toml:"cwd"`
@@ -123,25 +186,49 @@ func resolveMCP(path string, m mcpTOML) (map[string]MCPServer, error) {
 		if !ValidMCPName(name) {
 			return nil, bad("", fmt.Sprintf("server name %q must match ^[a-z][a-z0-9-]{0,31}$ (a lower-case letter, then up to 31 lower-case letters, digits or -; no _)", name))
 		}
-		srv := MCPServer{Name: name, Args: s.Args, Env: s.Env, Tools: s.Tools, Approval: MCPApprovalAsk,
+		srv := MCPServer{Name: name, Transport: MCPStdio, Args: s.Args, Env: s.Env, Tools: s.Tools, Approval: MCPApprovalAsk,
 			TimeoutS: DefaultMCPTimeoutS, MaxResultBytes: DefaultMCPResultBytes}
-		if s.Command == nil || strings.TrimSpace(*s.Command) == "" {
-			return nil, bad("command", "a server needs a command (a program name found on PATH, or an absolute path); write command = \"npx\" or similar")
-		}
-		srv.Command = *s.Command
-		if strings.ContainsRune(srv.Command, '/') && !filepath.IsAbs(srv.Command) {
-			return nil, bad("command", fmt.Sprintf("%q is a relative path; write an absolute path or a program name found on PATH", srv.Command))
-		}
-		for k := range s.Env {
-			if !envNameRE.MatchString(k) {
-				return nil, bad("env", fmt.Sprintf("%q is not an environment variable name (letters, digits and _, not starting with a digit)", k))
+		if s.URL != nil {
+			if s.Command != nil || s.Args != nil || s.Env != nil || s.Cwd != nil {
+				return nil, bad("url", "a server has a command (a local server) or a url (a remote one), not both; drop command, args, env and cwd, or the url")
 			}
-		}
-		if s.Cwd != nil {
-			if !filepath.IsAbs(*s.Cwd) {
-				return nil, bad("cwd", fmt.Sprintf("%q must be an absolute path; leave cwd out to run the server in the workspace", *s.Cwd))
+			srv.Transport, srv.URL = MCPHTTP, *s.URL
+			if s.Type != nil {
+				srv.Transport = *s.Type
 			}
-			srv.Cwd = filepath.Clean(*s.Cwd)
+			srv.AllowPrivate = s.AllowPrivate != nil && *s.AllowPrivate
+			if err := CheckRemoteMCP(&srv, s.Headers, "${env:NAME}"); err != nil {
+				var re *RemoteMCPError
+				if errors.As(err, &re) {
+					return nil, bad(re.Key, re.Reason)
+				}
+				return nil, bad("url", err.Error())
+			}
+		} else {
+			if s.Headers != nil || s.AllowPrivate != nil {
+				return nil, bad("headers", "headers and allow_private are for a remote server (url = \"https://…\"); a stdio server gets env instead")
+			}
+			if s.Type != nil && *s.Type != MCPStdio {
+				return nil, bad("type", fmt.Sprintf("type = %q needs a url; a server with a command is \"stdio\"", *s.Type))
+			}
+			if s.Command == nil || strings.TrimSpace(*s.Command) == "" {
+				return nil, bad("command", "a server needs a command (a program name found on PATH, or an absolute path; write command = \"npx\" or similar) or a url (url = \"https://…/mcp\")")
+			}
+			srv.Command = *s.Command
+			if strings.ContainsRune(srv.Command, '/') && !filepath.IsAbs(srv.Command) {
+				return nil, bad("command", fmt.Sprintf("%q is a relative path; write an absolute path or a program name found on PATH", srv.Command))
+			}
+			for k := range s.Env {
+				if !envNameRE.MatchString(k) {
+					return nil, bad("env", fmt.Sprintf("%q is not an environment variable name (letters, digits and _, not starting with a digit)", k))
+				}
+			}
+			if s.Cwd != nil {
+				if !filepath.IsAbs(*s.Cwd) {
+					return nil, bad("cwd", fmt.Sprintf("%q must be an absolute path; leave cwd out to run the server in the workspace", *s.Cwd))
+				}
+				srv.Cwd = filepath.Clean(*s.Cwd)
+			}
 		}
 		if s.Approval != nil {
 			switch *s.Approval {
@@ -181,4 +268,52 @@ func (c *Config) MCPNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// RemoteMCPError is a remote server's field that [CheckRemoteMCP] refuses: its key under the
+// server's table ("url", "type", "headers.NAME") and why.
+type RemoteMCPError struct{ Key, Reason string }
+
+func (e *RemoteMCPError) Error() string { return e.Key + ": " + e.Reason }
+
+// CheckRemoteMCP checks a remote server's transport and URL (http or https, a host, no user
+// information or fragment) and its headers (each name one a proxy may send, each value one
+// line), and sets srv.Headers to them, names canonical. refs says how a value may name a
+// variable, for the error about a ${…} the client will not expand ("" when the values are
+// already expanded).
+func CheckRemoteMCP(srv *MCPServer, headers map[string]string, refs string) error {
+	switch srv.Transport {
+	case MCPHTTP, MCPSSE:
+	default:
+		return &RemoteMCPError{"type", fmt.Sprintf("%q is not a transport of a server with a url; use \"http\" (Streamable HTTP, the default) or \"sse\" (the legacy transport)", srv.Transport)}
+	}
+	u, err := url.Parse(srv.URL)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.Opaque != "":
+		return &RemoteMCPError{"url", fmt.Sprintf("%q is not an http or https URL; write the server's endpoint, e.g. https://mcp.example.com/mcp", srv.URL)}
+	case u.User != nil:
+		return &RemoteMCPError{"url", "the URL holds user information; give a credential as a header instead (headers = {Authorization = \"Bearer ${env:TOKEN}\"})"}
+	case u.Fragment != "":
+		return &RemoteMCPError{"url", "the URL holds a #fragment; write the endpoint without it"}
+	}
+	srv.Headers = nil
+	for _, name := range slices.Sorted(maps.Keys(headers)) {
+		if why := badHeaderName(name); why != "" {
+			return &RemoteMCPError{"headers." + name, why}
+		}
+		v := headers[name]
+		if strings.ContainsAny(v, "\r\n\x00") {
+			return &RemoteMCPError{"headers." + name, "the value holds a line break or NUL; a header value is one line"}
+		}
+		if refs != "" {
+			if rest := envRef.ReplaceAllString(v, ""); strings.Contains(rest, "${") {
+				return &RemoteMCPError{"headers." + name, "the value has a ${…} that is not " + refs}
+			}
+		}
+		if srv.Headers == nil {
+			srv.Headers = map[string]string{}
+		}
+		srv.Headers[textproto.CanonicalMIMEHeaderKey(name)] = v
+	}
+	return nil
 }

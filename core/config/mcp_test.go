@@ -83,3 +83,72 @@ func TestMCPServerErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestMCPRemoteServers(t *testing.T) {
+	cfg, err := Parse("/h/config.toml", []byte(`
+mcp_servers_file = [".mcp.json", "/w/.vscode/mcp.json", ".mcp.json"]
+
+[mcp.servers.remote]
+url = "https://mcp.example.com/mcp"
+headers = {authorization = "Bearer ${env:TOKEN}", X-Team = "a"}
+
+[mcp.servers.old]
+url = "http://127.0.0.1:9/sse"
+type = "sse"
+allow_private = true
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cfg.MCP["remote"]
+	if r.Transport != MCPHTTP || r.URL != "https://mcp.example.com/mcp" || r.Headers["Authorization"] != "Bearer ${env:TOKEN}" || r.AllowPrivate || !r.Remote() {
+		t.Fatalf("remote = %+v", r)
+	}
+	if got := strings.Join(r.HeaderNames(), ","); got != "Authorization,X-Team" {
+		t.Fatalf("header names = %s", got)
+	}
+	o := cfg.MCP["old"]
+	if o.Transport != MCPSSE || !o.AllowPrivate || o.Line() != "sse http://127.0.0.1:9/sse" {
+		t.Fatalf("old = %+v", o)
+	}
+	if strings.Join(cfg.MCPFiles, ",") != "/h/.mcp.json,/w/.vscode/mcp.json" {
+		t.Fatalf("files = %v", cfg.MCPFiles)
+	}
+	// The identity is of the URL, the header names and allow_private, never a value.
+	b := r
+	b.Headers = map[string]string{"Authorization": "other", "X-Team": "b"}
+	if b.Identity() != r.Identity() {
+		t.Fatal("a header value changed the identity")
+	}
+	for _, c := range []MCPServer{
+		{Transport: MCPHTTP, URL: "https://mcp.example.com/other", Headers: r.Headers},
+		{Transport: MCPSSE, URL: r.URL, Headers: r.Headers},
+		{Transport: MCPHTTP, URL: r.URL},
+		{Transport: MCPHTTP, URL: r.URL, Headers: r.Headers, AllowPrivate: true},
+	} {
+		if c.Identity() == r.Identity() {
+			t.Fatalf("%+v has remote's identity", c)
+		}
+	}
+}
+
+func TestMCPRemoteServerErrors(t *testing.T) {
+	for _, tc := range []struct{ toml, key, says string }{
+		{"[mcp.servers.a]\nurl = \"ftp://x/\"", "mcp.servers.a.url", "not an http or https URL"},
+		{"[mcp.servers.a]\nurl = \"https://u:p@x/\"", "mcp.servers.a.url", "as a header"},
+		{"[mcp.servers.a]\nurl = \"https://x/\"\ncommand = \"x\"", "mcp.servers.a.url", "not both"},
+		{"[mcp.servers.a]\nurl = \"https://x/\"\ntype = \"ws\"", "mcp.servers.a.type", `"sse"`},
+		{"[mcp.servers.a]\ncommand = \"x\"\ntype = \"http\"", "mcp.servers.a.type", "needs a url"},
+		{"[mcp.servers.a]\ncommand = \"x\"\nheaders = {A = \"1\"}", "mcp.servers.a.headers", "remote server"},
+		{"[mcp.servers.a]\nurl = \"https://x/\"\nheaders = {Host = \"y\"}", "mcp.servers.a.headers.Host", "set by the connection"},
+		{"[mcp.servers.a]\nurl = \"https://x/\"\nheaders = {A = \"${TOKEN}\"}", "mcp.servers.a.headers.A", "${env:NAME}"},
+		{"mcp_servers_file = []", "mcp_servers_file", "empty list"},
+		{"mcp_servers_file = 3", "mcp_servers_file", "not a path"},
+	} {
+		_, err := Parse("config.toml", []byte(tc.toml))
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Key != tc.key || !strings.Contains(ce.Reason, tc.says) {
+			t.Errorf("%q: err = %v, want key %s saying %q", tc.toml, err, tc.key, tc.says)
+		}
+	}
+}
