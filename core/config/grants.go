@@ -167,9 +167,9 @@ func ExpandEnv(s string) (string, error) {
 		v, ok := os.LookupEnv(name)
 		switch {
 		case !ok && err == nil:
-			err = fmt.Errorf("%q names ${env:%s}, which is not set; set it or write the path", s, name)
+			err = fmt.Errorf("%q names ${env:%s}, which is not set; set it in the environment cwx runs in, or write the value", s, name)
 		case strings.ContainsAny(v, "\r\n") && err == nil:
-			err = fmt.Errorf("${env:%s} holds a line break; a grant is one path", name)
+			err = fmt.Errorf("${env:%s} holds a line break; a path or header value is one line", name)
 		}
 		return v
 	})

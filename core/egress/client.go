@@ -79,8 +79,13 @@ type Policy struct {
 	MaxResponseBytes int64
 	// MaxRequestBytes caps a request body.
 	MaxRequestBytes int64
-	// Timeout bounds the whole exchange, redirects and the body read included.
+	// Timeout bounds the whole exchange, redirects and the body read included; negative
+	// sets no such bound (a stream that lives as long as its request's context), leaving
+	// HeaderTimeout and the dial's.
 	Timeout time.Duration
+	// HeaderTimeout bounds the wait for each response's headers; 0 is Timeout (or
+	// DefaultTimeout when Timeout is negative).
+	HeaderTimeout time.Duration
 	// MaxRedirects is how many redirects are followed; negative follows none.
 	MaxRedirects int
 	// RootCAs, when set, replaces the system's roots (an intranet's own authority).
@@ -105,8 +110,14 @@ func New(p Policy) *Client {
 	if p.MaxRequestBytes <= 0 {
 		p.MaxRequestBytes = DefaultMaxRequestBytes
 	}
-	if p.Timeout <= 0 {
+	if p.Timeout == 0 {
 		p.Timeout = DefaultTimeout
+	}
+	if p.HeaderTimeout <= 0 {
+		p.HeaderTimeout = max(p.Timeout, 0)
+		if p.HeaderTimeout == 0 {
+			p.HeaderTimeout = DefaultTimeout
+		}
 	}
 	if p.MaxRedirects == 0 {
 		p.MaxRedirects = DefaultMaxRedirects
@@ -116,8 +127,8 @@ func New(p Policy) *Client {
 		Proxy:                  nil, // never an environment proxy: the policy judges what is dialed
 		DialContext:            c.dial,
 		ForceAttemptHTTP2:      true,
-		TLSHandshakeTimeout:    p.Timeout,
-		ResponseHeaderTimeout:  p.Timeout,
+		TLSHandshakeTimeout:    p.HeaderTimeout,
+		ResponseHeaderTimeout:  p.HeaderTimeout,
 		MaxResponseHeaderBytes: maxHeaderBytes,
 		DisableCompression:     true, // the bytes read are the bytes sent: integrity is over them
 		MaxIdleConns:           8,
@@ -145,17 +156,21 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 		return nil, &RefusedError{Origin: addr, Err: ErrRequest, Detail: "no origin for the dial"}
 	}
 	private := c.p.Private != nil && c.p.Private(o)
-	d := net.Dialer{Timeout: c.p.Timeout, Control: func(_, address string, _ syscall.RawConn) error {
+	d := net.Dialer{Timeout: c.p.HeaderTimeout, Control: func(_, address string, _ syscall.RawConn) error {
 		return checkDialed(o, address, private)
 	}}
 	return d.DialContext(ctx, network, addr)
 }
 
-// checkDialed refuses a dialed address in the private ranges unless private is set.
+// checkDialed refuses a dialed address in the private ranges unless private is set, and
+// for the name localhost any address but loopback.
 func checkDialed(o Origin, address string, private bool) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
 		return &RefusedError{Origin: o.String(), Err: ErrPrivateAddress, Detail: "unparsable address " + address}
+	}
+	if o.Host == "localhost" && !ap.Addr().Unmap().IsLoopback() {
+		return &RefusedError{Origin: o.String(), Err: ErrPrivateAddress, Detail: fmt.Sprintf("localhost resolved to %s, not a loopback address", ap.Addr())}
 	}
 	if p, bad := IsPrivate(ap.Addr()); bad && !private {
 		return &RefusedError{Origin: o.String(), Err: ErrPrivateAddress, Detail: fmt.Sprintf("dialed %s, in %s", ap.Addr(), p)}
@@ -197,7 +212,10 @@ func (c *Client) Do(req *http.Request) (*Response, error) {
 	if req.ContentLength > c.p.MaxRequestBytes {
 		return nil, &RefusedError{Origin: first.String(), Err: ErrTooLarge, Detail: fmt.Sprintf("a %d-byte request body, over %d", req.ContentLength, c.p.MaxRequestBytes)}
 	}
-	ctx, cancel := context.WithTimeout(req.Context(), c.p.Timeout)
+	ctx, cancel := req.Context(), context.CancelFunc(func() {})
+	if c.p.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, c.p.Timeout)
+	}
 	resp, err := c.follow(ctx, req, first)
 	if err != nil {
 		cancel()
@@ -393,6 +411,24 @@ func (b *cappedRequest) Read(p []byte) (int, error) {
 }
 
 func (b *cappedRequest) Close() error { return b.rc.Close() }
+
+// HTTPClient is the client as an *http.Client for a library that sends its own requests
+// and leaves redirects to its client (an MCP SDK's transport): each request goes through
+// Do, so redirects are followed one hop at a time under the policy, with Policy.Header per
+// hop.
+func (c *Client) HTTPClient() *http.Client {
+	return &http.Client{Transport: doTripper{c}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+type doTripper struct{ c *Client }
+
+func (d doTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := d.c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Response, nil
+}
 
 // RoundTripper is the client as an http.RoundTripper, for a library that sends its own
 // requests and follows redirects itself (a git client): every request, each redirect hop

@@ -299,3 +299,54 @@ func ParseOrigin(s string) (Origin, error) {
 	}
 	return OriginOf(u)
 }
+
+// A negative Timeout leaves a stream open past HeaderTimeout, bounded by its context only.
+func TestStreamWithoutDeadline(t *testing.T) {
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		time.Sleep(150 * time.Millisecond)
+		io.WriteString(w, "late")
+	})
+	c := New(Policy{Private: allowPrivate(t, s.URL), Timeout: -1, HeaderTimeout: 50 * time.Millisecond})
+	defer c.Close()
+	resp, err := c.Get(context.Background(), s.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || string(b) != "late" {
+		t.Fatalf("body = %q, %v", b, err)
+	}
+}
+
+// HTTPClient sends through Do: a library's requests follow redirects hop by hop, headers
+// injected for the exact origin only.
+func TestHTTPClientGoesThroughDo(t *testing.T) {
+	var got []string
+	other := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, "other:"+r.Header.Get("Authorization"))
+		io.WriteString(w, "ok")
+	})
+	first := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, "first:"+r.Header.Get("Authorization"))
+		http.Redirect(w, r, other.URL+"/x", http.StatusTemporaryRedirect)
+	})
+	firstO, _ := ParseOrigin(first.URL)
+	c := New(Policy{Private: allowPrivate(t, first.URL, other.URL), Header: func(o Origin) http.Header {
+		if o == firstO {
+			return http.Header{"Authorization": {"Bearer s3cret"}}
+		}
+		return nil
+	}})
+	defer c.Close()
+	resp, err := c.HTTPClient().Post(first.URL, "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if strings.Join(got, ",") != "first:Bearer s3cret,other:" {
+		t.Fatalf("hops = %v", got)
+	}
+}

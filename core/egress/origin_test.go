@@ -102,6 +102,25 @@ func TestCheckDialed(t *testing.T) {
 			t.Errorf("checkDialed(%s): %v is not ErrPrivateAddress", tc.addr, err)
 		}
 	}
+	// localhost reaches loopback only, even with the private ranges allowed.
+	lo, _ := ParseOrigin("http://localhost:8080")
+	for _, tc := range []struct {
+		addr    string
+		refused bool
+	}{
+		{"127.0.0.1:8080", false},
+		{"[::1]:8080", false},
+		{"10.0.0.5:8080", true},
+		{"169.254.169.254:8080", true},
+	} {
+		err := checkDialed(lo, tc.addr, true)
+		if (err != nil) != tc.refused {
+			t.Errorf("checkDialed(localhost, %s) = %v, want refused=%v", tc.addr, err, tc.refused)
+		}
+		if err != nil && !errors.Is(err, ErrPrivateAddress) {
+			t.Errorf("checkDialed(%s): %v is not ErrPrivateAddress", tc.addr, err)
+		}
+	}
 }
 
 func FuzzParseOrigin(f *testing.F) {

@@ -216,6 +216,9 @@ func (p *proc) stop() {
 // there is one (it kills every descendant, also those that left the group, within
 // keeperSweep), then the group.
 func (p *proc) kill() {
+	if p == nil { // a remote server's generation has no process
+		return
+	}
 	if p.lifeline != nil {
 		p.closeLifeline()
 		select {

@@ -85,8 +85,12 @@ type Status struct {
 	LastErr  string    `json:"last_error,omitempty"`
 	Identity string    `json:"identity"`
 	Approval string    `json:"approval"`
-	Command  []string  `json:"command"`
+	Command  []string  `json:"command,omitempty"`
 	Cwd      string    `json:"cwd,omitempty"`
+	// Transport, URL and Headers (names only) are a remote server's.
+	Transport string   `json:"transport,omitempty"`
+	URL       string   `json:"url,omitempty"`
+	Headers   []string `json:"headers,omitempty"`
 	// Plugin is the plugin whose .mcp.json brought the server, "" for config.toml's.
 	Plugin string `json:"plugin,omitempty"`
 	// Instructions is what the server's initialize said about using it.
@@ -143,6 +147,8 @@ type Server struct {
 	progress  map[string]*Call // +checklocks:mu
 	watchDone chan struct{}    // +checklocks:mu
 
+	// rem is a remote server's egress client and secrets, made at its first start.
+	rem      atomic.Pointer[remote]
 	tokens   atomic.Uint64
 	remember func(*Server, []Tool) // the Set's catalog write
 	schemas  rawSchemas            // the requested schemas of elicitations, as the server wrote them
@@ -165,6 +171,9 @@ func (s *Server) Status() Status {
 		Command: append([]string{s.cfg.Command}, s.cfg.Args...), Cwd: s.cfg.Cwd, Plugin: s.cfg.Plugin, Instructions: s.instr}
 	if s.p != nil && !s.p.exited() {
 		st.PID = s.p.pid
+	}
+	if s.cfg.Remote() {
+		st.Command, st.Transport, st.URL, st.Headers = nil, s.cfg.Transport, s.rem.Load().redact(s.cfg.URL), s.cfg.HeaderNames()
 	}
 	return st
 }
@@ -217,10 +226,11 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	err := s.start(ctx)
 	if err != nil {
+		msg := s.redact(err.Error())
 		s.mu.Lock()
-		s.crashLocked(err.Error())
+		s.crashLocked(msg)
 		s.mu.Unlock()
-		return errdefs.New(errdefs.ErrNotAvailable, err.Error())
+		return errdefs.New(errdefs.ErrNotAvailable, msg)
 	}
 	return nil
 }
@@ -286,20 +296,13 @@ func (s *Server) start(ctx context.Context) error {
 	s.state = StateStarting
 	s.mu.Unlock()
 
-	keeper := ""
-	if s.o.Keeper != nil {
-		var err error
-		if keeper, err = s.o.Keeper(ctx); err != nil {
-			return fmt.Errorf("mcp server %q: %w", s.cfg.Name, err)
-		}
-	}
-	p, err := spawn(s.cfg, dir, keeper, s.o.Logger)
+	p, tr, err := s.connectWith(ctx, dir)
 	if err != nil {
 		return err
 	}
 	relist := make(chan struct{}, 1)
 	client := s.client(relist)
-	cs, err := client.Connect(ctx, schemaTransport{Transport: &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin, MaxLineLength: MaxLineBytes}, raw: &s.schemas}, nil)
+	cs, err := client.Connect(ctx, schemaTransport{Transport: tr, raw: &s.schemas}, nil)
 	if err != nil {
 		p.kill()
 		if c := context.Cause(ctx); c != nil {
@@ -328,7 +331,41 @@ func (s *Server) start(ctx context.Context) error {
 	return nil
 }
 
+// connectWith is the transport of one generation: a spawned process's pipes, or a remote
+// server's HTTP through its egress policy (p is nil then).
+func (s *Server) connectWith(ctx context.Context, dir string) (*proc, mcp.Transport, error) {
+	if s.cfg.Remote() {
+		rem := s.rem.Load()
+		if rem == nil {
+			var err error
+			if rem, err = newRemote(s.cfg); err != nil {
+				return nil, nil, err
+			}
+			s.rem.Store(rem)
+		}
+		return nil, rem.transport(s.cfg), nil
+	}
+	keeper := ""
+	if s.o.Keeper != nil {
+		var err error
+		if keeper, err = s.o.Keeper(ctx); err != nil {
+			return nil, nil, fmt.Errorf("mcp server %q: %w", s.cfg.Name, err)
+		}
+	}
+	p, err := spawn(s.cfg, dir, keeper, s.o.Logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin, MaxLineLength: MaxLineBytes}, nil
+}
+
+// redact keeps a remote server's header values and URL query out of s.
+func (s *Server) redact(str string) string { return s.rem.Load().redact(str) }
+
 func tailOf(p *proc) string {
+	if p == nil {
+		return ""
+	}
 	if t := p.stderrTail(); t != "" {
 		return " (stderr: " + t + ")"
 	}
@@ -340,6 +377,10 @@ func (s *Server) watch(p *proc, cs *mcp.ClientSession, relist <-chan struct{}, d
 	defer close(done)
 	waited := make(chan error, 1)
 	go func() { waited <- cs.Wait() }() // ends when the connection does; joined below
+	var exited <-chan struct{}          // nil for a remote server: only its connection ends
+	if p != nil {
+		exited = p.done
+	}
 	var reason string
 	for reason == "" {
 		select {
@@ -353,7 +394,7 @@ func (s *Server) watch(p *proc, cs *mcp.ClientSession, relist <-chan struct{}, d
 			}
 			_ = cs.Close() // ends the SDK's own goroutines (subscriptions/listen)
 			p.kill()
-		case <-p.done:
+		case <-exited:
 			_ = cs.Close()
 			<-waited
 			reason = "the process exited"
@@ -362,7 +403,7 @@ func (s *Server) watch(p *proc, cs *mcp.ClientSession, relist <-chan struct{}, d
 			}
 		}
 	}
-	reason += tailOf(p)
+	reason = s.redact(reason + tailOf(p))
 	s.mu.Lock()
 	if s.p == p && s.state == StateReady {
 		s.crashLocked(reason)
@@ -550,9 +591,9 @@ func (s *Server) Call(ctx context.Context, wire string, input json.RawMessage, c
 		}
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {
-			return Result{}, fmt.Errorf("mcp server %q answered an error: %s (code %d)", s.cfg.Name, we.Message, we.Code)
+			return Result{}, fmt.Errorf("mcp server %q answered an error: %s (code %d)", s.cfg.Name, s.redact(we.Message), we.Code)
 		}
-		return Result{}, errdefs.New(errdefs.ErrNotAvailable, fmt.Sprintf("mcp server %q: %v", s.cfg.Name, err))
+		return Result{}, errdefs.New(errdefs.ErrNotAvailable, s.redact(fmt.Sprintf("mcp server %q: %v", s.cfg.Name, err)))
 	}
 	raw, err := json.Marshal(res)
 	if err != nil {
@@ -586,5 +627,8 @@ func (s *Server) Close() {
 	}
 	if done != nil {
 		<-done
+	}
+	if rem := s.rem.Load(); rem != nil {
+		rem.close()
 	}
 }
