@@ -1,17 +1,23 @@
 package core
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
 
 	"github.com/cwx-dev/cwx/core/mcpclient"
 	"github.com/cwx-dev/cwx/core/protocol"
@@ -230,5 +236,98 @@ func TestMCPServerFilesystem(t *testing.T) {
 	res, err = m.CallTool(ctx, "mcp_fs_read_text_file", json.RawMessage(`{"path":"/etc/hostname"}`), CallOptions{})
 	if err == nil && !res.IsError {
 		t.Fatalf("a file outside the workspace was read: %.80q", res.Text())
+	}
+}
+
+// everythingHTTP starts the real reference server in its Streamable HTTP mode on a free
+// loopback port and returns its endpoint; the server is killed at the end of the test.
+func everythingHTTP(t *testing.T, entry string, node testenv.Runtime) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(node.Path, entry, "streamableHttp")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ready := make(chan error, 1)
+	go func() { // ends when the server's stderr closes, at its kill
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "listening on port") {
+				ready <- nil
+			}
+		}
+		ready <- fmt.Errorf("server-everything ended before it listened")
+	}()
+	select {
+	case err := <-ready:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("server-everything did not listen within 30 s")
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+}
+
+// TestMCPServerEverythingHTTP reaches the real reference server over Streamable HTTP on
+// loopback, through the gate: the card names the server's URL, echo answers once approved,
+// progress passes through, and the header's token (from ${env:…}) is in no log line.
+func TestMCPServerEverythingHTTP(t *testing.T) {
+	entry := everythingServer(t)
+	node := testenv.Node(t)
+	endpoint := everythingHTTP(t, entry, node)
+	t.Setenv("CWX_TEST_EVERYTHING_TOKEN", "tok-3b9e1c")
+	e := newEnv(t, testenv.Runtime{Name: "node", Path: "/nonexistent/node"})
+	e.writeConfig(fmt.Sprintf("[mcp.servers.everything]\nurl = %q\nheaders = {Authorization = \"Bearer ${env:CWX_TEST_EVERYTHING_TOKEN}\"}\n", endpoint))
+	logs := &testenv.Buffer{}
+	m := e.open(func(o *Options) {
+		o.PollInterval, o.Approval = -1, "ask"
+		o.Logger = hclog.New(&hclog.LoggerOptions{Output: io.MultiWriter(logs, &testWriter{t: t}), Level: hclog.Trace})
+	})
+	ctx := context.Background()
+	var cards []ApprovalCard
+	approve := ApproverFunc(func(_ context.Context, c ApprovalCard) (Decision, error) {
+		cards = append(cards, c)
+		return AllowOnce, nil
+	})
+	res, err := m.CallTool(ctx, "mcp_everything_echo", json.RawMessage(`{"message":"over http"}`), CallOptions{Approver: approve})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); got != "Echo: over http" {
+		t.Fatalf("echo = %q", got)
+	}
+	if len(cards) != 1 || !strings.Contains(strings.Join(cards[0].Notes, "\n"), endpoint) {
+		t.Fatalf("cards = %+v, want one naming %s", cards, endpoint)
+	}
+	steps := 0
+	var mu sync.Mutex
+	done, err := m.CallTool(ctx, "mcp_everything_trigger-long-running-operation", json.RawMessage(`{"duration":1,"steps":2}`),
+		CallOptions{Approver: approve, Progress: func(float64, float64, string) { mu.Lock(); steps++; mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if steps < 1 || !strings.Contains(done.Text(), "completed") {
+		t.Errorf("progress steps %d, result %q", steps, done.Text())
+	}
+	mu.Unlock()
+	st := m.MCP().List()[0]
+	if st.State != mcpclient.StateReady || st.URL != endpoint || st.Transport != "http" {
+		t.Errorf("status = %+v", st)
+	}
+	if strings.Contains(logs.String(), "tok-3b9e1c") {
+		t.Fatal("the token is in the log")
 	}
 }
