@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,6 +30,9 @@ const maxRemoteBody = 1 << 40
 // remote is what one remote server's generations connect with: the egress client of its
 // policy and the values to keep out of every error and log line.
 type remote struct {
+	// legacy is set when a POST got a 400, 404 or 405: the hint that the server speaks only
+	// the legacy HTTP+SSE transport.
+	legacy  atomic.Bool
 	client  *egress.Client
 	origin  egress.Origin
 	secrets []string // the expanded header values, and the URL's query when it has one
@@ -55,12 +59,9 @@ func newRemote(cfg config.MCPServer) (*remote, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %q: %w", cfg.Name, err)
 	}
-	r := &remote{origin: origin, safeURL: cfg.URL}
+	r := &remote{origin: origin, safeURL: redactQuery(cfg.URL)}
 	if u.RawQuery != "" {
 		r.secrets = append(r.secrets, u.RawQuery)
-		q := *u
-		q.RawQuery = "…"
-		r.safeURL = q.String()
 	}
 	h := http.Header{}
 	for _, name := range cfg.HeaderNames() {
@@ -75,6 +76,17 @@ func newRemote(cfg config.MCPServer) (*remote, error) {
 	}
 	r.client = egress.New(remotePolicy(cfg, origin, h))
 	return r, nil
+}
+
+// redactQuery is raw with its query, if any, replaced by "…": some services take a key
+// there.
+func redactQuery(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.RawQuery == "" {
+		return raw
+	}
+	u.RawQuery = "…"
+	return u.String()
 }
 
 // remotePolicy is the egress policy of remote server cfg at origin, with the expanded
@@ -103,12 +115,21 @@ func remotePolicy(cfg config.MCPServer, origin egress.Origin, h http.Header) egr
 
 // transport is the go-sdk transport of one generation.
 func (r *remote) transport(cfg config.MCPServer) mcp.Transport {
-	hc := r.client.HTTPClient()
-	hc.Transport = answerCheck{next: hc.Transport, name: cfg.Name}
 	if cfg.Transport == config.MCPSSE {
-		return sseTransport{&mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxEventSize: MaxLineBytes}}
+		return r.sse(cfg)
 	}
-	return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxEventSize: MaxLineBytes}
+	return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: r.httpClient(cfg), MaxEventSize: MaxLineBytes}
+}
+
+// sse is the legacy transport of one generation.
+func (r *remote) sse(cfg config.MCPServer) mcp.Transport {
+	return sseTransport{&mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: r.httpClient(cfg), MaxEventSize: MaxLineBytes}}
+}
+
+func (r *remote) httpClient(cfg config.MCPServer) *http.Client {
+	hc := r.client.HTTPClient()
+	hc.Transport = answerCheck{next: hc.Transport, name: cfg.Name, legacy: &r.legacy}
+	return hc
 }
 
 // sseTransport connects the legacy transport, whose event stream is the GET request of
@@ -174,8 +195,9 @@ func (r *remote) close() { r.client.Close() }
 // MaxLineBytes, as a stdio server's line is; an event stream's events are bounded by the
 // SDK's MaxEventSize.
 type answerCheck struct {
-	next http.RoundTripper
-	name string
+	next   http.RoundTripper
+	name   string
+	legacy *atomic.Bool
 }
 
 func (a answerCheck) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -190,6 +212,12 @@ func (a answerCheck) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("mcp server %q asks for a sign-in (401, WWW-Authenticate: %s): %w (headers = {Authorization = \"Bearer ${env:TOKEN}\"} in its table)", a.name, scheme, ErrOAuth)
 		}
 		return nil, errdefs.New(errdefs.ErrDenied, fmt.Sprintf("mcp server %q refused the request (401 Unauthorized); check the credential its headers give", a.name))
+	}
+	switch resp.StatusCode {
+	case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed:
+		if req.Method == http.MethodPost {
+			a.legacy.Store(true)
+		}
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
 		resp.Body = &jsonCap{rc: resp.Body, left: MaxLineBytes, name: a.name}

@@ -92,6 +92,20 @@ func TestRemoteLegacySSE(t *testing.T) {
 	}
 }
 
+// A server with only the legacy transport, configured as Streamable HTTP (the default), is
+// reached by the spec's fallback: its 4xx to the initialize POST, then the SSE GET.
+func TestRemoteFallsBackToLegacySSE(t *testing.T) {
+	s := echoServer()
+	h := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	srv, _, logs, _ := remoteSet(t, h, config.MCPHTTP, "/sse", nil)
+	if got := text(t, srv, "echo", `{"text":"fallback"}`); got != "echo:fallback" {
+		t.Fatalf("echo = %q", got)
+	}
+	if !strings.Contains(logs.String(), "trying the legacy SSE transport") {
+		t.Fatalf("no fallback logged:\n%s", logs)
+	}
+}
+
 // A redirect to the same origin keeps the headers; the server is reached one hop at a time.
 func TestRemoteRedirectKeepsOriginHeaders(t *testing.T) {
 	s := echoServer()

@@ -173,7 +173,7 @@ func (s *Server) Status() Status {
 		st.PID = s.p.pid
 	}
 	if s.cfg.Remote() {
-		st.Command, st.Transport, st.URL, st.Headers = nil, s.cfg.Transport, s.rem.Load().redact(s.cfg.URL), s.cfg.HeaderNames()
+		st.Command, st.Transport, st.URL, st.Headers = nil, s.cfg.Transport, redactQuery(s.cfg.URL), s.cfg.HeaderNames()
 	}
 	return st
 }
@@ -303,6 +303,12 @@ func (s *Server) start(ctx context.Context) error {
 	relist := make(chan struct{}, 1)
 	client := s.client(relist)
 	cs, err := client.Connect(ctx, schemaTransport{Transport: tr, raw: &s.schemas}, nil)
+	if rem := s.rem.Load(); err != nil && rem != nil && s.cfg.Transport == config.MCPHTTP && rem.legacy.Load() && ctx.Err() == nil {
+		// The spec's backward compatibility: a server whose POST of initialize gets a 4xx
+		// may speak only the legacy HTTP+SSE transport at the same URL.
+		s.log.Info("mcp server answered the Streamable HTTP initialize with a 4xx; trying the legacy SSE transport", "error", s.redact(err.Error()))
+		cs, err = s.client(relist).Connect(ctx, schemaTransport{Transport: rem.sse(s.cfg), raw: &s.schemas}, nil)
+	}
 	if err != nil {
 		p.kill()
 		if c := context.Cause(ctx); c != nil {
