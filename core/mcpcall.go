@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
@@ -155,8 +156,9 @@ func (s *MCPServers) sections() []PromptSection {
 	return out
 }
 
-// servers are config.toml's servers and the trusted plugin servers. A plugin server not
-// trusted, or changed since, is left out; with nothing trusted no plugin folder is read.
+// servers are config.toml's servers and the trusted servers of plugins and of
+// mcp_servers_file files. One not trusted, or changed since, is left out; with nothing
+// trusted no plugin folder or file is read.
 func (s *MCPServers) servers(cfg *config.Config) map[string]config.MCPServer {
 	out := maps.Clone(cfg.MCP)
 	if out == nil {
@@ -165,48 +167,71 @@ func (s *MCPServers) servers(cfg *config.Config) map[string]config.MCPServer {
 	if trust, err := mcpclient.LoadTrust(s.home); err == nil && len(trust) == 0 {
 		return out
 	}
-	cands, trust, err := s.candidates(cfg)
+	cands, trust, fileErrs, err := s.candidates(cfg)
 	if err != nil {
-		s.log.Warn("mcp: the plugins' MCP servers are not run", "error", err)
+		s.log.Warn("mcp: the plugins' and files' MCP servers are not run", "error", err)
 		return out
+	}
+	for _, e := range fileErrs {
+		s.log.Warn("mcp: a file's MCP servers are not run", "error", e)
 	}
 	for _, c := range cands {
 		if r := mcpclient.ReviewOf(c, trust); r.Trusted {
 			out[c.Server.Name] = c.Server
 		} else if c.Problem == "" {
-			s.log.Debug("mcp: a plugin's server is not trusted", "server", c.Server.Name, "plugin", c.Plugin)
+			s.log.Debug("mcp: a server is not trusted", "server", c.Server.Name, "plugin", c.Plugin, "file", c.Server.Source)
 		}
 	}
 	return out
 }
 
-// candidates are the MCP servers of the enabled, trusted Claude Code plugins, and the trust
-// file.
-func (s *MCPServers) candidates(cfg *config.Config) ([]mcpclient.Candidate, map[string]mcpclient.TrustEntry, error) {
+// candidates are the MCP servers of the enabled, trusted Claude Code plugins and of the
+// mcp_servers_file files (with the errors of the files that could not be read), and the
+// trust file.
+func (s *MCPServers) candidates(cfg *config.Config) ([]mcpclient.Candidate, map[string]mcpclient.TrustEntry, []error, error) {
 	trust, err := mcpclient.LoadTrust(s.home)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ps, _, err := s.store.ClaudeCode()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return mcpclient.Candidates(ps, cfg.MCP), trust, nil
+	files, fileErrs := mcpclient.ReadFiles(cfg.MCPFiles, os.LookupEnv)
+	return mcpclient.Candidates(ps, files, cfg.MCP), trust, fileErrs, nil
 }
 
-// Review says what the server name would run and the token that trusts it: a server of an
-// enabled, trusted Claude Code plugin's .mcp.json. A server of config.toml is the user's
-// decision and needs no trust (its review says so, with no token).
+// Problems are what keeps the servers of an mcp_servers_file from running at all: a file
+// that cannot be read, is not a Claude Code or VS Code MCP file, or names a variable that
+// is not set. Each names its file.
+func (s *MCPServers) Problems() []string {
+	cfg, err := config.LoadHome(s.home)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	_, errs := mcpclient.ReadFiles(cfg.MCPFiles, os.LookupEnv)
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+// Review says what the server name would run or reach and the token that trusts it: a
+// server of an enabled, trusted Claude Code plugin's .mcp.json or of an mcp_servers_file. A
+// server of config.toml is the user's decision and needs no trust (its review says so, with
+// no token).
 func (s *MCPServers) Review(name string) (MCPReview, error) {
 	cfg, err := config.LoadHome(s.home)
 	if err != nil {
 		return MCPReview{}, err
 	}
 	if c, ok := cfg.MCP[name]; ok {
-		return MCPReview{Name: name, Command: append([]string{c.Command}, c.Args...), Env: slices.Sorted(maps.Keys(c.Env)), Cwd: c.Cwd,
-			Identity: c.Identity(), Trusted: true, Note: mcpclient.ReviewNote + "; a server of config.toml is your decision and needs no trust"}, nil
+		r := mcpclient.ReviewOfServer(c)
+		r.Trusted, r.Note = true, r.Note+"; a server of config.toml is your decision and needs no trust"
+		return r, nil
 	}
-	cands, trust, err := s.candidates(cfg)
+	cands, trust, fileErrs, err := s.candidates(cfg)
 	if err != nil {
 		return MCPReview{}, err
 	}
@@ -215,10 +240,11 @@ func (s *MCPServers) Review(name string) (MCPReview, error) {
 			return mcpclient.ReviewOf(c, trust), nil
 		}
 	}
-	return MCPReview{}, fmt.Errorf("%w: no MCP server %q in config.toml or in an enabled, trusted Claude Code plugin; `cwx mcp list` and `cwx plugin list` list them", ErrNotAvailable, name)
+	err = fmt.Errorf("%w: no MCP server %q in config.toml, an mcp_servers_file or an enabled, trusted Claude Code plugin; `cwx mcp list` and `cwx plugin list` list them", ErrNotAvailable, name)
+	return MCPReview{}, errors.Join(append([]error{err}, fileErrs...)...)
 }
 
-// Trust trusts the plugin's server name exactly as Review showed it: token must be that
+// Trust trusts the plugin's or file's server name exactly as Review showed it: token must be that
 // review's. A later change of what would run (a new plugin version, other arguments) needs a
 // new review. It takes effect in the next Manager (the next cwx command).
 func (s *MCPServers) Trust(name, token string) error {
@@ -226,7 +252,7 @@ func (s *MCPServers) Trust(name, token string) error {
 	switch {
 	case err != nil:
 		return err
-	case r.Plugin == "":
+	case r.Plugin == "" && r.Source == "":
 		return fmt.Errorf("%w: MCP server %q is in config.toml: it needs no trust", ErrInvalidInput, name)
 	case r.Problem != "":
 		return fmt.Errorf("%w: MCP server %q cannot run: %s", ErrNotAvailable, name, r.Problem)
@@ -237,7 +263,7 @@ func (s *MCPServers) Trust(name, token string) error {
 	if err != nil {
 		return err
 	}
-	trust[name] = mcpclient.TrustEntry{Plugin: r.Plugin, Identity: r.Identity}
+	trust[name] = mcpclient.TrustEntry{Plugin: r.Plugin, Source: r.Source, Identity: r.Identity}
 	return mcpclient.SaveTrust(s.home, trust)
 }
 

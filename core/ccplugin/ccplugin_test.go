@@ -70,7 +70,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty body", cmd("commands/a.md", "---\ndescription: x\n---\n\n"), "the prompt (the text after the frontmatter) is empty"},
 		{"bad name", cmd("commands/a b.md", "body"), "rename the file"},
 		{"escape", cmd("commands/a.md", "body \x1b[31m"), "remove the control characters"},
-		{"mcp not JSON", mcp(`[`), ".mcp.json: not Claude Code's .mcp.json"},
+		{"mcp not JSON", mcp(`[`), ".mcp.json: not a usable MCP servers file: not a JSON object"},
 		{"mcp neither", mcp(`{"mcpServers": {"x": {}}}`), `server "x" needs a command`},
 	} {
 		var e *Error

@@ -1,11 +1,11 @@
 package ccplugin
 
 import (
-	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
-	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/mcpfile"
 )
 
 // MCPServer is one server of .mcp.json, as the review shows it. cwx starts a stdio one only
@@ -21,6 +21,10 @@ type MCPServer struct {
 	// EnvValues are those variables with their values, for running the server once it is
 	// trusted (core/mcpclient); never printed.
 	EnvValues map[string]string `json:"-"`
+	// Headers are the names of a remote server's headers; HeaderValues their values, never
+	// printed.
+	Headers      []string          `json:"headers,omitempty"`
+	HeaderValues map[string]string `json:"-"`
 }
 
 // Line is the server as one line for a person: its command and arguments, or its URL.
@@ -31,38 +35,25 @@ func (s MCPServer) Line() string {
 	return strings.Join(append([]string{s.Command}, s.Args...), " ")
 }
 
-// ParseMCP reads .mcp.json: {"mcpServers": {name: {command, args?, env?} | {type?, url}}},
-// servers sorted by name.
+// ParseMCP reads .mcp.json, Claude Code's format as core/mcpfile reads it (one reader of
+// the format): {"mcpServers": {name: {command, args?, env?} | {type?, url, headers?}}},
+// servers sorted by name, nothing expanded.
 func ParseMCP(data []byte) ([]MCPServer, error) {
-	var f struct {
-		Servers map[string]struct {
-			Command string            `json:"command"`
-			Args    []string          `json:"args"`
-			Env     map[string]string `json:"env"`
-			Type    string            `json:"type"`
-			URL     string            `json:"url"`
-		} `json:"mcpServers"`
+	f, err := mcpfile.Decode(data)
+	if err != nil {
+		return nil, &Error{File: MCPFile, Reason: err.Error()}
 	}
-	if err := decodeOne(data, &f); err != nil {
-		return nil, &Error{File: MCPFile, Reason: fmt.Sprintf("not Claude Code's .mcp.json (%v); write {\"mcpServers\": {\"name\": {\"command\": \"...\", \"args\": []}}}", err)}
+	if f.Format != mcpfile.ClaudeCode {
+		return nil, &Error{File: MCPFile, Reason: "a plugin's .mcp.json is Claude Code's format: its servers go under mcpServers, not servers"}
 	}
 	var out []MCPServer
-	for name, s := range f.Servers {
-		srv := MCPServer{Name: name, Command: s.Command, Args: s.Args, Type: s.Type, URL: s.URL, EnvValues: s.Env}
-		for k := range s.Env {
-			srv.Env = append(srv.Env, k)
-		}
-		slices.Sort(srv.Env)
-		for _, t := range append([]string{name, s.Command, s.Type, s.URL}, append(s.Args, srv.Env...)...) {
-			if err := inert.Check(t); err != nil {
-				return nil, &Error{File: MCPFile, Reason: fmt.Sprintf("server %q: %v", name, err)}
-			}
-		}
-		if (s.Command == "") == (s.URL == "") {
-			return nil, &Error{File: MCPFile, Reason: fmt.Sprintf("server %q needs a command (a local server) or a url (a remote one), not both or neither", name)}
+	for _, s := range f.Servers {
+		srv := MCPServer{Name: s.Name, Command: s.Command, Args: s.Args, EnvValues: s.Env, HeaderValues: s.Headers,
+			Env: slices.Sorted(maps.Keys(s.Env)), Headers: slices.Sorted(maps.Keys(s.Headers))}
+		if s.URL != "" {
+			srv.Type, srv.URL = s.Type, s.URL
 		}
 		out = append(out, srv)
 	}
-	slices.SortFunc(out, func(a, b MCPServer) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }

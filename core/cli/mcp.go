@@ -89,6 +89,9 @@ func newMCPListCmd() *cobra.Command {
 					}
 					out = append(out, row)
 				}
+				for _, p := range mc.Problems() { // a file whose servers cannot run at all
+					printf(cmd.ErrOrStderr(), "warning: %s\n", oneLine(stripEscapes(p)))
+				}
 				return writeReport(cmd.OutOrStdout(), asJSON, out, writeMCPTable)
 			})
 		},
@@ -100,11 +103,11 @@ func newMCPListCmd() *cobra.Command {
 
 func writeMCPTable(w io.Writer, rows []MCPServerJSON) {
 	if len(rows) == 0 {
-		printf(w, "no MCP servers (add [mcp.servers.<name>] tables with a command to config.toml)\n")
+		printf(w, "no MCP servers (add [mcp.servers.<name>] tables with a command or a url to config.toml, or name a .mcp.json with mcp_servers_file)\n")
 		return
 	}
 	tw := newTable(w)
-	printf(tw, "NAME\tSTATE\tPID\tTOOLS\tRESTARTS\tAPPROVAL\tCOMMAND\tLAST ERROR\n")
+	printf(tw, "NAME\tSTATE\tPID\tTOOLS\tRESTARTS\tAPPROVAL\tCOMMAND OR URL\tLAST ERROR\n")
 	for _, r := range rows {
 		pid, tools := "-", fmt.Sprint(r.Tools)
 		if r.PID != 0 {
@@ -114,7 +117,7 @@ func writeMCPTable(w io.Writer, rows []MCPServerJSON) {
 			tools += " (cached)"
 		}
 		printf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.State, pid, tools, r.Restarts, r.Approval,
-			oneLine(strings.Join(r.Command, " ")), oneLine(r.LastErr))
+			oneLine(mcpWhat(r.Command, r.Transport, r.URL)), oneLine(r.LastErr))
 	}
 	_ = tw.Flush()
 }
@@ -147,9 +150,31 @@ func newMCPShowCmd() *cobra.Command {
 	return cmd
 }
 
+// mcpWhat is a server in one line: its command, or its transport and URL.
+func mcpWhat(command []string, transport, url string) string {
+	if url != "" {
+		return transport + " " + url
+	}
+	return strings.Join(command, " ")
+}
+
+// writeMCPReaches prints a remote server's URL and header names, else nothing.
+func writeMCPReaches(w io.Writer, transport, url string, headers []string) bool {
+	if url == "" {
+		return false
+	}
+	printf(w, "reaches:  %s (%s, from the core)\n", oneLine(url), transport)
+	if len(headers) > 0 {
+		printf(w, "headers:  %s (values not shown)\n", strings.Join(headers, ", "))
+	}
+	return true
+}
+
 func writeMCPServer(w io.Writer, s MCPServerJSON) {
 	printf(w, "server:   %s (%s)\n", s.Name, s.State)
-	printf(w, "runs:     %s (unsandboxed, with your rights)\n", oneLine(strings.Join(s.Command, " ")))
+	if !writeMCPReaches(w, s.Transport, s.URL, s.Headers) {
+		printf(w, "runs:     %s (unsandboxed, with your rights)\n", oneLine(strings.Join(s.Command, " ")))
+	}
 	if s.Cwd != "" {
 		printf(w, "cwd:      %s\n", s.Cwd)
 	}
@@ -237,11 +262,12 @@ func newMCPReviewCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "review NAME",
-		Short: "Show what a plugin's MCP server would run, and the token that trusts exactly that",
-		Long: "A server a Claude Code plugin's .mcp.json brings runs only once trusted. review prints its\n" +
-			"command, arguments, the names of the variables it sets and where it runs, and a token\n" +
-			"bound to all of them: `cwx mcp trust NAME --token T` trusts exactly that. A server of\n" +
-			"config.toml is your decision and needs no trust.",
+		Short: "Show what a plugin's or an MCP file's server would run or reach, and the token that trusts exactly that",
+		Long: "A server a Claude Code plugin's .mcp.json brings, or one of a file mcp_servers_file names,\n" +
+			"runs only once trusted. review prints its command, arguments, the names of the variables\n" +
+			"it sets and where it runs (or the URL it reaches and the names of its headers), and a\n" +
+			"token bound to all of them: `cwx mcp trust NAME --token T` trusts exactly that. A server\n" +
+			"of config.toml is your decision and needs no trust.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMCP(cmd, func(_ context.Context, _ liveCore, mc *core.MCPServers) error {
@@ -259,15 +285,20 @@ func newMCPReviewCmd() *cobra.Command {
 
 func writeMCPReview(w io.Writer, r core.MCPReview) {
 	from := "config.toml"
-	if r.Plugin != "" {
+	switch {
+	case r.Plugin != "":
 		from = "plugin " + r.Plugin
+	case r.Source != "":
+		from = r.Source
 	}
-	printf(w, "server:   %s (from %s)\n", r.Name, from)
-	printf(w, "runs:     %s\n", oneLine(strings.Join(r.Command, " ")))
-	if len(r.Env) > 0 {
-		printf(w, "sets:     %s (values not shown)\n", strings.Join(r.Env, ", "))
+	printf(w, "server:   %s (from %s)\n", r.Name, oneLine(from))
+	if !writeMCPReaches(w, r.Transport, r.URL, r.Headers) {
+		printf(w, "runs:     %s\n", oneLine(strings.Join(r.Command, " ")))
+		if len(r.Env) > 0 {
+			printf(w, "sets:     %s (values not shown)\n", strings.Join(r.Env, ", "))
+		}
+		printf(w, "in:       %s\n", r.Cwd)
 	}
-	printf(w, "in:       %s\n", r.Cwd)
 	printf(w, "identity: sha256:%s\n", r.Identity)
 	printf(w, "note:     %s\n", r.Note)
 	switch {
@@ -284,7 +315,7 @@ func newMCPTrustCmd() *cobra.Command {
 	var token string
 	cmd := &cobra.Command{
 		Use:   "trust NAME --token T",
-		Short: "Trust a plugin's MCP server exactly as `cwx mcp review` showed it",
+		Short: "Trust a plugin's or an MCP file's server exactly as `cwx mcp review` showed it",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if token == "" {

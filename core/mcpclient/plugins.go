@@ -42,16 +42,23 @@ type Candidate struct {
 
 // Review is what `cwx mcp review NAME` prints: what would run, and the token that trusts it.
 type Review struct {
-	Name     string   `json:"name"`
-	Plugin   string   `json:"plugin"`
-	Command  []string `json:"command"`
-	Env      []string `json:"env"` // names only
-	Cwd      string   `json:"cwd"`
-	Identity string   `json:"identity"`
-	Token    string   `json:"token,omitempty"`
-	Trusted  bool     `json:"trusted"`
-	Problem  string   `json:"problem,omitempty"`
-	Note     string   `json:"note"`
+	Name   string `json:"name"`
+	Plugin string `json:"plugin,omitempty"`
+	// Source is the mcp_servers_file the server is read from, "" for a plugin's or
+	// config.toml's.
+	Source  string   `json:"source,omitempty"`
+	Command []string `json:"command,omitempty"`
+	Env     []string `json:"env,omitempty"` // names only
+	Cwd     string   `json:"cwd,omitempty"`
+	// Transport, URL and Headers (names only) are a remote server's.
+	Transport string   `json:"transport"`
+	URL       string   `json:"url,omitempty"`
+	Headers   []string `json:"headers,omitempty"`
+	Identity  string   `json:"identity"`
+	Token     string   `json:"token,omitempty"`
+	Trusted   bool     `json:"trusted"`
+	Problem   string   `json:"problem,omitempty"`
+	Note      string   `json:"note"`
 }
 
 // ReviewNote is what every review says of a server.
@@ -59,19 +66,43 @@ const ReviewNote = "an MCP server runs unsandboxed, with your rights, in the wor
 
 // ReviewOf is c's review under trust.
 func ReviewOf(c Candidate, trust map[string]TrustEntry) Review {
-	s := c.Server
-	r := Review{Name: s.Name, Plugin: c.Plugin, Command: append([]string{s.Command}, s.Args...), Env: slices.Sorted(maps.Keys(s.Env)),
-		Cwd: "(the workspace)", Identity: s.Identity(), Problem: c.Problem, Note: ReviewNote}
-	if r.Env == nil {
-		r.Env = []string{}
-	}
+	r := ReviewOfServer(c.Server)
+	r.Plugin, r.Problem = c.Plugin, c.Problem
 	if c.Problem == "" {
-		r.Token = Token(c.Plugin, s.Name, r.Identity)
-		e, ok := trust[s.Name]
-		r.Trusted = ok && e.Plugin == c.Plugin && e.Identity == r.Identity
+		r.Token = Token(c.from(), c.Server.Name, r.Identity)
+		e, ok := trust[c.Server.Name]
+		r.Trusted = ok && e.from() == c.from() && e.Identity == r.Identity
 	}
 	return r
 }
+
+// from is what brought the server: its plugin's id, or file:<path> for an mcp_servers_file.
+func (c Candidate) from() string {
+	if c.Plugin != "" {
+		return c.Plugin
+	}
+	return "file:" + c.Server.Source
+}
+
+
+// ReviewOfServer is what a review shows of s, without trust: what runs and where, or what is
+// reached and with which headers (names only), and the identity.
+func ReviewOfServer(s config.MCPServer) Review {
+	r := Review{Name: s.Name, Source: s.Source, Transport: s.Transport, Identity: s.Identity(), Note: ReviewNote}
+	if s.Remote() {
+		r.URL, r.Headers, r.Note = redactQuery(s.URL), s.HeaderNames(), RemoteReviewNote
+		return r
+	}
+	r.Transport = config.MCPStdio
+	r.Command, r.Env, r.Cwd = append([]string{s.Command}, s.Args...), slices.Sorted(maps.Keys(s.Env)), s.Cwd
+	if r.Cwd == "" {
+		r.Cwd = "(the workspace)"
+	}
+	return r
+}
+
+// RemoteReviewNote is what every review says of a remote server.
+const RemoteReviewNote = "a remote MCP server is reached from the core, its headers for its URL's origin only; its tools go through the hooks and the approval gate"
 
 // Token is the trust token of a plugin's server with identity.
 func Token(plugin, name, identity string) string {
@@ -101,18 +132,17 @@ func PluginServerName(name string) string {
 	return out
 }
 
-// Candidates are the MCP servers of the Claude Code plugins ps, as cwx would run them, sorted
-// by name. A name that configured (config.toml's servers) has, or that two servers share, is
-// a problem of each plugin server that has it.
-func Candidates(ps []plugins.ClaudeDesired, configured map[string]config.MCPServer) []Candidate {
+// Candidates are the MCP servers of the Claude Code plugins ps and of the mcp_servers_file
+// files, as cwx would run them, sorted by name. A name that configured (config.toml's
+// servers) has, or that two servers share, is a problem of each server that has it.
+func Candidates(ps []plugins.ClaudeDesired, files []FileServers, configured map[string]config.MCPServer) []Candidate {
 	var out []Candidate
-	count := map[string]int{}
 	for _, p := range ps {
 		for _, m := range p.Plugin.MCP {
 			c := Candidate{Plugin: p.ID}
 			name := PluginServerName(m.Name)
 			expand := func(s string) string { return strings.ReplaceAll(s, "${CLAUDE_PLUGIN_ROOT}", p.Root) }
-			c.Server = config.MCPServer{Name: name, Plugin: p.ID, Command: expand(m.Command), Approval: config.MCPApprovalAsk,
+			c.Server = config.MCPServer{Name: name, Transport: config.MCPStdio, Plugin: p.ID, Command: expand(m.Command), Approval: config.MCPApprovalAsk,
 				TimeoutS: config.DefaultMCPTimeoutS, MaxResultBytes: config.DefaultMCPResultBytes, Env: map[string]string{}}
 			for _, a := range m.Args {
 				c.Server.Args = append(c.Server.Args, expand(a))
@@ -123,32 +153,46 @@ func Candidates(ps []plugins.ClaudeDesired, configured map[string]config.MCPServ
 			switch {
 			case m.URL != "":
 				c.Server.Name = m.Name
-				c.Problem = "a remote server (" + m.Line() + "); cwx runs stdio servers only"
+				c.Problem = "a remote server in a plugin (" + m.Line() + "); cwx runs a plugin's stdio servers only (name a remote server in config.toml)"
 			case name == "":
 				c.Server.Name = m.Name
 				c.Problem = fmt.Sprintf("no cwx name fits %q (^[a-z][a-z0-9-]{0,31}$)", m.Name)
-			default:
-				if _, ok := configured[name]; ok {
-					c.Problem = fmt.Sprintf("config.toml already has a server %q", name)
-				}
-				count[name]++
 			}
 			out = append(out, c)
 		}
 	}
+	out = append(out, fileCandidates(files)...)
+	count := map[string]int{}
+	for i, c := range out {
+		if c.Problem != "" {
+			continue
+		}
+		if _, ok := configured[c.Server.Name]; ok {
+			out[i].Problem = fmt.Sprintf("config.toml already has a server %q", c.Server.Name)
+		}
+		count[c.Server.Name]++
+	}
 	for i, c := range out {
 		if c.Problem == "" && count[c.Server.Name] > 1 {
-			out[i].Problem = fmt.Sprintf("another plugin's server is also called %q", c.Server.Name)
+			out[i].Problem = fmt.Sprintf("another plugin's or file's server is also called %q", c.Server.Name)
 		}
 	}
-	slices.SortFunc(out, func(a, b Candidate) int { return strings.Compare(a.Server.Name, b.Server.Name) })
+	slices.SortStableFunc(out, func(a, b Candidate) int { return strings.Compare(a.Server.Name, b.Server.Name) })
 	return out
 }
 
-// TrustEntry is one trusted plugin server.
+// TrustEntry is one trusted server of a plugin or of an mcp_servers_file.
 type TrustEntry struct {
-	Plugin   string `json:"plugin"`
+	Plugin   string `json:"plugin,omitempty"`
+	Source   string `json:"source,omitempty"`
 	Identity string `json:"identity"`
+}
+
+func (e TrustEntry) from() string {
+	if e.Plugin != "" {
+		return e.Plugin
+	}
+	return "file:" + e.Source
 }
 
 type trustFile struct {

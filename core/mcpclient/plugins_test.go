@@ -28,7 +28,7 @@ func TestCandidatesAndTrust(t *testing.T) {
 		{Name: "dup", Command: "a"},
 	}}}
 	other := plugins.ClaudeDesired{ID: "other", Root: "/stage/other", Plugin: &ccplugin.Plugin{MCP: []ccplugin.MCPServer{{Name: "dup", Command: "b"}}}}
-	cands := Candidates([]plugins.ClaudeDesired{kit, other}, map[string]config.MCPServer{"fs": {Name: "fs"}})
+	cands := Candidates([]plugins.ClaudeDesired{kit, other}, nil, map[string]config.MCPServer{"fs": {Name: "fs"}})
 	byName := map[string][]Candidate{}
 	for _, c := range cands {
 		byName[c.Server.Name] = append(byName[c.Server.Name], c)
