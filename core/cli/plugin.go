@@ -85,7 +85,7 @@ func init() {
 			pluginToggleCmd("disable", "Disable a plugin; running cwx processes drop it within a second", (*plugins.Store).Disable),
 			pluginToggleCmd("untrust", "Drop a plugin's trust receipt", (*plugins.Store).Untrust),
 			pluginRemoveCmd(), pluginListCmd(), pluginShowCmd(), pluginReloadCmd(),
-			pluginOutdatedCmd(), pluginUpdateCmd(), pluginMarketplaceCmd())
+			pluginOutdatedCmd(), pluginUpdateCmd(), pluginMarketplaceCmd(), pluginImportCmd())
 		cmd.AddCommand(pluginAuthorCmds()...)
 		return cmd
 	})

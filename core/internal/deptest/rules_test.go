@@ -79,6 +79,15 @@ var rules = []Rule{
 		Deny: []string{pkg("core"), pkg("core/cli/..."), pkg("core/mcpserve/..."), pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/supervisor/...")},
 	},
 	{
+		// a bundle is read, composed and installed through the plugin store: nothing of it
+		// runs, and it reaches no host, owner or call path
+		Name: "the DSH bundle resolver runs nothing and knows no call path",
+		From: []string{pkg("core/dshbundle/...")},
+		Deny: append([]string{pkg("core"), pkg("core/cli/..."), pkg("core/owners/..."), pkg("core/tickets/..."),
+			pkg("core/mcpclient/...")}, processCode...),
+		Allow: []string{pkg("nodeshim/jshost"), pkg("shared/frame")},
+	},
+	{
 		// the CLI reaches the owners, their hosts and what the call path keeps only through
 		// core's facade (Manager, its result and error types)
 		Name:   "the CLI goes through the core's facade",

@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cwx-dev/cwx/core/dshbundle"
+)
+
+// copyDir copies the regular files of src into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dshBaseBundle is the monorepo's real dsh-base bundle package (testdata/dsh-bundle/base)
+// carrying three census fixtures its rows name under node_modules, as a packed bundle with
+// bundled dependencies would.
+func dshBaseBundle(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "dsh-base")
+	copyDir(t, "../../testdata/dsh-bundle/base", dir)
+	for _, p := range []string{"llm-retry", "spill-policy", "skill-badge"} {
+		copyDir(t, "../../testdata/dsh-census/"+p, filepath.Join(dir, "node_modules", "@deepseek-ai", "dsh-"+p))
+	}
+	return dir
+}
+
+func importPreview(t *testing.T, dir string) PluginImportResult {
+	t.Helper()
+	var out PluginImportResult
+	if err := json.Unmarshal([]byte(mustCLI(t, "plugin", "import", "dsh", dir, "--json")), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestPluginImportDSH: the real dsh-base bundle is previewed (every row listed), installed
+// by the previewed hash only, and what it carries lands disabled and untrusted.
+func TestPluginImportDSH(t *testing.T) {
+	pluginHome(t)
+	installJSON(t, "../../testdata/dsh-census/shell-env")
+	dir := dshBaseBundle(t)
+
+	pv := importPreview(t, dir)
+	if pv.Bundle != "@deepseek-ai/dsh-base" || pv.Version != "0.1.0-rc.8" || len(pv.Rows) != 78 {
+		t.Fatalf("preview: %s %s, %d rows", pv.Bundle, pv.Version, len(pv.Rows))
+	}
+	rows := map[string]dshbundle.Row{}
+	for _, r := range pv.Rows {
+		rows[r.ID] = r
+	}
+	for id, kind := range map[string]string{"llm-retry": dshbundle.SourceBundled, "spill-policy": dshbundle.SourceBundled,
+		"skill-badge": dshbundle.SourceBundled, "shell-env": dshbundle.SourceInstalled, "timer": dshbundle.SourceMissing,
+		"tool-subagent-list-agents": dshbundle.SourceUnsupported} {
+		if got := rows[id].Source; got == nil || got.Kind != kind {
+			t.Errorf("row %s: source %+v, want %s", id, got, kind)
+		}
+	}
+	if rows["skill-badge"].Disabled != "yes" || rows["tool-bash"].Disabled != "!!js process.platform === 'win32'" {
+		t.Errorf("disabled: %q %q", rows["skill-badge"].Disabled, rows["tool-bash"].Disabled)
+	}
+
+	// The text review lists every row with its plugin, and ends with the hash to install.
+	text := mustCLI(t, "plugin", "import", "dsh", dir)
+	for _, r := range pv.Rows {
+		if !strings.Contains(text, "  "+r.ID+"  "+r.Name+"\n") {
+			t.Errorf("the review does not list row %s (%s)", r.ID, r.Name)
+		}
+	}
+	for _, want := range []string{
+		"bundle   @deepseek-ai/dsh-base 0.1.0-rc.8\n",
+		"rows     78 (3 bundled, 1 installed, 73 missing, 1 unsupported; 5 disabled)\n",
+		`config    {"maxInlineBytes":50000}`,
+		"source    bundled node_modules/@deepseek-ai/dsh-llm-retry, closure sha256:",
+		"source    installed @deepseek-ai/dsh-shell-env 0.1.0-rc.8",
+		"composition sha256:" + pv.SHA256 + "\n",
+		"cwx plugin import dsh " + dir + " --hash sha256:" + pv.SHA256 + "\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the review lacks %q:\n%s", want, text)
+		}
+	}
+
+	// A byte changed after the preview is refused, and nothing is installed.
+	lib := filepath.Join(dir, "node_modules/@deepseek-ai/dsh-llm-retry/lib/index.js")
+	orig, err := os.ReadFile(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lib, append(append([]byte{}, orig...), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runPluginCLI(t, "plugin", "import", "dsh", dir, "--hash", "sha256:"+pv.SHA256)
+	if r.code != ExitInvalid || !strings.Contains(r.stderr, "changed since the preview") {
+		t.Fatalf("changed bytes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if list := mustCLI(t, "plugin", "list"); strings.Contains(list, "dsh-llm-retry") {
+		t.Fatalf("installed after a refusal:\n%s", list)
+	}
+	if err := os.WriteFile(lib, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The previewed hash installs exactly that composition.
+	var res PluginImportResult
+	if err := json.Unmarshal([]byte(mustCLI(t, "plugin", "import", "dsh", dir, "--hash", "sha256:"+pv.SHA256, "--json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]PluginImportedPlugin{}
+	for _, p := range res.Installed {
+		got[p.Package] = p
+	}
+	for _, id := range []string{"@deepseek-ai/dsh-llm-retry", "@deepseek-ai/dsh-spill-policy"} {
+		p := got[id]
+		if p.Install == nil || p.Install.Status != "not trusted" || p.Install.Closure != rows[strings.TrimPrefix(id, "@deepseek-ai/dsh-")].Source.Closure {
+			t.Errorf("%s: %+v %+v", id, p, p.Install)
+		}
+	}
+	if p := got["@deepseek-ai/dsh-skill-badge"]; p.Install != nil || p.Skipped != "disabled" {
+		t.Errorf("skill-badge (disabled): %+v", p)
+	}
+	if p := got["@deepseek-ai/dsh-shell-env"]; p.Install != nil || !strings.Contains(p.Skipped, "installed already") {
+		t.Errorf("shell-env (installed): %+v", p)
+	}
+
+	// Installing again is a no-op; the text says what each row got and what comes next.
+	out := mustCLI(t, "plugin", "import", "dsh", dir, "--hash", pv.SHA256)
+	for _, want := range []string{
+		"composition sha256:" + pv.SHA256 + " of @deepseek-ai/dsh-base 0.1.0-rc.8, as previewed\n",
+		"@deepseek-ai/dsh-llm-retry 0.1.0-rc.8 is already installed with these bytes (not trusted) (row llm-retry)\n",
+		"not installed @deepseek-ai/dsh-skill-badge (row skill-badge): disabled\n",
+		"[plugins.\"@deepseek-ai/dsh-spill-policy\".config]\nmaxInlineBytes = 50000\n",
+		"next: cwx plugin review @deepseek-ai/dsh-llm-retry\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the import lacks %q:\n%s", want, out)
+		}
+	}
+	// and each installed plugin is reviewed as any plugin
+	if tok := reviewToken(t, "@deepseek-ai/dsh-llm-retry"); !strings.HasPrefix(tok, "rv1-") {
+		t.Fatalf("review token %q", tok)
+	}
+}
+
+func TestPluginImportDSHRefusesWhatIsNoBundle(t *testing.T) {
+	pluginHome(t)
+	r := runPluginCLI(t, "plugin", "import", "dsh", "../../testdata/dsh-census/shell-env")
+	if r.code != ExitInvalid || !strings.Contains(r.stderr, "declares no dsh.bundle.patch") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
