@@ -33,13 +33,13 @@ func copyDir(t *testing.T, src, dst string) {
 }
 
 // dshBaseBundle is the monorepo's real dsh-base bundle package (testdata/dsh-bundle/base)
-// carrying three census fixtures its rows name under node_modules, as a packed bundle with
+// carrying four census fixtures its rows name under node_modules, as a packed bundle with
 // bundled dependencies would.
 func dshBaseBundle(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "dsh-base")
 	copyDir(t, "../../testdata/dsh-bundle/base", dir)
-	for _, p := range []string{"llm-retry", "spill-policy", "skill-badge"} {
+	for _, p := range []string{"llm-retry", "spill-policy", "skill-badge", "tool-todo"} {
 		copyDir(t, "../../testdata/dsh-census/"+p, filepath.Join(dir, "node_modules", "@deepseek-ai", "dsh-"+p))
 	}
 	return dir
@@ -89,7 +89,7 @@ func TestPluginImportDSH(t *testing.T) {
 	}
 	for _, want := range []string{
 		"bundle   @deepseek-ai/dsh-base 0.1.0-rc.8\n",
-		"rows     78 (3 bundled, 1 installed, 73 missing, 1 unsupported; 5 disabled)\n",
+		"rows     78 (4 bundled, 1 installed, 72 missing, 1 unsupported; 5 disabled)\n",
 		`config    {"maxInlineBytes":50000}`,
 		"source    bundled node_modules/@deepseek-ai/dsh-llm-retry, closure sha256:",
 		"source    installed @deepseek-ai/dsh-shell-env 0.1.0-rc.8",
@@ -138,6 +138,10 @@ func TestPluginImportDSH(t *testing.T) {
 	}
 	if p := got["@deepseek-ai/dsh-skill-badge"]; p.Install != nil || p.Skipped != "disabled" {
 		t.Errorf("skill-badge (disabled): %+v", p)
+	}
+	// a package the store refuses is refused by name, and the others still install
+	if p := got["@deepseek-ai/dsh-tool-todo"]; p.Install != nil || !strings.Contains(p.Skipped, "refused at install: ") || !strings.Contains(p.Skipped, "zod") {
+		t.Errorf("tool-todo (refused): %+v", p)
 	}
 	if p := got["@deepseek-ai/dsh-shell-env"]; p.Install != nil || !strings.Contains(p.Skipped, "installed already") {
 		t.Errorf("shell-env (installed): %+v", p)

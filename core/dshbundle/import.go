@@ -1,6 +1,7 @@
 package dshbundle
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,8 +27,8 @@ type Installed struct {
 	Rows    []string `json:"rows"` // the ids of the rows that name it
 	// Result is set when it was installed (disabled and untrusted, or unchanged).
 	Result *plugins.InstallResult `json:"-"`
-	// Skipped says why it was not installed: disabled, missing, unsupported, or its code
-	// is the installed plugin's.
+	// Skipped says why it was not installed: disabled, missing, unsupported, refused at
+	// install, or its code is the installed plugin's.
 	Skipped string `json:"skipped,omitempty"`
 }
 
@@ -35,8 +36,10 @@ type Installed struct {
 // hex with or without "sha256:"), installs the package of every row that is not disabled
 // and whose plugin the bundle carries, through s.InstallWith pinned to the closure the
 // preview hashed: each is recorded disabled and untrusted, and bytes under an installed id
-// become a new version that runs only once reviewed and trusted again. Rows whose plugin is
-// installed keep its code; missing and unsupported rows are reported, not installed.
+// become a new version that runs only once reviewed and trusted again. A package the store
+// refuses (install scripts, dependencies it does not bundle, a bad manifest) is reported as
+// refused and the others go on. Rows whose plugin is installed keep its code; missing and
+// unsupported rows are reported, not installed.
 func Install(s *plugins.Store, src, want string) (*Composition, []Installed, error) {
 	want = strings.TrimPrefix(strings.TrimSpace(want), "sha256:")
 	var out []Installed
@@ -100,6 +103,11 @@ func installRows(s *plugins.Store, src string, c *Composition) ([]Installed, err
 				Label:   src + " (" + r.Source.Rel + ")",
 				Closure: r.Source.Closure,
 			})
+			if errors.Is(err, plugins.ErrRefused) || errors.Is(err, plugins.ErrManifest) {
+				// refused by name, as `cwx plugin install` refuses it; the others go on
+				out[i].Skipped = "refused at install: " + err.Error()
+				continue
+			}
 			if err != nil {
 				return out, fmt.Errorf("install %s of the bundle: %w", r.Source.Package, err)
 			}
