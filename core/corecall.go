@@ -184,6 +184,10 @@ func (c *coreCalls) serviceCall(ctx context.Context, inv *invocation, name strin
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
+	// what the service refuses whatever the approval is refused before anyone is asked
+	if err := svc.Check(inv.serviceCall(), input); err != nil {
+		return nil, CoreCallReceipt{Decision: "refused", Status: "refused"}, err
+	}
 	if err := acquire(ctx, inv.slots); err != nil {
 		e, rc := coreCallError(protocol.CodeCancelled, "cancelled", "cancelled", "core/call cancelled while waiting for a slot")
 		return nil, rc, e

@@ -3,6 +3,7 @@ package gitscope
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,10 @@ type Query struct {
 	Max int `json:"max,omitempty"`
 }
 
+// Leading are the global options Parse accepts before the subcommand: each is one that
+// Args sets itself.
+var Leading = []string{"--no-optional-locks", "--no-pager"}
+
 // ErrRefused is the error of every argument list Parse does not admit.
 var ErrRefused = errors.New("not a bounded git metadata query")
 
@@ -48,8 +53,16 @@ var ErrRefused = errors.New("not a bounded git metadata query")
 //	log|rev-list [--format=<f>|--oneline|--pretty=<f>] [-n <n>|--max-count=<n>] <base>..<head>
 //	diff --name-only|--name-status <base>...<head>|<base> <head>
 //
-// Anything else is ErrRefused, saying what was not admitted.
+// Leading `--no-optional-locks` and `--no-pager`, which review plugins put before every
+// query and which Args passes anyway, are accepted and dropped ([Leading]). Anything else is
+// ErrRefused, saying what was not admitted.
 func Parse(args []string) (Query, error) {
+	if len(args) > maxArgs+len(Leading) {
+		return Query{}, fmt.Errorf("%w: %d arguments", ErrRefused, len(args))
+	}
+	for len(args) > 0 && slices.Contains(Leading, args[0]) {
+		args = args[1:]
+	}
 	if len(args) == 0 || len(args) > maxArgs {
 		return Query{}, fmt.Errorf("%w: %d arguments", ErrRefused, len(args))
 	}

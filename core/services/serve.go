@@ -24,6 +24,7 @@ type Service struct {
 	// Requirement is how the gate approves a call of it.
 	Requirement gate.Requirement
 	has         func(Provided) bool
+	check       func(c Call, input json.RawMessage) error // nil: everything is checked by run
 	run         func(ctx context.Context, p Provided, c Call, kids *Children, input json.RawMessage) (*protocol.ToolResult, error)
 }
 
@@ -33,7 +34,7 @@ var table = map[string]Service{
 	NameSubagentResult:  {Owner: "Subagents", Requirement: gate.Eligible, has: func(p Provided) bool { return p.Subagents != nil }, run: runChildResult},
 	NameSubagentDispose: {Owner: "Subagents", Requirement: gate.Eligible, has: func(p Provided) bool { return p.Subagents != nil }, run: runChildDispose},
 	NameSkillsList:      {Owner: "Skills", Requirement: gate.Eligible, has: func(p Provided) bool { return p.Skills != nil }, run: runSkills},
-	NameGitReviewScope:  {Owner: "GitReviewScope", Requirement: gate.Eligible, has: func(p Provided) bool { return p.GitReviewScope != nil }, run: runGit},
+	NameGitReviewScope:  {Owner: "GitReviewScope", Requirement: gate.Eligible, has: func(p Provided) bool { return p.GitReviewScope != nil }, check: checkGit, run: runGit},
 }
 
 // Lookup is the service name reserves, if it names one.
@@ -44,6 +45,16 @@ func Lookup(name string) (Service, bool) {
 
 // In reports whether p provides s.
 func (s Service) In(p Provided) bool { return s.has(p) }
+
+// Check refuses, before the gate, an input s would refuse however the call is approved (a
+// git query gitscope does not admit, a call without a workspace), so no person is asked about
+// it; nil when Run decides. A refusal is a *protocol.RPCError.
+func (s Service) Check(c Call, input json.RawMessage) error {
+	if s.check == nil {
+		return nil
+	}
+	return s.check(c, input)
+}
 
 // Run runs s for c, once the core has approved it: p provides s (In), kids are the
 // children c's tool call started. A refusal of the input or of the call is a
@@ -236,17 +247,31 @@ type gitInput struct {
 	Args []string `json:"args"`
 }
 
-func runGit(ctx context.Context, p Provided, c Call, _ *Children, input json.RawMessage) (*protocol.ToolResult, error) {
+// gitQuery is the query of a git_review_scope input, or its refusal.
+func gitQuery(c Call, input json.RawMessage) (gitscope.Query, error) {
 	var in gitInput
 	if err := decodeInput(NameGitReviewScope, input, &in); err != nil {
-		return nil, err
+		return gitscope.Query{}, err
 	}
 	q, err := gitscope.Parse(in.Args)
 	if err != nil {
-		return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: "core/call refused: `git_review_scope`: " + err.Error()}
+		return gitscope.Query{}, &protocol.RPCError{Code: protocol.CodeRefused, Message: "core/call refused: `git_review_scope`: " + err.Error()}
 	}
 	if c.Workspace == "" {
-		return nil, &protocol.RPCError{Code: protocol.CodeRefused, Message: "core/call refused: `git_review_scope`: the call has no workspace"}
+		return gitscope.Query{}, &protocol.RPCError{Code: protocol.CodeRefused, Message: "core/call refused: `git_review_scope`: the call has no workspace"}
+	}
+	return q, nil
+}
+
+func checkGit(c Call, input json.RawMessage) error {
+	_, err := gitQuery(c, input)
+	return err
+}
+
+func runGit(ctx context.Context, p Provided, c Call, _ *Children, input json.RawMessage) (*protocol.ToolResult, error) {
+	q, err := gitQuery(c, input)
+	if err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitscope.Deadline)
 	defer cancel()

@@ -1,11 +1,14 @@
 package services
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cwx-dev/cwx/core/natives"
+	"github.com/cwx-dev/cwx/core/protocol"
 )
 
 func TestNarrow(t *testing.T) {
@@ -75,5 +78,44 @@ func TestChildrenCapAndClose(t *testing.T) {
 	}
 	if kids.add("c") || kids.has("a") {
 		t.Fatal("the set accepts or keeps a child after its tool call ended")
+	}
+}
+
+// TestGitCheckedBeforeTheGate: git_review_scope refuses, in Check (before the gate), an
+// argument list gitscope does not admit and a call without a workspace, and admits a query;
+// the other services leave every check to Run.
+func TestGitCheckedBeforeTheGate(t *testing.T) {
+	git, _ := Lookup(NameGitReviewScope)
+	ws := Call{Workspace: "/w"}
+	for _, tc := range []struct {
+		name   string
+		c      Call
+		input  string
+		refuse string
+	}{
+		{"a query", ws, `{"args":["--no-optional-locks","merge-base","main","HEAD"]}`, ""},
+		{"another subcommand", ws, `{"args":["push","origin"]}`, "not a bounded git metadata query: `git \"push\"`"},
+		{"a query not admitted", ws, `{"args":["rev-parse","--show-toplevel"]}`, "only `rev-parse --abbrev-ref HEAD` is admitted"},
+		{"no workspace", Call{}, `{"args":["merge-base","main","HEAD"]}`, "the call has no workspace"},
+		{"an unknown field", ws, `{"args":[],"cwd":"/"}`, "unknown field"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := git.Check(tc.c, json.RawMessage(tc.input))
+			if tc.refuse == "" {
+				if err != nil {
+					t.Fatalf("Check = %v", err)
+				}
+				return
+			}
+			var re *protocol.RPCError
+			if !errors.As(err, &re) || !strings.Contains(re.Message, tc.refuse) {
+				t.Fatalf("Check = %v; want an RPC error containing %q", err, tc.refuse)
+			}
+		})
+	}
+	for name, svc := range table {
+		if name != NameGitReviewScope && svc.Check(Call{}, json.RawMessage(`{"x":1}`)) != nil {
+			t.Errorf("%s checks before the gate", name)
+		}
 	}
 }
