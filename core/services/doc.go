@@ -38,12 +38,15 @@
 //     base, commit list, changed files, current branch), fixes the argument list with hooks,
 //     paging and lazy fetch off (gitscope.Args, gitscope.Env), bounds the call by
 //     gitscope.Deadline and cuts the output at gitscope.MaxOutput; a call without a workspace
-//     is refused.
+//     is refused. Those refusals come before the gate ([Service.Check]), so nobody is asked
+//     about a query that could not run.
 //
 // The JS host maps DSH's services onto these names (`src/shims/agent.ts`): `sessions.flush`,
 // `subagents.getProvider('spawn')` (a fixed descriptor, fresh context), `subagents.
 // startActivation({request: {parent, prompt, agentOptions: {persona, toolFilter, model}}})` with
 // its `result` and `dispose()`, `skills.list()`, and an injectable `agents` that offers nothing.
 // `subagents.start` (the older form) and every other method refuse by name; a git query is
-// `exec.core.call('git_review_scope', {args})`.
+// `exec.core.call('git_review_scope', {args})`, or DSH's own `execFile('git', args, …)`, which
+// the plugin tier's host sends as that call (`src/shims/git.ts`; nodeshim/jshost doc.go, “Git
+// review scopes”) and which never runs git in the sandbox.
 package services

@@ -93,6 +93,39 @@
 // refusals only make the failure say what to do: the sandbox is what contains the plugin. A host
 // without fetch_proxy (unsandboxed) keeps the runtime's own fetch and sockets.
 //
+// # Git review scopes
+//
+// DSH review plugins read git metadata with `execFile('git', args, options, callback)` or
+// `util.promisify(execFile)` (the merge base, the commits of base..head, the files they change,
+// the current branch). In the plugin tier no such call runs git (src/shims/git.ts): the host
+// replaces node:child_process's exports in place before any plugin loads (read with require, as
+// Bun snapshots a builtin's ESM namespace at its first import; Node's namespace follows through
+// module.syncBuiltinESMExports), and `execFile` of `git` (or a path ending in /git) sends the
+// argument list as core/call `git_review_scope` with the running tool invocation's ticket. The
+// core admits only the queries core/gitscope parses (leading `--no-optional-locks` and
+// `--no-pager` are accepted), checks them before the gate, and the embedder's GitReviewScope
+// runs them in the invocation's workspace (core/services doc.go, “Agent services”). The answer
+// settles as execFile's: callback(err, stdout, stderr), or {stdout, stderr} from the
+// util.promisify.custom form (whose promise carries `child`), in the options' encoding
+// (`'buffer'` or null gives Buffers); `maxBuffer`, `timeout` and `signal` are honoured (an
+// abort rejects with AbortError, code ABORT_ERR); `cwd`, `env` and the other options are not
+// used, since the query runs where the core says. A `diff --name-only` gets the paths alone
+// (the core lists `--name-status`); a commit list is `<hash>TAB<subject>` lines whatever format
+// was asked. execFile returns a stand-in for the child: an EventEmitter with no pid or streams
+// that emits `exit` and `close` and whose kill() cancels the query.
+//
+// What is not a query is refused by name, never run: the error (a GitQueryError, code
+// ERR_CWX_GIT_REFUSED) says “`git <subcommand>` (execFile) is not provided by cwx: only
+// review-scope metadata queries are, through execFile('git', args) inside one of the plugin's
+// tools (…)”, then the core's reason when it was the core that refused. A subcommand outside
+// merge-base, log, rev-list, diff and rev-parse never reaches the core; a call outside one of
+// the plugin's own tools (no ticket) is refused the same way; git through execFileSync, spawn,
+// spawnSync, exec or execSync throws it at once. A denial is ERR_CWX_GIT_DENIED; a query the
+// agent ran and git failed rejects as a non-zero exit (code 1, the agent's message as stderr);
+// an output the core cut at gitscope.MaxOutput, or one over maxBuffer, rejects with
+// ERR_CHILD_PROCESS_STDIO_MAXBUFFER and the partial stdout. Every other program keeps
+// child_process's own behaviour, and the builtin tier is left alone.
+//
 // # Frozen intrinsics
 //
 // Node's `--frozen-intrinsics` (experimental; Bun has no equivalent) was measured against the JS

@@ -73,10 +73,10 @@ function leave(prev) {
     cleared?.();
   }
 }
-function runAs(owner, fn) {
+function runAs(owner, fn2) {
   const prev = enter(owner);
   try {
-    return fn();
+    return fn2();
   } finally {
     leave(prev);
   }
@@ -92,11 +92,11 @@ function owned(cb) {
   if (typeof cb !== "function") return cb;
   const owner = ownerContext.getStore();
   if (owner === void 0) return cb;
-  const fn = cb;
+  const fn2 = cb;
   return function(...args) {
     const prev = enter(owner);
     try {
-      return Reflect.apply(fn, this, args);
+      return Reflect.apply(fn2, this, args);
     } finally {
       leave(prev);
     }
@@ -282,38 +282,38 @@ function openChannel() {
   if (globalThis.Bun) {
     const io = capturedFs();
     const input2 = readLoop(io.read, CHANNEL_IN);
-    const output2 = createWriteStream("", { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io });
-    output2.on("error", () => {
+    const output3 = createWriteStream("", { fd: CHANNEL_OUT, highWaterMark: 1 << 20, fs: io });
+    output3.on("error", () => {
     });
-    return sealChannel(input2, output2);
+    return sealChannel(input2, output3);
   }
   const { Socket } = createRequire2(import.meta.url)("node:net");
   const input = new Socket({ fd: CHANNEL_IN, readable: true, writable: false });
-  const output = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
-  output.on("error", () => {
+  const output2 = new Socket({ fd: CHANNEL_OUT, readable: false, writable: true });
+  output2.on("error", () => {
   });
-  return sealChannel(input, output);
+  return sealChannel(input, output2);
 }
 var INPUT_KEYS = ["push", "unshift", "emit", "read", "_read"];
 var OUTPUT_KEYS = ["write", "_write", "_writev", "_writeGeneric", "emit", "cork", "uncork"];
 var HANDLE_KEYS = ["writeBuffer", "writev", "writeUtf8String", "writeLatin1String", "writeAsciiString", "writeUcs2String", "readStart", "readStop", "shutdown", "close"];
-function sealChannel(input, output) {
-  for (const [stream, keys] of [[input, INPUT_KEYS], [output, OUTPUT_KEYS]]) {
+function sealChannel(input, output2) {
+  for (const [stream, keys] of [[input, INPUT_KEYS], [output2, OUTPUT_KEYS]]) {
     pin(stream, keys);
     const handle = Reflect.get(stream, "_handle");
     if (typeof handle === "object" && handle !== null) pin(handle, HANDLE_KEYS);
   }
-  hideHandles([input, output, Reflect.get(input, "_handle"), Reflect.get(output, "_handle")]);
-  const write2 = Reflect.get(output, "write");
+  hideHandles([input, output2, Reflect.get(input, "_handle"), Reflect.get(output2, "_handle")]);
+  const write2 = Reflect.get(output2, "write");
   if (typeof write2 !== "function") throw new TypeError("the channel output has no write method");
-  const queued = findGetter(output, "writableLength");
+  const queued = findGetter(output2, "writableLength");
   return {
     input,
     write: (chunk, done) => {
-      Reflect.apply(write2, output, [chunk, done]);
+      Reflect.apply(write2, output2, [chunk, done]);
     },
     queued: () => {
-      const n = queued ? Reflect.apply(queued, output, []) : output.writableLength;
+      const n = queued ? Reflect.apply(queued, output2, []) : output2.writableLength;
       return typeof n === "number" ? n : 0;
     }
   };
@@ -439,7 +439,7 @@ function guardProcess() {
     const ppid = process.ppid;
     return p === self || p === -self || p === 0 || p === -1 || p === parent || p === -parent || ppid > 1 && (p === ppid || p === -ppid);
   };
-  const call = (fn, args) => Reflect.apply(fn, process, args);
+  const call = (fn2, args) => Reflect.apply(fn2, process, args);
   lock("exit", function exit(code) {
     if (trusted) return call(original.exit, [code]);
     return refuse(`process.exit(${code === void 0 ? "" : shown(code)})`);
@@ -860,9 +860,9 @@ function plainRecord(v) {
 function encodeJSONFrame(raw, max, detached = false) {
   const msg = detached ? raw : detach(raw);
   const texts = [];
-  const shaped = withMarkers(msg, texts);
+  const shaped2 = withMarkers(msg, texts);
   let pieces = [];
-  if (shaped === void 0 || !splitAtMarkers(JSONStringify(shaped), texts, pieces)) pieces = [JSONStringify(msg)];
+  if (shaped2 === void 0 || !splitAtMarkers(JSONStringify(shaped2), texts, pieces)) pieces = [JSONStringify(msg)];
   let n = 0;
   const sizes = [];
   for (let i = 0; i < pieces.length; i++) {
@@ -1015,16 +1015,16 @@ function scan(text) {
     } else if (c === ",") {
       expectKey = keys[keys.length - 1] != null;
     } else if (c === '"') {
-      const start = i;
+      const start2 = i;
       for (i++; i < text.length; i++) {
         const d = text[i];
         if (d === "\\") i++;
         else if (d === '"') break;
       }
-      checkSurrogates(text, start, i);
+      checkSurrogates(text, start2, i);
       const set2 = keys[keys.length - 1];
       if (expectKey && set2) {
-        const key = String(JSONParse(StringPrototypeSlice(text, start, i + 1)));
+        const key = String(JSONParse(StringPrototypeSlice(text, start2, i + 1)));
         if (SetPrototypeHas(set2, key)) throw new StrictJsonError(`duplicate key ${JSONStringify(key)}`);
         set2.add(key);
         expectKey = false;
@@ -1033,8 +1033,8 @@ function scan(text) {
   }
 }
 var HEX4 = /^[0-9a-fA-F]{4}$/;
-function checkSurrogates(text, start, end2) {
-  for (let i = start; i < end2; i++) {
+function checkSurrogates(text, start2, end2) {
+  for (let i = start2; i < end2; i++) {
     if (text[i] !== "\\") continue;
     if (text[i + 1] !== "u") {
       i++;
@@ -1064,11 +1064,11 @@ var ViolationError = class extends Error {
 function isPlainObject(v) {
   return typeof v === "object" && v !== null && !ArrayIsArray(v);
 }
-function eachKey(o, fn) {
+function eachKey(o, fn2) {
   const ks = ObjectKeys(o);
   for (let i = 0; i < ks.length; i++) {
     const k = ks[i];
-    if (k !== void 0) fn(k);
+    if (k !== void 0) fn2(k);
   }
 }
 function has(o, k) {
@@ -1802,29 +1802,29 @@ function camelCase(source) {
   return source.replace(/[_-][a-z]/g, (str2) => str2.slice(1).toUpperCase());
 }
 function tokenize(source, delimiters, delimiter) {
-  const output = [];
+  const output2 = [];
   let state = 0;
   for (let i = 0; i < source.length; i++) {
     const code = source.charCodeAt(i);
     if (code >= 65 && code <= 90) {
       if (state === 1) {
         const next2 = source.charCodeAt(i + 1);
-        if (next2 >= 97 && next2 <= 122) output.push(delimiter);
-        output.push(code + 32);
+        if (next2 >= 97 && next2 <= 122) output2.push(delimiter);
+        output2.push(code + 32);
       } else {
-        if (state !== 0) output.push(delimiter);
-        output.push(code + 32);
+        if (state !== 0) output2.push(delimiter);
+        output2.push(code + 32);
       }
       state = 1;
     } else if (code >= 97 && code <= 122) {
-      output.push(code);
+      output2.push(code);
       state = 2;
     } else if (delimiters.includes(code)) {
-      if (state !== 0) output.push(delimiter);
+      if (state !== 0) output2.push(delimiter);
       state = 0;
-    } else output.push(code);
+    } else output2.push(code);
   }
-  return String.fromCharCode(...output);
+  return String.fromCharCode(...output2);
 }
 function paramCase(source) {
   return tokenize(source, [45, 95], 45);
@@ -2127,8 +2127,8 @@ var EventsService = class {
       property: "ctx",
       noShadow: true
     });
-    this.on("internal/listener", function(name, listener, options) {
-      if (name === "internal/update" && !options.global) return (this.fiber._hooks["internal/update"] ??= new DisposableList())[options.prepend ? "unshift" : "push"](listener);
+    this.on("internal/listener", function(name, listener, options2) {
+      if (name === "internal/update" && !options2.global) return (this.fiber._hooks["internal/update"] ??= new DisposableList())[options2.prepend ? "unshift" : "push"](listener);
     });
     this.on("internal/update", function(config, noSave, next2) {
       const cbs = [...this._hooks["internal/update"] || []];
@@ -2225,13 +2225,13 @@ var EventsService = class {
   * @param options — placement and filtering options.
   * @returns a disposer that unregisters the listener.
   */
-  register(label, hooks, callback, options) {
-    const method = options.prepend ? "unshift" : "push";
+  register(label, hooks, callback, options2) {
+    const method = options2.prepend ? "unshift" : "push";
     return this.ctx.fiber.effect(() => {
       hooks[method]({
         ctx: this.ctx,
         callback,
-        ...options
+        ...options2
       });
       return () => this.unregister(hooks, callback);
     }, label);
@@ -2261,15 +2261,15 @@ var EventsService = class {
   * @param options — listener options; a boolean is shorthand for `prepend`.
   * @returns a disposer removing the listener; `true` if it was still registered.
   */
-  on(name, listener, options) {
-    if (typeof options !== "object") options = { prepend: options };
+  on(name, listener, options2) {
+    if (typeof options2 !== "object") options2 = { prepend: options2 };
     this.ctx.fiber.assertActive();
     listener = this.ctx.reflect.bind(listener);
-    const result = this.bail(this.ctx, "internal/listener", name, listener, options);
+    const result = this.bail(this.ctx, "internal/listener", name, listener, options2);
     if (result) return result;
     const hooks = this._hooks[name] ||= [];
     const label = `ctx.on(${typeof name === "string" ? JSON.stringify(name) : name.toString()})`;
-    return this.register(label, hooks, listener, options);
+    return this.register(label, hooks, listener, options2);
   }
   /**
   * Register an event listener that disposes itself after the first call.
@@ -2279,11 +2279,11 @@ var EventsService = class {
   * @param options — listener options; a boolean is shorthand for `prepend`.
   * @returns a disposer removing the listener; `true` if it was still registered.
   */
-  once(name, listener, options) {
+  once(name, listener, options2) {
     const dispose = this.on(name, function(...args) {
       dispose();
       return listener.apply(this, args);
-    }, options);
+    }, options2);
     return dispose;
   }
 };
@@ -2340,9 +2340,9 @@ var Logger = class {
       return line.slice(0, maxLength) + (line.length > maxLength ? "..." : "");
     }).join("\n");
   }
-  constructor(options, service) {
+  constructor(options2, service) {
     this.service = service;
-    Object.assign(this, options);
+    Object.assign(this, options2);
     this.error = this._method("error", 0);
     this.info = this._method("info", 1);
     this.warn = this._method("warn", 2);
@@ -2730,12 +2730,12 @@ var ReflectService = class {
   * @param options — the `get` hook and optional `set` hook.
   * @returns a disposer that removes the accessor.
   */
-  accessor(name, options) {
+  accessor(name, options2) {
     return this.ctx.fiber.effect(() => {
       if (name in this.props) throw new Error(`property "${name}" is already declared as ${this.props[name].type}`);
       this.props[name] = {
         type: "accessor",
-        ...options
+        ...options2
       };
       return () => delete this.props[name];
     }, `ctx.accessor(${JSON.stringify(name)})`);
@@ -3715,22 +3715,22 @@ function effectLabels(fiber) {
 }
 
 // src/run-owned.ts
-function runOwned(reg, signal, fn) {
+function runOwned(reg, signal, fn2) {
   return new Promise((resolve2, reject) => {
     const cancelled = () => reject(new RpcError(ErrorCode.Cancelled, "cancelled"));
     if (signal.aborted) return cancelled();
     signal.addEventListener("abort", cancelled, { once: true });
     let p;
     try {
-      p = Promise.resolve(asOwner(reg.owner, fn));
+      p = Promise.resolve(asOwner(reg.owner, fn2));
     } catch (err) {
       p = Promise.reject(err);
     }
     p.then(resolve2, reject).finally(() => signal.removeEventListener("abort", cancelled));
   });
 }
-function asOwner(owner, fn) {
-  return runAs(owner, () => ownerContext.run(owner, fn));
+function asOwner(owner, fn2) {
+  return runAs(owner, () => ownerContext.run(owner, fn2));
 }
 function ownedSignal(owner, signal) {
   const ac = new AbortController();
@@ -4080,21 +4080,21 @@ Object.freeze(NotProvidedError.prototype);
 var NOT_METHODS = /* @__PURE__ */ new Set(["then", "catch", "finally", "toJSON", "inspect", "asymmetricMatch", "nodeType", "$$typeof", "prototype", "length", "caller", "arguments"]);
 function refusingBase(service, base) {
   const refusals = /* @__PURE__ */ new Map();
-  const refusal = (method) => {
-    let fn = refusals.get(method);
-    if (!fn) {
-      fn = () => {
+  const refusal2 = (method) => {
+    let fn2 = refusals.get(method);
+    if (!fn2) {
+      fn2 = () => {
         throw new NotProvidedError(service, method);
       };
-      Object.freeze(fn);
-      refusals.set(method, fn);
+      Object.freeze(fn2);
+      refusals.set(method, fn2);
     }
-    return fn;
+    return fn2;
   };
   const refuses2 = (target, prop) => typeof prop === "string" && !NOT_METHODS.has(prop) && !(prop in target);
   return new Proxy(Object.create(base), {
-    get: (target, prop, receiver) => refuses2(target, prop) ? refusal(prop) : Reflect.get(target, prop, receiver),
-    getOwnPropertyDescriptor: (target, prop) => refuses2(target, prop) ? { value: refusal(prop), writable: false, enumerable: false, configurable: true } : Reflect.getOwnPropertyDescriptor(target, prop)
+    get: (target, prop, receiver) => refuses2(target, prop) ? refusal2(prop) : Reflect.get(target, prop, receiver),
+    getOwnPropertyDescriptor: (target, prop) => refuses2(target, prop) ? { value: refusal2(prop), writable: false, enumerable: false, configurable: true } : Reflect.getOwnPropertyDescriptor(target, prop)
   });
 }
 function freezeDeep(v) {
@@ -4469,11 +4469,11 @@ function defineStorage() {
         return Promise.reject(err);
       }
     }
-    op(method, key, fn) {
+    op(method, key, fn2) {
       try {
         const k = checkKey(method, key);
         const s = storeOf(this.ctx, method);
-        return s.run(method, () => fn(s, k));
+        return s.run(method, () => fn2(s, k));
       } catch (err) {
         return Promise.reject(err);
       }
@@ -4495,10 +4495,10 @@ var QuestionError = class extends Error {
 };
 Object.freeze(QuestionError.prototype);
 var scope = new AsyncLocalStorage2();
-function withQuestions(rpc, owner, ticket, signal, fn) {
-  if (rpc === void 0 || ticket === void 0) return fn();
+function withQuestions(rpc, owner, ticket, signal, fn2) {
+  if (rpc === void 0 || ticket === void 0) return fn2();
   const ask2 = (question) => rpc.request("user/ask", { owner: owner.ref, ticket, question }, signal);
-  return scope.run({ owner, ask: ask2 }, fn);
+  return scope.run({ owner, ask: ask2 }, fn2);
 }
 var REFUSED_FIELDS = ["wait", "timeout", "timeoutMs", "deadline"];
 function toQuestion(q) {
@@ -4609,10 +4609,10 @@ var AgentServiceError = class extends Error {
 };
 Object.freeze(AgentServiceError.prototype);
 var scope2 = new AsyncLocalStorage3();
-function withAgent(rpc, owner, ticket, ids, signal, fn) {
-  if (rpc === void 0 || ticket === void 0) return fn();
+function withAgent(rpc, owner, ticket, ids, signal, fn2) {
+  if (rpc === void 0 || ticket === void 0) return fn2();
   const call = (name, input, s) => rpc.request("core/call", { owner: owner.ref, ticket, name, input }, s === void 0 ? signal : AbortSignal.any([signal, s]));
-  return scope2.run({ owner, ...ids, call }, fn);
+  return scope2.run({ owner, ...ids, call }, fn2);
 }
 function toError(what, err) {
   if (err instanceof AgentServiceError) return err;
@@ -4642,6 +4642,14 @@ async function ask(s, what, name, input, signal) {
   } catch (err) {
     throw toError(what, err);
   }
+}
+async function invocationCall(what, name, input, signal) {
+  const s = scope2.getStore();
+  const owner = ownerContext.getStore();
+  if (!s || !owner || s.owner !== owner) {
+    throw new AgentServiceError("NO_INVOCATION", `${what}: a plugin may use the agent's services only while one of its own tools runs`);
+  }
+  return ask(s, what, name, input, signal);
 }
 function structured(r) {
   return isPlainObject(r.structured) ? r.structured : {};
@@ -4926,37 +4934,37 @@ globalThis.__schemastery_refs__ = void 0;
 var ValidationError2 = class extends TypeError {
   options;
   name = "ValidationError";
-  constructor(message, options) {
+  constructor(message, options2) {
     let prefix = "$";
-    for (const segment of options.path || []) if (typeof segment === "string") prefix += "." + segment;
+    for (const segment of options2.path || []) if (typeof segment === "string") prefix += "." + segment;
     else if (typeof segment === "number") prefix += "[" + segment + "]";
     else if (typeof segment === "symbol") prefix += `[Symbol(${segment.toString()})]`;
     if (prefix.startsWith(".")) prefix = prefix.slice(1);
     super((prefix === "$" ? "" : `${prefix} `) + message);
-    this.options = options;
+    this.options = options2;
   }
   static is(error) {
     return !!error?.[kValidationError2];
   }
 };
 Object.defineProperty(ValidationError2.prototype, kValidationError2, { value: true });
-var Schema = function(options) {
-  const schema = function(data, options2 = {}) {
-    return Schema.resolve(data, schema, options2)[0];
+var Schema = function(options2) {
+  const schema = function(data, options3 = {}) {
+    return Schema.resolve(data, schema, options3)[0];
   };
-  if (options.refs) {
-    const refs = mapValues(options.refs, (options2) => new Schema(options2));
+  if (options2.refs) {
+    const refs = mapValues(options2.refs, (options3) => new Schema(options3));
     const getRef = (uid) => refs[uid];
     for (const key in refs) {
-      const options2 = refs[key];
-      options2.sKey = getRef(options2.sKey);
-      options2.inner = getRef(options2.inner);
-      options2.list = options2.list && options2.list.map(getRef);
-      options2.dict = options2.dict && mapValues(options2.dict, getRef);
+      const options3 = refs[key];
+      options3.sKey = getRef(options3.sKey);
+      options3.inner = getRef(options3.inner);
+      options3.list = options3.list && options3.list.map(getRef);
+      options3.dict = options3.dict && mapValues(options3.dict, getRef);
     }
-    return refs[options.uid];
+    return refs[options2.uid];
   }
-  Object.assign(schema, options);
+  Object.assign(schema, options2);
   if (typeof schema.callback === "string") try {
     schema.callback = new Function("return " + schema.callback)();
   } catch {
@@ -5174,12 +5182,12 @@ function validateVolatileSchema(schema, path = [], blocked = false, seen = /* @_
 Schema.extend = function extend(type, resolve2) {
   resolvers[type] = resolve2;
 };
-Schema.resolve = function resolve(data, schema, options = {}, strict = false) {
+Schema.resolve = function resolve(data, schema, options2 = {}, strict = false) {
   if (!schema) return [data];
-  if (!options[checkedVolatile]) {
-    validateVolatileSchema(schema, options.path);
-    options = {
-      ...options,
+  if (!options2[checkedVolatile]) {
+    validateVolatileSchema(schema, options2.path);
+    options2 = {
+      ...options2,
       [checkedVolatile]: true
     };
   }
@@ -5189,16 +5197,16 @@ Schema.resolve = function resolve(data, schema, options = {}, strict = false) {
       ...schema.meta,
       volatile: false
     };
-    const [value, adapted] = Schema.resolve(data, inner, options, strict);
+    const [value, adapted] = Schema.resolve(data, inner, options2, strict);
     try {
       return [createVolatile(value), adapted];
     } catch (error) {
-      throw new ValidationError2(error instanceof Error ? error.message : String(error), options);
+      throw new ValidationError2(error instanceof Error ? error.message : String(error), options2);
     }
   }
-  if (options.ignore?.(data, schema)) return [data];
+  if (options2.ignore?.(data, schema)) return [data];
   if (isNullable(data) && schema.type !== "lazy") {
-    if (schema.meta.required) throw new ValidationError2(`missing required value`, options);
+    if (schema.meta.required) throw new ValidationError2(`missing required value`, options2);
     let current2 = schema;
     let fallback = schema.meta.default;
     while (current2?.type === "intersect" && isNullable(fallback)) {
@@ -5209,9 +5217,9 @@ Schema.resolve = function resolve(data, schema, options = {}, strict = false) {
     data = clone(fallback);
   }
   const callback = resolvers[schema.type];
-  if (!callback) throw new ValidationError2(`unsupported type "${schema.type}"`, options);
+  if (!callback) throw new ValidationError2(`unsupported type "${schema.type}"`, options2);
   try {
-    return callback(data, schema, options, strict);
+    return callback(data, schema, options2, strict);
   } catch (error) {
     if (!schema.meta.loose) throw error;
     return [schema.meta.default];
@@ -5264,18 +5272,18 @@ Schema.percent = function percent() {
   return Schema.number().step(0.01).min(0).max(1).role("slider");
 };
 Schema.date = function date() {
-  return Schema.union([Schema.is(Date), Schema.transform(Schema.string().role("datetime"), (value, options) => {
+  return Schema.union([Schema.is(Date), Schema.transform(Schema.string().role("datetime"), (value, options2) => {
     const date2 = new Date(value);
-    if (isNaN(+date2)) throw new ValidationError2(`invalid date "${value}"`, options);
+    if (isNaN(+date2)) throw new ValidationError2(`invalid date "${value}"`, options2);
     return date2;
   }, true)]);
 };
 Schema.regExp = function regExp(flag = "") {
-  return Schema.union([Schema.is(RegExp), Schema.transform(Schema.string().role("regexp", { flag }), (value, options) => {
+  return Schema.union([Schema.is(RegExp), Schema.transform(Schema.string().role("regexp", { flag }), (value, options2) => {
     try {
       return new RegExp(value, flag);
     } catch (e) {
-      throw new ValidationError2(e.message, options);
+      throw new ValidationError2(e.message, options2);
     }
   }, true)]);
 };
@@ -5283,52 +5291,52 @@ Schema.arrayBuffer = function arrayBuffer(encoding) {
   return Schema.union([
     Schema.is(ArrayBuffer),
     Schema.is(SharedArrayBuffer),
-    Schema.transform(Schema.any(), (value, options) => {
+    Schema.transform(Schema.any(), (value, options2) => {
       if (Binary.isSource(value)) return Binary.fromSource(value);
-      throw new ValidationError2(`expected ArrayBufferSource but got ${value}`, options);
+      throw new ValidationError2(`expected ArrayBufferSource but got ${value}`, options2);
     }, true),
-    ...encoding ? [Schema.transform(Schema.string(), (value, options) => {
+    ...encoding ? [Schema.transform(Schema.string(), (value, options2) => {
       try {
         return encoding === "base64" ? Binary.fromBase64(value) : Binary.fromHex(value);
       } catch (e) {
-        throw new ValidationError2(e.message, options);
+        throw new ValidationError2(e.message, options2);
       }
     }, true)] : []
   ]);
 };
-Schema.extend("lazy", (data, schema, options, strict) => {
+Schema.extend("lazy", (data, schema, options2, strict) => {
   if (!schema.inner[kSchema]) {
     schema.inner = schema.builder();
     schema.inner.meta = {
       ...schema.meta,
       ...schema.inner.meta
     };
-    validateVolatileSchema(schema.inner, options.path, true);
+    validateVolatileSchema(schema.inner, options2.path, true);
   }
-  return Schema.resolve(data, schema.inner, options, strict);
+  return Schema.resolve(data, schema.inner, options2, strict);
 });
 Schema.extend("any", (data) => {
   return [data];
 });
-Schema.extend("never", (data, _, options) => {
-  throw new ValidationError2(`expected nullable but got ${data}`, options);
+Schema.extend("never", (data, _, options2) => {
+  throw new ValidationError2(`expected nullable but got ${data}`, options2);
 });
-Schema.extend("const", (data, { value }, options) => {
+Schema.extend("const", (data, { value }, options2) => {
   if (deepEqual(data, value)) return [value];
-  throw new ValidationError2(`expected ${value} but got ${data}`, options);
+  throw new ValidationError2(`expected ${value} but got ${data}`, options2);
 });
-function checkWithinRange(data, meta, description, options, skipMin = false) {
+function checkWithinRange(data, meta, description, options2, skipMin = false) {
   const { max = Infinity, min = -Infinity } = meta;
-  if (data > max) throw new ValidationError2(`expected ${description} <= ${max} but got ${data}`, options);
-  if (data < min && !skipMin) throw new ValidationError2(`expected ${description} >= ${min} but got ${data}`, options);
+  if (data > max) throw new ValidationError2(`expected ${description} <= ${max} but got ${data}`, options2);
+  if (data < min && !skipMin) throw new ValidationError2(`expected ${description} >= ${min} but got ${data}`, options2);
 }
-Schema.extend("string", (data, { meta }, options) => {
-  if (typeof data !== "string") throw new ValidationError2(`expected string but got ${data}`, options);
+Schema.extend("string", (data, { meta }, options2) => {
+  if (typeof data !== "string") throw new ValidationError2(`expected string but got ${data}`, options2);
   if (meta.pattern) {
     const regexp = new RegExp(meta.pattern.source, meta.pattern.flags);
-    if (!regexp.test(data)) throw new ValidationError2(`expect string to match regexp ${regexp}`, options);
+    if (!regexp.test(data)) throw new ValidationError2(`expect string to match regexp ${regexp}`, options2);
   }
-  checkWithinRange(data.length, meta, "string length", options);
+  checkWithinRange(data.length, meta, "string length", options2);
   return [data];
 });
 function decimalShift(data, digits) {
@@ -5348,18 +5356,18 @@ function isMultipleOf(data, min, step) {
   const digits = step.toString().slice(index + 1).length;
   return Math.abs(decimalShift(data, digits) - decimalShift(min, digits)) % decimalShift(step, digits) === 0;
 }
-Schema.extend("number", (data, { meta }, options) => {
-  if (typeof data !== "number") throw new ValidationError2(`expected number but got ${data}`, options);
-  checkWithinRange(data, meta, "number", options);
+Schema.extend("number", (data, { meta }, options2) => {
+  if (typeof data !== "number") throw new ValidationError2(`expected number but got ${data}`, options2);
+  checkWithinRange(data, meta, "number", options2);
   const { step } = meta;
-  if (step && !isMultipleOf(data, meta.min ?? 0, step)) throw new ValidationError2(`expected number multiple of ${step} but got ${data}`, options);
+  if (step && !isMultipleOf(data, meta.min ?? 0, step)) throw new ValidationError2(`expected number multiple of ${step} but got ${data}`, options2);
   return [data];
 });
-Schema.extend("boolean", (data, _, options) => {
+Schema.extend("boolean", (data, _, options2) => {
   if (typeof data === "boolean") return [data];
-  throw new ValidationError2(`expected boolean but got ${data}`, options);
+  throw new ValidationError2(`expected boolean but got ${data}`, options2);
 });
-Schema.extend("bitset", (data, { bits, meta }, options) => {
+Schema.extend("bitset", (data, { bits, meta }, options2) => {
   let value = 0, keys = [];
   if (typeof data === "number") {
     value = data;
@@ -5367,70 +5375,70 @@ Schema.extend("bitset", (data, { bits, meta }, options) => {
   } else if (Array.isArray(data)) {
     keys = data;
     for (const key of keys) {
-      if (typeof key !== "string") throw new ValidationError2(`expected string but got ${key}`, options);
+      if (typeof key !== "string") throw new ValidationError2(`expected string but got ${key}`, options2);
       if (key in bits) value |= bits[key];
     }
-  } else throw new ValidationError2(`expected number or array but got ${data}`, options);
+  } else throw new ValidationError2(`expected number or array but got ${data}`, options2);
   if (value === meta.default) return [value];
   return [value, keys];
 });
-Schema.extend("function", (data, _, options) => {
+Schema.extend("function", (data, _, options2) => {
   if (typeof data === "function") return [data];
-  throw new ValidationError2(`expected function but got ${data}`, options);
+  throw new ValidationError2(`expected function but got ${data}`, options2);
 });
-Schema.extend("is", (data, { constructor }, options) => {
+Schema.extend("is", (data, { constructor }, options2) => {
   if (typeof constructor === "function") {
     if (data instanceof constructor) return [data];
-    throw new ValidationError2(`expected ${constructor.name} but got ${data}`, options);
+    throw new ValidationError2(`expected ${constructor.name} but got ${data}`, options2);
   } else {
-    if (isNullable(data)) throw new ValidationError2(`expected ${constructor} but got ${data}`, options);
+    if (isNullable(data)) throw new ValidationError2(`expected ${constructor} but got ${data}`, options2);
     let prototype = Object.getPrototypeOf(data);
     while (prototype) {
       if (prototype.constructor?.name === constructor) return [data];
       prototype = Object.getPrototypeOf(prototype);
     }
-    throw new ValidationError2(`expected ${constructor} but got ${data}`, options);
+    throw new ValidationError2(`expected ${constructor} but got ${data}`, options2);
   }
 });
-function property(data, key, schema, options) {
+function property(data, key, schema, options2) {
   try {
     const [value, adapted] = Schema.resolve(data[key], schema, {
-      ...options,
-      path: [...options.path || [], key]
+      ...options2,
+      path: [...options2.path || [], key]
     });
     if (adapted !== void 0) data[key] = adapted;
     return value;
   } catch (e) {
-    if (!options?.autofix) throw e;
+    if (!options2?.autofix) throw e;
     delete data[key];
     return schema.meta.volatile ? createVolatile(schema.meta.default) : schema.meta.default;
   }
 }
-Schema.extend("array", (data, { inner, meta }, options) => {
-  if (!Array.isArray(data)) throw new ValidationError2(`expected array but got ${data}`, options);
-  checkWithinRange(data.length, meta, "array length", options, !isNullable(inner.meta.default));
-  return [data.map((_, index) => property(data, index, inner, options))];
+Schema.extend("array", (data, { inner, meta }, options2) => {
+  if (!Array.isArray(data)) throw new ValidationError2(`expected array but got ${data}`, options2);
+  checkWithinRange(data.length, meta, "array length", options2, !isNullable(inner.meta.default));
+  return [data.map((_, index) => property(data, index, inner, options2))];
 });
-Schema.extend("dict", (data, { inner, sKey }, options, strict) => {
-  if (!isPlainObject2(data)) throw new ValidationError2(`expected object but got ${data}`, options);
+Schema.extend("dict", (data, { inner, sKey }, options2, strict) => {
+  if (!isPlainObject2(data)) throw new ValidationError2(`expected object but got ${data}`, options2);
   const result = {};
   for (const key in data) {
     let rKey;
     try {
-      rKey = Schema.resolve(key, sKey, options)[0];
+      rKey = Schema.resolve(key, sKey, options2)[0];
     } catch (error) {
       if (strict) continue;
       throw error;
     }
-    result[rKey] = property(data, key, inner, options);
+    result[rKey] = property(data, key, inner, options2);
     data[rKey] = data[key];
     if (key !== rKey) delete data[key];
   }
   return [result];
 });
-Schema.extend("tuple", (data, { list }, options, strict) => {
-  if (!Array.isArray(data)) throw new ValidationError2(`expected array but got ${data}`, options);
-  const result = list.map((inner, index) => property(data, index, inner, options));
+Schema.extend("tuple", (data, { list }, options2, strict) => {
+  if (!Array.isArray(data)) throw new ValidationError2(`expected array but got ${data}`, options2);
+  const result = list.map((inner, index) => property(data, index, inner, options2));
   if (strict) return [result];
   result.push(...data.slice(list.length));
   return [result];
@@ -5441,41 +5449,41 @@ function merge(result, data) {
     result[key] = data[key];
   }
 }
-Schema.extend("object", (data, { dict }, options, strict) => {
-  if (!isPlainObject2(data)) throw new ValidationError2(`expected object but got ${data}`, options);
+Schema.extend("object", (data, { dict }, options2, strict) => {
+  if (!isPlainObject2(data)) throw new ValidationError2(`expected object but got ${data}`, options2);
   const result = {};
   for (const key in dict) {
-    const value = property(data, key, dict[key], options);
+    const value = property(data, key, dict[key], options2);
     if (!isNullable(value) || key in data) result[key] = value;
   }
   if (!strict) merge(result, data);
   return [result];
 });
-Schema.extend("union", (data, { list, toString: toString2 }, options, strict) => {
+Schema.extend("union", (data, { list, toString: toString2 }, options2, strict) => {
   const messages = [];
   for (const inner of list) try {
-    return Schema.resolve(data, inner, options, strict);
+    return Schema.resolve(data, inner, options2, strict);
   } catch (error) {
     messages.push(error);
   }
-  throw new ValidationError2(`expected ${toString2()} but got ${JSON.stringify(data)}`, options);
+  throw new ValidationError2(`expected ${toString2()} but got ${JSON.stringify(data)}`, options2);
 });
-Schema.extend("intersect", (data, { list, toString: toString2 }, options, strict) => {
+Schema.extend("intersect", (data, { list, toString: toString2 }, options2, strict) => {
   if (!list.length) return [data];
   let result;
   for (const inner of list) {
-    const value = Schema.resolve(data, inner, options, true)[0];
+    const value = Schema.resolve(data, inner, options2, true)[0];
     if (isNullable(value)) continue;
     if (isNullable(result)) result = value;
-    else if (typeof result !== typeof value) throw new ValidationError2(`expected ${toString2()} but got ${JSON.stringify(data)}`, options);
+    else if (typeof result !== typeof value) throw new ValidationError2(`expected ${toString2()} but got ${JSON.stringify(data)}`, options2);
     else if (typeof value === "object") merge(result ??= {}, value);
-    else if (result !== value) throw new ValidationError2(`expected ${toString2()} but got ${JSON.stringify(data)}`, options);
+    else if (result !== value) throw new ValidationError2(`expected ${toString2()} but got ${JSON.stringify(data)}`, options2);
   }
   if (!strict && isPlainObject2(data)) merge(result, data);
   return [result];
 });
-Schema.extend("transform", (data, { inner, callback, preserve }, options) => {
-  const [result, adapted = data] = Schema.resolve(data, inner, options, true);
+Schema.extend("transform", (data, { inner, callback, preserve }, options2) => {
+  const [result, adapted = data] = Schema.resolve(data, inner, options2, true);
   if (preserve) return [callback(result)];
   else return [callback(result), callback(adapted)];
 });
@@ -6082,7 +6090,7 @@ function diagnosticOf(err) {
 }
 var failed2 = (diagnostic) => ({ status: "failed", diagnostic });
 async function activateEntry(d, tier, params) {
-  const start = Date.now();
+  const start2 = Date.now();
   const ref = params.owner;
   const isBuiltinOwner = ref.plugin_id.startsWith("host:");
   if (isBuiltinOwner && tier !== "builtin") throw new RpcError(ErrorCode.InvalidParams, `owner \`${ref.plugin_id}\` belongs to the builtin tier`);
@@ -6136,7 +6144,7 @@ async function activateEntry(d, tier, params) {
   const regs = owner.history;
   const teardown = disposeOwner(owner, d.registrar, d.disposeDeadlineMs).then(() => Promise.all(regs.map((r) => r.admitted.then(() => r.withdrawn))));
   if (outcome !== "timeout") {
-    const budget = Math.min(d.disposeDeadlineMs, Math.max(250, start + d.activateDeadlineMs + 500 - Date.now()));
+    const budget = Math.min(d.disposeDeadlineMs, Math.max(250, start2 + d.activateDeadlineMs + 500 - Date.now()));
     await Promise.race([teardown, new Promise((r) => setTimeout(r, budget))]);
   }
   return failed2(diagnostic);
@@ -6195,9 +6203,9 @@ function isValidationError(err) {
 function configIssues(plugin, config) {
   const s = Reflect.get(plugin, "Config") ?? Reflect.get(plugin, "schema");
   if (!isSchema(s)) return [];
-  const check = (fn, value, key) => {
+  const check = (fn2, value, key) => {
     try {
-      fn(value);
+      fn2(value);
       return void 0;
     } catch (err) {
       if (!isValidationError(err)) return `${key || "config"}: ${describeError(err)}`;
@@ -6211,8 +6219,8 @@ function configIssues(plugin, config) {
   }
   const dict = s.dict;
   const issues = [];
-  for (const [key, fn] of Object.entries(dict)) {
-    const one = isSchema(fn) ? check(fn, config[key], key) : `${key}: the schema of this key is not a schemastery schema`;
+  for (const [key, fn2] of Object.entries(dict)) {
+    const one = isSchema(fn2) ? check(fn2, config[key], key) : `${key}: the schema of this key is not a schemastery schema`;
     if (one !== void 0) issues.push(one);
   }
   const known = Object.keys(dict);
@@ -6322,7 +6330,7 @@ var CoreCallError = class extends Error {
 Object.freeze(CoreCallError.prototype);
 var NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 function makeCore(rpc, owner, ticket, toolSignal) {
-  const call = async (name, input, options) => {
+  const call = async (name, input, options2) => {
     if (typeof name !== "string" || !NAME.test(name)) {
       throw new CoreCallError("refused", `core.call: ${JSON.stringify(String(name)).slice(0, 80)} is not a tool name`);
     }
@@ -6330,7 +6338,7 @@ function makeCore(rpc, owner, ticket, toolSignal) {
     if (!isPlainObject(args) || !plainJson(args, 0)) {
       throw new CoreCallError("refused", "core.call: the input must be a plain JSON object");
     }
-    const signal = combine(toolSignal, options?.signal);
+    const signal = combine(toolSignal, options2?.signal);
     try {
       const r = await rpc.request("core/call", { owner, ticket, name, input: args }, signal);
       const out = { content: r.content.map((b) => ({ ...b })), isError: r.is_error };
@@ -6452,10 +6460,10 @@ var invocation = new AsyncLocalStorage4();
 var alsRun = AsyncLocalStorage4.prototype.run;
 var alsGetStore = AsyncLocalStorage4.prototype.getStore;
 var enabled = false;
-function withTicket(owner, ticket, fn) {
-  if (!enabled || ticket === void 0) return fn();
+function withTicket(owner, ticket, fn2) {
+  if (!enabled || ticket === void 0) return fn2();
   const store2 = { owner, ticket };
-  return ReflectApply(alsRun, invocation, [store2, fn]);
+  return ReflectApply(alsRun, invocation, [store2, fn2]);
 }
 function ticketFor(owner) {
   const inv = ReflectApply(alsGetStore, invocation, []);
@@ -6767,9 +6775,9 @@ function callContext(params, reg) {
   return out;
 }
 function invoke(def, key, args) {
-  const fn = def[key];
-  if (typeof fn !== "function") throw new TypeError(`${key} is not a function`);
-  return Reflect.apply(fn, def, args);
+  const fn2 = def[key];
+  if (typeof fn2 !== "function") throw new TypeError(`${key} is not a function`);
+  return Reflect.apply(fn2, def, args);
 }
 async function callTool(registrar, params, signal, rpc) {
   const reg = live(registrar, params.handle, "tool");
@@ -6796,8 +6804,8 @@ function atFrame(err, reg) {
   const at = topFrame(err, pluginRoot(reg.entry));
   return at === void 0 ? "" : ` (at ${at})`;
 }
-function hasRender(output) {
-  return typeof output === "object" && output !== null && "render" in output && typeof output.render === "function";
+function hasRender(output2) {
+  return typeof output2 === "object" && output2 !== null && "render" in output2 && typeof output2.render === "function";
 }
 function notJson(v) {
   if (typeof v === "function") return "a function";
@@ -6829,11 +6837,11 @@ function unjsonAt(v, path, depth, inArray) {
   return void 0;
 }
 function render(def, args, value) {
-  const output = def.output;
-  if (hasRender(output)) {
+  const output2 = def.output;
+  if (hasRender(output2)) {
     let blocks;
     try {
-      blocks = Reflect.apply(output.render, output, [args, value]);
+      blocks = Reflect.apply(output2.render, output2, [args, value]);
     } catch (err) {
       throw new RpcError(ErrorCode.ExecutionFailed, cut(`render failed: ${describeError(err)}`, MAX_ERROR2));
     }
@@ -7119,6 +7127,254 @@ function installFetchProxy(rpc) {
   refuseNetwork();
 }
 
+// src/shims/git.ts
+import { EventEmitter } from "node:events";
+import * as nodeModule4 from "node:module";
+import { createRequire as createRequire4 } from "node:module";
+import { promisify } from "node:util";
+var require3 = createRequire4(import.meta.url);
+var SUBCOMMANDS = /* @__PURE__ */ new Set(["merge-base", "log", "rev-list", "diff", "rev-parse"]);
+var LEADING = /* @__PURE__ */ new Set(["--no-optional-locks", "--no-pager"]);
+var QUERIES = "`merge-base <base> <head>`, `log`/`rev-list <base>..<head>`, `diff --name-only|--name-status <base>...<head>`, `rev-parse --abbrev-ref HEAD`";
+var MAX_BUFFER = 1024 * 1024;
+var GitQueryError = class extends Error {
+  name = "GitQueryError";
+  code;
+  cmd;
+  killed;
+  signal;
+  stdout = "";
+  stderr = "";
+  constructor(code, cmd, message, killed = false) {
+    super(message);
+    this.code = code;
+    this.cmd = cmd;
+    this.killed = killed;
+    this.signal = killed ? "SIGTERM" : null;
+  }
+};
+Object.freeze(GitQueryError.prototype);
+function isGit(file) {
+  return typeof file === "string" && file.slice(file.lastIndexOf("/") + 1) === "git";
+}
+function subcommand(args) {
+  let i = 0;
+  while (i < args.length && LEADING.has(args[i] ?? "")) i++;
+  return args[i];
+}
+function quoted(s) {
+  return JSON.stringify(s.length > 64 ? `${s.slice(0, 64)}…` : s);
+}
+function refusal(how, args, why) {
+  const sub = subcommand(args);
+  const what = sub === void 0 ? "`git`" : `\`git ${quoted(sub).slice(1, -1)}\``;
+  const tail = why === void 0 ? "" : `: ${why}`;
+  return new GitQueryError(
+    "ERR_CWX_GIT_REFUSED",
+    cmdLine(args),
+    `${what} (${how}) is not provided by cwx: only review-scope metadata queries are, through execFile('git', args) inside one of the plugin's tools (${QUERIES})${tail}`
+  );
+}
+function cmdLine(args) {
+  return ["git", ...args].join(" ").slice(0, 200);
+}
+function fromService(args, err) {
+  const cmd = cmdLine(args);
+  if (!(err instanceof AgentServiceError)) return new GitQueryError(1, cmd, `Command failed: ${cmd}
+${String(err)}`);
+  switch (err.code) {
+    case "NO_INVOCATION":
+    case "REFUSED":
+      return refusal("execFile", args, err.message);
+    case "DENIED":
+      return new GitQueryError("ERR_CWX_GIT_DENIED", cmd, `\`${cmd}\` was denied: ${err.message}`);
+    case "CANCELLED":
+      return new GitQueryError(null, cmd, `Command failed: ${cmd}
+${err.message}`, true);
+  }
+  const e = new GitQueryError(1, cmd, `Command failed: ${cmd}
+${err.message}`);
+  e.stderr = err.message;
+  return e;
+}
+function options(v) {
+  const o = typeof v === "object" && v !== null ? v : {};
+  const encoding = Reflect.get(o, "encoding");
+  const maxBuffer = Reflect.get(o, "maxBuffer");
+  const timeout = Reflect.get(o, "timeout");
+  const signal = Reflect.get(o, "signal");
+  if (signal !== void 0 && !(signal instanceof AbortSignal)) throw new TypeError("execFile: options.signal must be an AbortSignal");
+  return {
+    encoding: encoding === void 0 ? "utf8" : typeof encoding === "string" ? encoding : null,
+    maxBuffer: typeof maxBuffer === "number" && maxBuffer >= 0 ? maxBuffer : MAX_BUFFER,
+    timeout: typeof timeout === "number" && timeout > 0 ? timeout : 0,
+    signal
+  };
+}
+function output(text, encoding) {
+  const b = Buffer.from(text, "utf8");
+  if (encoding === null || encoding === "buffer" || !Buffer.isEncoding(encoding)) return b;
+  return b.toString(encoding);
+}
+var GitQueryProcess = class extends EventEmitter {
+  pid = void 0;
+  stdin = null;
+  stdout = null;
+  stderr = null;
+  spawnfile = "git";
+  spawnargs;
+  exitCode = null;
+  killed = false;
+  #stop;
+  constructor(args, stop) {
+    super();
+    this.spawnargs = Object.freeze(["git", ...args]);
+    this.#stop = stop;
+  }
+  kill() {
+    if (this.exitCode !== null || this.#stop.signal.aborted) return false;
+    this.killed = true;
+    this.#stop.abort();
+    return true;
+  }
+};
+async function query(args, o, stop) {
+  const cmd = cmdLine(args);
+  const sub = subcommand(args);
+  if (sub === void 0 || !SUBCOMMANDS.has(sub)) throw refusal("execFile", args);
+  const signals = [stop.signal];
+  if (o.signal !== void 0) signals.push(o.signal);
+  if (o.timeout > 0) signals.push(AbortSignal.timeout(o.timeout));
+  const signal = AbortSignal.any(signals);
+  let r;
+  try {
+    r = await invocationCall("execFile('git', …)", "git_review_scope", { args: [...args] }, signal);
+  } catch (err) {
+    if (o.signal?.aborted === true) {
+      throw Object.assign(new Error("The operation was aborted", { cause: o.signal.reason }), { name: "AbortError", code: "ABORT_ERR" });
+    }
+    if (signal.aborted) throw new GitQueryError(null, cmd, `Command failed: ${cmd}
+`, true);
+    throw fromService(args, err);
+  }
+  const text = shaped(args, r.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join(""));
+  const cut2 = isPlainObject(r.structured) && r.structured.cut === true;
+  if (cut2 || Buffer.byteLength(text, "utf8") > o.maxBuffer) {
+    const e = new GitQueryError("ERR_CHILD_PROCESS_STDIO_MAXBUFFER", cmd, cut2 ? "stdout maxBuffer length exceeded (cwx cuts a git query at 256 KiB)" : "stdout maxBuffer length exceeded");
+    e.stdout = output(text, o.encoding);
+    e.stderr = output("", o.encoding);
+    throw e;
+  }
+  return { stdout: output(text, o.encoding), stderr: output("", o.encoding) };
+}
+function shaped(args, text) {
+  if (subcommand(args) !== "diff" || !args.includes("--name-only")) return text;
+  return text.split("\n").map((line) => line.slice(line.lastIndexOf("	") + 1)).join("\n");
+}
+function normalized(rest) {
+  const tail = [...rest];
+  const last = tail[tail.length - 1];
+  const callback = fn(last);
+  if (callback !== void 0) tail.pop();
+  let args = [];
+  if (Array.isArray(tail[0]) || tail[0] === void 0 || tail[0] === null) {
+    const a = tail.shift();
+    if (Array.isArray(a)) args = a.map(String);
+  }
+  return { args, opts: tail[0], callback };
+}
+function start(args, opts) {
+  const stop = new AbortController();
+  const child = new GitQueryProcess(args, stop);
+  let o;
+  try {
+    o = options(opts);
+  } catch (err) {
+    return { child, done: Promise.reject(err) };
+  }
+  const done = query(args, o, stop);
+  const exit = (code) => {
+    child.exitCode = code;
+    child.emit("exit", code, child.killed ? "SIGTERM" : null);
+  };
+  done.then(() => exit(0), (err) => exit(err instanceof GitQueryError && typeof err.code === "number" ? err.code : null));
+  return { child, done };
+}
+function fn(v) {
+  return typeof v === "function" ? (...a) => Reflect.apply(v, void 0, a) : void 0;
+}
+function execFileFor(real, realPromisified) {
+  const execFile = function execFile2(file, ...rest) {
+    if (!isGit(file)) return real(file, ...rest);
+    const { args, opts, callback } = normalized(rest);
+    const { child, done } = start(args, opts);
+    done.then(
+      (r) => {
+        callback?.(null, r.stdout, r.stderr);
+        child.emit("close", 0, null);
+      },
+      (err) => {
+        const e = err;
+        const stdout = err instanceof GitQueryError ? err.stdout : "";
+        const stderr2 = err instanceof GitQueryError ? err.stderr : "";
+        callback?.(e, stdout, stderr2);
+        child.emit("close", child.exitCode, child.killed ? "SIGTERM" : null);
+      }
+    );
+    return child;
+  };
+  const custom = function execFile2(file, ...rest) {
+    if (!isGit(file)) return realPromisified(file, ...rest);
+    const { args, opts } = normalized(rest);
+    const { child, done } = start(args, opts);
+    return Object.assign(done.then((r) => ({ stdout: r.stdout, stderr: r.stderr })), { child });
+  };
+  Object.defineProperty(execFile, promisify.custom, { value: custom, enumerable: false, writable: false, configurable: true });
+  return execFile;
+}
+function refusingFor(how, real, program) {
+  const named = {
+    [how](...a) {
+      const p = program(a[0], a[1]);
+      if (p.git) throw refusal(how, p.args);
+      return real(...a);
+    }
+  };
+  return named[how] ?? real;
+}
+var byFile = (first, second) => ({ git: isGit(first), args: Array.isArray(second) ? second.map(String) : [] });
+var byCommand = (first) => {
+  const words2 = typeof first === "string" ? first.trim().split(/\s+/) : [];
+  return { git: isGit(words2[0]), args: words2.slice(1) };
+};
+var installed2 = false;
+function installGitScope() {
+  if (installed2) return;
+  installed2 = true;
+  const cp = require3("node:child_process");
+  if (typeof cp !== "object" || cp === null) return;
+  const get = (k) => fn(Reflect.get(cp, k));
+  const execFile = get("execFile");
+  if (execFile === void 0) return;
+  const realExecFile = Reflect.get(cp, "execFile");
+  const customReal = typeof realExecFile === "function" ? Reflect.get(realExecFile, promisify.custom) : void 0;
+  const realPromisified = fn(customReal) ?? fn(promisify(execFile));
+  const replaced = {};
+  if (realPromisified !== void 0) replaced.execFile = execFileFor(execFile, realPromisified);
+  for (const [k, program] of [["execFileSync", byFile], ["spawn", byFile], ["spawnSync", byFile], ["exec", byCommand], ["execSync", byCommand]]) {
+    const real = get(k);
+    if (real !== void 0) replaced[k] = refusingFor(k, real, program);
+  }
+  for (const [k, v] of Object.entries(replaced)) {
+    try {
+      Object.defineProperty(cp, k, { value: v, writable: true, configurable: true, enumerable: true });
+    } catch {
+    }
+  }
+  const sync = nodeModule4.syncBuiltinESMExports;
+  sync?.();
+}
+
 // src/host.ts
 var MAX_ERROR3 = 4096;
 var MAX_LOG = 8192;
@@ -7192,6 +7448,7 @@ var ExtensionHost = class {
     if (limits.activate_deadline_ms > 0) this.activateDeadlineMs = limits.activate_deadline_ms;
     if (limits.dispose_deadline_ms > 0) this.disposeDeadlineMs = limits.dispose_deadline_ms;
     if (params.fetch_proxy === true) installFetchProxy(this.rpc);
+    if (this.o.tier === "plugin") installGitScope();
     this.initialized = true;
     setImmediate(() => this.rpc.notify("host/ready", {}));
     return {};
@@ -7293,9 +7550,9 @@ async function disposeFibers(entries, deadlineMs) {
 }
 
 // src/lockdown.ts
-import { createRequire as createRequire4 } from "node:module";
-import * as nodeModule4 from "node:module";
-var require3 = createRequire4(import.meta.url);
+import { createRequire as createRequire5 } from "node:module";
+import * as nodeModule5 from "node:module";
+var require4 = createRequire5(import.meta.url);
 var NativeCodeRefused = class extends Error {
   name = "NativeCodeRefused";
   constructor(what) {
@@ -7330,23 +7587,23 @@ function lockdown() {
       throw new NativeCodeRefused("Worker");
     }
   };
-  const wt = require3("node:worker_threads");
+  const wt = require4("node:worker_threads");
   Reflect.set(wt, "Worker", RefusedWorker);
   Object.defineProperty(wt, "Worker", { value: RefusedWorker, writable: false, configurable: false });
   if ("Worker" in globalThis) lockValue(globalThis, "Worker", RefusedWorker);
-  const sync = nodeModule4.syncBuiltinESMExports;
+  const sync = nodeModule5.syncBuiltinESMExports;
   sync?.();
   const Bun = globalThis.Bun;
   if (Bun === void 0) return;
-  lockGetters(require3("bun:ffi"), "bun:ffi");
+  lockGetters(require4("bun:ffi"), "bun:ffi");
   const blocked = new Proxy(Object.freeze({}), {
     get(_t, key) {
       throw new NativeCodeRefused(`Bun.FFI.${String(key)}`);
     }
   });
   Object.defineProperty(Bun, "FFI", { value: blocked, writable: false });
-  lockGetters(require3("bun:sqlite"), "bun:sqlite");
-  const nodeSqlite = require3("node:sqlite");
+  lockGetters(require4("bun:sqlite"), "bun:sqlite");
+  const nodeSqlite = require4("node:sqlite");
   for (const [name, value] of Object.entries(nodeSqlite)) {
     if (typeof value !== "function" || !value.prototype) continue;
     for (const key of Object.getOwnPropertyNames(value.prototype)) {

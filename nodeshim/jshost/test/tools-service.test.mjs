@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { plugin, test, withCore } from './harness.mjs';
 
-for (const [entry, method] of [['index.mjs', 'tools.presentAs'], ['commands.mjs', 'commands.list']]) {
+for (const [entry, method] of [['index.mjs', 'tools.presentAs'], ['commands.mjs', 'commands.list'], ['restrict.mjs', 'tools.restrict']]) {
   test(`an unprovided DSH method fails the activation by name: ${method}`, async () => {
     await withCore({}, async (core) => {
       const a = await core.activate(plugin('dsh-present-as', entry));

@@ -7,6 +7,7 @@
 //                                         (the options' `signal` disposes the child once it started)
 //   skills.list()                         `skills_list`
 //   agents                                injectable; offers nothing
+//   execFile('git', args)                 `git_review_scope` (git.ts, through invocationCall)
 //
 // Each call carries the running tool invocation's ticket, which lives in this module's async
 // scope and nowhere a plugin can read; outside an invocation of the plugin's own tool there is
@@ -16,7 +17,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Service, type Context } from '@deepseek-ai/cordis';
 import { ownerOf } from '../cordis-adapter.ts';
-import type { OwnerRecord } from '../owner.ts';
+import { ownerContext, type OwnerRecord } from '../owner.ts';
 import type { ToolResult } from '../protocol.generated.ts';
 import { ErrorCode } from '../protocol.generated.ts';
 import { RpcError, type RpcPeer } from '../rpc.ts';
@@ -85,6 +86,20 @@ async function ask(s: AgentScope, what: string, name: string, input: Record<stri
   } catch (err) {
     throw toError(what, err);
   }
+}
+
+/**
+ * invocationCall sends core/call `name` for the calling owner's running tool (its async
+ * context, owner.ts), as the services above do for a Cordis context; without one it rejects
+ * NO_INVOCATION and nothing reaches the core. The git adapter (git.ts) is its one user.
+ */
+export async function invocationCall(what: string, name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+  const s = scope.getStore();
+  const owner = ownerContext.getStore();
+  if (!s || !owner || s.owner !== owner) {
+    throw new AgentServiceError('NO_INVOCATION', `${what}: a plugin may use the agent's services only while one of its own tools runs`);
+  }
+  return ask(s, what, name, input, signal);
 }
 
 function structured(r: ToolResult): Record<string, unknown> {
