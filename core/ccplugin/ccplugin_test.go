@@ -70,7 +70,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty body", cmd("commands/a.md", "---\ndescription: x\n---\n\n"), "the prompt (the text after the frontmatter) is empty"},
 		{"bad name", cmd("commands/a b.md", "body"), "rename the file"},
 		{"escape", cmd("commands/a.md", "body \x1b[31m"), "remove the control characters"},
-		{"mcp not JSON", mcp(`[`), ".mcp.json: not a usable MCP servers file: not a JSON object"},
+		{"mcp not JSON", mcp(`[`), ".mcp.json: not Claude Code's .mcp.json"},
 		{"mcp neither", mcp(`{"mcpServers": {"x": {}}}`), `server "x" needs a command`},
 	} {
 		var e *Error
@@ -80,6 +80,32 @@ func TestParseErrors(t *testing.T) {
 	}
 	if c, err := ParseCommand("commands/a.md", []byte("---\nallowed-tools:\n  - Bash\nmodel: x\n---\nRun !`ls` then $ARGUMENTS")); err != nil || len(c.Notes) != 3 {
 		t.Fatalf("lists under other keys, shell lines: %+v %v", c, err)
+	}
+}
+
+// TestParseMCPForms: a plugin's .mcp.json with its servers under mcpServers or at the top
+// level (as published plugins write it), nothing expanded; a remote server keeps its
+// header names, and its values stay unprinted.
+func TestParseMCPForms(t *testing.T) {
+	for _, text := range []string{
+		`{"mcpServers": {"gh": {"type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${GITHUB_PERSONAL_ACCESS_TOKEN}"}}, "notes": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/s.mjs"]}}}`,
+		`{"gh": {"type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${GITHUB_PERSONAL_ACCESS_TOKEN}"}}, "notes": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/s.mjs"]}}`,
+	} {
+		ss, err := ParseMCP([]byte(text))
+		if err != nil || len(ss) != 2 {
+			t.Fatalf("%s: %+v %v", text, ss, err)
+		}
+		gh, notes := ss[0], ss[1]
+		if gh.Line() != "http https://api.githubcopilot.com/mcp/" || !reflect.DeepEqual(gh.Headers, []string{"Authorization"}) ||
+			gh.HeaderValues["Authorization"] != "Bearer ${GITHUB_PERSONAL_ACCESS_TOKEN}" || notes.Line() != "node ${CLAUDE_PLUGIN_ROOT}/s.mjs" {
+			t.Fatalf("%s: %+v", text, ss)
+		}
+	}
+	if ss, err := ParseMCP([]byte(`{}`)); err != nil || len(ss) != 0 {
+		t.Fatalf("{}: %+v %v", ss, err)
+	}
+	if _, err := ParseMCP([]byte(`{"servers": {"a": {"command": "x"}}}`)); err == nil || !strings.Contains(err.Error(), ".mcp.json: a plugin's .mcp.json is Claude Code's") {
+		t.Fatalf("VS Code's format: %v", err)
 	}
 }
 

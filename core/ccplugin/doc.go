@@ -20,8 +20,9 @@
 //     the review says so. Frontmatter keys other than the two (`allowed-tools`, `model`, …)
 //     are noted, not used. A folder under commands/ (Claude Code's namespaces) is listed as
 //     not read.
-//   - `.mcp.json` ([ParseMCP], read by core/mcpfile): `{"mcpServers": {name: {command, args, env} | {type, url, headers}}}`.
-//     The servers are listed ([MCPNotRun]); a stdio one runs only once `cwx mcp review
+//   - `.mcp.json` ([ParseMCP], read by core/mcpfile): `{"mcpServers": {name: {command, args,
+//     env} | {type, url, headers}}}`, or those servers at the top level, as many published
+//     plugins write it. The servers are listed ([MCPNotRun]); a stdio one runs only once `cwx mcp review
 //     <name>` showed what it would run and `cwx mcp trust <name> --token T` trusted exactly
 //     that (core/mcpclient, plugins.go). Env values are kept for running, never shown.
 //   - `agents/`, `skills/`, `output-styles/`: listed as not run.

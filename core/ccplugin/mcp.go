@@ -1,6 +1,7 @@
 package ccplugin
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -35,23 +36,25 @@ func (s MCPServer) Line() string {
 	return strings.Join(append([]string{s.Command}, s.Args...), " ")
 }
 
-// ParseMCP reads .mcp.json, Claude Code's format as core/mcpfile reads it (one reader of
-// the format): {"mcpServers": {name: {command, args?, env?} | {type?, url, headers?}}},
-// servers sorted by name, nothing expanded.
+// ParseMCP reads .mcp.json as core/mcpfile reads a plugin's (the one reader of the format):
+// {"mcpServers": {name: {command, args?, env?} | {type?, url, headers?}}}, or those servers
+// at the top level as Claude Code's plugins also write them; sorted by name, nothing
+// expanded (core/mcpclient puts in ${CLAUDE_PLUGIN_ROOT}).
 func ParseMCP(data []byte) ([]MCPServer, error) {
-	f, err := mcpfile.Decode(data)
+	f, err := mcpfile.DecodePlugin(data)
 	if err != nil {
+		var e *mcpfile.Error
+		if errors.As(err, &e) && e.Server == "" && e.Key == "" {
+			return nil, &Error{File: MCPFile, Reason: "not Claude Code's .mcp.json: " + err.Error()}
+		}
 		return nil, &Error{File: MCPFile, Reason: err.Error()}
-	}
-	if f.Format != mcpfile.ClaudeCode {
-		return nil, &Error{File: MCPFile, Reason: "a plugin's .mcp.json is Claude Code's format: its servers go under mcpServers, not servers"}
 	}
 	var out []MCPServer
 	for _, s := range f.Servers {
-		srv := MCPServer{Name: s.Name, Command: s.Command, Args: s.Args, EnvValues: s.Env, HeaderValues: s.Headers,
+		srv := MCPServer{Name: s.Name, Command: s.Command, Args: s.Args, Type: s.Type, EnvValues: s.Env, HeaderValues: s.Headers,
 			Env: slices.Sorted(maps.Keys(s.Env)), Headers: slices.Sorted(maps.Keys(s.Headers))}
-		if s.URL != "" {
-			srv.Type, srv.URL = s.Type, s.URL
+		if s.Remote() {
+			srv.Type, srv.URL = s.Transport, s.URL
 		}
 		out = append(out, srv)
 	}

@@ -18,8 +18,8 @@ import (
 
 // Bounds of what is read.
 const (
-	MaxBytes  = 1 << 20 // one file
-	MaxInputs = 64      // VS Code's inputs of one file
+	MaxFileBytes = 1 << 20 // one file
+	MaxInputs    = 64      // VS Code's inputs of one file
 	// MaxExpanded bounds one string after expansion (a command, an argument, a value).
 	MaxExpanded = 256 << 10
 )
@@ -64,6 +64,9 @@ type Input struct {
 	ID, Type, Description string
 }
 
+// ErrFile is matched by every error of Decode, DecodePlugin and Expand (each an *[Error]).
+var ErrFile = errors.New("not a usable MCP servers file")
+
 // Error is a file refused: the server and field it is about ("" for the file as a whole)
 // and what to write instead. It never holds a variable's value.
 type Error struct {
@@ -83,6 +86,8 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("server %q: %s: %s", e.Server, e.Key, e.Reason)
 }
+
+func (e *Error) Unwrap() error { return ErrFile }
 
 const (
 	claudeExample = `{"mcpServers": {"NAME": {"command": "npx", "args": ["-y", "PACKAGE"]}}}`
@@ -132,8 +137,8 @@ func DecodePlugin(data []byte) (*File, error) {
 // topObject checks data's bounds and encoding and returns its top-level object, VS Code's
 // comments and trailing commas allowed.
 func topObject(data []byte) (map[string]json.RawMessage, error) {
-	if len(data) > MaxBytes {
-		return nil, &Error{Reason: fmt.Sprintf("the file is %d bytes; at most %d are read", len(data), MaxBytes)}
+	if len(data) > MaxFileBytes {
+		return nil, &Error{Reason: fmt.Sprintf("the file is %d bytes; at most %d are read", len(data), MaxFileBytes)}
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if !utf8.Valid(data) {
@@ -151,7 +156,7 @@ func topObject(data []byte) (map[string]json.RawMessage, error) {
 	if err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			line, col := lineCol(data, int(se.Offset))
+			line, col := lineCol(data, int(se.Offset)-1)
 			err = fmt.Errorf("%v at line %d, column %d", se, line, col)
 		}
 		return nil, &Error{Reason: fmt.Sprintf("not a JSON object (%v); write %s", err, claudeExample)}

@@ -74,6 +74,13 @@ var rules = []Rule{
 			pkg("core/rpc/..."), pkg("core/supervisor/..."), pkg("core/runtime/..."), "os/exec"},
 	},
 	{
+		// the files users have are read and expanded, never run or fetched: which of their
+		// servers run is core/mcpclient's decision
+		Name: "the MCP file reader runs nothing and reaches no network",
+		From: []string{pkg("core/mcpfile/...")},
+		Deny: append([]string{"net/http/...", pkg("core/egress/..."), pkg("core/mcpclient/...")}, processCode...),
+	},
+	{
 		Name: "the MCP client links neither the core's facade nor its call path",
 		From: []string{pkg("core/mcpclient/...")},
 		Deny: []string{pkg("core"), pkg("core/cli/..."), pkg("core/mcpserve/..."), pkg("core/owners/..."), pkg("core/rpc/..."), pkg("core/tickets/..."), pkg("core/supervisor/...")},
