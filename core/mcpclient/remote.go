@@ -59,15 +59,18 @@ func newRemote(cfg config.MCPServer) (*remote, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %q: %w", cfg.Name, err)
 	}
-	r := &remote{origin: origin, safeURL: redactQuery(cfg.URL)}
+	r := &remote{origin: origin, safeURL: egress.RedactQuery(cfg.URL)}
 	if u.RawQuery != "" {
 		r.secrets = append(r.secrets, u.RawQuery)
 	}
 	h := http.Header{}
 	for _, name := range cfg.HeaderNames() {
-		v, err := config.ExpandEnv(cfg.Headers[name])
-		if err != nil {
-			return nil, fmt.Errorf("mcp server %q: header %s: %w", cfg.Name, name, err)
+		v := cfg.Headers[name]
+		if cfg.Source == "" { // a file's values were expanded by core/mcpfile, once
+			var err error
+			if v, err = config.ExpandEnv(v); err != nil {
+				return nil, fmt.Errorf("mcp server %q: header %s: %w", cfg.Name, name, err)
+			}
 		}
 		h.Set(name, v)
 		if v != "" {
@@ -76,17 +79,6 @@ func newRemote(cfg config.MCPServer) (*remote, error) {
 	}
 	r.client = egress.New(remotePolicy(cfg, origin, h))
 	return r, nil
-}
-
-// redactQuery is raw with its query, if any, replaced by "…": some services take a key
-// there.
-func redactQuery(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.RawQuery == "" {
-		return raw
-	}
-	u.RawQuery = "…"
-	return u.String()
 }
 
 // remotePolicy is the egress policy of remote server cfg at origin, with the expanded
