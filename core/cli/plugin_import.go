@@ -19,7 +19,7 @@ import (
 // with --hash what was installed.
 type PluginImportResult struct {
 	*dshbundle.Composition
-	Source    string                 `json:"source"`
+	Sources   []string               `json:"sources"` // the bundle packages, as given
 	Installed []PluginImportedPlugin `json:"installed,omitempty"`
 }
 
@@ -38,16 +38,17 @@ func pluginImportCmd() *cobra.Command {
 	var asJSON bool
 	var hash string
 	dsh := &cobra.Command{
-		Use:   "dsh PATH|TARBALL [--hash sha256:H]",
+		Use:   "dsh PATH|TARBALL... [--hash sha256:H]",
 		Short: "Preview a DSH bundle package's composition; --hash installs exactly that composition",
 		Long: "dsh reads a DeepSeek Harness bundle package (a folder or a .tgz whose package.json names\n" +
 			"its Cordis patch YAML in dsh.bundle.patch, one path or a list), composes it as DSH does\n" +
-			"(insert, override by id, groups, disabled ancestry) and lists every row: the plugin, where\n" +
+			"(insert, override by id, groups, disabled ancestry; several packages are layered in order,\n" +
+			"as a DSH profile's bundles) and lists every row: the plugin, where\n" +
 			"its code comes from, its config and group, whether it is disabled. It ends with the\n" +
 			"composition's hash. With --hash it resolves the package again and, only if the\n" +
 			"composition still has that hash, installs each plugin the bundle carries, disabled and\n" +
 			"not trusted: review, trust and enable each as any plugin. Nothing runs unreviewed.",
-		Args: exactArgs(1),
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, _, err := openPlugins()
 			if err != nil {
@@ -55,21 +56,25 @@ func pluginImportCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			if hash == "" {
-				c, err := dshbundle.Preview(s, args[0])
+				c, err := dshbundle.Preview(s, args...)
 				if err != nil {
 					return importErr(err)
 				}
-				out := PluginImportResult{Composition: c, Source: args[0]}
+				out := PluginImportResult{Composition: c, Sources: args}
 				return writeReport(w, asJSON, out, func(w io.Writer, out PluginImportResult) {
-					printComposition(w, out.Composition, out.Source)
-					printf(w, "To install exactly this composition: cwx plugin import dsh %s --hash sha256:%s\n", shellQuote(args[0]), c.SHA256)
+					printComposition(w, out.Composition, out.Sources)
+					quoted := make([]string, len(args))
+					for i, a := range args {
+						quoted[i] = shellQuote(a)
+					}
+					printf(w, "To install exactly this composition: cwx plugin import dsh %s --hash sha256:%s\n", strings.Join(quoted, " "), c.SHA256)
 				})
 			}
-			c, done, err := dshbundle.Install(s, args[0], hash)
+			c, done, err := dshbundle.Install(s, hash, args...)
 			if err != nil {
 				return importErr(err)
 			}
-			out := PluginImportResult{Composition: c, Source: args[0]}
+			out := PluginImportResult{Composition: c, Sources: args}
 			for _, d := range done {
 				p := PluginImportedPlugin{Installed: d}
 				if d.Result != nil {
@@ -103,9 +108,11 @@ func importErr(err error) error {
 }
 
 // printComposition lists every row of the composition: the review of a bundle.
-func printComposition(w io.Writer, c *dshbundle.Composition, src string) {
-	printf(w, "bundle   %s %s\n", c.Bundle, c.Version)
-	printf(w, "source   %s (dsh.bundle.patch: %s)\n", src, strings.Join(c.Patches, ", "))
+func printComposition(w io.Writer, c *dshbundle.Composition, srcs []string) {
+	for i, b := range c.Bundles {
+		printf(w, "bundle   %s %s\n", oneLine(b.Name), oneLine(b.Version))
+		printf(w, "source   %s (dsh.bundle.patch: %s)\n", srcs[i], oneLine(strings.Join(b.Patches, ", ")))
+	}
 	counts := map[string]int{}
 	disabled := 0
 	for _, r := range c.Rows {
@@ -134,6 +141,9 @@ func printComposition(w io.Writer, c *dshbundle.Composition, src string) {
 			switch s.Kind {
 			case dshbundle.SourceBundled:
 				line := "bundled " + s.Rel + ", closure sha256:" + s.Closure
+				if len(c.Bundles) > 1 {
+					line = "bundled " + s.Rel + " of " + s.Bundle + ", closure sha256:" + s.Closure
+				}
 				if s.Replaces != "" {
 					line += "; replaces the installed sha256:" + s.Replaces[:12] + "…, which runs again only once this is reviewed"
 				}
@@ -158,14 +168,23 @@ func printComposition(w io.Writer, c *dshbundle.Composition, src string) {
 		}
 	}
 	for _, wn := range c.Warnings {
-		printf(w, "warning  %s patch %d: %s (skipped, as DSH skips it)\n", c.Patches[wn.Layer], wn.Patch, oneLine(wn.Text))
+		b := c.Bundles[wn.Bundle]
+		file := b.Patches[wn.Layer]
+		if len(c.Bundles) > 1 {
+			file = b.Name + " " + file
+		}
+		printf(w, "warning  %s patch %d: %s (skipped, as DSH skips it)\n", oneLine(file), wn.Patch, oneLine(wn.Text))
 	}
 	printf(w, "composition sha256:%s\n", c.SHA256)
 }
 
 func printImport(w io.Writer, out PluginImportResult) {
 	c := out.Composition
-	printf(w, "composition sha256:%s of %s %s, as previewed\n", c.SHA256, c.Bundle, c.Version)
+	names := make([]string, len(c.Bundles))
+	for i, b := range c.Bundles {
+		names[i] = b.Name + " " + b.Version
+	}
+	printf(w, "composition sha256:%s of %s, as previewed\n", c.SHA256, oneLine(strings.Join(names, " + ")))
 	var next []string
 	for _, p := range out.Installed {
 		rows := strings.Join(p.Rows, ", ")

@@ -62,8 +62,8 @@ func TestPluginImportDSH(t *testing.T) {
 	dir := dshBaseBundle(t)
 
 	pv := importPreview(t, dir)
-	if pv.Bundle != "@deepseek-ai/dsh-base" || pv.Version != "0.1.0-rc.8" || len(pv.Rows) != 78 {
-		t.Fatalf("preview: %s %s, %d rows", pv.Bundle, pv.Version, len(pv.Rows))
+	if len(pv.Bundles) != 1 || pv.Bundles[0].Name != "@deepseek-ai/dsh-base" || pv.Bundles[0].Version != "0.1.0-rc.8" || len(pv.Rows) != 78 {
+		t.Fatalf("preview: %+v, %d rows", pv.Bundles, len(pv.Rows))
 	}
 	rows := map[string]dshbundle.Row{}
 	for _, r := range pv.Rows {
@@ -171,5 +171,54 @@ func TestPluginImportDSHRefusesWhatIsNoBundle(t *testing.T) {
 	r := runPluginCLI(t, "plugin", "import", "dsh", "../../testdata/dsh-census/shell-env")
 	if r.code != ExitInvalid || !strings.Contains(r.stderr, "declares no dsh.bundle.patch") {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestPluginImportDSHProfile layers the real dsh-headless bundle over dsh-base, as DSH's
+// headless profile does: its overrides change base rows, its inserts add rows.
+func TestPluginImportDSHProfile(t *testing.T) {
+	pluginHome(t)
+	base := dshBaseBundle(t)
+	headless := "../../testdata/dsh-bundle/headless"
+	var pv PluginImportResult
+	if err := json.Unmarshal([]byte(mustCLI(t, "plugin", "import", "dsh", base, headless, "--json")), &pv); err != nil {
+		t.Fatal(err)
+	}
+	if len(pv.Bundles) != 2 || pv.Bundles[1].Name != "@deepseek-ai/dsh-headless" || len(pv.Rows) != 81 || len(pv.Warnings) != 0 {
+		t.Fatalf("preview: %+v, %d rows, warnings %+v", pv.Bundles, len(pv.Rows), pv.Warnings)
+	}
+	rows := map[string]dshbundle.Row{}
+	for _, r := range pv.Rows {
+		rows[r.ID] = r
+	}
+	if rows["hmr"].Disabled != "yes" || !strings.Contains(compactJSON(rows["system-prompt"].Config), "You are a coding agent") {
+		t.Errorf("headless overrides: hmr %+v, system-prompt %+v", rows["hmr"], rows["system-prompt"].Config)
+	}
+	if s := rows["headless-runner"].Source; s == nil || s.Kind != dshbundle.SourceUnsupported || !strings.Contains(s.Why, "bundle package itself") {
+		t.Errorf("headless-runner: %+v", s)
+	}
+	if !strings.Contains(compactJSON(rows["headless-runner"].Other), `"inject":["headlessStartup"]`) {
+		t.Errorf("headless-runner other: %+v", rows["headless-runner"].Other)
+	}
+	only := importPreview(t, base)
+	if only.SHA256 == pv.SHA256 {
+		t.Fatal("a layer more kept the hash")
+	}
+	text := mustCLI(t, "plugin", "import", "dsh", base, headless)
+	for _, want := range []string{"bundle   @deepseek-ai/dsh-headless 0.1.0-rc.8\n", "  headless-runner  @deepseek-ai/dsh-headless\n",
+		"--hash sha256:" + pv.SHA256 + "\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the review lacks %q", want)
+		}
+	}
+	out := mustCLI(t, "plugin", "import", "dsh", base, headless, "--hash", pv.SHA256)
+	if !strings.Contains(out, "of @deepseek-ai/dsh-base 0.1.0-rc.8 + @deepseek-ai/dsh-headless 0.1.0-rc.8, as previewed\n") ||
+		!strings.Contains(out, "installed @deepseek-ai/dsh-llm-retry 0.1.0-rc.8, disabled and not trusted (row llm-retry)\n") {
+		t.Errorf("import:\n%s", out)
+	}
+	// the hash of one composition does not install another
+	r := runPluginCLI(t, "plugin", "import", "dsh", base, "--hash", pv.SHA256)
+	if r.code != ExitInvalid || !strings.Contains(r.stderr, "changed since the preview") {
+		t.Fatalf("another composition: exit %d %s", r.code, r.stderr)
 	}
 }

@@ -8,15 +8,16 @@ import (
 // Warning is a patch DSH skips with a warning: it matched nothing, or targets what it
 // cannot change. The composition goes on without it.
 type Warning struct {
-	Layer int    // index into the bundle's patch files
-	Patch int    // 1-based position of the patch in its file
-	Text  string // what DSH's loader would warn
+	Bundle int    `json:"bundle"` // index into Composition.Bundles
+	Layer  int    `json:"layer"`  // index into that bundle's patch files
+	Patch  int    `json:"patch"`  // 1-based position of the patch in its file
+	Text   string `json:"text"`   // what DSH's loader would warn
 }
 
 // layerPatch is one patch with where it came from.
 type layerPatch struct {
-	layer, index int
-	p            map[string]any
+	bundle, layer, index int
+	p                    map[string]any
 }
 
 // compose applies the patches, in order, to an empty entry list: DSH's include semantics
@@ -48,7 +49,7 @@ func compose(patches []layerPatch) ([]any, []Warning, error) {
 	for _, lp := range patches {
 		p := deepCopy(lp.p).(map[string]any)
 		warn := func(format string, args ...any) {
-			warns = append(warns, Warning{Layer: lp.layer, Patch: lp.index, Text: fmt.Sprintf(format, args...)})
+			warns = append(warns, Warning{Bundle: lp.bundle, Layer: lp.layer, Patch: lp.index, Text: fmt.Sprintf(format, args...)})
 		}
 		id, err := patchString(p, "id", lp)
 		if err != nil {

@@ -5,7 +5,9 @@
 //
 // A bundle is an npm package whose package.json names its patch layer in dsh.bundle.patch:
 // one path, or a list of paths applied in order (each relative to the package and inside
-// it; at most [MaxPatchFiles]). A patch file is a Cordis patch list in DSH's dialect: one YAML
+// it; at most [MaxPatchFiles]). Several bundle packages (at most [MaxBundles]) are layered in
+// the order given, as a DSH profile layers the bundles of dsh.profile.bundles (dsh-headless
+// over dsh-base): their patch lists are applied as one list, as DSH flattens them. A patch file is a Cordis patch list in DSH's dialect: one YAML
 // document holding a list of mappings, read by [ParsePatches] (go.yaml.in/yaml/v3's node
 // tree, converted strictly: `!!js` scalars become [JSExpr], every number a float64 as
 // JavaScript holds it; another tag, a merge key, a duplicate key, a number JSON cannot hold,
@@ -27,21 +29,24 @@
 // by DSH at activation, so cwx shows it and installs the row's plugin (which still runs only
 // once reviewed, trusted and enabled).
 //
-// Each row that names a plugin gets a [Source]: the package inside the bundle
-// (node_modules/<name>, or the bundle itself; [SourceBundled], hashed as core/plugins hashes
-// a closure), else the cwx plugin of that id ([SourceInstalled]), else [SourceMissing]; a
-// subpath, a file or a Cordis loader module is [SourceUnsupported]. [Composition.SHA256]
+// Each row that names a plugin gets a [Source]: the package inside the first bundle that
+// carries it (node_modules/<name>; [SourceBundled], hashed as core/plugins hashes a closure),
+// else the cwx plugin of that id ([SourceInstalled]), else [SourceMissing]; a subpath, a file,
+// a Cordis loader module or a bundle package itself is [SourceUnsupported] (core/plugins
+// refuses to install a bundle package as a plugin and points here). [Composition.SHA256]
 // hashes the resolved rows (path, id, name, group, disabled, config with its `!!js`
 // expressions as written, other keys, source kind, package and closure), not the YAML: a
 // comment changes nothing, and a changed byte of any bundled plugin changes the hash.
 //
 // # Import
 //
-// [Preview] resolves a folder or a .tgz (unpacked by [plugins.Store.Unpack], with every
+// [Preview] resolves folders or .tgz files (unpacked by [plugins.Store.Unpack], with every
 // refusal of an install) and records nothing. [Install] resolves it again and refuses with
 // [ErrChanged], installing nothing, unless the composition hashes to the previewed hash;
 // then it installs the package of each bundled row that is not disabled through
-// [plugins.Store.InstallWith], pinned to the closure the preview hashed. So every plugin is
+// [plugins.Store.InstallWith], pinned to the closure the preview hashed; a package the store
+// refuses (dependencies it does not bundle, install scripts) is reported refused by name and
+// the others go on. So every plugin is
 // recorded disabled and untrusted, and an insert or override that brings other bytes under an
 // installed id makes a new version that runs only once reviewed again: a bundle never replaces
 // a reviewed plugin's code without review. A row whose plugin is installed and not carried by

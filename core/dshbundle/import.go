@@ -15,10 +15,10 @@ import (
 // previewed one; nothing is installed. It is a case of plugins.ErrContentChanged.
 var ErrChanged = errdefs.New(plugins.ErrContentChanged, "the bundle's composition changed since the preview")
 
-// Preview resolves the bundle package at src (a folder or a .tgz) against the plugins
-// installed in s. Nothing is recorded.
-func Preview(s *plugins.Store, src string) (*Composition, error) {
-	return open(s, src, func(*Composition) error { return nil })
+// Preview resolves the bundle packages at srcs (each a folder or a .tgz; several are layered
+// in order) against the plugins installed in s. Nothing is recorded.
+func Preview(s *plugins.Store, srcs ...string) (*Composition, error) {
+	return open(s, srcs, func(*Composition) error { return nil })
 }
 
 // Installed is what an import did with one plugin package of the composition.
@@ -32,7 +32,7 @@ type Installed struct {
 	Skipped string `json:"skipped,omitempty"`
 }
 
-// Install resolves src again and, only when its composition hashes to want (the preview's,
+// Install resolves srcs again and, only when its composition hashes to want (the preview's,
 // hex with or without "sha256:"), installs the package of every row that is not disabled
 // and whose plugin the bundle carries, through s.InstallWith pinned to the closure the
 // preview hashed: each is recorded disabled and untrusted, and bytes under an installed id
@@ -40,27 +40,31 @@ type Installed struct {
 // refuses (install scripts, dependencies it does not bundle, a bad manifest) is reported as
 // refused and the others go on. Rows whose plugin is installed keep its code; missing and
 // unsupported rows are reported, not installed.
-func Install(s *plugins.Store, src, want string) (*Composition, []Installed, error) {
+func Install(s *plugins.Store, want string, srcs ...string) (*Composition, []Installed, error) {
 	want = strings.TrimPrefix(strings.TrimSpace(want), "sha256:")
 	var out []Installed
-	c, err := open(s, src, func(c *Composition) error {
+	c, err := open(s, srcs, func(c *Composition) error {
 		if c.SHA256 != want {
 			return fmt.Errorf("%w: it hashes to sha256:%s, not the previewed sha256:%s; preview it again", ErrChanged, c.SHA256, want)
 		}
 		var err error
-		out, err = installRows(s, src, c)
+		out, err = installRows(s, srcs, c)
 		return err
 	})
 	return c, out, err
 }
 
-// open reads src, resolves it and calls then while an unpacked tarball still exists.
-func open(s *plugins.Store, src string, then func(*Composition) error) (*Composition, error) {
-	root, done, err := s.Unpack(src)
-	if err != nil {
-		return nil, err
+// open reads srcs, resolves them and calls then while unpacked tarballs still exist.
+func open(s *plugins.Store, srcs []string, then func(*Composition) error) (*Composition, error) {
+	var roots []string
+	for _, src := range srcs {
+		root, done, err := s.Unpack(src)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		roots = append(roots, root)
 	}
-	defer done()
 	lookup := func(id string) (string, string, bool) {
 		r, err := s.Get(id)
 		if err != nil {
@@ -68,14 +72,14 @@ func open(s *plugins.Store, src string, then func(*Composition) error) (*Composi
 		}
 		return r.Closure, r.Version, true
 	}
-	c, err := Resolve(root, lookup, s.Limits())
+	c, err := Resolve(roots, lookup, s.Limits())
 	if err != nil {
 		return nil, err
 	}
 	return c, then(c)
 }
 
-func installRows(s *plugins.Store, src string, c *Composition) ([]Installed, error) {
+func installRows(s *plugins.Store, srcs []string, c *Composition) ([]Installed, error) {
 	var out []Installed
 	at := map[string]int{}
 	for _, r := range c.Rows {
@@ -98,6 +102,7 @@ func installRows(s *plugins.Store, src string, c *Composition) ([]Installed, err
 		out[i].Rows = append(out[i].Rows, r.ID)
 		why := skipReason(r)
 		if why == "" && out[i].Result == nil {
+			src := srcs[r.Source.bundleIndex]
 			res, err := s.InstallWith(r.Source.Dir, plugins.InstallOptions{
 				Origin:  originOf(src, r.Source.Rel),
 				Label:   src + " (" + r.Source.Rel + ")",

@@ -88,7 +88,7 @@ func TestResolveRowsAndSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Bundle != "@b/bundle" || c.Version != "2.0.0" || strings.Join(c.Patches, ",") != "base.yml,extra.yml" {
+	if len(c.Bundles) != 1 || c.Bundles[0].Name != "@b/bundle" || c.Bundles[0].Version != "2.0.0" || strings.Join(c.Bundles[0].Patches, ",") != "base.yml,extra.yml" {
 		t.Fatalf("composition: %+v", c)
 	}
 	got := map[string]Row{}
@@ -175,7 +175,7 @@ func TestInstallExactHash(t *testing.T) {
 
 	// a byte changed after the preview: refused, nothing installed
 	appendFile(t, filepath.Join(dir, "node_modules/@x/a/index.mjs"), "//\n")
-	if _, _, err := Install(s, dir, "sha256:"+c.SHA256); !errors.Is(err, ErrChanged) || !errors.Is(err, plugins.ErrContentChanged) {
+	if _, _, err := Install(s, "sha256:"+c.SHA256, dir); !errors.Is(err, ErrChanged) || !errors.Is(err, plugins.ErrContentChanged) {
 		t.Fatalf("changed bytes: %v", err)
 	}
 	if list, _ := s.List(); len(list) != 0 {
@@ -186,7 +186,7 @@ func TestInstallExactHash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, done, err := Install(s, dir, "sha256:"+c.SHA256)
+	_, done, err := Install(s, "sha256:"+c.SHA256, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestInstallNeverReplacesReviewedCodeWithoutReview(t *testing.T) {
 	if src.Kind != SourceBundled || src.Replaces == "" {
 		t.Fatalf("source: %+v", src)
 	}
-	if _, _, err := Install(s, dir, c.SHA256); err != nil {
+	if _, _, err := Install(s, c.SHA256, dir); err != nil {
 		t.Fatal(err)
 	}
 	r, err := s.Get("@x/a")
@@ -278,7 +278,7 @@ func TestInstallFromTarball(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, done, err := Install(s, tgz, c.SHA256)
+	_, done, err := Install(s, c.SHA256, tgz)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +353,7 @@ func TestDisabledAncestry(t *testing.T) {
     - {id: d, name: x, disabled: 0}
     - {id: e, name: x, disabled: 'no'}
 `}, nil)
-	c, err := Resolve(dir, func(string) (string, string, bool) { return "", "", false }, plugins.DefaultLimits)
+	c, err := Resolve([]string{dir}, func(string) (string, string, bool) { return "", "", false }, plugins.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,5 +364,52 @@ func TestDisabledAncestry(t *testing.T) {
 	want := `outer= a=!!js process.env.OFF (on group "outer") b=yes inner= c=by group "inner" d= e=yes`
 	if strings.Join(got, " ") != want {
 		t.Fatalf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
+}
+
+// Several bundles are a profile's layers: later patches override earlier rows, and a row's
+// plugin comes from the first bundle that carries it.
+func TestLayeredBundles(t *testing.T) {
+	s := openStore(t)
+	base := filepath.Join(t.TempDir(), "base")
+	writeBundle(t, base, `"p.yml"`, map[string]string{"p.yml": "- insert: [{id: a, name: '@x/a', config: {n: 1}}, {id: b, name: '@x/b'}]\n"},
+		map[string]string{"@x/a": "a"})
+	mode := filepath.Join(t.TempDir(), "mode")
+	plugintest.WriteTree(t, mode, map[string]string{
+		"package.json": `{"name":"@b/mode","version":"1.0.0","main":"index.mjs","dsh":{"bundle":{"patch":"m.yml"}}}`,
+		"index.mjs":    "export function apply() {}\n",
+		"m.yml":        "- id: a\n  config: {n: 2}\n- id: b\n  disabled: true\n- insert: [{id: m, name: '@b/mode'}]\n",
+	})
+	plugintest.WriteTree(t, mode, map[string]string{"node_modules/@x/a/package.json": `{"name":"@x/a","version":"9.0.0","main":"index.mjs"}`, "node_modules/@x/a/index.mjs": "export function apply() {}\n"})
+	c, err := Preview(s, base, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Bundles) != 2 || c.Bundles[1].Name != "@b/mode" {
+		t.Fatalf("bundles: %+v", c.Bundles)
+	}
+	a, b, m := c.Rows[0], c.Rows[1], c.Rows[2]
+	if asJSON(t, a.Config) != `{"n":2}` || a.Source.Bundle != "@b/bundle" || b.Disabled != "yes" || m.Source.Kind != SourceUnsupported {
+		t.Fatalf("rows: %+v %+v / %+v / %+v", a, a.Source, b, m.Source)
+	}
+	if only, _ := Preview(s, base); only.SHA256 == c.SHA256 {
+		t.Fatal("a layer more kept the hash")
+	}
+	_, done, err := Install(s, c.SHA256, base, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range done {
+		if d.Result != nil {
+			ids = append(ids, d.Result.ID+"@"+d.Result.Version)
+		}
+	}
+	if strings.Join(ids, ",") != "@x/a@1.0.0" {
+		t.Fatalf("installed %v: %+v", ids, done)
+	}
+	// the carried @x/a of the first bundle that has it, not the mode bundle's 9.0.0
+	if r, _ := s.Get("@x/a"); r.Origin == nil || r.Origin.Path != filepath.Join(base, "node_modules", "@x", "a") {
+		t.Fatalf("origin: %+v", r.Origin)
 	}
 }

@@ -24,8 +24,8 @@ var ErrNotBundle = errors.New("not a DSH bundle package")
 
 // The kinds of a row's source.
 const (
-	// SourceBundled: the plugin's package is inside the bundle (node_modules/<name>, or the
-	// bundle package itself); importing installs it, disabled and untrusted.
+	// SourceBundled: the plugin's package is inside a bundle (node_modules/<name>); importing
+	// installs it, disabled and untrusted.
 	SourceBundled = "bundled"
 	// SourceInstalled: a cwx plugin with that id is installed and the bundle does not carry
 	// it; importing leaves its code alone.
@@ -33,7 +33,7 @@ const (
 	// SourceMissing: neither; importing cannot install it.
 	SourceMissing = "missing"
 	// SourceUnsupported: the row names a module cwx cannot install as a plugin (a subpath of a
-	// package, a file path, a Cordis loader module).
+	// package, a file path, a Cordis loader module, a bundle package itself).
 	SourceUnsupported = "unsupported"
 )
 
@@ -41,6 +41,7 @@ const (
 type Source struct {
 	Kind    string `json:"kind"`
 	Package string `json:"package,omitempty"` // the npm package name the row's name imports
+	Bundle  string `json:"bundle,omitempty"`  // for SourceBundled, the bundle that carries it
 	Dir     string `json:"-"`                 // for SourceBundled, the package folder
 	Rel     string `json:"path,omitempty"`    // for SourceBundled, Dir relative to the bundle
 	Closure string `json:"closure_sha256,omitempty"`
@@ -49,6 +50,8 @@ type Source struct {
 	// installed closure: importing makes it a new version that runs only once reviewed again.
 	Replaces string `json:"replaces_closure_sha256,omitempty"`
 	Why      string `json:"why,omitempty"` // for SourceMissing and SourceUnsupported
+
+	bundleIndex int // for SourceBundled, the index of Bundle in the composition
 }
 
 // Row is one entry of the resolved composition, in tree order (a group before its
@@ -76,11 +79,16 @@ type Row struct {
 	rawOther  map[string]any // Other as parsed
 }
 
-// Composition is a bundle package resolved: its rows and the hash an import must match.
+// Bundle is one bundle package of a composition.
+type Bundle struct {
+	Name    string   `json:"name"`
+	Version string   `json:"version"`
+	Patches []string `json:"patches"` // dsh.bundle.patch, in order
+}
+
+// Composition is one bundle package, or several layered, resolved: its rows and the hash an import must match.
 type Composition struct {
-	Bundle   string    `json:"bundle"`
-	Version  string    `json:"version"`
-	Patches  []string  `json:"patches"` // dsh.bundle.patch, in order
+	Bundles  []Bundle  `json:"bundles"` // in the order their patches apply
 	Rows     []Row     `json:"rows"`
 	Warnings []Warning `json:"warnings,omitempty"`
 	// SHA256 is the hash of the resolved composition (hex): every row's path, id, name,
@@ -95,19 +103,53 @@ type Lookup func(id string) (closure, version string, ok bool)
 // MaxPackageJSON is the largest package.json read.
 const MaxPackageJSON = 1 << 20
 
-// Resolve reads the bundle package at root (a folder; core/plugins' Store.Unpack gives one
-// for a tarball), composes its patch files over an empty entry list with DSH's semantics,
-// and resolves each row's source: the package inside the bundle, else the installed plugin
-// of that id (installed), else missing. Every file is read through an [os.Root] on root.
-func Resolve(root string, installed Lookup, lim plugins.Limits) (*Composition, error) {
-	r, err := os.OpenRoot(root)
+// Resolve reads the bundle packages at roots (folders; core/plugins' Store.Unpack gives one
+// for a tarball), composes their patch files in order over an empty entry list with DSH's
+// semantics (one package is one bundle; several are a DSH profile's bundle layers, as
+// dsh.profile.bundles lists them), and resolves each row's source: the package inside the
+// first bundle that carries it, else the installed plugin of that id, else missing. Every
+// file is read through an [os.Root] on its bundle.
+func Resolve(roots []string, installed Lookup, lim plugins.Limits) (*Composition, error) {
+	if len(roots) == 0 || len(roots) > MaxBundles {
+		return nil, fmt.Errorf("%d bundle packages (1 to %d)", len(roots), MaxBundles)
+	}
+	c := &Composition{}
+	res := &resolver{installed: installed, lim: lim, seen: map[string]bool{}}
+	var all []layerPatch
+	for bi, root := range roots {
+		r, err := os.OpenRoot(root)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		b, patches, err := readBundle(r, bi)
+		if err != nil {
+			return nil, err
+		}
+		c.Bundles = append(c.Bundles, *b)
+		res.bundles = append(res.bundles, openBundle{name: b.Name, root: root, r: r})
+		all = append(all, patches...)
+	}
+	tree, warns, err := compose(all)
 	if err != nil {
+		return nil, fmt.Errorf("dsh.bundle.patch: %w", err)
+	}
+	c.Warnings = warns
+	if err := res.rows(c, tree, nil, ""); err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	c.SHA256 = hashComposition(c)
+	return c, nil
+}
+
+// MaxBundles is how many bundle packages one composition may layer.
+const MaxBundles = 16
+
+// readBundle reads one bundle's package.json and its patch files.
+func readBundle(r *os.Root, bi int) (*Bundle, []layerPatch, error) {
 	raw, err := readBounded(r, "package.json", MaxPackageJSON)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var pkg struct {
 		Name    string          `json:"name"`
@@ -115,37 +157,27 @@ func Resolve(root string, installed Lookup, lim plugins.Limits) (*Composition, e
 		DSH     json.RawMessage `json:"dsh"`
 	}
 	if err := json.Unmarshal(raw, &pkg); err != nil {
-		return nil, fmt.Errorf("package.json: %w", err)
+		return nil, nil, fmt.Errorf("package.json: %w", err)
 	}
 	files, err := patchFiles(pkg.DSH)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var all []layerPatch
 	for li, f := range files {
 		data, err := readBounded(r, f, MaxPatchBytes)
 		if err != nil {
-			return nil, fmt.Errorf("dsh.bundle.patch %q: %w", f, err)
+			return nil, nil, fmt.Errorf("dsh.bundle.patch %q: %w", f, err)
 		}
 		ps, err := ParsePatches(f, data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i, p := range ps {
-			all = append(all, layerPatch{layer: li, index: i + 1, p: p})
+			all = append(all, layerPatch{bundle: bi, layer: li, index: i + 1, p: p})
 		}
 	}
-	tree, warns, err := compose(all)
-	if err != nil {
-		return nil, fmt.Errorf("dsh.bundle.patch: %w", err)
-	}
-	c := &Composition{Bundle: pkg.Name, Version: pkg.Version, Patches: files, Warnings: warns}
-	res := &resolver{root: root, r: r, bundle: pkg.Name, installed: installed, lim: lim, seen: map[string]bool{}}
-	if err := res.rows(c, tree, nil, ""); err != nil {
-		return nil, err
-	}
-	c.SHA256 = hashComposition(c)
-	return c, nil
+	return &Bundle{Name: pkg.Name, Version: pkg.Version, Patches: files}, all, nil
 }
 
 // patchFiles reads dsh.bundle.patch: one path or a list of paths, each relative to the
@@ -203,12 +235,16 @@ func readBounded(r *os.Root, name string, max int64) ([]byte, error) {
 }
 
 type resolver struct {
-	root, bundle string
-	r            *os.Root
-	installed    Lookup
-	lim          plugins.Limits
-	seen         map[string]bool // packages of earlier rows
-	closures     map[string]string
+	bundles   []openBundle
+	installed Lookup
+	lim       plugins.Limits
+	seen      map[string]bool // packages of earlier rows
+	closures  map[string]string
+}
+
+type openBundle struct {
+	name, root string
+	r          *os.Root
 }
 
 func (res *resolver) rows(c *Composition, list []any, parent []string, disabledBy string) error {
@@ -355,12 +391,21 @@ func (res *resolver) source(name string) (*Source, error) {
 	if sub != "" {
 		return &Source{Kind: SourceUnsupported, Package: pkg, Why: "imports a subpath of " + pkg + "; cwx runs a package's own entries"}, nil
 	}
-	rel := path.Join("node_modules", pkg)
-	if pkg == res.bundle {
-		rel = "."
+	for _, b := range res.bundles {
+		if pkg == b.name {
+			return &Source{Kind: SourceUnsupported, Package: pkg, Why: "is a bundle package itself; cwx installs the plugins a bundle carries, never a bundle as a plugin"}, nil
+		}
 	}
-	if fi, err := res.r.Lstat(rel); err == nil && fi.IsDir() {
-		dir := filepath.Join(res.root, filepath.FromSlash(rel))
+	rel := path.Join("node_modules", pkg)
+	for bi, b := range res.bundles {
+		fi, err := b.r.Lstat(rel)
+		if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return &Source{Kind: SourceMissing, Package: pkg, Bundle: b.name, Why: rel + " is a symlink; a bundle carries its plugins as folders"}, nil
+		}
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		dir := filepath.Join(b.root, filepath.FromSlash(rel))
 		if res.closures == nil {
 			res.closures = map[string]string{}
 		}
@@ -373,18 +418,16 @@ func (res *resolver) source(name string) (*Source, error) {
 			clo = h.SHA256
 			res.closures[dir] = clo
 		}
-		s := &Source{Kind: SourceBundled, Package: pkg, Dir: dir, Rel: rel, Closure: clo}
+		s := &Source{Kind: SourceBundled, Package: pkg, Bundle: b.name, Dir: dir, Rel: rel, Closure: clo, bundleIndex: bi}
 		if ic, _, ok := res.installed(pkg); ok && ic != clo {
 			s.Replaces = ic
 		}
 		return s, nil
-	} else if err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return &Source{Kind: SourceMissing, Package: pkg, Why: rel + " is a symlink; a bundle carries its plugins as folders"}, nil
 	}
 	if clo, ver, ok := res.installed(pkg); ok {
 		return &Source{Kind: SourceInstalled, Package: pkg, Closure: clo, Version: ver}, nil
 	}
-	return &Source{Kind: SourceMissing, Package: pkg, Why: "not in the bundle's node_modules and not installed in cwx"}, nil
+	return &Source{Kind: SourceMissing, Package: pkg, Why: "not in a bundle's node_modules and not installed in cwx"}, nil
 }
 
 // plain turns a parsed value into plain JSON values: a !!js expression becomes
@@ -437,17 +480,20 @@ func sortedKeys(m map[string]any) []string {
 // compositionMagic starts every composition hash; bump it if the framing changes.
 const compositionMagic = "cwx-dsh-composition-v1\x00"
 
-// hashComposition is sha256 over compositionMagic, the bundle's name and version, and for
+// hashComposition is sha256 over compositionMagic, each bundle's name and version, and for
 // each row in order its path, id, name, group flag, disabled, config, other keys, source
-// kind, package and closure: each value framed by a type byte and a length, so two
+// kind, package, carrying bundle and closure: each value framed by a type byte and a length, so two
 // compositions hash alike only when they are the same. The patch files' bytes are not
 // hashed (a comment does not change what is installed); what they resolve to is.
 func hashComposition(c *Composition) string {
 	h := sha256.New()
 	w := &framer{h: h}
 	w.str(compositionMagic)
-	w.str(c.Bundle)
-	w.str(c.Version)
+	w.count(len(c.Bundles))
+	for _, b := range c.Bundles {
+		w.str(b.Name)
+		w.str(b.Version)
+	}
 	w.count(len(c.Rows))
 	for _, r := range c.Rows {
 		w.count(len(r.Path))
@@ -470,6 +516,7 @@ func hashComposition(c *Composition) string {
 		}
 		w.str(r.Source.Kind)
 		w.str(r.Source.Package)
+		w.str(r.Source.Bundle)
 		w.str(r.Source.Rel)
 		w.str(r.Source.Closure)
 	}

@@ -52,8 +52,8 @@ func parsePackageJSON(file string, data []byte) (*Manifest, error) {
 	return m, nil
 }
 
-// checkDSHField refuses DSH bundle packages, which cwx cannot run yet, and notes a DSH
-// client UI, which cwx ignores.
+// checkDSHField refuses DSH bundle packages, which are imported (core/dshbundle), not
+// installed, and notes a DSH client UI, which cwx ignores.
 func checkDSHField(file string, obj map[string]json.RawMessage) ([]string, error) {
 	raw, ok := obj["dsh"]
 	if !ok {
@@ -67,7 +67,7 @@ func checkDSHField(file string, obj map[string]json.RawMessage) ([]string, error
 		var bundle map[string]json.RawMessage
 		if json.Unmarshal(b, &bundle) == nil {
 			if _, ok := bundle["patch"]; ok {
-				return nil, &ManifestError{File: file, Field: "dsh.bundle.patch", Reason: "DSH bundle packages (Cordis patch YAML) are not supported yet; install the plugin packages the bundle names one by one"}
+				return nil, &ManifestError{File: file, Field: "dsh.bundle.patch", Reason: "this is a DSH bundle package (Cordis patch YAML), not a plugin: `cwx plugin import dsh` previews its composition and installs the plugins it carries"}
 			}
 		}
 	}
