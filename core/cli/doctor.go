@@ -16,6 +16,7 @@ import (
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/bundle"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/egress"
 	"github.com/cwx-dev/cwx/core/probecache"
 	jsruntime "github.com/cwx-dev/cwx/core/runtime"
 )
@@ -65,7 +66,9 @@ type DoctorReport struct {
 // DoctorMCP is one MCP server in doctor's report.
 type DoctorMCP struct {
 	Name    string `json:"name"`
-	Command string `json:"command"`
+	Command string `json:"command,omitempty"`
+	// URL is a remote server's endpoint, its query shown as "…".
+	URL     string `json:"url,omitempty"`
 	Path    string `json:"path,omitempty"` // where the command was found
 	Problem string `json:"problem,omitempty"`
 }
@@ -237,6 +240,18 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 	for _, n := range cfg.MCPNames() {
 		s := cfg.MCP[n]
 		d := DoctorMCP{Name: n, Command: s.Command}
+		if s.Remote() {
+			d.URL = egress.RedactQuery(s.URL)
+			var bad []string
+			for _, h := range s.HeaderNames() {
+				if _, err := config.ExpandEnv(s.Headers[h]); err != nil {
+					bad = append(bad, fmt.Sprintf("header %s: %v", h, err))
+				}
+			}
+			d.Problem = strings.Join(bad, "; ")
+			rep.MCPServers = append(rep.MCPServers, d)
+			continue
+		}
 		if p, err := exec.LookPath(s.Command); err != nil {
 			d.Problem = fmt.Sprintf("not found (%v); install it or fix [mcp.servers.%s] command", err, n)
 		} else {
@@ -336,6 +351,14 @@ func printDoctor(w io.Writer, r DoctorReport) {
 		row("bundle", "sha256:%s (not materialized yet; the first tier start writes %s)", bd.SHA256, bd.Dir)
 	}
 	for _, s := range r.MCPServers {
+		if s.URL != "" {
+			if s.Problem != "" {
+				row("mcp "+s.Name, "%s: %s", s.URL, s.Problem)
+			} else {
+				row("mcp "+s.Name, "%s (reached from the core; not contacted by doctor)", s.URL)
+			}
+			continue
+		}
 		if s.Problem != "" {
 			row("mcp "+s.Name, "%s: %s", s.Command, s.Problem)
 		} else {

@@ -147,3 +147,14 @@ func looksNumeric(h string) bool {
 	}
 	return true
 }
+
+// RedactQuery is raw with its query, if any, replaced by "…", for showing a URL a service
+// may take a key in; raw as it is when it does not parse or has no query.
+func RedactQuery(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.RawQuery == "" {
+		return raw
+	}
+	u.RawQuery = "…"
+	return u.String()
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/egress"
 	"github.com/cwx-dev/cwx/core/internal/boundedfile"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
@@ -84,13 +85,12 @@ func (c Candidate) from() string {
 	return "file:" + c.Server.Source
 }
 
-
 // ReviewOfServer is what a review shows of s, without trust: what runs and where, or what is
 // reached and with which headers (names only), and the identity.
 func ReviewOfServer(s config.MCPServer) Review {
 	r := Review{Name: s.Name, Source: s.Source, Transport: s.Transport, Identity: s.Identity(), Note: ReviewNote}
 	if s.Remote() {
-		r.URL, r.Headers, r.Note = redactQuery(s.URL), s.HeaderNames(), RemoteReviewNote
+		r.URL, r.Headers, r.Note = egress.RedactQuery(s.URL), s.HeaderNames(), RemoteReviewNote
 		return r
 	}
 	r.Transport = config.MCPStdio

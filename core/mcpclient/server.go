@@ -19,6 +19,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/catalog"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/egress"
 	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
@@ -173,7 +174,7 @@ func (s *Server) Status() Status {
 		st.PID = s.p.pid
 	}
 	if s.cfg.Remote() {
-		st.Command, st.Transport, st.URL, st.Headers = nil, s.cfg.Transport, redactQuery(s.cfg.URL), s.cfg.HeaderNames()
+		st.Command, st.Transport, st.URL, st.Headers = nil, s.cfg.Transport, egress.RedactQuery(s.cfg.URL), s.cfg.HeaderNames()
 	}
 	return st
 }
