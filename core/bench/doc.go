@@ -4,7 +4,10 @@
 // plain pipes (the baseline without the go-plugin hop), the physical floor of a big result
 // (a bare runtime script writing one frame), the fixture plugin the runs load, and the fetch
 // fixture (`bench_fetch`, a sandboxed plugin's fetch through the core's fetch proxy) with its
-// baseline, a bare runtime script fetching the same URLs (fetch.mjs).
+// baseline, a bare runtime script fetching the same URLs (fetch.mjs), and the MCP fixture
+// server of `cwx bench --mcp` (the Go SDK's server with one tool, served over stdio by the
+// hidden `cwx bench mcp-server` and over Streamable HTTP in the bench process) with its
+// baseline, the Go SDK's client on the same server with no gate.
 //
 // Nothing here is a timed assertion: the figures are reported, never checked (ARCHITECTURE.md,
 // “Lifecycles and numbers”). The package does not import the core's Manager, so the core's

@@ -28,6 +28,7 @@ type benchFlags struct {
 	plugins  int
 	only     string
 	isolated int
+	mcp      bool
 }
 
 func benchCmd() *cobra.Command {
@@ -41,6 +42,9 @@ func benchCmd() *cobra.Command {
 			"same host (alternated), a 1 MiB result against a bare runtime writing the same bytes,\n" +
 			"calls/s at 1, 16 and 64 callers, resident memory, kill -9 to the next answer, and a\n" +
 			"1 MiB fetch through the core's fetch proxy against a bare runtime's (with bubblewrap).\n" +
+			"--mcp measures instead a 1 KiB and a 1 MiB tool result of a stdio and of a Streamable\n" +
+			"HTTP test MCP server through the core, against the Go SDK's client with no gate\n" +
+			"speaking to the same server (alternated).\n" +
 			"--quick runs fewer iterations (well under two minutes). Figures depend on the load.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBench(cmd, f) },
@@ -51,7 +55,9 @@ func benchCmd() *cobra.Command {
 	fl.BoolVar(&f.quick, "quick", false, "fewer iterations")
 	fl.IntVar(&f.plugins, "plugins", 1, "enabled fixture plugins (1 to 8): copies of the fixture, each with a tool of its own, that a one-shot call does not use")
 	fl.StringVar(&f.only, "only", "", "run only this step: ready, oneshot, live, direct or fetch (oneshot still warms the plugin catalog with one activation first)")
+	fl.BoolVar(&f.mcp, "mcp", false, "measure MCP tool calls instead: a stdio and an HTTP test server through the core against the Go SDK's client with no gate")
 	fl.IntVar(&f.isolated, "isolated", 0, fmt.Sprintf("measure N (1 to %d) fixture plugins each in a host of its own instead: start, memory per host, calls/s spread over the hosts, and one host's kill while the others are called", maxIsolatedHosts))
+	cmd.AddCommand(benchMCPServerCmd())
 	return cmd
 }
 
@@ -60,6 +66,9 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	defer cancel()
 	if f.plugins < 1 || f.plugins > maxBenchPlugins {
 		return exitf(ExitUsage, "--plugins %d: use 1 to %d", f.plugins, maxBenchPlugins)
+	}
+	if f.mcp && (f.only != "" || f.isolated != 0 || cmd.Flags().Changed("plugins")) {
+		return exitf(ExitUsage, "--mcp measures its own MCP servers; leave out --only, --plugins and --isolated")
 	}
 	if f.isolated < 0 || f.isolated > maxIsolatedHosts {
 		return exitf(ExitUsage, "--isolated %d: use 1 to %d", f.isolated, maxIsolatedHosts)
@@ -90,6 +99,9 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	}
 	r := &benchRun{rt: rt, exe: exe, tmp: tmp, n: benchCounts(f.quick), progress: progressLine(stderr), log: coreLogger(stderr),
 		plugins: f.plugins, only: f.only}
+	if f.mcp {
+		return runMCPBench(ctx, cmd.OutOrStdout(), f, &mcpBench{benchRun: r})
+	}
 	rep, err := r.run(ctx)
 	r.progress("")
 	if err != nil {
@@ -149,6 +161,7 @@ func progressLine(w io.Writer) func(string) {
 // benchN are the iteration counts of one run.
 type benchN struct {
 	ready, oneshot, activate, hop, big, perLevel, kill, fetch int
+	mcpSmall, mcpBig                                          int // rounds of 1 KiB and 1 MiB MCP results per transport
 }
 
 // totalCalls is how many calls the Manager has served when the shim's and the core's
@@ -157,9 +170,9 @@ const totalCalls = 10000
 
 func benchCounts(quick bool) benchN {
 	if quick {
-		return benchN{ready: 3, oneshot: 3, activate: 20, hop: 300, big: 20, perLevel: 1000, kill: 3, fetch: 20}
+		return benchN{ready: 3, oneshot: 3, activate: 20, hop: 300, big: 20, perLevel: 1000, kill: 3, fetch: 20, mcpSmall: 300, mcpBig: 40}
 	}
-	return benchN{ready: 20, oneshot: 10, activate: 100, hop: 2000, big: 100, perLevel: 3000, kill: 20, fetch: 100}
+	return benchN{ready: 20, oneshot: 10, activate: 100, hop: 2000, big: 100, perLevel: 3000, kill: 20, fetch: 100, mcpSmall: 2000, mcpBig: 200}
 }
 
 // benchInput asks the fixture's tool for size bytes of text.
