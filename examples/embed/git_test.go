@@ -74,7 +74,7 @@ func TestEmbedGitReviewScope(t *testing.T) {
 			}{
 				{"the review scope", append(append([]string{"-allow", "review_range"}, agent...), "review_range", `{"base":"main"}`),
 					[]string{fmt.Sprintf(`"mergeBase":{"ok":{"buffer":true,"stdout":%q,"stderr":0}}`, base),
-						`\tadd b\n`, `\tmove a to c\n`, `"files":{"ok":"a.txt.new\nb.txt\nc.txt\n","stderr":""}`, `"branch":{"ok":"feature"}`},
+						`\tadd b\n`, `\tmove a to c\n`, `"files":{"ok":"a.txt.new\nb.txt\nc.txt\n","stderr":""}`, `"branch":{"ok":"feature"}`, `"same":true`},
 					[]string{"agent    git merge-base in the workspace", "agent    git commits in the workspace",
 						"agent    git changed-files in the workspace", "agent    git current-ref in the workspace"}, ""},
 				{"what is refused", append(append([]string{"-allow", "scope_refusals"}, agent...), "scope_refusals"),

@@ -97,10 +97,13 @@
 //
 // DSH review plugins read git metadata with `execFile('git', args, options, callback)` or
 // `util.promisify(execFile)` (the merge base, the commits of base..head, the files they change,
-// the current branch). In the plugin tier no such call runs git (src/shims/git.ts): the host
-// replaces node:child_process's exports in place before any plugin loads (read with require, as
-// Bun snapshots a builtin's ESM namespace at its first import; Node's namespace follows through
-// module.syncBuiltinESMExports), and `execFile` of `git` (or a path ending in /git) sends the
+// the current branch). In the plugin tier no such call runs git (src/shims/git.ts): on Node,
+// plugin code that imports or requires `child_process` (or asks process.getBuiltinModule) is
+// served a module of its own, the real exports with execFile and the other functions below
+// replaced (module.registerHooks, as for the DSH modules; built at the first ask, and Node's
+// own child_process is left as it is and not loaded before); on Bun the builtin's exports are replaced in place before any plugin loads (Bun
+// snapshots a builtin's ESM namespace at its first import). `execFile` of `git` (or a path
+// ending in /git) sends the
 // argument list as core/call `git_review_scope` with the running tool invocation's ticket. The
 // core admits only the queries core/gitscope parses (leading `--no-optional-locks` and
 // `--no-pager` are accepted), checks them before the gate, and the embedder's GitReviewScope

@@ -5932,9 +5932,9 @@ function installResolution() {
     installBun(bun);
     return "bun";
   }
-  const registerHooks3 = nodeModule2.registerHooks;
-  if (typeof registerHooks3 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
-  registerHooks3({
+  const registerHooks4 = nodeModule2.registerHooks;
+  if (typeof registerHooks4 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
+  registerHooks4({
     resolve(specifier, context, next2) {
       const c = classify(specifier);
       if (c === null) return next2(specifier, context);
@@ -7040,9 +7040,9 @@ function refuseOnNode(refused) {
     lines.push("export default m;");
     return lines.join("\n");
   };
-  const registerHooks3 = nodeModule3.registerHooks;
-  if (typeof registerHooks3 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
-  registerHooks3({
+  const registerHooks4 = nodeModule3.registerHooks;
+  if (typeof registerHooks4 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
+  registerHooks4({
     resolve(specifier, context, next2) {
       const id = moduleId(specifier, ids);
       if (id !== void 0) return { url: SCHEME2 + id, format: "module", shortCircuit: true };
@@ -7127,10 +7127,183 @@ function installFetchProxy(rpc) {
   refuseNetwork();
 }
 
+// src/host.ts
+var MAX_ERROR3 = 4096;
+var MAX_LOG = 8192;
+var ExtensionHost = class {
+  rpc;
+  registrar;
+  root;
+  owners = /* @__PURE__ */ new Map();
+  // by owner_token
+  initialized = false;
+  activateDeadlineMs = 5e3;
+  disposeDeadlineMs = 2e3;
+  o;
+  handlers = {
+    "host/initialize": (p) => this.initialize(p),
+    "host/ping": () => ({}),
+    "host/shutdown": () => this.shutdown(),
+    "ext/activate": (p) => activateEntry(this.deps(), this.o.tier, p),
+    "ext/deactivate": (p) => this.deactivate(p),
+    "tool/call": (p, signal) => callTool(this.registrar, p, signal, this.rpc),
+    "command/run": (p, signal) => runCommand(this.registrar, p, signal, this.rpc),
+    "hook/evaluate": (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log("warn", msg, owner)),
+    "harness/run": (p, signal) => serveHarness(this.owners, p, signal)
+  };
+  constructor(o) {
+    this.o = o;
+    this.rpc = new RpcPeer({
+      tier: o.tier,
+      write: o.write,
+      onRequest: (m, p, s) => this.handle(m, p, s),
+      onNotification: () => void 0,
+      onFatal: (reason) => {
+        o.stderr(`cwx-extension-host: ${reason}`);
+        o.exit(65);
+      }
+    });
+    setBusyFrame((owner) => this.rpc.encodeNotification("host/busy", { owner: owner.ref }));
+    this.registrar = new Registrar(this.rpc);
+    this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner), o.tier);
+    attributeConsole((level, msg, owner) => this.log(level, msg, owner));
+  }
+  log(level, msg, owner) {
+    const params = { level, msg: cut(msg, MAX_LOG) };
+    if (owner) params.plugin_id = owner.ref.plugin_id;
+    this.rpc.notify("log", params);
+  }
+  deps() {
+    return {
+      root: this.root.ctx,
+      registrar: this.registrar,
+      activateDeadlineMs: this.activateDeadlineMs,
+      disposeDeadlineMs: this.disposeDeadlineMs,
+      owners: this.owners
+    };
+  }
+  async handle(method, params, signal) {
+    if (!this.initialized && method !== "host/initialize" && method !== "host/shutdown") {
+      throw new RpcError(ErrorCode.InvalidRequest, "host is not initialized");
+    }
+    const handler = this.handlers[method];
+    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `no handler for \`${method}\``);
+    return handler(params, signal);
+  }
+  initialize(params) {
+    if (params.protocol !== PROTOCOL_VERSION) {
+      this.o.stderr(`cwx-extension-host: core speaks protocol ${String(params.protocol)}, host speaks ${PROTOCOL_VERSION}`);
+      setImmediate(() => this.o.exit(78));
+      throw new RpcError(ErrorCode.InvalidParams, `unsupported protocol ${String(params.protocol)}`);
+    }
+    const limits = params.limits;
+    if (limits.activate_deadline_ms > 0) this.activateDeadlineMs = limits.activate_deadline_ms;
+    if (limits.dispose_deadline_ms > 0) this.disposeDeadlineMs = limits.dispose_deadline_ms;
+    if (params.fetch_proxy === true) installFetchProxy(this.rpc);
+    this.initialized = true;
+    setImmediate(() => this.rpc.notify("host/ready", {}));
+    return {};
+  }
+  async deactivate(params) {
+    const ref = params.owner;
+    const owner = this.owners.get(ref.owner_token);
+    if (!owner || !sameRef(owner.ref, ref)) return { disposed: true, leaked: [] };
+    const entry = params.entry;
+    if (entry?.path && owner.entries.length > 1) {
+      const idx = owner.entries.findIndex((e) => e.path === entry.path);
+      const [one] = idx < 0 ? [] : owner.entries.splice(idx, 1);
+      if (one === void 0) return { disposed: true, leaked: [] };
+      const disposed2 = await disposeFibers([one], this.disposeDeadlineMs);
+      const leaked = [...owner.registrations].filter((r) => r.entry === one.path).map((r) => `${r.kind}:${r.name}`);
+      return { disposed: disposed2, leaked };
+    }
+    this.owners.delete(ref.owner_token);
+    const disposed = await disposeOwner(owner, this.registrar, this.disposeDeadlineMs);
+    return { disposed, leaked: leakedOf(owner) };
+  }
+  async shutdown() {
+    const owners = [...this.owners.values()];
+    this.owners.clear();
+    await Promise.race([
+      Promise.allSettled(owners.map((o) => disposeOwner(o, this.registrar, this.disposeDeadlineMs))),
+      new Promise((r) => setTimeout(r, this.disposeDeadlineMs).unref?.())
+    ]);
+    setImmediate(() => this.o.exit(0));
+    return {};
+  }
+  /**
+   * refused reports a plugin's attempt to end the host (guard.ts) as its owner's fault, at
+   * once: the plugin may catch what the attempt throws, the attempt counts all the same.
+   */
+  refused(err) {
+    this.reported.add(err);
+    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
+    this.o.stderr(`cwx-extension-host: refused ${err.attempt} from ${owner ? `plugin ${owner.ref.plugin_id}` : "unattributed code"}`);
+    this.blame(owner, `tried to end the extension host: ${describeError(err)}`, "refusal");
+  }
+  /** reported holds the refusals already reported, so that their throw is not a second fault. */
+  reported = /* @__PURE__ */ new WeakSet();
+  /** fault reports an uncaught error: to its owner when it can be attributed, else as a log line. */
+  fault(err, kind) {
+    if (err instanceof HostEndRefused && this.reported.has(err)) return;
+    this.blame(ownerContext.getStore() ?? this.ownerFromStack(err), describeError(err), kind);
+  }
+  blame(owner, what, kind) {
+    const text = cut(what, MAX_ERROR3);
+    if (!owner || owner.state === "gone") {
+      this.log("error", `unattributed extension fault (${kind}): ${text}`);
+      return;
+    }
+    if (owner.state === "activating") {
+      owner.fault ??= text;
+      return;
+    }
+    if (owner.state !== "active") return;
+    this.owners.delete(owner.ref.owner_token);
+    this.rpc.notify("ext/faulted", { owner: owner.ref, error: text });
+    void disposeOwner(owner, this.registrar, this.disposeDeadlineMs);
+  }
+  ownerFromStack(err) {
+    const stack = err instanceof Error ? String(err.stack ?? "") : "";
+    if (!stack) return void 0;
+    let best;
+    let bestLen = 0;
+    for (const o of this.owners.values()) {
+      for (const dir of o.entryDirs) {
+        if (dir.length > bestLen && (stack.includes(dir + "/") || stack.includes(encodeURI(dir) + "/"))) {
+          best = o;
+          bestLen = dir.length;
+        }
+      }
+    }
+    return best;
+  }
+};
+async function disposeFibers(entries, deadlineMs) {
+  let timer;
+  const timeout = new Promise((r) => {
+    timer = setTimeout(() => r(false), deadlineMs);
+  });
+  const work = (async () => {
+    for (const e of [...entries].reverse()) {
+      try {
+        await e.fiber.dispose();
+      } catch {
+      }
+    }
+    return true;
+  })();
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // src/shims/git.ts
 import { EventEmitter } from "node:events";
-import * as nodeModule4 from "node:module";
 import { createRequire as createRequire4 } from "node:module";
+import * as nodeModule4 from "node:module";
 import { promisify } from "node:util";
 var require3 = createRequire4(import.meta.url);
 var SUBCOMMANDS = /* @__PURE__ */ new Set(["merge-base", "log", "rev-list", "diff", "rev-parse"]);
@@ -7348,205 +7521,94 @@ var byCommand = (first) => {
   return { git: isGit(words2[0]), args: words2.slice(1) };
 };
 var installed2 = false;
-function installGitScope() {
-  if (installed2) return;
-  installed2 = true;
-  const cp = require3("node:child_process");
-  if (typeof cp !== "object" || cp === null) return;
+function replacements(cp) {
   const get = (k) => fn(Reflect.get(cp, k));
+  const replaced = {};
   const execFile = get("execFile");
-  if (execFile === void 0) return;
   const realExecFile = Reflect.get(cp, "execFile");
   const customReal = typeof realExecFile === "function" ? Reflect.get(realExecFile, promisify.custom) : void 0;
-  const realPromisified = fn(customReal) ?? fn(promisify(execFile));
-  const replaced = {};
-  if (realPromisified !== void 0) replaced.execFile = execFileFor(execFile, realPromisified);
+  if (execFile !== void 0) replaced.execFile = execFileFor(execFile, fn(customReal) ?? promisified(execFile));
   for (const [k, program] of [["execFileSync", byFile], ["spawn", byFile], ["spawnSync", byFile], ["exec", byCommand], ["execSync", byCommand]]) {
     const real = get(k);
     if (real !== void 0) replaced[k] = refusingFor(k, real, program);
   }
+  return replaced;
+}
+function promisified(execFile) {
+  return (...a) => new Promise((resolve2, reject) => {
+    execFile(...a, (err, stdout, stderr2) => {
+      if (err) reject(Object.assign(Object(err), { stdout, stderr: stderr2 }));
+      else resolve2({ stdout, stderr: stderr2 });
+    });
+  });
+}
+var realChildProcess = () => {
+  const cp = require3("node:child_process");
+  if (typeof cp !== "object" || cp === null) throw new Error("node:child_process is not a module here");
+  return cp;
+};
+function installGitScope() {
+  if (installed2) return;
+  installed2 = true;
+  if (globalThis.Bun !== void 0) {
+    const cp = realChildProcess();
+    replaceInPlace(cp, replacements(cp));
+  } else {
+    serveOnNode();
+  }
+}
+function replaceInPlace(cp, replaced) {
   for (const [k, v] of Object.entries(replaced)) {
     try {
       Object.defineProperty(cp, k, { value: v, writable: true, configurable: true, enumerable: true });
     } catch {
     }
   }
-  const sync = nodeModule4.syncBuiltinESMExports;
-  sync?.();
 }
-
-// src/host.ts
-var MAX_ERROR3 = 4096;
-var MAX_LOG = 8192;
-var ExtensionHost = class {
-  rpc;
-  registrar;
-  root;
-  owners = /* @__PURE__ */ new Map();
-  // by owner_token
-  initialized = false;
-  activateDeadlineMs = 5e3;
-  disposeDeadlineMs = 2e3;
-  o;
-  handlers = {
-    "host/initialize": (p) => this.initialize(p),
-    "host/ping": () => ({}),
-    "host/shutdown": () => this.shutdown(),
-    "ext/activate": (p) => activateEntry(this.deps(), this.o.tier, p),
-    "ext/deactivate": (p) => this.deactivate(p),
-    "tool/call": (p, signal) => callTool(this.registrar, p, signal, this.rpc),
-    "command/run": (p, signal) => runCommand(this.registrar, p, signal, this.rpc),
-    "hook/evaluate": (p, signal) => evaluateHook(this.registrar, p, signal, (msg, owner) => this.log("warn", msg, owner)),
-    "harness/run": (p, signal) => serveHarness(this.owners, p, signal)
+var REGISTRY_KEY3 = /* @__PURE__ */ Symbol.for("cwx.host.child-process");
+var CP_URL = "cwx-host-child-process:";
+var IDENT3 = /^[A-Za-z_$][\w$]*$/;
+function serveOnNode() {
+  const original = Reflect.get(process, "getBuiltinModule");
+  if (typeof original !== "function") throw new Error("this Node has no process.getBuiltinModule (Node ^22.19.0 || >=24 is required)");
+  const real = () => {
+    const cp = Reflect.apply(original, process, ["node:child_process"]);
+    if (typeof cp !== "object" || cp === null) throw new Error("node:child_process is not a module here");
+    return cp;
   };
-  constructor(o) {
-    this.o = o;
-    this.rpc = new RpcPeer({
-      tier: o.tier,
-      write: o.write,
-      onRequest: (m, p, s) => this.handle(m, p, s),
-      onNotification: () => void 0,
-      onFatal: (reason) => {
-        o.stderr(`cwx-extension-host: ${reason}`);
-        o.exit(65);
-      }
-    });
-    setBusyFrame((owner) => this.rpc.encodeNotification("host/busy", { owner: owner.ref }));
-    this.registrar = new Registrar(this.rpc);
-    this.root = createRoot(this.registrar, (level, msg, owner) => this.log(level, msg, owner), o.tier);
-    attributeConsole((level, msg, owner) => this.log(level, msg, owner));
-  }
-  log(level, msg, owner) {
-    const params = { level, msg: cut(msg, MAX_LOG) };
-    if (owner) params.plugin_id = owner.ref.plugin_id;
-    this.rpc.notify("log", params);
-  }
-  deps() {
-    return {
-      root: this.root.ctx,
-      registrar: this.registrar,
-      activateDeadlineMs: this.activateDeadlineMs,
-      disposeDeadlineMs: this.disposeDeadlineMs,
-      owners: this.owners
-    };
-  }
-  async handle(method, params, signal) {
-    if (!this.initialized && method !== "host/initialize" && method !== "host/shutdown") {
-      throw new RpcError(ErrorCode.InvalidRequest, "host is not initialized");
+  let exports;
+  let source = "";
+  const served = () => {
+    if (exports !== void 0) return exports;
+    const cp = real();
+    const out = {};
+    for (const k of Object.keys(cp)) out[k] = Reflect.get(cp, k);
+    Object.assign(out, replacements(cp));
+    exports = Object.freeze(out);
+    Object.defineProperty(globalThis, REGISTRY_KEY3, { value: exports, enumerable: false, writable: false, configurable: false });
+    const lines = [`const m = globalThis[Symbol.for('cwx.host.child-process')];`];
+    for (const k of Object.keys(exports)) if (IDENT3.test(k) && k !== "default") lines.push(`export const ${k} = m[${JSON.stringify(k)}];`);
+    lines.push("export default m;");
+    source = lines.join("\n");
+    return exports;
+  };
+  const ours = (specifier) => specifier === "child_process" || specifier === "node:child_process";
+  const registerHooks4 = nodeModule4.registerHooks;
+  if (typeof registerHooks4 !== "function") throw new Error("this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)");
+  registerHooks4({
+    resolve(specifier, context, next2) {
+      return ours(specifier) ? { url: CP_URL, format: "module", shortCircuit: true } : next2(specifier, context);
+    },
+    load(url, context, next2) {
+      if (url !== CP_URL) return next2(url, context);
+      served();
+      return { format: "module", source, shortCircuit: true };
     }
-    const handler = this.handlers[method];
-    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `no handler for \`${method}\``);
-    return handler(params, signal);
-  }
-  initialize(params) {
-    if (params.protocol !== PROTOCOL_VERSION) {
-      this.o.stderr(`cwx-extension-host: core speaks protocol ${String(params.protocol)}, host speaks ${PROTOCOL_VERSION}`);
-      setImmediate(() => this.o.exit(78));
-      throw new RpcError(ErrorCode.InvalidParams, `unsupported protocol ${String(params.protocol)}`);
-    }
-    const limits = params.limits;
-    if (limits.activate_deadline_ms > 0) this.activateDeadlineMs = limits.activate_deadline_ms;
-    if (limits.dispose_deadline_ms > 0) this.disposeDeadlineMs = limits.dispose_deadline_ms;
-    if (params.fetch_proxy === true) installFetchProxy(this.rpc);
-    if (this.o.tier === "plugin") installGitScope();
-    this.initialized = true;
-    setImmediate(() => this.rpc.notify("host/ready", {}));
-    return {};
-  }
-  async deactivate(params) {
-    const ref = params.owner;
-    const owner = this.owners.get(ref.owner_token);
-    if (!owner || !sameRef(owner.ref, ref)) return { disposed: true, leaked: [] };
-    const entry = params.entry;
-    if (entry?.path && owner.entries.length > 1) {
-      const idx = owner.entries.findIndex((e) => e.path === entry.path);
-      const [one] = idx < 0 ? [] : owner.entries.splice(idx, 1);
-      if (one === void 0) return { disposed: true, leaked: [] };
-      const disposed2 = await disposeFibers([one], this.disposeDeadlineMs);
-      const leaked = [...owner.registrations].filter((r) => r.entry === one.path).map((r) => `${r.kind}:${r.name}`);
-      return { disposed: disposed2, leaked };
-    }
-    this.owners.delete(ref.owner_token);
-    const disposed = await disposeOwner(owner, this.registrar, this.disposeDeadlineMs);
-    return { disposed, leaked: leakedOf(owner) };
-  }
-  async shutdown() {
-    const owners = [...this.owners.values()];
-    this.owners.clear();
-    await Promise.race([
-      Promise.allSettled(owners.map((o) => disposeOwner(o, this.registrar, this.disposeDeadlineMs))),
-      new Promise((r) => setTimeout(r, this.disposeDeadlineMs).unref?.())
-    ]);
-    setImmediate(() => this.o.exit(0));
-    return {};
-  }
-  /**
-   * refused reports a plugin's attempt to end the host (guard.ts) as its owner's fault, at
-   * once: the plugin may catch what the attempt throws, the attempt counts all the same.
-   */
-  refused(err) {
-    this.reported.add(err);
-    const owner = ownerContext.getStore() ?? this.ownerFromStack(err);
-    this.o.stderr(`cwx-extension-host: refused ${err.attempt} from ${owner ? `plugin ${owner.ref.plugin_id}` : "unattributed code"}`);
-    this.blame(owner, `tried to end the extension host: ${describeError(err)}`, "refusal");
-  }
-  /** reported holds the refusals already reported, so that their throw is not a second fault. */
-  reported = /* @__PURE__ */ new WeakSet();
-  /** fault reports an uncaught error: to its owner when it can be attributed, else as a log line. */
-  fault(err, kind) {
-    if (err instanceof HostEndRefused && this.reported.has(err)) return;
-    this.blame(ownerContext.getStore() ?? this.ownerFromStack(err), describeError(err), kind);
-  }
-  blame(owner, what, kind) {
-    const text = cut(what, MAX_ERROR3);
-    if (!owner || owner.state === "gone") {
-      this.log("error", `unattributed extension fault (${kind}): ${text}`);
-      return;
-    }
-    if (owner.state === "activating") {
-      owner.fault ??= text;
-      return;
-    }
-    if (owner.state !== "active") return;
-    this.owners.delete(owner.ref.owner_token);
-    this.rpc.notify("ext/faulted", { owner: owner.ref, error: text });
-    void disposeOwner(owner, this.registrar, this.disposeDeadlineMs);
-  }
-  ownerFromStack(err) {
-    const stack = err instanceof Error ? String(err.stack ?? "") : "";
-    if (!stack) return void 0;
-    let best;
-    let bestLen = 0;
-    for (const o of this.owners.values()) {
-      for (const dir of o.entryDirs) {
-        if (dir.length > bestLen && (stack.includes(dir + "/") || stack.includes(encodeURI(dir) + "/"))) {
-          best = o;
-          bestLen = dir.length;
-        }
-      }
-    }
-    return best;
-  }
-};
-async function disposeFibers(entries, deadlineMs) {
-  let timer;
-  const timeout = new Promise((r) => {
-    timer = setTimeout(() => r(false), deadlineMs);
   });
-  const work = (async () => {
-    for (const e of [...entries].reverse()) {
-      try {
-        await e.fiber.dispose();
-      } catch {
-      }
-    }
-    return true;
-  })();
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const getBuiltinModule = function getBuiltinModule2(specifier) {
+    return ours(specifier) ? served() : Reflect.apply(original, process, [specifier]);
+  };
+  Object.defineProperty(process, "getBuiltinModule", { value: getBuiltinModule, writable: true, configurable: true, enumerable: true });
 }
 
 // src/lockdown.ts
@@ -7702,6 +7764,7 @@ async function main() {
   const post2 = startWatchdog(process.env);
   noteSchedulers();
   installResolution();
+  if (tier === "plugin") installGitScope();
   if (process.env.CWX_HOST_UNSAFE_NO_LOCKDOWN !== "1") {
     lockdown();
     const open2 = await verifyLockdown();

@@ -17,7 +17,6 @@ import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 import { HostEndRefused } from './guard.ts';
 import { setBusyFrame } from './running.ts';
 import { installFetchProxy } from './net/install.ts';
-import { installGitScope } from './shims/git.ts';
 
 export interface HostOptions {
   tier: Tier;
@@ -108,7 +107,6 @@ export class ExtensionHost {
     if (limits.activate_deadline_ms > 0) this.activateDeadlineMs = limits.activate_deadline_ms;
     if (limits.dispose_deadline_ms > 0) this.disposeDeadlineMs = limits.dispose_deadline_ms;
     if (params.fetch_proxy === true) installFetchProxy(this.rpc); // sandboxed: HTTP goes to the core (net/)
-    if (this.o.tier === 'plugin') installGitScope(); // execFile('git', …) is the agent's (shims/git.ts)
     this.initialized = true;
     setImmediate(() => this.rpc.notify('host/ready', {}));
     return {};

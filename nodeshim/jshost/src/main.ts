@@ -16,6 +16,7 @@ import { wipe } from './primordials.ts';
 import { FrameDecoder } from './frame.ts';
 import { ExtensionHost } from './host.ts';
 import { installResolution } from './dsh/resolve.ts';
+import { installGitScope } from './shims/git.ts';
 import { lockdown, verifyLockdown } from './lockdown.ts';
 import { PROTOCOL_VERSION, type RuntimeInfo } from './protocol.generated.ts';
 import { errorMessage } from './rpc.ts';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   const post = startWatchdog(process.env);
   noteSchedulers();
   installResolution();
+  // execFile('git', …) is the agent's (shims/git.ts), before any plugin imports child_process
+  if (tier === 'plugin') installGitScope();
   if (process.env.CWX_HOST_UNSAFE_NO_LOCKDOWN !== '1') {
     lockdown();
     const open = await verifyLockdown();

@@ -33,6 +33,7 @@ test('execFile git metadata queries reach the core as git_review_scope', async (
       commits: { ok: 'abc123\tfirst\ndef456\tsecond\n', stderr: '' },
       files: { ok: 'a.go\nnew.go\n', stderr: '' }, // as --name-only prints them
       branch: { ok: 'feature' },
+      same: true,
     });
     assert.deepEqual(seen.map((p) => [p.name, p.ticket, p.owner.plugin_id === a.owner.plugin_id, p.input]), [
       ['git_review_scope', TICKET, true, { args: ['--no-optional-locks', 'merge-base', 'main', 'HEAD'] }],

@@ -1,10 +1,12 @@
 // Fixture: `review_range` reads a review scope the way DSH review plugins do: the merge base
 // with util.promisify(execFile) and `encoding: 'buffer'`, the commits and the changed files
-// with execFile's callback, the current branch with the `node:child_process` default export.
+// with execFile's callback, the current branch with the `node:child_process` default export;
+// `same` says require and process.getBuiltinModule give the same execFile as the import.
 // `scope_refusals` tries git calls cwx does not provide (another subcommand, a query the core
 // refuses, execFileSync, spawn, exec) and a program that is not git; `scope_aborted` aborts a
 // query through its signal. Each failure is reported as {code, message}.
 import childProcess, { execFile, execFileSync, spawn, exec } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 
 export const name = 'fixture-git-scope';
@@ -44,7 +46,9 @@ export function apply(ctx) {
       const commits = await callback('git', ['log', '--format=%H%x09%s', `${base}..HEAD`]);
       const files = await callback('git', ['diff', '--name-only', `${base}...HEAD`]);
       const branch = await settle(async () => (await promisify(childProcess.execFile)('git', ['rev-parse', '--abbrev-ref', 'HEAD'])).stdout.trim());
-      return { mergeBase, commits, files, branch };
+      // every way to reach child_process gives the same execFile
+      const same = createRequire(import.meta.url)('node:child_process').execFile === execFile && process.getBuiltinModule('child_process').execFile === execFile;
+      return { mergeBase, commits, files, branch, same };
     },
   });
   ctx.tools.register({

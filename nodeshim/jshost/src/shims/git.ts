@@ -11,10 +11,14 @@
 // one of the queries' (refused here, before the core or a person is asked), one the core
 // refuses (its reason is quoted), and git through execFileSync, spawn, spawnSync, exec or
 // execSync. Every other program keeps child_process's own behaviour. The builtin tier is left
-// alone (its modules run their own processes).
+// alone (its modules run their own processes). On Node plugin code is served a module of its
+// own in place of child_process (module.registerHooks, as for the DSH modules), built when a
+// plugin first asks for it; Node's own child_process is left as it is and not loaded before.
+// On Bun the builtin's exports are replaced in place before the first plugin loads (main.ts
+// installs this before the lockdown).
 import { EventEmitter } from 'node:events';
-import * as nodeModule from 'node:module';
 import { createRequire } from 'node:module';
+import * as nodeModule from 'node:module';
 import { promisify } from 'node:util';
 import type { ToolResult } from '../protocol.generated.ts';
 import { isPlainObject } from '../validate.ts';
@@ -281,24 +285,57 @@ const byCommand = (first: unknown) => {
 
 let installed = false;
 
-/** installGitScope replaces child_process's exports for the plugins of this host; once. */
-export function installGitScope(): void {
-  if (installed) return;
-  installed = true;
-  const cp: unknown = require('node:child_process');
-  if (typeof cp !== 'object' || cp === null) return;
+/** replacements is child_process's execFile and the functions that refuse git, over cp's own. */
+function replacements(cp: object): Record<string, unknown> {
   const get = (k: string): Fn | undefined => fn(Reflect.get(cp, k));
+  const replaced: Record<string, unknown> = {};
   const execFile = get('execFile');
-  if (execFile === undefined) return;
   const realExecFile: unknown = Reflect.get(cp, 'execFile');
   const customReal: unknown = typeof realExecFile === 'function' ? Reflect.get(realExecFile, promisify.custom) : undefined;
-  const realPromisified = fn(customReal) ?? fn(promisify(execFile));
-  const replaced: Record<string, unknown> = {};
-  if (realPromisified !== undefined) replaced.execFile = execFileFor(execFile, realPromisified);
+  if (execFile !== undefined) replaced.execFile = execFileFor(execFile, fn(customReal) ?? promisified(execFile));
   for (const [k, program] of [['execFileSync', byFile], ['spawn', byFile], ['spawnSync', byFile], ['exec', byCommand], ['execSync', byCommand]] as const) {
     const real = get(k);
     if (real !== undefined) replaced[k] = refusingFor(k, real, program);
   }
+  return replaced;
+}
+
+/** promisified is execFile's promise form where the runtime has no util.promisify.custom of its own. */
+function promisified(execFile: Fn): Fn {
+  return (...a: unknown[]) => new Promise((resolve, reject) => {
+    execFile(...a, (err: unknown, stdout: unknown, stderr: unknown) => {
+      if (err) reject(Object.assign(Object(err), { stdout, stderr }));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+const realChildProcess = (): object => {
+  const cp: unknown = require('node:child_process');
+  if (typeof cp !== 'object' || cp === null) throw new Error('node:child_process is not a module here');
+  return cp;
+};
+
+/**
+ * installGitScope makes child_process's execFile of git the agent's for the plugins of this
+ * host, once; on Node nothing is loaded until a plugin first asks for child_process.
+ */
+export function installGitScope(): void {
+  if (installed) return;
+  installed = true;
+  if (globalThis.Bun !== undefined) {
+    const cp = realChildProcess();
+    replaceInPlace(cp, replacements(cp));
+  } else {
+    serveOnNode();
+  }
+}
+
+/**
+ * replaceInPlace (Bun) replaces the builtin's exports before any plugin's first import: Bun's
+ * resolver never asks a plugin about a builtin id, and it snapshots the ESM namespace then.
+ */
+function replaceInPlace(cp: object, replaced: Readonly<Record<string, unknown>>): void {
   for (const [k, v] of Object.entries(replaced)) {
     try {
       Object.defineProperty(cp, k, { value: v, writable: true, configurable: true, enumerable: true });
@@ -306,7 +343,59 @@ export function installGitScope(): void {
       // a key the runtime will not let go of keeps its function; the sandbox still contains it
     }
   }
-  // Node: the ESM namespace of a builtin follows its CommonJS exports only when told to
-  const sync: (() => void) | undefined = nodeModule.syncBuiltinESMExports;
-  sync?.();
+}
+
+const REGISTRY_KEY = Symbol.for('cwx.host.child-process');
+const CP_URL = 'cwx-host-child-process:';
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * serveOnNode (Node) serves plugin code a module of its own for `child_process` and
+ * `node:child_process` (import and require, through module.registerHooks, and
+ * process.getBuiltinModule): the real exports with the replaced functions. Node's own
+ * child_process stays as it is.
+ */
+function serveOnNode(): void {
+  // the real module, past the hooks below (a require from here would be served this one)
+  const original: unknown = Reflect.get(process, 'getBuiltinModule');
+  if (typeof original !== 'function') throw new Error('this Node has no process.getBuiltinModule (Node ^22.19.0 || >=24 is required)');
+  const real = (): object => {
+    const cp: unknown = Reflect.apply(original, process, ['node:child_process']);
+    if (typeof cp !== 'object' || cp === null) throw new Error('node:child_process is not a module here');
+    return cp;
+  };
+  let exports: Readonly<Record<string, unknown>> | undefined;
+  let source = '';
+  // built at the first ask, so a host whose plugins never use child_process never loads it
+  const served = (): Readonly<Record<string, unknown>> => {
+    if (exports !== undefined) return exports;
+    const cp = real();
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(cp)) out[k] = Reflect.get(cp, k);
+    Object.assign(out, replacements(cp));
+    exports = Object.freeze(out);
+    Object.defineProperty(globalThis, REGISTRY_KEY, { value: exports, enumerable: false, writable: false, configurable: false });
+    const lines = [`const m = globalThis[Symbol.for('cwx.host.child-process')];`];
+    for (const k of Object.keys(exports)) if (IDENT.test(k) && k !== 'default') lines.push(`export const ${k} = m[${JSON.stringify(k)}];`);
+    lines.push('export default m;');
+    source = lines.join('\n');
+    return exports;
+  };
+  const ours = (specifier: unknown) => specifier === 'child_process' || specifier === 'node:child_process';
+  const registerHooks: typeof nodeModule.registerHooks | undefined = nodeModule.registerHooks;
+  if (typeof registerHooks !== 'function') throw new Error('this Node has no module.registerHooks (Node ^22.19.0 || >=24 is required)');
+  registerHooks({
+    resolve(specifier, context, next) {
+      return ours(specifier) ? { url: CP_URL, format: 'module', shortCircuit: true } : next(specifier, context);
+    },
+    load(url, context, next) {
+      if (url !== CP_URL) return next(url, context);
+      served();
+      return { format: 'module', source, shortCircuit: true };
+    },
+  });
+  const getBuiltinModule = function getBuiltinModule(specifier: unknown): unknown {
+    return ours(specifier) ? served() : Reflect.apply(original, process, [specifier]);
+  };
+  Object.defineProperty(process, 'getBuiltinModule', { value: getBuiltinModule, writable: true, configurable: true, enumerable: true });
 }
