@@ -3,6 +3,7 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -81,10 +82,14 @@ func (r *rawSchemas) take(decoded any) json.RawMessage {
 }
 
 // schemaTransport is a transport whose connection notes the requested schemas of the
-// elicitation/create requests it reads.
+// elicitation/create requests it reads, and bounds the result of each tools/call by
+// maxResult bytes of JSON as the server wrote it: an answer over it is turned into the
+// error [codeResultTooLarge] before the SDK decodes it, so a large result is measured
+// without being encoded again.
 type schemaTransport struct {
 	mcp.Transport
-	raw *rawSchemas
+	raw       *rawSchemas
+	maxResult int
 }
 
 func (t schemaTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -92,18 +97,50 @@ func (t schemaTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return schemaConn{Connection: c, raw: t.raw}, nil
+	return schemaConn{Connection: c, raw: t.raw, max: t.maxResult, calls: &callIDs{ids: map[jsonrpc.ID]bool{}}}, nil
+}
+
+// codeResultTooLarge is the error a tools/call's answer over max_result_bytes becomes.
+const codeResultTooLarge = -32099
+
+// callIDs are the ids of the tools/call requests written and not yet answered.
+type callIDs struct {
+	mu  sync.Mutex
+	ids map[jsonrpc.ID]bool // +checklocks:mu
 }
 
 type schemaConn struct {
 	mcp.Connection
-	raw *rawSchemas
+	raw   *rawSchemas
+	max   int
+	calls *callIDs
+}
+
+func (c schemaConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && req.ID.IsValid() && c.max > 0 {
+		c.calls.mu.Lock()
+		c.calls.ids[req.ID] = true
+		c.calls.mu.Unlock()
+	}
+	return c.Connection.Write(ctx, msg)
 }
 
 func (c schemaConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "elicitation/create" {
-		c.raw.note(req.Params)
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.Method == "elicitation/create" {
+			c.raw.note(m.Params)
+		}
+	case *jsonrpc.Response:
+		c.calls.mu.Lock()
+		call := c.calls.ids[m.ID]
+		delete(c.calls.ids, m.ID)
+		c.calls.mu.Unlock()
+		if call && len(m.Result) > c.max {
+			return &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: codeResultTooLarge,
+				Message: fmt.Sprintf("the result is %d bytes; max_result_bytes is %d", len(m.Result), c.max)}}, err
+		}
 	}
 	return msg, err
 }

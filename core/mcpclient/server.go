@@ -303,12 +303,12 @@ func (s *Server) start(ctx context.Context) error {
 	}
 	relist := make(chan struct{}, 1)
 	client := s.client(relist)
-	cs, err := client.Connect(ctx, schemaTransport{Transport: tr, raw: &s.schemas}, nil)
+	cs, err := client.Connect(ctx, schemaTransport{Transport: tr, raw: &s.schemas, maxResult: s.cfg.MaxResultBytes}, nil)
 	if rem := s.rem.Load(); err != nil && rem != nil && s.cfg.Transport == config.MCPHTTP && rem.legacy.Load() && ctx.Err() == nil {
 		// The spec's backward compatibility: a server whose POST of initialize gets a 4xx
 		// may speak only the legacy HTTP+SSE transport at the same URL.
 		s.log.Info("mcp server answered the Streamable HTTP initialize with a 4xx; trying the legacy SSE transport", "error", s.redact(err.Error()))
-		cs, err = s.client(relist).Connect(ctx, schemaTransport{Transport: rem.sse(s.cfg), raw: &s.schemas}, nil)
+		cs, err = s.client(relist).Connect(ctx, schemaTransport{Transport: rem.sse(s.cfg), raw: &s.schemas, maxResult: s.cfg.MaxResultBytes}, nil)
 	}
 	if err != nil {
 		p.kill()
@@ -597,17 +597,13 @@ func (s *Server) Call(ctx context.Context, wire string, input json.RawMessage, c
 			return Result{}, cause
 		}
 		var we *jsonrpc.Error
-		if errors.As(err, &we) {
+		switch {
+		case errors.As(err, &we) && we.Code == codeResultTooLarge: // schemaConn's bound
+			return Result{}, fmt.Errorf("mcp server %q: %s", s.cfg.Name, we.Message)
+		case errors.As(err, &we):
 			return Result{}, fmt.Errorf("mcp server %q answered an error: %s (code %d)", s.cfg.Name, s.redact(we.Message), we.Code)
 		}
 		return Result{}, errdefs.New(errdefs.ErrNotAvailable, s.redact(fmt.Sprintf("mcp server %q: %v", s.cfg.Name, err)))
-	}
-	raw, err := json.Marshal(res)
-	if err != nil {
-		return Result{}, err
-	}
-	if len(raw) > s.cfg.MaxResultBytes {
-		return Result{}, fmt.Errorf("mcp server %q: the result is %d bytes; max_result_bytes is %d", s.cfg.Name, len(raw), s.cfg.MaxResultBytes)
 	}
 	out := Result{Content: res.Content, IsError: res.IsError}
 	if res.StructuredContent != nil {
