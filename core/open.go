@@ -96,7 +96,7 @@ func Open(ctx context.Context, o Options) (*Manager, error) {
 	m.own = owners.New(oo)
 	m.reg = m.own.Registry()
 	m.hooks.own, m.pre.own, m.cc.reg = m.own, m.own, m.reg
-	m.mcp = (&MCPServers{home: home, log: log, store: store}).openSet(cfg, mcpclient.Options{Catalog: m.own.Catalog(), Version: "cwx",
+	m.mcp = (&MCPServers{home: home, log: log, store: store}).openSet(cfg, mcpclient.Options{Catalog: m.own.Catalog(), Version: "cwx", ToolsChanged: func(string) { m.own.CatalogChanged() },
 		Keeper: func(ctx context.Context) (string, error) { return owners.CheckedShim(ctx, o.ShimPath, home, log) }})
 	return m, nil
 }

@@ -200,6 +200,11 @@ func (l *Layer) Changes(ctx context.Context) <-chan Change {
 // Open. Compare it with a Change's to know whether a listing is current.
 func (l *Layer) CatalogGeneration() uint64 { return l.changes.generation() }
 
+// CatalogChanged records a change of the live catalog made outside the registry (an MCP
+// server's admitted tools: its start, a list_changed re-admission, its end), so Changes
+// delivers it like the registry's own. It never blocks.
+func (l *Layer) CatalogChanged() { l.changes.notify() }
+
 // FlushDiagnostics waits until every diagnostic queued so far is in state.json.
 func (l *Layer) FlushDiagnostics(ctx context.Context) error {
 	select {
