@@ -342,3 +342,100 @@ func mcpNotes(cfg config.MCPServer, safeURL string, t mcpclient.Tool) []string {
 	}
 	return notes
 }
+
+// The gateway: what `cwx serve --mcp` re-exports of the servers besides their tools
+// (core/mcpserve doc.go, “MCP server”).
+type (
+	// MCPOffer is what one running server offers besides its tools (mcpclient.Offer): its
+	// prompts, each with the name it is served under, its resources and resource templates.
+	MCPOffer = mcpclient.Offer
+	// MCPResourceTemplate is a resource template a server lists (mcpclient.ResourceTemplate).
+	MCPResourceTemplate = mcpclient.ResourceTemplate
+	// MCPPromptArgument is one argument of a server's prompt (mcpclient.PromptArgument).
+	MCPPromptArgument = mcpclient.PromptArgument
+	// MCPPromptResult is a prompt a server gave, its messages' content under the content
+	// policy (mcpclient.PromptResult, of mcpclient.PromptMessage).
+	MCPPromptResult  = mcpclient.PromptResult
+	MCPPromptMessage = mcpclient.PromptMessage
+)
+
+// Offers lists what each running server offers besides its tools, the servers in parallel,
+// each listing within mcpclient.ListWithin, sorted by server. It starts none (StartIdle
+// does); a listing that fails is logged, and what it listed before it failed kept.
+func (s *MCPServers) Offers(ctx context.Context) []MCPOffer {
+	type listed struct {
+		o    MCPOffer
+		live bool
+	}
+	names := s.set.Names()
+	got := make([]chan listed, len(names))
+	for i, name := range names {
+		srv, _ := s.set.Server(name)
+		got[i] = make(chan listed, 1)
+		go func() { // joined below: each sends once
+			o, live, err := srv.Offer(ctx)
+			if err != nil {
+				s.log.Warn("mcp: a server's prompts or resources were not listed", "server", name, "error", err)
+			}
+			got[i] <- listed{o, live}
+		}()
+	}
+	var out []MCPOffer
+	for _, c := range got {
+		if l := <-c; l.live {
+			out = append(out, l.o)
+		}
+	}
+	return out
+}
+
+// StartIdle starts, in parallel, the servers this process has not started yet (idle), and
+// waits for them; with uncachedOnly only those the catalog knows no tools of either (Tools
+// lists the others from it). A start that fails is logged and leaves the server crashed, as
+// any failed start does; a server that crashed or failed before is not started again here.
+func (s *MCPServers) StartIdle(ctx context.Context, uncachedOnly bool) {
+	var started []chan struct{}
+	for _, st := range s.set.Statuses() {
+		if st.State != mcpclient.StateIdle {
+			continue
+		}
+		if _, cached := s.set.Cached(st.Name); uncachedOnly && cached {
+			continue
+		}
+		srv, _ := s.set.Server(st.Name)
+		done := make(chan struct{})
+		started = append(started, done)
+		go func() { // joined below
+			defer close(done)
+			if err := srv.Start(ctx); err != nil {
+				s.log.Warn("mcp: a server did not start for a listing", "server", st.Name, "error", err)
+			}
+		}()
+	}
+	for _, done := range started {
+		<-done
+	}
+}
+
+// GetPrompt gets the prompt wire of the server called server with args (prompts/get),
+// starting the server, under its timeout_s and max_result_bytes; the messages' content
+// passes the content policy. Like a tool's call it is logged; unlike one it is neither
+// hooked nor gated: a prompt is the person's pick, and its text goes to the client only.
+func (s *MCPServers) GetPrompt(ctx context.Context, server, wire string, args map[string]string) (MCPPromptResult, error) {
+	srv, err := s.server(server)
+	if err != nil {
+		return MCPPromptResult{}, err
+	}
+	return srv.GetPrompt(ctx, wire, args)
+}
+
+// ReadResource reads uri from the server called server (resources/read), starting it, under
+// its timeout_s and max_result_bytes; each of its contents is a resource block under the
+// content policy. It is logged, and neither hooked nor gated, as GetPrompt.
+func (s *MCPServers) ReadResource(ctx context.Context, server, uri string) ([]ContentBlock, error) {
+	srv, err := s.server(server)
+	if err != nil {
+		return nil, err
+	}
+	return srv.ReadResource(ctx, uri)
+}

@@ -13,4 +13,11 @@
 // validator refuses) is declined, with a warning naming the field. "decline" on any question
 // declines the form; a skipped question or a failing Asker cancels it; "skip" on an optional
 // field leaves it out, so the server's default applies.
+//
+// An Asker that is a [FormAsker] (`cwx serve --mcp`'s, for a client that declared
+// elicitation) is put the whole form at once instead: the requested schema as the server wrote
+// it, after the same check that cwx can ask it and that every string of it is inert. Its
+// answer is checked (only the form's fields, then the whole schema) and, refused, asked again
+// with the reason, at most three times, before the form is declined; decline and cancel pass
+// through, and a failing FormAsker cancels.
 package elicit

@@ -41,6 +41,7 @@ const (
 // elicitForm is a requested schema cwx can ask: its fields in the server's order and the
 // whole schema compiled.
 type elicitForm struct {
+	raw    json.RawMessage // the requested schema as the server wrote it
 	fields []*elicitField
 	schema *jsonschema.Schema
 }
@@ -73,8 +74,9 @@ func (r *elicitRefusal) Error() string {
 }
 
 // Answerer answers an MCP server's elicitation during a call of its tool name by asking the
-// call's asker, field by field, the server named as the questions' author (the package's
-// doc). Every elicitation without an asker is declined.
+// call's asker, field by field, the server named as the questions' author; an asker that is
+// a FormAsker is put the whole form at once (the package's doc). Every elicitation without
+// an asker is declined.
 func Answerer(log hclog.Logger, server, name string, asker questions.Asker) func(context.Context, string, json.RawMessage) (mcpclient.Elicited, error) {
 	return func(ctx context.Context, message string, schema json.RawMessage) (mcpclient.Elicited, error) {
 		if asker == nil {
@@ -90,7 +92,13 @@ func Answerer(log hclog.Logger, server, name string, asker questions.Asker) func
 			return mcpclient.Elicited{Action: "decline"}, nil
 		}
 		base := questions.Question{PluginID: mcpclient.OwnerPrefix + server, Kind: "tool", Name: name}
-		res, why := askElicitForm(ctx, asker, base, message, form)
+		var res mcpclient.Elicited
+		var why string
+		if fa, ok := asker.(FormAsker); ok {
+			res, why = relayElicitForm(ctx, fa, base, message, form)
+		} else {
+			res, why = askElicitForm(ctx, asker, base, message, form)
+		}
 		if why != "" {
 			log.Warn("mcp: an elicitation form was declined", "server", server, "reason", why)
 		}
@@ -121,7 +129,7 @@ func parseElicitForm(raw json.RawMessage) (*elicitForm, error) {
 	if err := c.AddResource(loc, bytes.NewReader(raw)); err != nil {
 		return nil, &elicitRefusal{why: "the requested schema is not a JSON Schema: " + oneLineErr(err)}
 	}
-	form := &elicitForm{}
+	form := &elicitForm{raw: raw}
 	if form.schema, err = c.Compile(loc); err != nil {
 		return nil, &elicitRefusal{why: "the requested schema is not a JSON Schema: " + oneLineErr(err)}
 	}

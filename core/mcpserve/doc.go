@@ -1,10 +1,11 @@
-// Package mcpserve serves the Manager's live tools and commands to any Model Context
-// Protocol client, over stdio or streamable HTTP, on the official Go SDK
-// (github.com/modelcontextprotocol/go-sdk).
+// Package mcpserve serves the Manager's live tools and commands, and what its configured
+// MCP servers offer, to any Model Context Protocol client, over stdio or streamable HTTP,
+// on the official Go SDK (github.com/modelcontextprotocol/go-sdk).
 //
 // It is a consumer of core.Manager and of nothing below it (ARCHITECTURE.md, “Package
-// map”): every call goes through Manager.CallTool and Manager.RunCommand, so validation,
-// approval and the hosts' bounds stay the core's.
+// map”): every call goes through Manager.CallTool and Manager.RunCommand, and a server's
+// prompts and resources through Manager.MCP, so validation, approval and the hosts' bounds
+// stay the core's.
 //
 //   - tools/list is the live catalog: each tool with its input schema and a description
 //     prefixed by its origin ("[extension:<plugin>] …"). The Manager's change feed
@@ -28,8 +29,25 @@
 //   - Questions: a plugin's question to the person (userQuestions.ask) reaches a client
 //     that declared elicitation as a form elicitation (its options an enum field, free text
 //     a string field) while the call runs on, parked until the client's retry brings the
-//     answer (questions.go); an empty, declined or cancelled form is skipped. A client
-//     without elicitation gets no Asker, and the plugin gets NO_PROVIDER.
+//     answer (questions.go); an empty, declined or cancelled form is skipped. An MCP
+//     server's elicitation during its tool's call reaches such a client as ONE form
+//     elicitation, the server's requested schema passed through as it wrote it (core/elicit
+//     checks the answer against it, and asks again with the reason, before it goes back to
+//     the server). A client without elicitation gets no Asker, and the plugin gets
+//     NO_PROVIDER (an MCP server, a decline).
+//   - Rounds: a client on a protocol version before multi round-trip is asked each input
+//     request by elicitation/create; the SDK answers only a call's first round by itself,
+//     so rounds.go asks the later ones (an approval, then a question or a server's form).
+//   - The gateway (gateway.go): the MCP servers' tools are the Manager's (mcp_<server>_<tool>,
+//     through the gate: hooks, approval, the content policy); each running server's prompts
+//     are prompts mcp_<server>_<prompt> beside the commands, its resources and resource
+//     templates keep their URIs. A name a command holds, or that two servers' prompts fold
+//     to, and a URI two servers offer, are served for none of them, with a warning.
+//     prompts/get and resources/read are relayed to the server that listed them, logged and
+//     under the content policy, neither hooked nor gated. The first tools/list starts the
+//     servers the catalog knows no tools of, the first prompts/list or resources/list every
+//     server not started yet, waiting at most Options.StartWait; a server's start, its
+//     tools/list_changed and its end reach the change feed and so the client.
 //   - Annotations: a read-only native tool gets readOnlyHint; an extension tool gets none.
 //   - Commands are prompts: prompts/get runs the command with the "input" argument; a
 //     submit answer becomes the prompt's user message, success and error answers text.
@@ -57,6 +75,33 @@
 //     (`[extension:<plugin>] …`, `[native] …`); each command is a prompt with one argument, `input`. On
 //     every Change the server gives the SDK what was added, changed or removed, and the SDK sends
 //     `notifications/tools/list_changed` and `notifications/prompts/list_changed`.
+//   - **Gateway.** The configured MCP servers (config.toml's `[mcp.servers.<name>]`, trusted
+//     plugin and file servers) are served beside the plugins: their tools are the Manager's,
+//     named `mcp_<server>_<tool>` and called through the same gate (pre-execute and command
+//     hooks, which see `mcp__<server>__<tool>`, approval, the content policy); a running
+//     server's prompts are prompts `mcp_<server>_<prompt>` (a mapped name as a tool's when that
+//     does not fit) with its arguments, and its resources and resource templates keep their
+//     URIs. A prompt name a command holds or that two servers' prompts fold to, and a URI two
+//     servers offer, are served for none of them, with a warning. `prompts/get` and
+//     `resources/read` are relayed to the server that listed the name (`MCPServers.GetPrompt`,
+//     `MCPServers.ReadResource`: started if it is not, under its `timeout_s` and
+//     `max_result_bytes`, the content policy, logged; neither hooked nor gated, as neither is a
+//     model's tool call). Listing starts nothing a listing does not need: the client's first
+//     `tools/list` starts the servers whose tools the catalog does not know, its first
+//     `prompts/list` or `resources/list` every server not yet started, each waiting at most
+//     `mcpserve.DefaultStartWait` (10 s), later arrivals coming by `list_changed`. A server's
+//     start, its `notifications/tools/list_changed` and its end reach the change feed (the
+//     core's `mcpclient.Options.ToolsChanged`), and every sync lists the running servers'
+//     prompts and resources again, so the client gets `list_changed` for all three. A server's
+//     own prompts or resources `list_changed` is not followed yet (the client of a server
+//     handles only the tools'). Progress is the server's own, passed through; cancellation
+//     reaches the server as `notifications/cancelled`. An elicitation the server sends during
+//     its tool's call reaches a client that declared elicitation as one form elicitation
+//     ("MCP server `<name>` asks (while its tool `<tool>` runs): …"), the requested schema
+//     as the server wrote it, fields in its order; the answer is checked against the schema
+//     (only its fields; the whole schema) and asked again with the reason, at most three
+//     times, before it goes back to the server. `cwx mcp` commands and a one-shot call still
+//     ask field by field on the terminal.
 //   - **Calls.** `tools/call` is one `Manager.CallTool` under the request's context, which the SDK
 //     cancels on `notifications/cancelled` (so the host gets `$/cancel` and the plugin's `exec.signal`
 //     aborts). With a progress token, `notifications/progress` is sent every
@@ -73,7 +118,8 @@
 //     round-trip form: the input-required result carries the card and, as its request state, an
 //     HMAC-SHA256 of the approval key under a secret of the server process; the client's retry is
 //     answered only for a card with the same key. For a client on a protocol version before
-//     2026-07-28 the SDK elicits and retries itself. Decline and cancel deny. Without elicitation the
+//     2026-07-28 the SDK elicits and retries itself, and the server asks each later round (a
+//     question or a server's form after the approval) the same way. Decline and cancel deny. Without elicitation the
 //     call is refused naming the call by its origin and, for a call the posture can approve, the flags
 //     that approve it (`--approve auto --approve-extensions`); a forced call gets no flag, only the
 //     advice to use a client with elicitation. `--approve auto` never approves extension

@@ -95,3 +95,6 @@ func approve(ctx context.Context, name string, input json.RawMessage, o core.Cal
 	}
 	return nil
 }
+
+// MCP is nil: the fake has no MCP servers (a test gives the Server a fakeGateway instead).
+func (f *fakeManager) MCP() *core.MCPServers { return nil }

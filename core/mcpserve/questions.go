@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -37,29 +38,54 @@ type run struct {
 	done   chan struct{}
 	res    any // the call's result once done is closed
 	err    error
-	q      asked       // the question the run is parked on
+	q      asked       // the elicitation the run is parked on
 	timer  *time.Timer // cancels the parked run nobody answers
 }
 
-// asked is one question waiting for its answer.
+// asked is one elicitation waiting for the client's answer: a plugin's question, or an MCP
+// server's whole form.
 type asked struct {
-	q     core.Question
-	reply chan core.Answer
+	params *mcp.ElicitParams
+	reply  chan mcp.InputResponse
 }
 
 // Ask puts q to the handler serving the run and waits for the client's answer.
 func (r *run) Ask(ctx context.Context, q core.Question) (core.Answer, error) {
-	a := asked{q: q, reply: make(chan core.Answer, 1)}
+	resp, err := r.elicit(ctx, questionParams(q))
+	if err != nil {
+		return core.Answer{}, err
+	}
+	return toAnswer(q, resp), nil
+}
+
+// AskForm puts an MCP server's form to the client as one form elicitation, the requested
+// schema passed through as the server wrote it (core/elicit's FormAsker, which checks the
+// answer against it before it goes back to the server).
+func (r *run) AskForm(ctx context.Context, q core.Question, schema json.RawMessage) (string, map[string]any, error) {
+	resp, err := r.elicit(ctx, formParams(q, schema))
+	if err != nil {
+		return "", nil, err
+	}
+	res, ok := resp.(*mcp.ElicitResult)
+	if !ok {
+		return "cancel", nil, nil
+	}
+	return res.Action, res.Content, nil
+}
+
+// elicit hands p to the handler serving the run and waits for the client's answer.
+func (r *run) elicit(ctx context.Context, p *mcp.ElicitParams) (mcp.InputResponse, error) {
+	a := asked{params: p, reply: make(chan mcp.InputResponse, 1)}
 	select {
 	case r.asks <- a:
 	case <-ctx.Done():
-		return core.Answer{}, ctx.Err()
+		return nil, ctx.Err()
 	}
 	select {
-	case ans := <-a.reply:
-		return ans, nil
+	case resp := <-a.reply:
+		return resp, nil
 	case <-ctx.Done():
-		return core.Answer{}, ctx.Err()
+		return nil, ctx.Err()
 	}
 }
 
@@ -89,7 +115,7 @@ func (s *Server) resume(state string, resp mcp.InputResponse) *run {
 	if r == nil {
 		return nil
 	}
-	r.q.reply <- toAnswer(r.q.q, resp)
+	r.q.reply <- resp
 	return r
 }
 
@@ -99,7 +125,7 @@ func (s *Server) next(ctx context.Context, r *run) (ask *mcp.ElicitParams, state
 	select {
 	case a := <-r.asks:
 		r.q = a
-		return questionParams(a.q), s.park(r), nil
+		return a.params, s.park(r), nil
 	case <-r.done:
 		return nil, "", nil
 	case <-ctx.Done():
@@ -181,6 +207,18 @@ func questionParams(q core.Question) *mcp.ElicitParams {
 	}
 	return &mcp.ElicitParams{Mode: "form", Message: core.StripEscapes(b.String()),
 		RequestedSchema: map[string]any{"type": "object", "properties": props}}
+}
+
+// formParams is an MCP server's form as one form elicitation: the server's message under a
+// line that says who asks, and its requested schema as the server wrote it (its fields in
+// the server's order).
+func formParams(q core.Question, schema json.RawMessage) *mcp.ElicitParams {
+	who := fmt.Sprintf("Plugin `%s`", q.PluginID)
+	if server, ok := strings.CutPrefix(q.PluginID, core.OriginMCP); ok {
+		who = fmt.Sprintf("MCP server `%s`", server)
+	}
+	msg := fmt.Sprintf("%s asks (while its %s `%s` runs):\n%s", who, q.Kind, q.Name, q.Text)
+	return &mcp.ElicitParams{Mode: "form", Message: core.StripEscapes(msg), RequestedSchema: schema}
 }
 
 // toAnswer maps the client's answer: a choice, else the text, else (empty, declined or

@@ -23,6 +23,9 @@ type Manager interface {
 	CallTool(ctx context.Context, name string, input json.RawMessage, o core.CallOptions) (core.ToolResult, error)
 	RunCommand(ctx context.Context, name, rawInput string, o core.CallOptions) (core.CommandResult, error)
 	Changes(ctx context.Context) <-chan core.Change
+	// MCP is the Manager's MCP servers, whose prompts and resources are served beside the
+	// tools and commands (gateway.go); nil serves none.
+	MCP() *core.MCPServers
 }
 
 // DefaultProgressEvery is how long a call runs before its first progress notification, and
@@ -42,6 +45,9 @@ type Options struct {
 	AnswerWithin time.Duration
 	// ProgressEvery is the progress interval; 0 means DefaultProgressEvery.
 	ProgressEvery time.Duration
+	// StartWait bounds how long a client's first listing waits for the MCP servers it
+	// starts (gateway.go); 0 means DefaultStartWait.
+	StartWait time.Duration
 	// Logger receives the server's own logs; nil discards them.
 	Logger hclog.Logger
 	// Instructions are the initialize result's instructions: the session's prompt section
@@ -68,6 +74,24 @@ type Server struct {
 	syncMu  sync.Mutex
 	tools   map[string]string // +checklocks:syncMu
 	prompts map[string]string // +checklocks:syncMu
+	// gwPrompts and gwResources are the MCP servers' prompts and resources last given to
+	// the SDK (gateway.go): prompts by name, resources by "r:"+URI and templates by
+	// "t:"+URI template.
+	gwPrompts   map[string]string // +checklocks:syncMu
+	gwResources map[string]string // +checklocks:syncMu
+
+	// gw is the Manager's MCP servers; nil serves none of their prompts and resources.
+	gw gateway
+	// warmTools and warmAll start, once, the MCP servers the first listings need; bg
+	// holds those starts, under bgCtx, which Watch's stop cancels before it waits.
+	warmTools sync.Once
+	warmAll   sync.Once
+	bg        sync.WaitGroup
+	bgCtx     context.Context
+	bgCancel  context.CancelFunc
+	// warnMu guards warned: the gateway's warnings already logged.
+	warnMu sync.Mutex
+	warned map[string]bool // +checklocks:warnMu
 
 	// toldMu guards told: per session, the hook holders that are down it was told what to
 	// do about (tools.go).
@@ -95,24 +119,31 @@ func New(m Manager, o Options) *Server {
 	if o.ProgressEvery <= 0 {
 		o.ProgressEvery = DefaultProgressEvery
 	}
+	if o.StartWait <= 0 {
+		o.StartWait = DefaultStartWait
+	}
 	log := o.Logger
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
 	s := &Server{m: m, o: o, log: log, tools: map[string]string{}, prompts: map[string]string{}, parked: map[string]*run{},
-		told: map[*mcp.ServerSession]string{}}
+		told: map[*mcp.ServerSession]string{}, gwPrompts: map[string]string{}, gwResources: map[string]string{}, gw: gatewayOf(m),
+		warned: map[string]bool{}}
+	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	_, _ = rand.Read(s.secret[:]) // crypto/rand.Read never fails
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Instructions: o.Instructions,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 			Prompts: &mcp.PromptCapabilities{ListChanged: true},
+			// the MCP servers' resources (gateway.go); none without servers
+			Resources: &mcp.ResourceCapabilities{ListChanged: true},
 			//lint:ignore SA1019 the logging capability announces notifications/message (logs.go)
 			Logging: &mcp.LoggingCapabilities{},
 		},
 	})
 	s.logs = newLogForwarder(s.mcp)
-	s.mcp.AddReceivingMiddleware(s.explainUnknown)
+	s.mcp.AddReceivingMiddleware(s.explainUnknown, s.warmStart, s.moreRounds)
 	return s
 }
 
@@ -136,6 +167,8 @@ func (s *Server) Watch(ctx context.Context) (stop func()) {
 	return func() {
 		cancel()
 		wg.Wait()
+		s.bgCancel()
+		s.bg.Wait()
 		for ss := range s.mcp.Sessions() {
 			_ = ss.Close()
 		}
@@ -163,12 +196,13 @@ func clientGone(err error) bool {
 		errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE)
 }
 
-// Sync gives the SDK the Manager's live catalog: new and changed tools and prompts are
-// added, gone ones removed. The SDK tells connected clients (list_changed) when something
+// Sync gives the SDK the Manager's live catalog: new and changed tools and prompts, and the
+// running MCP servers' prompts and resources (gateway.go), are added, gone ones removed. The SDK tells connected clients (list_changed) when something
 // differs.
 func (s *Server) Sync() {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	s.syncTools()
 	s.syncPrompts()
+	s.syncGateway()
 }
