@@ -37,6 +37,22 @@
 // generation, no sooner than [Backoff] after the last start once the window holds two
 // crashes; [CrashLimit] crashes within [CrashWindow] leave it [StateFailed] until Retry.
 //
+// # Remote servers
+//
+// A server with a url (config.MCPServer.Remote) is reached instead of spawned (remote.go):
+// the go-sdk's Streamable HTTP client transport, or its legacy SSE one (type = "sse", and
+// tried when a Streamable initialize is answered 400, 404 or 405), over a core/egress
+// client whose policy is the server's: the first request of an exchange to the URL's
+// origin only; the private ranges from that origin alone, when the URL names a literal
+// address or localhost or allow_private is set; the headers (config.toml's ${env:NAME}
+// expanded here, a file's already by core/mcpfile) for that exact origin on every hop;
+// redirects one hop at a time; no deadline for a whole exchange (the event stream lives
+// with the session), headers awaited at most timeout_s. A 401 with WWW-Authenticate is
+// [ErrOAuth]. Header values and the URL's query are replaced by [redacted] in every error,
+// status and log line. Over Streamable HTTP the connection is not watched (see
+// Server.watched): a form's fields arrive in the SDK's order, and a result is bounded by
+// what it holds rather than by the JSON read.
+//
 // # Protocol
 //
 // The go-sdk client is made per generation over [mcp.IOTransport] on the process's pipes.

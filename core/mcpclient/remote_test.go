@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -205,5 +206,67 @@ func TestRemotePolicy(t *testing.T) {
 		if err := p.Allow(o, other); err != nil {
 			t.Errorf("%s: a redirect elsewhere (judged by the address checks): %v", tc.url, err)
 		}
+	}
+}
+
+// A server's prompts/list_changed and resources/list_changed reach Options.ToolsChanged, so
+// the change feed (and serve --mcp's listing) follows them.
+func TestPromptAndResourceChangesNotified(t *testing.T) {
+	s := echoServer()
+	prompt := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil }
+	resource := func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return &mcp.ReadResourceResult{}, nil }
+	s.AddPrompt(&mcp.Prompt{Name: "first"}, prompt) // the capabilities (with listChanged) are told at initialize
+	s.AddResource(&mcp.Resource{URI: "test://first", Name: "first"}, resource)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	changed := make(chan string, 16)
+	set := NewSet(map[string]config.MCPServer{"r": {Name: "r", Transport: config.MCPHTTP, URL: hs.URL, TimeoutS: 30,
+		MaxResultBytes: config.DefaultMCPResultBytes}}, Options{ToolsChanged: func(n string) { changed <- n }})
+	t.Cleanup(set.Close)
+	srv, _ := set.Server("r")
+	if err := srv.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	<-changed // the start
+	s.AddPrompt(&mcp.Prompt{Name: "hello"}, prompt)
+	select {
+	case n := <-changed:
+		if n != "r" {
+			t.Fatalf("changed %q", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("prompts/list_changed did not reach ToolsChanged")
+	}
+	s.AddResource(&mcp.Resource{URI: "test://x", Name: "x"}, resource)
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("resources/list_changed did not reach ToolsChanged")
+	}
+}
+
+// Over Streamable HTTP a result is bounded by what it holds, and a server's new tool is
+// admitted after its list_changed (the connection's event stream is open).
+func TestRemoteResultBoundAndToolChange(t *testing.T) {
+	s := echoServer()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	srv, _, _, _ := remoteSet(t, h, config.MCPHTTP, "/mcp", func(c *config.MCPServer) { c.MaxResultBytes = 1024 })
+	if got := text(t, srv, "echo", `{"text":"small"}`); got != "echo:small" {
+		t.Fatalf("echo = %q", got)
+	}
+	_, err := srv.Call(context.Background(), "echo", []byte(`{"text":"`+strings.Repeat("x", 2000)+`"}`), nil)
+	if err == nil || !strings.Contains(err.Error(), "max_result_bytes is 1024") {
+		t.Fatalf("a large result: %v", err)
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "two", Description: "Two."}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(strings.Join(toolNames(srv.Tools()), ","), "mcp_r_two") {
+		if time.Now().After(deadline) {
+			t.Fatalf("tools after list_changed: %v", toolNames(srv.Tools()))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

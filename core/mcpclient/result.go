@@ -62,3 +62,33 @@ func block(c mcp.Content) (protocol.ContentBlock, error) {
 	raw, _ := json.Marshal(c)
 	return protocol.ContentBlock{}, fmt.Errorf("a content block of a kind cwx does not take (%.80s)", raw)
 }
+
+// contentBytes is what a result holds, for max_result_bytes where the connection does not
+// count the JSON read (Streamable HTTP): each block's text, data, URI and name, and the
+// structured content's JSON, without encoding the blocks again.
+func contentBytes(res *mcp.CallToolResult) int {
+	n := 0
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			n += len(c.Text)
+		case *mcp.ImageContent:
+			n += len(c.Data)*4/3 + len(c.MIMEType)
+		case *mcp.AudioContent:
+			n += len(c.Data)*4/3 + len(c.MIMEType)
+		case *mcp.ResourceLink:
+			n += len(c.URI) + len(c.Name) + len(c.Description)
+		case *mcp.EmbeddedResource:
+			if r := c.Resource; r != nil {
+				n += len(r.URI) + len(r.Text) + len(r.Blob)*4/3
+			}
+		}
+		n += 32 // the block's own keys
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			n += len(b)
+		}
+	}
+	return n
+}

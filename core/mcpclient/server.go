@@ -59,8 +59,9 @@ type Options struct {
 	Workspace string
 	// Version is cwx's version, told to servers in initialize.
 	Version string
-	// ToolsChanged is called (from the server's goroutine) after a server's admitted
-	// tools changed: its start, a list_changed re-admission, its end.
+	// ToolsChanged is called (from the server's goroutine) after what a server offers
+	// changed: its admitted tools (its start, a list_changed re-admission, its end), or its
+	// prompts or resources (their list_changed).
 	ToolsChanged func(server string)
 	// Now is the clock of the crash budget; nil is time.Now.
 	Now func() time.Time
@@ -303,12 +304,12 @@ func (s *Server) start(ctx context.Context) error {
 	}
 	relist := make(chan struct{}, 1)
 	client := s.client(relist)
-	cs, err := client.Connect(ctx, schemaTransport{Transport: tr, raw: &s.schemas, maxResult: s.cfg.MaxResultBytes}, nil)
+	cs, err := client.Connect(ctx, s.watched(tr), nil)
 	if rem := s.rem.Load(); err != nil && rem != nil && s.cfg.Transport == config.MCPHTTP && rem.legacy.Load() && ctx.Err() == nil {
 		// The spec's backward compatibility: a server whose POST of initialize gets a 4xx
 		// may speak only the legacy HTTP+SSE transport at the same URL.
 		s.log.Info("mcp server answered the Streamable HTTP initialize with a 4xx; trying the legacy SSE transport", "error", s.redact(err.Error()))
-		cs, err = s.client(relist).Connect(ctx, schemaTransport{Transport: rem.sse(s.cfg), raw: &s.schemas, maxResult: s.cfg.MaxResultBytes}, nil)
+		cs, err = s.client(relist).Connect(ctx, s.watched(rem.sse(s.cfg)), nil)
 	}
 	if err != nil {
 		p.kill()
@@ -336,6 +337,18 @@ func (s *Server) start(ctx context.Context) error {
 	go s.watch(p, cs, relist, watchDone) // owner: the Server; joined by Close through watchDone
 	s.changed()
 	return nil
+}
+
+// watched is tr with its connection watched (rawschema.go: the requested schemas kept as
+// written, each tools/call result bounded as read), except Streamable HTTP's: the SDK tells
+// its connection the session's state through an unexported method a wrapper cannot pass on
+// (without it the connection never opens its event stream, so no list_changed arrives), so
+// there a form's fields come in the SDK's order and Call bounds the result by its content.
+func (s *Server) watched(tr mcp.Transport) mcp.Transport {
+	if _, ok := tr.(*mcp.StreamableClientTransport); ok {
+		return tr
+	}
+	return schemaTransport{Transport: tr, raw: &s.schemas, maxResult: s.cfg.MaxResultBytes}
 }
 
 // connectWith is the transport of one generation: a spawned process's pipes, or a remote
@@ -424,6 +437,11 @@ func (s *Server) changed() {
 	if tools := s.Tools(); tools != nil && s.remember != nil {
 		s.remember(s, tools)
 	}
+	s.notifyChanged()
+}
+
+// notifyChanged tells Options.ToolsChanged that what the server offers changed.
+func (s *Server) notifyChanged() {
 	if s.o.ToolsChanged != nil {
 		s.o.ToolsChanged(s.cfg.Name)
 	}
@@ -443,6 +461,10 @@ func (s *Server) client(relist chan<- struct{}) *mcp.Client {
 			default:
 			}
 		},
+		// A server's prompts and resources are listed afresh by whoever follows ToolsChanged
+		// (the change feed; serve --mcp re-lists them on every change).
+		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { s.notifyChanged() },
+		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { s.notifyChanged() },
 		ProgressNotificationHandler: s.onProgress,
 	})
 	if ws := s.root(); ws != "" {
@@ -604,6 +626,11 @@ func (s *Server) Call(ctx context.Context, wire string, input json.RawMessage, c
 			return Result{}, fmt.Errorf("mcp server %q answered an error: %s (code %d)", s.cfg.Name, s.redact(we.Message), we.Code)
 		}
 		return Result{}, errdefs.New(errdefs.ErrNotAvailable, s.redact(fmt.Sprintf("mcp server %q: %v", s.cfg.Name, err)))
+	}
+	if s.cfg.Transport == config.MCPHTTP {
+		if n := contentBytes(res); n > s.cfg.MaxResultBytes {
+			return Result{}, fmt.Errorf("mcp server %q: the result holds %d bytes; max_result_bytes is %d", s.cfg.Name, n, s.cfg.MaxResultBytes)
+		}
 	}
 	out := Result{Content: res.Content, IsError: res.IsError}
 	if res.StructuredContent != nil {
