@@ -40,9 +40,10 @@ func init() {
 		var f serveFlags
 		cmd := &cobra.Command{
 			Use:   "serve --mcp [--http 127.0.0.1:PORT]",
-			Short: "Serve the live tools and commands to an MCP client (stdio, or streamable HTTP)",
+			Short: "Serve the live tools, commands and MCP servers to an MCP client (stdio, or streamable HTTP)",
 			Long: "Serves every live tool (tools/list, tools/call) and command (prompts) of the enabled,\n" +
-				"trusted plugins over the Model Context Protocol, on stdin/stdout by default. Calls go\n" +
+				"trusted plugins, and the configured MCP servers' tools, prompts and resources, over the\n" +
+				"Model Context Protocol, on stdin/stdout by default. Calls go\n" +
 				"through the core's gate under the --approve posture: ask (the default) asks by\n" +
 				"elicitation when the client supports it and refuses otherwise; deny refuses; auto\n" +
 				"approves, but extension tools only with --approve-extensions (else they are asked as\n" +
