@@ -213,8 +213,12 @@ func TestRemotePolicy(t *testing.T) {
 // the change feed (and serve --mcp's listing) follows them.
 func TestPromptAndResourceChangesNotified(t *testing.T) {
 	s := echoServer()
-	prompt := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil }
-	resource := func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return &mcp.ReadResourceResult{}, nil }
+	prompt := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	}
+	resource := func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	}
 	s.AddPrompt(&mcp.Prompt{Name: "first"}, prompt) // the capabilities (with listChanged) are told at initialize
 	s.AddResource(&mcp.Resource{URI: "test://first", Name: "first"}, resource)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
