@@ -253,25 +253,12 @@ func configSnippet(out PluginImportResult) string {
 
 // integral writes a whole number as a TOML integer, as config.toml gives it to the plugin.
 func integral(v any) any {
-	switch x := v.(type) {
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+	return dshbundle.MapTree(v, func(v any) any {
+		if x, ok := v.(float64); ok && x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
 			return int64(x)
 		}
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = integral(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = integral(e)
-		}
-		return out
-	}
-	return v
+		return v
+	})
 }
 
 func compactJSON(v any) string {

@@ -165,20 +165,28 @@ func truthy(v any) bool {
 	return true
 }
 
-func deepCopy(v any) any {
+// MapTree is a copy of the parsed value v, its objects and arrays copied and every other
+// value replaced by leaf's answer for it (leaf nil keeps it): the one walk over a
+// configuration tree.
+func MapTree(v any, leaf func(any) any) any {
 	switch x := v.(type) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = deepCopy(e)
+			out[i] = MapTree(e, leaf)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = deepCopy(e)
+			out[k] = MapTree(e, leaf)
 		}
 		return out
 	}
+	if leaf != nil {
+		return leaf(v)
+	}
 	return v
 }
+
+func deepCopy(v any) any { return MapTree(v, nil) }

@@ -433,23 +433,12 @@ func (res *resolver) source(name string) (*Source, error) {
 // plain turns a parsed value into plain JSON values: a !!js expression becomes
 // {"!!js": "<expr>"}.
 func plain(v any) any {
-	switch x := v.(type) {
-	case JSExpr:
-		return map[string]any{"!!js": x.Expr}
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = plain(e)
+	return MapTree(v, func(v any) any {
+		if x, ok := v.(JSExpr); ok {
+			return map[string]any{"!!js": x.Expr}
 		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = plain(e)
-		}
-		return out
-	}
-	return v
+		return v
+	})
 }
 
 func hasJS(v any) bool {
