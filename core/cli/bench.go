@@ -107,14 +107,22 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	if err != nil {
 		return callErr(err)
 	}
-	if f.asJSON {
-		return writeJSON(cmd.OutOrStdout(), rep)
+	return writeBenchReport(cmd.OutOrStdout(), f.asJSON, rep, func(w io.Writer, rep bench.Report) error {
+		return bench.WriteTable(w, fmt.Sprintf("%s %s", rt.Kind, rt.Version), rep)
+	})
+}
+
+// writeBenchReport prints rep as JSON, or as the table that table writes (written whole,
+// then printed, so a failed table prints nothing).
+func writeBenchReport[R any](w io.Writer, asJSON bool, rep R, table func(io.Writer, R) error) error {
+	if asJSON {
+		return writeJSON(w, rep)
 	}
 	var buf bytes.Buffer
-	if err := bench.WriteTable(&buf, fmt.Sprintf("%s %s", rt.Kind, rt.Version), rep); err != nil {
+	if err := table(&buf, rep); err != nil {
 		return err
 	}
-	printf(cmd.OutOrStdout(), "%s", buf.String())
+	printf(w, "%s", buf.String())
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -42,15 +41,9 @@ func runIsolatedBench(ctx context.Context, w io.Writer, f benchFlags, b *isolate
 	if err != nil {
 		return callErr(err)
 	}
-	if f.asJSON {
-		return writeJSON(w, rep)
-	}
-	var buf bytes.Buffer
-	if err := bench.WriteIsolatedTable(&buf, fmt.Sprintf("%s %s", b.rt.Kind, b.rt.Version), rep); err != nil {
-		return err
-	}
-	printf(w, "%s", buf.String())
-	return nil
+	return writeBenchReport(w, f.asJSON, rep, func(w io.Writer, rep bench.IsolatedReport) error {
+		return bench.WriteIsolatedTable(w, fmt.Sprintf("%s %s", b.rt.Kind, b.rt.Version), rep)
+	})
 }
 
 func (b *isolatedBench) run(ctx context.Context) (bench.IsolatedReport, error) {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,15 +49,7 @@ func runMCPBench(ctx context.Context, w io.Writer, f benchFlags, b *mcpBench) er
 	if err != nil {
 		return callErr(err)
 	}
-	if f.asJSON {
-		return writeJSON(w, rep)
-	}
-	var buf bytes.Buffer
-	if err := bench.WriteMCPTable(&buf, rep); err != nil {
-		return err
-	}
-	printf(w, "%s", buf.String())
-	return nil
+	return writeBenchReport(w, f.asJSON, rep, bench.WriteMCPTable)
 }
 
 // run serves the HTTP fixture from this process, opens a Manager on a home that names both
