@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/egress"
 	"github.com/cwx-dev/cwx/core/elicit"
 	"github.com/cwx-dev/cwx/core/errdefs"
 	"github.com/cwx-dev/cwx/core/gate"
@@ -291,7 +292,7 @@ func (m *Manager) callMCP(ctx context.Context, srv *mcpclient.Server, name strin
 		return ToolResult{}, err
 	}
 	req := gate.Request{PluginID: mcpclient.OwnerPrefix + cfg.Name, ClosureSHA256: cfg.Identity(), Tool: tool.Wire,
-		Input: input, Requirement: gate.Required, MCP: true, Notes: mcpNotes(cfg, srv.Status().URL, tool)}
+		Input: input, Requirement: gate.Required, MCP: true, Notes: mcpNotes(cfg, tool)}
 	if cfg.Approval == config.MCPApprovalAuto {
 		req.Requirement = gate.Eligible
 	}
@@ -327,12 +328,12 @@ func (m *Manager) callMCP(ctx context.Context, srv *mcpclient.Server, name strin
 }
 
 // mcpNotes are the card's lines about an MCP tool: what its server runs, or where it is
-// reached (safeURL, its query redacted), and what it says of the tool (annotations are the
+// reached (its URL's query redacted), and what it says of the tool (annotations are the
 // server's claims, shown and not enforced).
-func mcpNotes(cfg config.MCPServer, safeURL string, t mcpclient.Tool) []string {
+func mcpNotes(cfg config.MCPServer, t mcpclient.Tool) []string {
 	notes := []string{fmt.Sprintf("server `%s` runs %q with %d arguments", cfg.Name, cfg.Command, len(cfg.Args))}
 	if cfg.Remote() {
-		notes[0] = fmt.Sprintf("server `%s` is reached at %s (%s)", cfg.Name, safeURL, cfg.Transport)
+		notes[0] = fmt.Sprintf("server `%s` is reached at %s (%s)", cfg.Name, egress.RedactQuery(cfg.URL), cfg.Transport)
 	}
 	if t.ReadOnly {
 		notes = append(notes, "the server says this tool only reads (readOnlyHint; not enforced)")
