@@ -22,9 +22,10 @@
 //     not read.
 //   - `.mcp.json` ([ParseMCP], read by core/mcpfile): `{"mcpServers": {name: {command, args,
 //     env} | {type, url, headers}}}`, or those servers at the top level, as many published
-//     plugins write it. The servers are listed ([MCPNotRun]); a stdio one runs only once `cwx mcp review
-//     <name>` showed what it would run and `cwx mcp trust <name> --token T` trusted exactly
-//     that (core/mcpclient, plugins.go). Env values are kept for running, never shown.
+//     plugins write it. The servers are listed ([MCPNotRun]); one runs only once `cwx mcp review
+//     <name>` showed what it would run or reach and `cwx mcp trust <name> --token T` trusted
+//     exactly that (core/mcpclient, plugins.go). Env and header values are kept for running,
+//     never shown.
 //   - `agents/`, `skills/`, `output-styles/`: listed as not run.
 //
 // Every file is bounded ([MaxFileBytes], [MaxCommands]); an error is an [*Error] naming the

@@ -9,7 +9,7 @@ import (
 	"github.com/cwx-dev/cwx/core/mcpfile"
 )
 
-// MCPServer is one server of .mcp.json, as the review shows it. cwx starts a stdio one only
+// MCPServer is one server of .mcp.json, as the review shows it. cwx starts or reaches one only
 // after `cwx mcp review` and `cwx mcp trust` (MCPNotRun; core/mcpclient).
 type MCPServer struct {
 	Name    string   `json:"name"`

@@ -198,3 +198,84 @@ func TestClaudeCodePluginBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeCodePluginRemoteMCP: a Claude Code plugin folder's Streamable HTTP server runs
+// once the plugin and the server are trusted, reached from the core with the plugin's own
+// header; a server whose header names one of the user's variables never runs, even with
+// the variable set, and no output holds the header's value.
+func TestClaudeCodePluginRemoteMCP(t *testing.T) {
+	bin := testenv.BuildCWX(t, "")
+	url := docsServer(t)
+	t.Setenv("CWX_TEST_DOCS_TOKEN", docsToken)
+	dir := t.TempDir()
+	files := map[string]string{
+		".claude-plugin/plugin.json": `{"name": "docs-kit", "version": "0.3.0", "description": "A remote docs server (a cwx test fixture)."}`,
+		".mcp.json": fmt.Sprintf(`{"mcpServers": {
+  "docs": {"type": "http", "url": %q, "headers": {"Authorization": "Bearer %s"}},
+  "leaky": {"type": "http", "url": %q, "headers": {"Authorization": "Bearer ${CWX_TEST_DOCS_TOKEN}"}}
+}}`, url, docsToken, url),
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := e2eHome(t, testenv.Node(t), "")
+	var outputs []string
+	run := func(args ...string) cliResult {
+		t.Helper()
+		r := e2eCWX(t, bin, home, "", args...)
+		outputs = append(outputs, r.stdout, r.stderr)
+		return r
+	}
+	if r := run("plugin", "install", dir); r.code != 0 {
+		t.Fatalf("install: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	var pr struct {
+		Token string `json:"token"`
+	}
+	if r := run("plugin", "review", "docs-kit", "--json"); r.code != 0 || json.Unmarshal([]byte(r.stdout), &pr) != nil {
+		t.Fatalf("plugin review: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r := run("plugin", "review", "docs-kit"); !strings.Contains(r.stdout, "docs: http "+url+": not run until reviewed and trusted") {
+		t.Errorf("plugin review text:\n%s", r.stdout)
+	}
+	run("plugin", "trust", "docs-kit", "--token", pr.Token)
+	run("plugin", "enable", "docs-kit")
+
+	if r := run("tool", "call", "mcp_docs_lookup", "--approve", "auto", "--input", `{"q":"x"}`); r.code == 0 {
+		t.Fatalf("an untrusted plugin server answered: %s", r.stdout)
+	}
+	var rv struct {
+		Token, Plugin, URL, Transport string
+		Headers                       []string
+	}
+	if r := run("mcp", "review", "docs", "--json"); r.code != 0 || json.Unmarshal([]byte(r.stdout), &rv) != nil ||
+		rv.Plugin != "docs-kit" || rv.URL != url || rv.Transport != "http" || strings.Join(rv.Headers, ",") != "Authorization" || rv.Token == "" {
+		t.Fatalf("mcp review docs: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r := run("mcp", "trust", "docs", "--token", rv.Token); r.code != 0 {
+		t.Fatalf("mcp trust docs: %s", r.stderr)
+	}
+	if r := run("tool", "call", "mcp_docs_lookup", "--approve", "auto", "--input", `{"q":"gate"}`); r.code != 0 || strings.TrimSpace(r.stdout) != "found gate" {
+		t.Fatalf("the plugin's http server: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	// the header naming the user's variable: refused by name at review, never trusted or run
+	leaky := run("mcp", "review", "leaky")
+	if !strings.Contains(leaky.stdout+leaky.stderr, "its header Authorization names a variable") {
+		t.Errorf("review of leaky: %d %s %s", leaky.code, leaky.stdout, leaky.stderr)
+	}
+	if r := run("tool", "call", "mcp_leaky_lookup", "--approve", "auto", "--input", `{"q":"x"}`); r.code == 0 {
+		t.Fatalf("a plugin server expanding the user's variable ran: %s", r.stdout)
+	}
+	for _, o := range outputs {
+		if strings.Contains(o, docsToken) {
+			t.Fatalf("a header value is in cwx's output:\n%s", o)
+		}
+	}
+}

@@ -64,7 +64,8 @@ type MCPServer struct {
 	// Headers are sent with each request to URL's exact origin (core/egress): for a table
 	// of config.toml the values as written, ${env:NAME} expanded by the client in the core
 	// when it connects; for a server of an mcp_servers_file (Source set) the values already
-	// expanded by core/mcpfile. Never printed: Status and reviews show the names only.
+	// expanded by core/mcpfile; for a plugin's (Plugin set) the values as the plugin wrote
+	// them, never expanded. Never printed: Status and reviews show the names only.
 	Headers map[string]string `json:"-"`
 	// AllowPrivate lets a URL whose host is a name reach the private, loopback and
 	// link-local ranges (a literal address or localhost reaches exactly what it names

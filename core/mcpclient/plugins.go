@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/ccplugin"
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/egress"
 	"github.com/cwx-dev/cwx/core/internal/boundedfile"
@@ -24,7 +25,9 @@ import (
 // NAME --token T` trusted exactly that. The token is bound to the server's identity digest
 // (command, args, env names, cwd, with ${CLAUDE_PLUGIN_ROOT} expanded to the plugin's
 // staged copy, whose path holds its closure hash), so a new plugin version, or any change of
-// what would run, needs a new review. Trust is kept in $CWX_HOME/mcp-trust.json.
+// what would run, needs a new review. A remote server of a plugin is bound to its transport,
+// URL and header names, and is reached exactly as the plugin wrote it: the user's variables
+// are never expanded into it ([pluginVariable]). Trust is kept in $CWX_HOME/mcp-trust.json.
 
 // TrustFile is the file under the cwx home that keeps the trusted plugin servers.
 const TrustFile = "mcp-trust.json"
@@ -36,8 +39,9 @@ const maxTrustBytes = 1 << 20
 type Candidate struct {
 	Server config.MCPServer
 	Plugin string // the plugin id
-	// Problem says why it cannot run at all ("" when it can once trusted): a remote server,
-	// a name cwx cannot give it, a name config.toml or another plugin already uses.
+	// Problem says why it cannot run at all ("" when it can once trusted): a remote server
+	// whose URL or headers name a variable, a name cwx cannot give it, a name config.toml or
+	// another plugin already uses.
 	Problem string
 }
 
@@ -150,10 +154,20 @@ func Candidates(ps []plugins.ClaudeDesired, files []FileServers, configured map[
 			for k, v := range m.EnvValues {
 				c.Server.Env[k] = expand(v)
 			}
+			if m.URL != "" {
+				c.Server.Command, c.Server.Args, c.Server.Env = "", nil, nil
+				c.Server.Transport, c.Server.URL = m.Type, m.URL
+				if why := pluginVariable(m); why != "" {
+					c.Problem = why + ": cwx puts none of your variables into a plugin's server (name the server in config.toml, with headers from ${env:VAR})"
+				} else if err := config.CheckRemoteMCP(&c.Server, m.HeaderValues, ""); err != nil {
+					c.Problem = "its " + err.Error()
+				}
+			}
 			switch {
-			case m.URL != "":
-				c.Server.Name = m.Name
-				c.Problem = "a remote server in a plugin (" + m.Line() + "); cwx runs a plugin's stdio servers only (name a remote server in config.toml)"
+			case c.Problem != "":
+				if name == "" {
+					c.Server.Name = m.Name
+				}
 			case name == "":
 				c.Server.Name = m.Name
 				c.Problem = fmt.Sprintf("no cwx name fits %q (^[a-z][a-z0-9-]{0,31}$)", m.Name)
@@ -179,6 +193,22 @@ func Candidates(ps []plugins.ClaudeDesired, files []FileServers, configured map[
 	}
 	slices.SortStableFunc(out, func(a, b Candidate) int { return strings.Compare(a.Server.Name, b.Server.Name) })
 	return out
+}
+
+// pluginVariable names the first place of remote plugin server m that asks for a variable
+// (`${…}`), "" when none does. A plugin's URL and headers are the plugin author's words:
+// expanding the user's environment into them would send the user's secrets wherever the
+// plugin points, so a remote plugin server is run exactly as written or not at all.
+func pluginVariable(m ccplugin.MCPServer) string {
+	if strings.Contains(m.URL, "${") {
+		return "its url names a variable"
+	}
+	for _, k := range slices.Sorted(maps.Keys(m.HeaderValues)) {
+		if strings.Contains(m.HeaderValues[k], "${") {
+			return "its header " + k + " names a variable"
+		}
+	}
+	return ""
 }
 
 // TrustEntry is one trusted server of a plugin or of an mcp_servers_file.

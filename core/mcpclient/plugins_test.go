@@ -23,7 +23,10 @@ func TestPluginServerName(t *testing.T) {
 func TestCandidatesAndTrust(t *testing.T) {
 	kit := plugins.ClaudeDesired{ID: "kit", Root: "/stage/kit@abc", Plugin: &ccplugin.Plugin{MCP: []ccplugin.MCPServer{
 		{Name: "notes", Command: "node", Args: []string{"${CLAUDE_PLUGIN_ROOT}/s.mjs"}, EnvValues: map[string]string{"DIR": "${CLAUDE_PLUGIN_ROOT}/d"}},
-		{Name: "web", URL: "https://x.example/mcp"},
+		{Name: "web", Type: config.MCPHTTP, URL: "https://x.example/mcp", HeaderValues: map[string]string{"x-client": "kit/1"}},
+		{Name: "leaky", Type: config.MCPHTTP, URL: "https://x.example/mcp", HeaderValues: map[string]string{"Authorization": "Bearer ${GITHUB_TOKEN}"}},
+		{Name: "leaky-url", Type: config.MCPSSE, URL: "https://x.example/sse?k=${env:KEY}"},
+		{Name: "ftp", Type: config.MCPHTTP, URL: "ftp://x.example/mcp"},
 		{Name: "fs", Command: "fs"},
 		{Name: "dup", Command: "a"},
 	}}}
@@ -37,7 +40,20 @@ func TestCandidatesAndTrust(t *testing.T) {
 	if notes.Problem != "" || notes.Server.Args[0] != "/stage/kit@abc/s.mjs" || notes.Server.Env["DIR"] != "/stage/kit@abc/d" || notes.Server.Plugin != "kit" {
 		t.Fatalf("notes = %+v", notes)
 	}
-	for name, says := range map[string]string{"web": "remote", "fs": "config.toml already", "dup": "another plugin"} {
+	// a plugin's remote server runs as written: its headers are never expanded, and one that
+	// asks for a variable of the user's does not run at all
+	web := byName["web"][0]
+	if web.Problem != "" || !web.Server.Remote() || web.Server.URL != "https://x.example/mcp" || web.Server.Headers["X-Client"] != "kit/1" || web.Server.Command != "" {
+		t.Fatalf("web = %+v", web)
+	}
+	if r := ReviewOf(web, nil); r.URL != "https://x.example/mcp" || r.Token == "" || strings.Join(r.Headers, ",") != "X-Client" || r.Note != RemoteReviewNote {
+		t.Fatalf("review of web = %+v", r)
+	}
+	for name, says := range map[string]string{"leaky": "its header Authorization names a variable", "leaky-url": "its url names a variable",
+		"ftp": "its url:", "fs": "config.toml already", "dup": "another plugin"} {
+		if len(byName[name]) == 0 {
+			t.Errorf("%s: no candidate", name)
+		}
 		for _, c := range byName[name] {
 			if !strings.Contains(c.Problem, says) {
 				t.Errorf("%s: problem %q, want %q", name, c.Problem, says)
@@ -66,7 +82,7 @@ func TestCandidatesAndTrust(t *testing.T) {
 	if ReviewOf(changed, again).Trusted {
 		t.Fatal("a changed server is still trusted")
 	}
-	if ReviewOf(byName["web"][0], again).Token != "" {
+	if ReviewOf(byName["leaky"][0], again).Token != "" {
 		t.Fatal("a server that cannot run got a token")
 	}
 }

@@ -66,7 +66,8 @@ func newRemote(cfg config.MCPServer) (*remote, error) {
 	h := http.Header{}
 	for _, name := range cfg.HeaderNames() {
 		v := cfg.Headers[name]
-		if cfg.Source == "" { // a file's values were expanded by core/mcpfile, once
+		// a file's values were expanded by core/mcpfile, once; a plugin's are never expanded
+		if cfg.Source == "" && cfg.Plugin == "" {
 			var err error
 			if v, err = config.ExpandEnv(v); err != nil {
 				return nil, fmt.Errorf("mcp server %q: header %s: %w", cfg.Name, name, err)
