@@ -225,13 +225,8 @@ func TestClaudeCodePluginRemoteMCP(t *testing.T) {
 		}
 	}
 	home := e2eHome(t, testenv.Node(t), "")
-	var outputs []string
-	run := func(args ...string) cliResult {
-		t.Helper()
-		r := e2eCWX(t, bin, home, "", args...)
-		outputs = append(outputs, r.stdout, r.stderr)
-		return r
-	}
+	rec := &e2eRecorder{t: t, bin: bin, home: home}
+	run := rec.run
 	if r := run("plugin", "install", dir); r.code != 0 {
 		t.Fatalf("install: %d %s %s", r.code, r.stdout, r.stderr)
 	}
@@ -273,9 +268,7 @@ func TestClaudeCodePluginRemoteMCP(t *testing.T) {
 	if r := run("tool", "call", "mcp_leaky_lookup", "--approve", "auto", "--input", `{"q":"x"}`); r.code == 0 {
 		t.Fatalf("a plugin server expanding the user's variable ran: %s", r.stdout)
 	}
-	for _, o := range outputs {
-		if strings.Contains(o, docsToken) {
-			t.Fatalf("a header value is in cwx's output:\n%s", o)
-		}
+	if o := rec.secretIn(docsToken); o != "" {
+		t.Fatalf("a header value is in cwx's output:\n%s", o)
 	}
 }

@@ -61,6 +61,31 @@ func e2eCWX(t testing.TB, bin, home, stdin string, args ...string) cliResult {
 	return cliResult{out.String(), errb.String(), code}
 }
 
+// e2eRecorder runs cwx as e2eCWX does, without stdin, and keeps every output, for a test
+// that checks a secret is in none of them (secretIn).
+type e2eRecorder struct {
+	t         testing.TB
+	bin, home string
+	outputs   []string
+}
+
+func (r *e2eRecorder) run(args ...string) cliResult {
+	r.t.Helper()
+	res := e2eCWX(r.t, r.bin, r.home, "", args...)
+	r.outputs = append(r.outputs, res.stdout, res.stderr)
+	return res
+}
+
+// secretIn is the first output that holds secret, "" when none does.
+func (r *e2eRecorder) secretIn(secret string) string {
+	for _, o := range r.outputs {
+		if strings.Contains(o, secret) {
+			return o
+		}
+	}
+	return ""
+}
+
 // e2eMust is e2eCWX without stdin for a command that must exit 0.
 func e2eMust(t testing.TB, bin, home string, args ...string) cliResult {
 	t.Helper()

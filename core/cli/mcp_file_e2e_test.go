@@ -83,13 +83,8 @@ func TestMCPServersFileCLI(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), conf, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var outputs []string
-	run := func(args ...string) cliResult {
-		t.Helper()
-		r := e2eCWX(t, bin, home, "", args...)
-		outputs = append(outputs, r.stdout, r.stderr)
-		return r
-	}
+	rec := &e2eRecorder{t: t, bin: bin, home: home}
+	run := rec.run
 
 	// Nothing from the file runs before trust.
 	if r := run("mcp", "list", "--json"); r.code != 0 || strings.Contains(r.stdout, "local-tools") {
@@ -145,10 +140,8 @@ func TestMCPServersFileCLI(t *testing.T) {
 		t.Errorf("list with the variable unset: %s %s", r.stdout, r.stderr)
 	}
 
-	for _, o := range outputs {
-		if strings.Contains(o, docsToken) {
-			t.Fatalf("the token is in cwx's output:\n%s", o)
-		}
+	if o := rec.secretIn(docsToken); o != "" {
+		t.Fatalf("the token is in cwx's output:\n%s", o)
 	}
 	_ = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
