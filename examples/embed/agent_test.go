@@ -28,6 +28,28 @@ func gitRepo(t *testing.T) string {
 	return dir
 }
 
+// runExpect runs the example with args against the home dir, wants exit 0 and each of
+// stdout and stderr in its stream, and returns stderr.
+func runExpect(t *testing.T, dir string, args, stdout, stderr []string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"-home", dir}, args...), &out, &errb)
+	if code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	for _, w := range stdout {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("stdout does not contain %s:\n%s", w, out.String())
+		}
+	}
+	for _, w := range stderr {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("stderr does not contain %s:\n%s", w, errb.String())
+		}
+	}
+	return errb.String()
+}
+
 func skillsRoot(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -87,21 +109,7 @@ func TestEmbedProvidesAgentServices(t *testing.T) {
 			}
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
-					var out, errb bytes.Buffer
-					code := run(context.Background(), append([]string{"-home", dir}, c.args...), &out, &errb)
-					if code != exitOK {
-						t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
-					}
-					for _, w := range c.stdout {
-						if !strings.Contains(out.String(), w) {
-							t.Errorf("stdout does not contain %s:\n%s", w, out.String())
-						}
-					}
-					for _, w := range c.stderr {
-						if !strings.Contains(errb.String(), w) {
-							t.Errorf("stderr does not contain %s:\n%s", w, errb.String())
-						}
-					}
+					runExpect(t, dir, c.args, c.stdout, c.stderr)
 				})
 			}
 		})

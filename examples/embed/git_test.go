@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -89,23 +87,9 @@ func TestEmbedGitReviewScope(t *testing.T) {
 			}
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
-					var out, errb bytes.Buffer
-					code := run(context.Background(), append([]string{"-home", dir}, c.args...), &out, &errb)
-					if code != exitOK {
-						t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
-					}
-					for _, w := range c.stdout {
-						if !strings.Contains(out.String(), w) {
-							t.Errorf("stdout does not contain %s:\n%s", w, out.String())
-						}
-					}
-					for _, w := range c.stderr {
-						if !strings.Contains(errb.String(), w) {
-							t.Errorf("stderr does not contain %s:\n%s", w, errb.String())
-						}
-					}
-					if c.never != "" && strings.Contains(errb.String(), c.never) {
-						t.Errorf("stderr holds %q: the agent ran a refused query:\n%s", c.never, errb.String())
+					errb := runExpect(t, dir, c.args, c.stdout, c.stderr)
+					if c.never != "" && strings.Contains(errb, c.never) {
+						t.Errorf("stderr holds %q: the agent ran a refused query:\n%s", c.never, errb)
 					}
 				})
 			}
