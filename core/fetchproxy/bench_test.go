@@ -30,7 +30,7 @@ func BenchmarkFetch1MiB(b *testing.B) {
 				b.Fatal(err)
 			}
 			reads++
-			if res.(protocol.NetChunk).EOF {
+			if res.(protocol.WithAttachment).Result.(protocol.NetChunk).EOF {
 				break
 			}
 		}

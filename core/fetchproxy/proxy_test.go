@@ -117,13 +117,9 @@ func (r *rig) readAll(id string, max int) ([]byte, error) {
 		if err != nil {
 			return out, err
 		}
-		ch := res.(protocol.NetChunk)
-		b, err := base64.StdEncoding.DecodeString(ch.Data)
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		out = append(out, b...)
-		if ch.EOF {
+		wa := res.(protocol.WithAttachment)
+		out = append(out, wa.Data...)
+		if wa.Result.(protocol.NetChunk).EOF {
 			return out, nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 )
 
@@ -32,11 +33,32 @@ func NewNotification(method string, params any) ([]byte, error) {
 	return b, nil
 }
 
-// NewResult encodes a success response. A nil result is sent as {}.
+// WithAttachment is a result sent with an attachment (core/protocol doc.go, “Framing”):
+// Result is encoded as the result, Data follows the JSON text after a NUL byte (nothing
+// follows when Data is empty). Only a method whose MethodSpec.ResultAttachment is set may
+// answer with one; the host refuses it anywhere else.
+type WithAttachment struct {
+	Result any
+	Data   []byte
+}
+
+// NewResult encodes a success response. A nil result is sent as {}; a WithAttachment is
+// sent as its Result followed by its attachment.
 func NewResult(id uint64, result any) ([]byte, error) {
-	b, err := appendBody(appendHead(id, true, "", result), `,"result":`, result)
+	var attachment []byte
+	if wa, ok := result.(WithAttachment); ok {
+		result, attachment = wa.Result, wa.Data
+	}
+	b := appendHead(id, true, "", result)
+	if len(attachment) > 0 {
+		b = slices.Grow(b, cap(b)-len(b)+1+len(attachment)) // the body's room, then the attachment's
+	}
+	b, err := appendBody(b, `,"result":`, result)
 	if err != nil {
 		return nil, fmt.Errorf("encode result of request %d: %w", id, err)
+	}
+	if len(attachment) > 0 {
+		b = append(append(b, 0), attachment...)
 	}
 	return b, nil
 }

@@ -22,6 +22,9 @@ func EncodeMessage(m *Message) ([]byte, error) {
 		if m.Value != nil {
 			result = m.Value
 		}
+		if m.Attachment != nil {
+			return NewResult(m.ID, WithAttachment{Result: result, Data: m.Attachment})
+		}
 		return NewResult(m.ID, result)
 	}
 	return nil, fmt.Errorf("encode message: unknown kind %v", m.Kind)

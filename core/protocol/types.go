@@ -418,10 +418,10 @@ type NetReadParams struct {
 	MaxBytes  int      `json:"max_bytes,omitempty"`
 }
 
-// NetChunk is the result of net/read: Data is base64 (possibly empty), EOF says the body ended.
+// NetChunk is the result of net/read: EOF says the body ended. The body's bytes are the
+// result's attachment (core/protocol doc.go, “Framing”), none when the chunk is empty.
 type NetChunk struct {
-	Data string `json:"data"`
-	EOF  bool   `json:"eof"`
+	EOF bool `json:"eof"`
 }
 
 // NetCloseParams is net/close: the host is done with an exchange, at any stage (an upload

@@ -59,7 +59,9 @@
 // its first MiB there with body_streamed and the rest in net/write, one chunk in flight, the last
 // with end. The answer becomes `new Response(stream, {status, statusText, headers})` with `url`,
 // `redirected` and `type: "basic"` set on it (and on its clones) as the real fetch's; the stream
-// pulls net/read only when the plugin reads (highWaterMark 0), and sends net/close when it is
+// pulls net/read only when the plugin reads (highWaterMark 0), each chunk the result's
+// attachment (the RPC peer copies it out of the frame into a plain Uint8Array of its own and
+// refuses an attachment on any other message, src/rpc.ts), and sends net/close when it is
 // cancelled, errored or dropped unread (a FinalizationRegistry on the stream); after eof the core
 // has forgotten the exchange and nothing is sent. A net/* error answer rejects with
 // `TypeError('fetch failed')` whose `cause` is a FetchProxyError with the core's message (it

@@ -207,7 +207,9 @@ var u8 = Uint8Array.prototype;
 var typedArraySet = u8.set;
 var typedArrayFill = u8.fill;
 var typedArraySubarray = u8.subarray;
+var typedArrayIndexOf = u8.indexOf;
 var TypedArrayPrototypeSet = uncurry(typedArraySet);
+var TypedArrayPrototypeIndexOf = uncurry(typedArrayIndexOf);
 var TypedArrayPrototypeFill = uncurry(typedArrayFill);
 var TypedArrayPrototypeSubarray = uncurry(typedArraySubarray);
 var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
@@ -644,7 +646,6 @@ var SHAPES = {
     sha256: { type: { t: "string" }, required: true }
   } },
   NetChunk: { strict: true, fields: {
-    data: { type: { t: "string" }, required: true },
     eof: { type: { t: "bool" }, required: true }
   } },
   NetCloseParams: { strict: true, fields: {
@@ -771,7 +772,7 @@ var METHODS = {
   "log": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "LogParams" },
   "net/close": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetCloseParams", result: "Empty" },
   "net/fetch": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetFetchParams", result: "NetResponseHead" },
-  "net/read": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetReadParams", result: "NetChunk" },
+  "net/read": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetReadParams", result: "NetChunk", result_attachment: true },
   "net/write": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetWriteParams", result: "Empty" },
   "registry/register": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "RegisterParams", result: "RegisterResult" },
   "registry/unregister": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "UnregisterParams", result: "Empty" },
@@ -1082,6 +1083,19 @@ function methodSpec(method, direction) {
   if (!spec) return void 0;
   return spec.direction === direction || spec.direction === "both" ? spec : void 0;
 }
+function splitAttachment(payload) {
+  const i = TypedArrayPrototypeIndexOf(payload, 0);
+  if (i < 0) return { text: payload, attachment: void 0 };
+  if (i === TypedArrayLength(payload) - 1) return "the payload ends with the NUL byte of an empty attachment (zero bytes are sent as no attachment)";
+  return { text: TypedArrayPrototypeSubarray(payload, 0, i), attachment: TypedArrayPrototypeSubarray(payload, i + 1) };
+}
+function attachmentReason(msg, direction, answers) {
+  if (direction === "host_to_core") return "a host sends no attachment (a NUL byte after the JSON text)";
+  if (typeof msg.method === "string" || !has(msg, "result")) return "only a success result carries an attachment (a NUL byte after the JSON text)";
+  const method = answers !== void 0 && isUint(msg.id) ? answers(msg.id) : void 0;
+  if (method === void 0) return null;
+  return METHODS[method]?.result_attachment === true ? null : `the result of ${method} carries no attachment (a NUL byte after the JSON text)`;
+}
 function validateMessage(msg, direction, tier, answers) {
   try {
     checkMessage(msg, direction, tier, answers);
@@ -1342,8 +1356,12 @@ var RpcPeer = class {
   /** receive handles one payload read from the channel. */
   receive(payload) {
     let msg;
+    let attachment;
     try {
-      msg = parseStrict(payload);
+      const split = splitAttachment(payload);
+      if (typeof split === "string") return this.o.onFatal(`protocol error: ${split}`);
+      if (split.attachment !== void 0) attachment = copyOf(split.attachment);
+      msg = parseStrict(split.text);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
     } finally {
@@ -1353,9 +1371,11 @@ var RpcPeer = class {
     const reason = validateMessage(msg, "core_to_host", this.o.tier, answers);
     if (reason !== null) return this.o.onFatal(`protocol error: ${reason}`);
     if (!isPlainObject(msg)) return;
-    this.dispatch(acceptInbound(msg, answers));
+    const refused = attachment === void 0 ? null : attachmentReason(msg, "core_to_host", answers);
+    if (refused !== null) return this.o.onFatal(`protocol error: ${refused}`);
+    this.dispatch(acceptInbound(msg, answers), attachment);
   }
-  dispatch(m) {
+  dispatch(m, attachment) {
     if (m.method !== void 0) {
       if (m.id === void 0) return this.notification(m);
       return void this.serve(m.id, m.method, m.params);
@@ -1364,6 +1384,7 @@ var RpcPeer = class {
     if (!p) return;
     this.pending.delete(m.id);
     if ("error" in m) p.reject(new RpcError(m.error.code, m.error.message, m.error.data));
+    else if (METHODS[p.method]?.result_attachment === true && isPlainObject(m.result)) p.resolve(withAttachment(m.result, attachment));
     else p.resolve(m.result);
   }
   notification(n) {
@@ -1498,8 +1519,17 @@ function cut(s, max) {
   while (end2 > 0 && ((bytes[end2] ?? 0) & 192) === 128) end2--;
   return bytes.subarray(0, end2).toString("utf8");
 }
+function copyOf(bytes) {
+  const out = new Uint8Array(TypedArrayLength(bytes));
+  TypedArrayPrototypeSet(out, bytes, 0);
+  return out;
+}
+function withAttachment(result, attachment) {
+  result.attachment = attachment ?? new Uint8Array(0);
+  return result;
+}
 
-// node_modules/@deepseek-ai/cordis/lib/index.js
+// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
 var lib_exports2 = {};
 __export(lib_exports2, {
   Context: () => Context,
@@ -1530,7 +1560,7 @@ __export(lib_exports2, {
   withProps: () => withProps
 });
 
-// node_modules/@deepseek-ai/cosmokit/lib/index.js
+// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cosmokit/lib/index.js
 var lib_exports = {};
 __export(lib_exports, {
   Binary: () => Binary,
@@ -1710,11 +1740,11 @@ var Binary;
     return btoa(binary);
   }
   Binary2.toBase64 = toBase642;
-  function fromBase642(source) {
+  function fromBase64(source) {
     if (typeof Buffer !== "undefined") return fromSource(Buffer.from(source, "base64"));
     return Uint8Array.from(atob(source), (c) => c.charCodeAt(0));
   }
-  Binary2.fromBase64 = fromBase642;
+  Binary2.fromBase64 = fromBase64;
   function toHex(source) {
     source = fromSource(source);
     if (typeof Buffer !== "undefined") return Buffer.from(source).toString("hex");
@@ -1915,7 +1945,7 @@ var Time;
   Time2.template = template;
 })(Time || (Time = {}));
 
-// node_modules/@deepseek-ai/cordis/lib/index.js
+// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
 var DisposableList = class {
   sn = 0;
   map = /* @__PURE__ */ new Map();
@@ -4922,7 +4952,7 @@ import { pathToFileURL as pathToFileURL2 } from "node:url";
 // src/dsh/resolve.ts
 import * as nodeModule2 from "node:module";
 
-// node_modules/@deepseek-ai/schemastery/lib/index.mjs
+// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/schemastery/lib/index.mjs
 var lib_exports3 = {};
 __export(lib_exports3, {
   default: () => Schema
@@ -5567,7 +5597,7 @@ defineMethod("transform", [
   "preserve"
 ], ({ inner }, isInner) => inner.toString(isInner));
 
-// node_modules/@deepseek-ai/dsh-util-values/lib/index.js
+// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/dsh-util-values/lib/index.js
 var lib_exports4 = {};
 __export(lib_exports4, {
   assertNever: () => assertNever,
@@ -6393,12 +6423,6 @@ var NET_MAX_CHUNK = 1 << 20;
 function toBase64(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
-function fromBase64(data) {
-  const decoded2 = Buffer.from(data, "base64");
-  const out = new Uint8Array(TypedArrayLength(decoded2));
-  TypedArrayPrototypeSet(out, decoded2, 0);
-  return out;
-}
 var Chunker = class {
   reader;
   parts = [];
@@ -6628,7 +6652,7 @@ var Exchange = class {
       let eof;
       try {
         const chunk = await this.rpc.request("net/read", { owner: this.owner, request_id: this.id, max_bytes: NET_MAX_CHUNK }, this.internal.signal);
-        data = fromBase64(chunk.data);
+        data = chunk.attachment;
         eof = chunk.eof;
       } catch (err) {
         if (this.open.done) return;

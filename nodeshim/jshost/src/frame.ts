@@ -1,5 +1,6 @@
 // CWX1 framing: 4 ASCII bytes "CWX1", a little-endian u32 payload length, then the payload
-// (one UTF-8 JSON-RPC message). The length is checked against MAX_FRAME before anything is
+// (one UTF-8 JSON-RPC message, and for a net/read result its attachment after a NUL byte:
+// core/protocol doc.go, “Framing”; rpc.ts splits them). The length is checked against MAX_FRAME before anything is
 // buffered for the payload, so an oversized frame is refused without allocating it.
 //
 // Everything here runs on primordials (primordials.ts) and on objects without a prototype

@@ -19,6 +19,9 @@
 //   direction 'both' ($/cancel) is sent by either side.
 // - A response is checked against the method of the request it answers; an id not in
 //   flight is not checked further (the receiver drops it).
+// - Attachment: a payload may hold, after its JSON text, one NUL byte and raw bytes; only a
+//   success result the core sends to a method with result_attachment may, and the bytes
+//   are never empty (zero bytes are sent as no attachment).
 // - registry/register: tool => spec.input_schema required, spec.argument_hint forbidden;
 //   command => no input_schema; hook, prompt_section => neither.
 // - RegisterResult: exactly one of handle, refused.
@@ -66,6 +69,7 @@ export interface MethodSpec {
   tiers: readonly Tier[];
   params: string; // a key of SHAPES
   result?: string; // a key of SHAPES; requests only
+  result_attachment?: boolean; // the result may carry an attachment (bytes after a NUL)
 }
 
 export const SHAPES: Record<string, Shape> = {
@@ -206,7 +210,6 @@ export const SHAPES: Record<string, Shape> = {
     sha256: { type: { t: 'string' }, required: true },
   } },
   NetChunk: { strict: true, fields: {
-    data: { type: { t: 'string' }, required: true },
     eof: { type: { t: 'bool' }, required: true },
   } },
   NetCloseParams: { strict: true, fields: {
@@ -334,7 +337,7 @@ export const METHODS: Record<string, MethodSpec> = {
   'log': { direction: 'host_to_core', kind: 'notification', tiers: ['plugin', 'builtin'], params: 'LogParams' },
   'net/close': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetCloseParams', result: 'Empty' },
   'net/fetch': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetFetchParams', result: 'NetResponseHead' },
-  'net/read': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetReadParams', result: 'NetChunk' },
+  'net/read': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetReadParams', result: 'NetChunk', result_attachment: true },
   'net/write': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetWriteParams', result: 'Empty' },
   'registry/register': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'RegisterParams', result: 'RegisterResult' },
   'registry/unregister': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'UnregisterParams', result: 'Empty' },
@@ -480,7 +483,6 @@ export interface ModuleDigest {
   sha256: string;
 }
 export interface NetChunk {
-  data: string;
   eof: boolean;
 }
 export interface NetCloseParams {

@@ -2,14 +2,14 @@
 // (protocol.generated.ts + validate.ts), runs each inbound request with its own AbortSignal (an
 // inbound `$/cancel` aborts it), numbers outbound requests from 1, bounds them to MAX_INFLIGHT
 // and sends `$/cancel` when a caller's signal aborts. A violation in either direction is fatal.
-import { ErrorCode, MAX_FRAME, MAX_INFLIGHT, type RPCError, type Tier } from './protocol.generated.ts';
+import { ErrorCode, MAX_FRAME, MAX_INFLIGHT, METHODS, type RPCError, type Tier } from './protocol.generated.ts';
 import { detach, encodeJSON, encodeJSONFrame } from './frame.ts';
 import type {
   CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
 } from './messages.ts';
 import { parseStrict } from './strictjson.ts';
-import { ObjectHasOwn, wipe } from './primordials.ts';
-import { acceptInbound, isPlainObject, validateMessage } from './validate.ts';
+import { ObjectHasOwn, TypedArrayLength, TypedArrayPrototypeSet, wipe } from './primordials.ts';
+import { acceptInbound, attachmentReason, isPlainObject, splitAttachment, validateMessage } from './validate.ts';
 
 /** RpcError is an error answer with a JSON-RPC code. */
 export class RpcError extends Error {
@@ -57,8 +57,12 @@ export class RpcPeer {
   /** receive handles one payload read from the channel. */
   receive(payload: Uint8Array): void {
     let msg: unknown;
+    let attachment: Uint8Array | undefined;
     try {
-      msg = parseStrict(payload);
+      const split = splitAttachment(payload);
+      if (typeof split === 'string') return this.o.onFatal(`protocol error: ${split}`);
+      if (split.attachment !== undefined) attachment = copyOf(split.attachment);
+      msg = parseStrict(split.text);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
     } finally {
@@ -68,10 +72,12 @@ export class RpcPeer {
     const reason = validateMessage(msg, 'core_to_host', this.o.tier, answers);
     if (reason !== null) return this.o.onFatal(`protocol error: ${reason}`);
     if (!isPlainObject(msg)) return; // validateMessage refuses anything else
-    this.dispatch(acceptInbound(msg, answers));
+    const refused = attachment === undefined ? null : attachmentReason(msg, 'core_to_host', answers);
+    if (refused !== null) return this.o.onFatal(`protocol error: ${refused}`);
+    this.dispatch(acceptInbound(msg, answers), attachment);
   }
 
-  private dispatch(m: Inbound): void {
+  private dispatch(m: Inbound, attachment: Uint8Array | undefined): void {
     if (m.method !== undefined) {
       if (m.id === undefined) return this.notification(m);
       return void this.serve(m.id, m.method, m.params);
@@ -80,6 +86,7 @@ export class RpcPeer {
     if (!p) return; // a late answer to a request we gave up on
     this.pending.delete(m.id);
     if ('error' in m) p.reject(new RpcError(m.error.code, m.error.message, m.error.data));
+    else if (METHODS[p.method]?.result_attachment === true && isPlainObject(m.result)) p.resolve(withAttachment(m.result, attachment));
     else p.resolve(m.result);
   }
 
@@ -233,4 +240,20 @@ export function cut(s: string, max: number): string {
   const bytes = Buffer.from(s, 'utf8');
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--; // back to a character boundary
   return bytes.subarray(0, end).toString('utf8');
+}
+
+/**
+ * copyOf is an attachment in memory of its own, a plain Uint8Array: never a view of the payload,
+ * which is wiped once parsed.
+ */
+function copyOf(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(TypedArrayLength(bytes));
+  TypedArrayPrototypeSet(out, bytes, 0);
+  return out;
+}
+
+/** withAttachment is a result of a method with result_attachment, given its bytes (empty when none came). */
+function withAttachment(result: Record<string, unknown>, attachment: Uint8Array | undefined): Record<string, unknown> {
+  result.attachment = attachment ?? new Uint8Array(0);
+  return result;
 }

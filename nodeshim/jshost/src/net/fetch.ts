@@ -32,7 +32,7 @@ import { RpcError, type RpcPeer } from '../rpc.ts';
 import { ownerContext, type OwnerRecord } from '../owner.ts';
 import { isPlainObject } from '../validate.ts';
 import { ReflectApply } from '../primordials.ts';
-import { Chunker, fromBase64, NET_MAX_CHUNK, toBase64 } from './chunks.ts';
+import { Chunker, NET_MAX_CHUNK, toBase64 } from './chunks.ts';
 
 /** FetchProxyError is the cause of a failed fetch: what the core (or the channel) said. */
 export class FetchProxyError extends Error {
@@ -261,7 +261,7 @@ class Exchange {
       let eof: boolean;
       try {
         const chunk = await this.rpc.request('net/read', { owner: this.owner, request_id: this.id, max_bytes: NET_MAX_CHUNK }, this.internal.signal);
-        data = fromBase64(chunk.data);
+        data = chunk.attachment; // the body's bytes, in memory of their own (rpc.ts)
         eof = chunk.eof;
       } catch (err) {
         if (this.open.done) return; // cancelled or aborted meanwhile: the stream already says so
