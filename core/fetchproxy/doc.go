@@ -44,7 +44,9 @@
 // slow host stops the reads and so slows the server; no lock is held while it reads), and
 // `net/read` takes what is there, up to max_bytes, waiting at most [pumpLinger] after each
 // piece for the next once it has data (a bulk body fills few reads; a paused stream is
-// answered at once after that). It answers with the bytes as the result's attachment
+// answered at once after that). A read that took all there was up to max_bytes waits as
+// long again for what follows: when it is the body's end, that read says eof, and the host
+// needs no other read to learn it. It answers with the bytes as the result's attachment
 // (protocol.WithAttachment): they are copied once into the frame, never encoded. The pump is owned by its exchange: it
 // ends with the exchange's context, and closing the exchange waits for it. `$/cancel` of a
 // pending `net/fetch`, `net/write` or `net/read` (the handler's context) and `net/close` end

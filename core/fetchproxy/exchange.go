@@ -440,8 +440,12 @@ func (ex *exchange) take(ctx context.Context, max int) ([]byte, bool, error) {
 		n, err := len(ex.body), ex.bodyErr
 		if n >= max || err != nil || n > 0 && waited {
 			out, eof, err := ex.cut(max)
+			full := len(out) == max && len(ex.body) == 0 && ex.bodyErr == nil
 			ex.bodyMu.Unlock()
 			signal(ex.room)
+			if full && !waited {
+				eof = ex.endsNext(linger)
+			}
 			return out, eof, err
 		}
 		ex.bodyMu.Unlock()
@@ -467,6 +471,39 @@ func (ex *exchange) take(ctx context.Context, max int) ([]byte, bool, error) {
 			waited = true
 		case <-ex.ctx.Done():
 			waited = true
+		}
+	}
+}
+
+// endsNext waits at most pumpLinger for what follows a net/read that took all there was up
+// to its max_bytes: true when it is the body's end (the read then says eof, and the host
+// needs no other read to learn it), false when more bytes came or nothing did. t, if made,
+// is the take's timer (stopped by its caller).
+//
+// +checklocks:ex.readMu
+func (ex *exchange) endsNext(t *time.Timer) bool {
+	if t == nil {
+		t = time.NewTimer(pumpLinger)
+		defer t.Stop()
+	} else {
+		t.Reset(pumpLinger)
+	}
+	for {
+		ex.bodyMu.Lock()
+		n, err := len(ex.body), ex.bodyErr
+		ex.bodyMu.Unlock()
+		switch {
+		case n > 0:
+			return false
+		case err != nil:
+			return err == io.EOF // a failure is said by the next read
+		}
+		select {
+		case <-ex.more:
+		case <-t.C:
+			return false
+		case <-ex.ctx.Done():
+			return false
 		}
 	}
 }

@@ -60,8 +60,10 @@
 // with end. The answer becomes `new Response(stream, {status, statusText, headers})` with `url`,
 // `redirected` and `type: "basic"` set on it (and on its clones) as the real fetch's; the stream
 // pulls net/read only when the plugin reads (highWaterMark 0), each chunk the result's
-// attachment (the RPC peer copies it out of the frame into a plain Uint8Array of its own and
-// refuses an attachment on any other message, src/rpc.ts), and sends net/close when it is
+// attachment (src/rpc.ts refuses one on any other message; the chunk is a plain Uint8Array
+// over the frame's own memory with the JSON text before it wiped, or a copy when the payload
+// shares its memory; the frame decoder fills a payload as its pieces arrive, src/frame.ts),
+// and sends net/close when it is
 // cancelled, errored or dropped unread (a FinalizationRegistry on the stream); after eof the core
 // has forgotten the exchange and nothing is sent. A net/* error answer rejects with
 // `TypeError('fetch failed')` whose `cause` is a FetchProxyError with the core's message (it

@@ -921,63 +921,64 @@ function splitAtMarkers(json, texts, pieces) {
   return true;
 }
 var FrameDecoder = class {
-  chunks = [];
-  size = 0;
-  want = -1;
-  // payload length of the frame being read, -1 while reading a header
+  head = BufferAllocUnsafeSlow(HEADER_SIZE);
+  headLen = 0;
+  // header bytes read of the next frame
+  payload;
+  // the payload being filled, once its header was read
+  filled = 0;
   /** push returns the payloads completed by this chunk; it throws FrameError on a bad header. */
   push(chunk) {
-    ArrayPrototypePush(this.chunks, chunk);
-    this.size += TypedArrayLength(chunk);
     const out = [];
-    for (; ; ) {
-      if (this.want < 0) {
-        if (this.size < HEADER_SIZE) break;
-        const h = this.take(HEADER_SIZE);
-        const b = (i) => h[i] ?? 0;
-        if (b(0) !== M0 || b(1) !== M1 || b(2) !== M2 || b(3) !== M3) {
-          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(b(0), b(1), b(2), b(3)))}`);
+    const len = TypedArrayLength(chunk);
+    let at = 0;
+    try {
+      while (at < len) {
+        const p = this.payload;
+        if (p === void 0) {
+          const k2 = Math.min(HEADER_SIZE - this.headLen, len - at);
+          TypedArrayPrototypeSet(this.head, TypedArrayPrototypeSubarray(chunk, at, at + k2), this.headLen);
+          this.headLen += k2;
+          at += k2;
+          if (this.headLen < HEADER_SIZE) break;
+          this.headLen = 0;
+          const n = this.announced();
+          if (n === 0) ArrayPrototypePush(out, BufferAllocUnsafeSlow(0));
+          else {
+            this.payload = BufferAllocUnsafeSlow(n);
+            this.filled = 0;
+          }
+          continue;
         }
-        const n = (b(4) | b(5) << 8 | b(6) << 16) + b(7) * 16777216;
-        if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
-        this.want = n;
+        const want = TypedArrayLength(p);
+        const k = Math.min(want - this.filled, len - at);
+        TypedArrayPrototypeSet(p, TypedArrayPrototypeSubarray(chunk, at, at + k), this.filled);
+        this.filled += k;
+        at += k;
+        if (this.filled === want) {
+          ArrayPrototypePush(out, p);
+          this.payload = void 0;
+        }
       }
-      if (this.size < this.want) break;
-      ArrayPrototypePush(out, this.take(this.want));
-      this.want = -1;
+    } finally {
+      wipe(chunk, at);
     }
     return out;
   }
   /** midFrame reports whether the stream stopped inside a frame (a truncated frame at EOF). */
   midFrame() {
-    return this.size > 0 || this.want >= 0;
+    return this.headLen > 0 || this.payload !== void 0;
   }
-  /** take removes the first n buffered bytes and returns them as a Buffer of their own. */
-  take(n) {
-    const head = BufferAllocUnsafeSlow(n);
-    let at = 0;
-    let i = 0;
-    for (; at < n; i++) {
-      const c = this.chunks[i];
-      if (c === void 0) throw new FrameError(`internal: ${n} bytes taken from a buffer of ${at}`);
-      const len = TypedArrayLength(c);
-      const k = len <= n - at ? len : n - at;
-      TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
-      wipe(c, k);
-      at += k;
-      if (k < len) {
-        this.chunks[i] = TypedArrayPrototypeSubarray(c, k);
-        break;
-      }
+  /** announced checks the header just read and returns its payload length. */
+  announced() {
+    const h = this.head;
+    const b = (i) => h[i] ?? 0;
+    if (b(0) !== M0 || b(1) !== M1 || b(2) !== M2 || b(3) !== M3) {
+      throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(b(0), b(1), b(2), b(3)))}`);
     }
-    const rest = [];
-    for (let j = i; j < this.chunks.length; j++) {
-      const c = this.chunks[j];
-      if (c !== void 0 && TypedArrayLength(c) > 0) ArrayPrototypePush(rest, c);
-    }
-    this.chunks = rest;
-    this.size -= n;
-    return head;
+    const n = (b(4) | b(5) << 8 | b(6) << 16) + b(7) * 16777216;
+    if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
+    return n;
   }
 };
 
@@ -1357,15 +1358,21 @@ var RpcPeer = class {
   receive(payload) {
     let msg;
     let attachment;
+    let spent = TypedArrayLength(payload);
     try {
       const split = splitAttachment(payload);
       if (typeof split === "string") return this.o.onFatal(`protocol error: ${split}`);
-      if (split.attachment !== void 0) attachment = copyOf(split.attachment);
+      if (split.attachment !== void 0) {
+        if (ownsBuffer(payload)) {
+          spent = TypedArrayLength(split.text) + 1;
+          attachment = plainView(split.attachment);
+        } else attachment = copyOf(split.attachment);
+      }
       msg = parseStrict(split.text);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
     } finally {
-      wipe(payload);
+      wipe(payload, spent);
     }
     const answers = (id) => this.pending.get(id)?.method;
     const reason = validateMessage(msg, "core_to_host", this.o.tier, answers);
@@ -1381,7 +1388,10 @@ var RpcPeer = class {
       return void this.serve(m.id, m.method, m.params);
     }
     const p = this.pending.get(m.id);
-    if (!p) return;
+    if (!p) {
+      if (attachment !== void 0) wipe(attachment);
+      return;
+    }
     this.pending.delete(m.id);
     if ("error" in m) p.reject(new RpcError(m.error.code, m.error.message, m.error.data));
     else if (METHODS[p.method]?.result_attachment === true && isPlainObject(m.result)) p.resolve(withAttachment(m.result, attachment));
@@ -1518,6 +1528,12 @@ function cut(s, max) {
   const bytes = Buffer.from(s, "utf8");
   while (end2 > 0 && ((bytes[end2] ?? 0) & 192) === 128) end2--;
   return bytes.subarray(0, end2).toString("utf8");
+}
+function ownsBuffer(payload) {
+  return TypedArrayByteOffset(payload) === 0 && TypedArrayBuffer(payload).byteLength === TypedArrayLength(payload);
+}
+function plainView(bytes) {
+  return new Uint8Array(TypedArrayBuffer(bytes), TypedArrayByteOffset(bytes), TypedArrayLength(bytes));
 }
 function copyOf(bytes) {
   const out = new Uint8Array(TypedArrayLength(bytes));

@@ -8,7 +8,7 @@ import type {
   CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
 } from './messages.ts';
 import { parseStrict } from './strictjson.ts';
-import { ObjectHasOwn, TypedArrayLength, TypedArrayPrototypeSet, wipe } from './primordials.ts';
+import { ObjectHasOwn, TypedArrayBuffer, TypedArrayByteOffset, TypedArrayLength, TypedArrayPrototypeSet, wipe } from './primordials.ts';
 import { acceptInbound, attachmentReason, isPlainObject, splitAttachment, validateMessage } from './validate.ts';
 
 /** RpcError is an error answer with a JSON-RPC code. */
@@ -58,15 +58,21 @@ export class RpcPeer {
   receive(payload: Uint8Array): void {
     let msg: unknown;
     let attachment: Uint8Array | undefined;
+    let spent = TypedArrayLength(payload); // the bytes to wipe once parsed: all but a handed-out attachment
     try {
       const split = splitAttachment(payload);
       if (typeof split === 'string') return this.o.onFatal(`protocol error: ${split}`);
-      if (split.attachment !== undefined) attachment = copyOf(split.attachment);
+      if (split.attachment !== undefined) {
+        if (ownsBuffer(payload)) {
+          spent = TypedArrayLength(split.text) + 1;
+          attachment = plainView(split.attachment);
+        } else attachment = copyOf(split.attachment);
+      }
       msg = parseStrict(split.text);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
     } finally {
-      wipe(payload); // parsed: the bytes are no longer needed (primordials.ts, wipe)
+      wipe(payload, spent); // parsed: the bytes are no longer needed (primordials.ts, wipe)
     }
     const answers = (id: number) => this.pending.get(id)?.method;
     const reason = validateMessage(msg, 'core_to_host', this.o.tier, answers);
@@ -83,7 +89,10 @@ export class RpcPeer {
       return void this.serve(m.id, m.method, m.params);
     }
     const p = this.pending.get(m.id);
-    if (!p) return; // a late answer to a request we gave up on
+    if (!p) { // a late answer to a request we gave up on
+      if (attachment !== undefined) wipe(attachment);
+      return;
+    }
     this.pending.delete(m.id);
     if ('error' in m) p.reject(new RpcError(m.error.code, m.error.message, m.error.data));
     else if (METHODS[p.method]?.result_attachment === true && isPlainObject(m.result)) p.resolve(withAttachment(m.result, attachment));
@@ -243,8 +252,22 @@ export function cut(s: string, max: number): string {
 }
 
 /**
- * copyOf is an attachment in memory of its own, a plain Uint8Array: never a view of the payload,
- * which is wiped once parsed.
+ * ownsBuffer reports whether payload is the whole of its memory (as FrameDecoder's payloads are):
+ * an attachment may then be handed out as a view of it, the JSON text before it wiped, so its
+ * buffer holds zeros and the attachment's bytes, nothing else.
+ */
+function ownsBuffer(payload: Uint8Array): boolean {
+  return TypedArrayByteOffset(payload) === 0 && TypedArrayBuffer(payload).byteLength === TypedArrayLength(payload);
+}
+
+/** plainView is bytes as a plain Uint8Array over the same memory (not a Buffer). */
+function plainView(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(TypedArrayBuffer(bytes), TypedArrayByteOffset(bytes), TypedArrayLength(bytes));
+}
+
+/**
+ * copyOf is an attachment in memory of its own, a plain Uint8Array, when the payload shares its
+ * memory (a view of a pool), which is wiped once parsed.
  */
 function copyOf(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(TypedArrayLength(bytes));

@@ -150,12 +150,30 @@ test('a 204 has a null body and closes the exchange; redirect: "error" refuses a
 });
 
 test('a body chunk is the attachment, a plain Uint8Array of its own memory; Chunker cuts unaligned pieces', async () => {
-  const p = proxy((msg) => (msg.method === 'net/fetch' ? { result: head() } : msg.method === 'net/read' ? { result: { eof: true }, attachment: Buffer.from('abc') } : { result: {} }));
+  const p = proxy((msg) => {
+    if (msg.method !== 'net/read') return msg.method === 'net/fetch' ? { result: head() } : { result: {} };
+    const bytes = payload(msg.id, { result: { eof: true }, attachment: Buffer.from('abc') });
+    const shared = Buffer.alloc(bytes.length + 16, 0x55); // a payload in memory shared with other bytes, as a pool's
+    bytes.copy(shared, 8);
+    return shared.subarray(8, 8 + bytes.length);
+  });
   const r = await p.fetch('https://api.example.com/');
   const { value: b } = await r.body.getReader().read();
   assert.equal(b.constructor, Uint8Array);
   assert.equal(Buffer.from(b).toString(), 'abc');
-  assert.equal(b.buffer.byteLength, 3, 'not a view of the payload or a shared pool');
+  assert.equal(b.buffer.byteLength, 3, 'copied out of a payload that shares its memory');
+  // a payload with memory of its own (as the frame decoder's): the chunk is a view of it, and its
+  // buffer holds nothing but zeros (the wiped JSON text) and the chunk
+  const q = proxy((msg) => {
+    if (msg.method !== 'net/read') return msg.method === 'net/fetch' ? { result: head() } : { result: {} };
+    const bytes = payload(msg.id, { result: { eof: true }, attachment: Buffer.from('xyz') });
+    return Buffer.from(new Uint8Array(bytes).buffer); // a Buffer over its own ArrayBuffer, exactly its size
+  });
+  const { value: v } = await (await q.fetch('https://api.example.com/')).body.getReader().read();
+  assert.equal(v.constructor, Uint8Array);
+  assert.equal(Buffer.from(v).toString(), 'xyz');
+  assert.equal(v.byteOffset + v.length, v.buffer.byteLength);
+  assert.ok(new Uint8Array(v.buffer, 0, v.byteOffset).every((x) => x === 0), 'the JSON text before it is wiped');
   const pieces = [bytes(700 * 1024), bytes(700 * 1024), bytes(100)];
   const c = new Chunker(new ReadableStream({ pull(ctl) { const p = pieces.shift(); if (p) ctl.enqueue(p); else ctl.close(); } }));
   const a = await c.take();
