@@ -46,7 +46,9 @@
 // piece for the next once it has data (a bulk body fills few reads; a paused stream is
 // answered at once after that). A read that took all there was up to max_bytes waits as
 // long again for what follows: when it is the body's end, that read says eof, and the host
-// needs no other read to learn it. It answers with the bytes as the result's attachment
+// needs no other read to learn it. A net/fetch with max_bytes gathers the body's first bytes
+// the same way for its head, but waits at most [pumpLinger] for the first one (a server that
+// sent only its head, or a quiet stream, gets the head alone at once). It answers with the bytes as the result's attachment
 // (protocol.WithAttachment): they are copied once into the frame, never encoded. The pump is owned by its exchange: it
 // ends with the exchange's context, and closing the exchange waits for it. `$/cancel` of a
 // pending `net/fetch`, `net/write` or `net/read` (the handler's context) and `net/close` end

@@ -122,7 +122,33 @@ func (p *Proxy) fetch(ctx context.Context, c Caller, v *protocol.NetFetchParams)
 	}
 	ex.status.Store(int64(resp.StatusCode))
 	ex.startPump(resp)
-	return head(resp, gc.pol), nil
+	h := head(resp, gc.pol)
+	if v.MaxBytes <= 0 {
+		return h, nil
+	}
+	return ex.withFirst(ctx, h, min(v.MaxBytes, protocol.NetMaxChunk)), nil
+}
+
+// withFirst is the head with the body's first bytes, at most max, as the result's
+// attachment: what the pump brings within pumpLinger, gathered as a net/read gathers them.
+// Nothing comes with it when no byte came by then or the body failed at once (the next
+// net/read says so); a body that ended with them ends the exchange, as a net/read's eof.
+func (ex *exchange) withFirst(ctx context.Context, h protocol.NetResponseHead, max int) any {
+	ex.readMu.Lock()
+	defer ex.readMu.Unlock()
+	out, eof, err := ex.take(ctx, max, pumpLinger)
+	if err != nil {
+		return h
+	}
+	ex.recvd.Add(int64(len(out)))
+	if eof {
+		h.EOF = true
+		ex.bodyDone()
+	}
+	if len(out) == 0 {
+		return h
+	}
+	return protocol.WithAttachment{Result: h, Data: out}
 }
 
 // judge applies the plugin's policy to the first hop: the origin granted, the headers the
@@ -408,7 +434,7 @@ func (p *Proxy) read(ctx context.Context, c Caller, v *protocol.NetReadParams) (
 	if !pumped {
 		return nil, refused(protocol.CodeRefused, protocol.NetReasonRequest, ex.origin, "net/read of %s refused: the response has not arrived; read once net/fetch answered", ex.origin)
 	}
-	out, eof, err := ex.take(ctx, max)
+	out, eof, err := ex.take(ctx, max, 0)
 	if err != nil {
 		e := ex.classify(err)
 		ex.finishWith(e)
@@ -417,23 +443,36 @@ func (p *Proxy) read(ctx context.Context, c Caller, v *protocol.NetReadParams) (
 	}
 	ex.recvd.Add(int64(len(out)))
 	if eof {
-		ex.finish(fmt.Sprintf("%d, %d bytes received, %d sent", ex.status.Load(), ex.recvd.Load(), ex.sent.Load()))
-		ex.end(errDone)
+		ex.bodyDone()
 	}
 	return protocol.WithAttachment{Result: protocol.NetChunk{EOF: eof}, Data: out}, nil
 }
 
+// bodyDone ends the exchange once its body was all taken: the host learns it with the
+// bytes, and the core forgets the exchange.
+func (ex *exchange) bodyDone() {
+	ex.finish(fmt.Sprintf("%d, %d bytes received, %d sent", ex.status.Load(), ex.recvd.Load(), ex.sent.Load()))
+	ex.end(errDone)
+}
+
 var errDone = errors.New("the exchange ended")
 
-// take gathers up to max bytes of what the pump read: it waits for the first byte, then at
-// most pumpLinger after each piece for the next (a body arriving at the connection's pace
-// fills one net/read instead of many; a stream that pauses, server-sent events, is answered
-// after at most pumpLinger).
+// take gathers up to max bytes of what the pump read: it waits for the first byte (at most
+// first, when first is not 0: then it may return nothing), then at most pumpLinger after
+// each piece for the next (a body arriving at the connection's pace fills one net/read
+// instead of many; a stream that pauses, server-sent events, is answered after at most
+// pumpLinger).
 //
 // +checklocks:ex.readMu
-func (ex *exchange) take(ctx context.Context, max int) ([]byte, bool, error) {
+func (ex *exchange) take(ctx context.Context, max int, first time.Duration) ([]byte, bool, error) {
 	var linger *time.Timer
 	defer stopTimer(&linger)
+	var firstC <-chan time.Time // nil (never) unless first is bounded
+	if first > 0 {
+		ft := time.NewTimer(first)
+		defer ft.Stop()
+		firstC = ft.C
+	}
 	waited := false
 	for {
 		ex.bodyMu.Lock()
@@ -452,6 +491,8 @@ func (ex *exchange) take(ctx context.Context, max int) ([]byte, bool, error) {
 		if n == 0 {
 			select {
 			case <-ex.more:
+			case <-firstC:
+				return nil, false, nil
 			case <-ctx.Done():
 				ex.end(errRequestGone)
 				return nil, false, errRequestGone

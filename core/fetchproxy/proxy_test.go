@@ -682,3 +682,62 @@ func TestReadAheadIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestHeadCarriesTheFirstBytes: a net/fetch with max_bytes gets the body's first bytes with
+// the head, the whole of a small body with eof (the exchange then over), what a stream has
+// sent so far without it, and nothing from a server that has sent only its head.
+func TestHeadCarriesTheFirstBytes(t *testing.T) {
+	s := server(t, func(w http.ResponseWriter, req *http.Request) {
+		switch req.URL.Path {
+		case "/small":
+			fmt.Fprint(w, "small body")
+		case "/stream":
+			fmt.Fprint(w, "first event")
+			w.(http.Flusher).Flush()
+			<-req.Context().Done()
+		case "/quiet":
+			w.(http.Flusher).Flush()
+			<-req.Context().Done()
+		}
+	})
+	r := newRig(t, grant(s.URL), Options{})
+	fetch := func(id, path string) (protocol.NetResponseHead, []byte) {
+		t.Helper()
+		res, err := r.serve(context.Background(), protocol.MethodNetFetch, &protocol.NetFetchParams{Owner: r.c.Owner, RequestID: id, Method: "GET", URL: s.URL + path, MaxBytes: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wa, ok := res.(protocol.WithAttachment); ok {
+			return wa.Result.(protocol.NetResponseHead), wa.Data
+		}
+		return res.(protocol.NetResponseHead), nil
+	}
+	h, body := fetch("small", "/small")
+	if h.Status != 200 || !h.EOF || string(body) != "small body" {
+		t.Fatalf("head %+v with %q, want 200, eof and the body", h, body)
+	}
+	if r.p.lookup(r.c, "small") != nil {
+		t.Fatal("the exchange is still open after the head said eof")
+	}
+	if !strings.Contains(r.logs.String(), "200, 10 bytes received") {
+		t.Fatalf("no log line of the exchange:\n%s", r.logs.String())
+	}
+
+	h, body = fetch("stream", "/stream")
+	if h.EOF || string(body) != "first event" {
+		t.Fatalf("head %+v with %q, want the first event without eof", h, body)
+	}
+	start := time.Now()
+	h, body = fetch("quiet", "/quiet")
+	if h.EOF || body != nil || time.Since(start) > 2*time.Second {
+		t.Fatalf("head %+v with %q after %s, want it alone and at once", h, body, time.Since(start))
+	}
+	for _, id := range []string{"stream", "quiet"} {
+		if r.p.lookup(r.c, id) == nil {
+			t.Fatalf("exchange %s is no longer open", id)
+		}
+		if _, err := r.serve(context.Background(), protocol.MethodNetClose, &protocol.NetCloseParams{Owner: r.c.Owner, RequestID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

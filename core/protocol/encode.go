@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 )
 
@@ -42,25 +41,23 @@ type WithAttachment struct {
 	Data   []byte
 }
 
-// NewResult encodes a success response. A nil result is sent as {}; a WithAttachment is
-// sent as its Result followed by its attachment.
-func NewResult(id uint64, result any) ([]byte, error) {
-	var attachment []byte
+// NewResultParts encodes a success response in the two parts that make its payload once
+// joined: the JSON text (ending with the NUL byte when an attachment follows) and the
+// attachment itself, not copied, so a writer that takes the payload in pieces never joins
+// them. A nil result is sent as {}; a WithAttachment is sent as its Result followed by its
+// attachment.
+func NewResultParts(id uint64, result any) (text, attachment []byte, err error) {
 	if wa, ok := result.(WithAttachment); ok {
 		result, attachment = wa.Result, wa.Data
 	}
-	b := appendHead(id, true, "", result)
-	if len(attachment) > 0 {
-		b = slices.Grow(b, cap(b)-len(b)+1+len(attachment)) // the body's room, then the attachment's
-	}
-	b, err := appendBody(b, `,"result":`, result)
+	b, err := appendBody(appendHead(id, true, "", result), `,"result":`, result)
 	if err != nil {
-		return nil, fmt.Errorf("encode result of request %d: %w", id, err)
+		return nil, nil, fmt.Errorf("encode result of request %d: %w", id, err)
 	}
-	if len(attachment) > 0 {
-		b = append(append(b, 0), attachment...)
+	if len(attachment) == 0 {
+		return b, nil, nil
 	}
-	return b, nil
+	return append(b, 0), attachment, nil
 }
 
 // NewErrorResponse encodes an error response.

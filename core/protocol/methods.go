@@ -181,7 +181,7 @@ var methodTable = []MethodSpec{
 	request(MethodRegistryUnregister, HostToCore, bothTiers, (*UnregisterParams)(nil), (*Empty)(nil)),
 	request(MethodCoreCall, HostToCore, bothTiers, (*CoreCallParams)(nil), (*ToolResult)(nil)),
 	request(MethodUserAsk, HostToCore, bothTiers, (*UserAskParams)(nil), (*UserAnswer)(nil)),
-	request(MethodNetFetch, HostToCore, bothTiers, (*NetFetchParams)(nil), (*NetResponseHead)(nil)),
+	withAttachment(request(MethodNetFetch, HostToCore, bothTiers, (*NetFetchParams)(nil), (*NetResponseHead)(nil))),
 	request(MethodNetWrite, HostToCore, bothTiers, (*NetWriteParams)(nil), (*Empty)(nil)),
 	withAttachment(request(MethodNetRead, HostToCore, bothTiers, (*NetReadParams)(nil), (*NetChunk)(nil))),
 	request(MethodNetClose, HostToCore, bothTiers, (*NetCloseParams)(nil), (*Empty)(nil)),

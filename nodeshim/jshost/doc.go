@@ -59,7 +59,9 @@
 // its first MiB there with body_streamed and the rest in net/write, one chunk in flight, the last
 // with end. The answer becomes `new Response(stream, {status, statusText, headers})` with `url`,
 // `redirected` and `type: "basic"` set on it (and on its clones) as the real fetch's; the stream
-// pulls net/read only when the plugin reads (highWaterMark 0), each chunk the result's
+// starts with the body's first bytes, which net/fetch asks for with the head (max_bytes, not for
+// a HEAD; an eof there is the whole body, and no net/read follows), then pulls net/read only
+// when the plugin reads (highWaterMark 0), each chunk the result's
 // attachment (src/rpc.ts refuses one on any other message; the chunk is a plain Uint8Array
 // over the frame's own memory with the JSON text before it wiped, or a copy when the payload
 // shares its memory; the frame decoder fills a payload as its pieces arrive, src/frame.ts),

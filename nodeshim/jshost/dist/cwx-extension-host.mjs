@@ -660,7 +660,8 @@ var SHAPES = {
     url: { type: { t: "string" }, required: true },
     headers: { type: { t: "array", of: { t: "shape", shape: "HTTPHeader" } }, required: true },
     body: { type: { t: "string" }, required: false },
-    body_streamed: { type: { t: "bool" }, required: false }
+    body_streamed: { type: { t: "bool" }, required: false },
+    max_bytes: { type: { t: "int" }, required: false }
   } },
   NetReadParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
@@ -672,7 +673,8 @@ var SHAPES = {
     status_text: { type: { t: "string" }, required: true },
     headers: { type: { t: "array", of: { t: "shape", shape: "HTTPHeader" } }, required: true },
     url: { type: { t: "string" }, required: true },
-    redirected: { type: { t: "bool" }, required: true }
+    redirected: { type: { t: "bool" }, required: true },
+    eof: { type: { t: "bool" }, required: false }
   } },
   NetWriteParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
@@ -771,7 +773,7 @@ var METHODS = {
   "host/shutdown": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "Empty", result: "Empty" },
   "log": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "LogParams" },
   "net/close": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetCloseParams", result: "Empty" },
-  "net/fetch": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetFetchParams", result: "NetResponseHead" },
+  "net/fetch": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetFetchParams", result: "NetResponseHead", result_attachment: true },
   "net/read": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetReadParams", result: "NetChunk", result_attachment: true },
   "net/write": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetWriteParams", result: "Empty" },
   "registry/register": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "RegisterParams", result: "RegisterResult" },
@@ -6578,6 +6580,10 @@ var Exchange = class {
   /** internal aborts the pending net/* request ($/cancel) when the plugin's signal aborts. */
   internal = new AbortController();
   body;
+  /** first is the body's first bytes, which came with the head, until the plugin reads them. */
+  first;
+  /** whole says the head brought all of the body (eof): nothing is read after first. */
+  whole = false;
   chunker;
   onAbort = () => this.abort();
   constructor(rpc, platform, owner, id, signal, closer) {
@@ -6604,6 +6610,7 @@ var Exchange = class {
   /** send is net/fetch, with the body's rest in net/write while the head is awaited. */
   async send(request, ticket) {
     const params = { owner: this.owner, request_id: this.id, method: request.method, url: request.url, headers: headerList(request.headers) };
+    if (request.method !== "HEAD") params.max_bytes = NET_MAX_CHUNK;
     if (ticket !== void 0) params.ticket = ticket;
     const body = request.body;
     let streamed = false;
@@ -6635,6 +6642,8 @@ var Exchange = class {
     }
   }
   respond(request, head) {
+    if (head.eof === true) this.whole = this.open.done = true;
+    if (head.attachment.byteLength > 0) this.first = head.attachment;
     if (head.redirected && request.redirect === "error") {
       throw failed3(new FetchProxyError('the response was redirected and the request says redirect: "error"', "redirect"));
     }
@@ -6646,7 +6655,7 @@ var Exchange = class {
     const response = new this.platform.Response(body, { status: head.status, statusText: head.status_text, headers });
     describe(response, head);
     if (body === null) this.finish();
-    else this.closer.register(body, this.open, this.open);
+    else if (!this.open.done) this.closer.register(body, this.open, this.open);
     return response;
   }
   /** stream is the response body: net/read on each pull, net/close on cancel. */
@@ -6663,6 +6672,15 @@ var Exchange = class {
     }, { highWaterMark: 0 });
   }
   async pull(controller) {
+    const first = this.first;
+    if (first !== void 0 || this.whole) {
+      this.first = void 0;
+      if (first !== void 0) controller.enqueue(first);
+      if (!this.whole) return;
+      this.finish();
+      controller.close();
+      return;
+    }
     for (; ; ) {
       let data;
       let eof;

@@ -38,7 +38,7 @@ export interface HostRequests {
   'registry/unregister': Exchange<P.UnregisterParams, P.Empty>;
   'core/call': Exchange<P.CoreCallParams, P.ToolResult>;
   'user/ask': Exchange<P.UserAskParams, P.UserAnswer>;
-  'net/fetch': Exchange<P.NetFetchParams, P.NetResponseHead>;
+  'net/fetch': Exchange<P.NetFetchParams, P.NetResponseHead & Attached>;
   'net/write': Exchange<P.NetWriteParams, P.Empty>;
   'net/read': Exchange<P.NetReadParams, P.NetChunk & Attached>;
   'net/close': Exchange<P.NetCloseParams, P.Empty>;

@@ -225,6 +225,7 @@ export const SHAPES: Record<string, Shape> = {
     headers: { type: { t: 'array', of: { t: 'shape', shape: 'HTTPHeader' } }, required: true },
     body: { type: { t: 'string' }, required: false },
     body_streamed: { type: { t: 'bool' }, required: false },
+    max_bytes: { type: { t: 'int' }, required: false },
   } },
   NetReadParams: { strict: true, fields: {
     owner: { type: { t: 'shape', shape: 'OwnerRef' }, required: true },
@@ -237,6 +238,7 @@ export const SHAPES: Record<string, Shape> = {
     headers: { type: { t: 'array', of: { t: 'shape', shape: 'HTTPHeader' } }, required: true },
     url: { type: { t: 'string' }, required: true },
     redirected: { type: { t: 'bool' }, required: true },
+    eof: { type: { t: 'bool' }, required: false },
   } },
   NetWriteParams: { strict: true, fields: {
     owner: { type: { t: 'shape', shape: 'OwnerRef' }, required: true },
@@ -336,7 +338,7 @@ export const METHODS: Record<string, MethodSpec> = {
   'host/shutdown': { direction: 'core_to_host', kind: 'request', tiers: ['plugin', 'builtin'], params: 'Empty', result: 'Empty' },
   'log': { direction: 'host_to_core', kind: 'notification', tiers: ['plugin', 'builtin'], params: 'LogParams' },
   'net/close': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetCloseParams', result: 'Empty' },
-  'net/fetch': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetFetchParams', result: 'NetResponseHead' },
+  'net/fetch': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetFetchParams', result: 'NetResponseHead', result_attachment: true },
   'net/read': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetReadParams', result: 'NetChunk', result_attachment: true },
   'net/write': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetWriteParams', result: 'Empty' },
   'registry/register': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'RegisterParams', result: 'RegisterResult' },
@@ -498,6 +500,7 @@ export interface NetFetchParams {
   headers: HTTPHeader[];
   body?: string;
   body_streamed?: boolean;
+  max_bytes?: number;
 }
 export interface NetReadParams {
   owner: OwnerRef;
@@ -510,6 +513,7 @@ export interface NetResponseHead {
   headers: HTTPHeader[];
   url: string;
   redirected: boolean;
+  eof?: boolean;
 }
 export interface NetWriteParams {
   owner: OwnerRef;

@@ -43,7 +43,7 @@ test('a GET carries owner, ticket and headers, and its body is pulled in two net
     const [f] = sent(core, 'net/fetch');
     assert.deepEqual(f.params, {
       owner, request_id: f.params.request_id, ticket: TICKET, method: 'GET', url: 'https://api.example.com/start?q=1',
-      headers: [{ name: 'accept', value: 'text/plain' }, { name: 'x-probe', value: 'yes' }],
+      headers: [{ name: 'accept', value: 'text/plain' }, { name: 'x-probe', value: 'yes' }], max_bytes: MiB,
     });
     const rs = sent(core, 'net/read');
     assert.equal(rs.length, 2);

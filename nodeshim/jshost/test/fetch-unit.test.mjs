@@ -193,22 +193,46 @@ test('an error says its causes: fetch failed names the refusal', async () => {
   assert.equal(describeError(new Error('x', { cause: 'plain' })), 'Error: x; cause: Error: plain');
 });
 
-test('an attachment anywhere but on a net/read result, or an empty one, is fatal', async () => {
+test('an attachment anywhere but on a net/fetch or net/read result, or an empty one, is fatal', async () => {
   const cases = [
-    ['net/fetch', (id) => payload(id, { result: head(), attachment: Buffer.from('x') }), 'the result of net/fetch carries no attachment'],
-    ['net/fetch', (id) => payload(id, { error: { code: -32002, message: 'no' }, attachment: Buffer.from('x') }), 'only a success result carries an attachment'],
+    ['net/close', (id) => payload(id, { result: {}, attachment: Buffer.from('x') }), 'the result of net/close carries no attachment'],
+    ['net/read', (id) => payload(id, { error: { code: -32002, message: 'no' }, attachment: Buffer.from('x') }), 'only a success result carries an attachment'],
     ['net/read', (id) => Buffer.concat([payload(id, { result: { eof: true } }), Buffer.from([0])]), 'empty attachment'],
   ];
   for (const [method, answer, want] of cases) {
     const fatal = [];
-    const p = proxy((msg) => (msg.method === 'net/fetch' && method === 'net/read' ? { result: head() } : msg.method === method ? answer(msg.id) : 'never'),
+    const p = proxy((msg) => (msg.method === method ? answer(msg.id) : msg.method === 'net/fetch' ? { result: head() } : 'never'),
       { onFatal: (reason) => { fatal.push(reason); } });
-    const ac = new AbortController();
-    const done = p.fetch('https://api.example.com/', { signal: ac.signal }).then((r) => r.arrayBuffer()).catch(() => {});
-    for (let i = 0; i < 100 && fatal.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
-    ac.abort();
-    await done;
+    const r = await p.fetch('https://api.example.com/');
+    if (method === 'net/close') await r.body.cancel();
+    else r.arrayBuffer().catch(() => {});
+    for (let i = 0; i < 100 && fatal.length === 0; i++) await new Promise((res) => setTimeout(res, 5));
     assert.equal(fatal.length, 1, `${method}: ${want}`);
     assert.match(fatal[0], new RegExp(`^protocol error: .*${want}`));
   }
+});
+
+test('the head brings the first bytes: all of a small body (eof) with no net/read, else the rest follows', async () => {
+  const whole = proxy((msg) => (msg.method === 'net/fetch' ? { result: head({ eof: true }), attachment: Buffer.from('all of it') } : { result: {} }));
+  const r = await whole.fetch('https://api.example.com/');
+  assert.equal(await r.text(), 'all of it');
+  const f = whole.sent.find((m) => m.method === 'net/fetch');
+  assert.equal(f.params.max_bytes, MiB);
+  assert.deepEqual(methods(whole.sent).filter((m) => m.startsWith('net/')), ['net/fetch'], 'no net/read, and no net/close after eof');
+
+  const part = proxy((msg) => (msg.method === 'net/fetch' ? { result: head(), attachment: Buffer.from('first ') }
+    : msg.method === 'net/read' ? { result: { eof: true }, attachment: Buffer.from('rest') } : { result: {} }));
+  const q = await part.fetch('https://api.example.com/');
+  assert.equal(part.sent.filter((m) => m.method === 'net/read').length, 0, 'nothing is read before the plugin reads');
+  assert.equal(await q.text(), 'first rest');
+  assert.deepEqual(methods(part.sent).filter((m) => m.startsWith('net/')), ['net/fetch', 'net/read']);
+
+  const empty = proxy((msg) => (msg.method === 'net/fetch' ? { result: head({ status: 204, status_text: 'No Content', eof: true }) } : { result: {} }));
+  const e = await empty.fetch('https://api.example.com/', { method: 'DELETE' });
+  assert.equal(e.body, null);
+  assert.deepEqual(methods(empty.sent).filter((m) => m.startsWith('net/')), ['net/fetch'], 'the core forgot it at eof: no net/close');
+
+  const h = proxy((msg) => (msg.method === 'net/fetch' ? { result: head() } : { result: {} }));
+  await h.fetch('https://api.example.com/', { method: 'HEAD' });
+  assert.equal(h.sent.find((m) => m.method === 'net/fetch').params.max_bytes, undefined, 'a HEAD asks for no body');
 });
