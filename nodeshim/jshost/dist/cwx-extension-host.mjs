@@ -364,10 +364,12 @@ function readLoop(read, fd) {
       return emit(done.error);
     }
     if (n === 0) return emit(done.end);
-    const chunk = BufferAllocUnsafeSlow(n);
-    TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
-    wipe(buf, n);
-    for (let i = 0; i < data.length; i++) data[i]?.(chunk);
+    const chunk = TypedArrayPrototypeSubarray(buf, 0, n);
+    try {
+      for (let i = 0; i < data.length; i++) data[i]?.(chunk);
+    } finally {
+      wipe(buf, n);
+    }
     next2();
   });
   setImmediate(next2);
