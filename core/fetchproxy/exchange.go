@@ -47,6 +47,7 @@ type exchange struct {
 	sent    atomic.Int64
 	recvd   atomic.Int64
 	maxSend int64
+	linger  time.Duration // pumpLinger (Options.linger in tests)
 
 	writeMu sync.Mutex // one net/write at a time
 	// wrote says the end of the body was written.
@@ -136,7 +137,7 @@ func (p *Proxy) fetch(ctx context.Context, c Caller, v *protocol.NetFetchParams)
 func (ex *exchange) withFirst(ctx context.Context, h protocol.NetResponseHead, max int) any {
 	ex.readMu.Lock()
 	defer ex.readMu.Unlock()
-	out, eof, err := ex.take(ctx, max, pumpLinger)
+	out, eof, err := ex.take(ctx, max, ex.linger)
 	if err != nil {
 		return h
 	}
@@ -207,7 +208,7 @@ func (p *Proxy) open(ctx context.Context, c Caller, st *ownerState, r request, t
 	exCtx, cancel := context.WithCancelCause(exCtx)
 	ex := &exchange{id: r.id, plugin: c.Owner.PluginID, origin: on, method: r.method, logURL: logURL(r.origin, r.url),
 		log: func(msg string) { p.log.Info("host: "+msg, "plugin", c.Owner.PluginID) }, start: time.Now(),
-		ctx: exCtx, cancel: cancel, release: release, maxSend: p.maxRequest(),
+		ctx: exCtx, cancel: cancel, release: release, maxSend: p.maxRequest(), linger: p.o.linger,
 		more: make(chan struct{}, 1), room: make(chan struct{}, 1)}
 	if r.stream {
 		ex.pr, ex.pw = io.Pipe()
@@ -502,9 +503,9 @@ func (ex *exchange) take(ctx context.Context, max int, first time.Duration) ([]b
 			continue
 		}
 		if linger == nil {
-			linger = time.NewTimer(pumpLinger)
+			linger = time.NewTimer(ex.linger)
 		} else {
-			linger.Reset(pumpLinger)
+			linger.Reset(ex.linger)
 		}
 		select {
 		case <-ex.more:
@@ -524,10 +525,10 @@ func (ex *exchange) take(ctx context.Context, max int, first time.Duration) ([]b
 // +checklocks:ex.readMu
 func (ex *exchange) endsNext(t *time.Timer) bool {
 	if t == nil {
-		t = time.NewTimer(pumpLinger)
+		t = time.NewTimer(ex.linger)
 		defer t.Stop()
 	} else {
-		t.Reset(pumpLinger)
+		t.Reset(ex.linger)
 	}
 	for {
 		ex.bodyMu.Lock()
