@@ -1549,7 +1549,7 @@ function withAttachment(result, attachment) {
   return result;
 }
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
+// node_modules/@deepseek-ai/cordis/lib/index.js
 var lib_exports2 = {};
 __export(lib_exports2, {
   Context: () => Context,
@@ -1580,7 +1580,7 @@ __export(lib_exports2, {
   withProps: () => withProps
 });
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cosmokit/lib/index.js
+// node_modules/@deepseek-ai/cosmokit/lib/index.js
 var lib_exports = {};
 __export(lib_exports, {
   Binary: () => Binary,
@@ -1965,7 +1965,7 @@ var Time;
   Time2.template = template;
 })(Time || (Time = {}));
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
+// node_modules/@deepseek-ai/cordis/lib/index.js
 var DisposableList = class {
   sn = 0;
   map = /* @__PURE__ */ new Map();
@@ -4972,7 +4972,7 @@ import { pathToFileURL as pathToFileURL2 } from "node:url";
 // src/dsh/resolve.ts
 import * as nodeModule2 from "node:module";
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/schemastery/lib/index.mjs
+// node_modules/@deepseek-ai/schemastery/lib/index.mjs
 var lib_exports3 = {};
 __export(lib_exports3, {
   default: () => Schema
@@ -5617,7 +5617,7 @@ defineMethod("transform", [
   "preserve"
 ], ({ inner }, isInner) => inner.toString(isInner));
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/dsh-util-values/lib/index.js
+// node_modules/@deepseek-ai/dsh-util-values/lib/index.js
 var lib_exports4 = {};
 __export(lib_exports4, {
   assertNever: () => assertNever,
