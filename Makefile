@@ -107,7 +107,7 @@ mcp-servers: ## the real MCP servers the MCP client tests run (npm ci, from its 
 # testdata/fuzz/<Target>/ and replays as a regression case in every later go test.
 FUZZ_TARGETS := \
 	./shared/frame:FuzzFrameDecode ./shared:FuzzCodecFrame \
-	./core/protocol:FuzzParseHostMessage ./core/protocol:FuzzParseCoreMessage ./core/protocol:FuzzWireEncoder \
+	./core/protocol:FuzzParseHostMessage ./core/protocol:FuzzParseCoreMessage ./core/protocol:FuzzAttachment ./core/protocol:FuzzWireEncoder \
 	./core/runtime:FuzzParseVersion ./core/gate:FuzzCanonicalize ./core/gate:FuzzCanonicalizeMatchesOracle \
 	./core/config:FuzzParse ./core/registry:FuzzDecodeInput ./core/registry:FuzzAdmitSchema ./core/registry:FuzzSchemaCost \
 	./core:FuzzStripEscapes ./core/inert:FuzzStrip \

@@ -151,22 +151,43 @@ type Channel struct {
 // Send sends one payload, split into parts of at most PartSize bytes. Each part is copied
 // once, into a pooled buffer that gRPC releases once written; payload is not retained.
 func (ch *Channel) Send(ctx context.Context, payload []byte) error {
+	return ch.SendParts(ctx, payload)
+}
+
+// SendParts sends one payload given in pieces, in order (a result and its attachment), as
+// Send sends them joined: each part of at most PartSize bytes is gathered from the pieces
+// into one pooled buffer, so the pieces are never joined first; none is retained.
+func (ch *Channel) SendParts(ctx context.Context, pieces ...[]byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if len(payload) > frame.MaxPayload {
-		return fmt.Errorf("send to shim: %w", &frame.SizeError{Size: uint64(len(payload)), Limit: frame.MaxPayload})
+	size := 0
+	for _, b := range pieces {
+		size += len(b)
+	}
+	if size > frame.MaxPayload {
+		return fmt.Errorf("send to shim: %w", &frame.SizeError{Size: uint64(size), Limit: frame.MaxPayload})
 	}
 	p := &ch.out
-	p.first, p.size = true, uint32(len(payload))
-	for {
-		n := min(len(payload), PartSize)
-		p.data = mem.Copy(payload[:n], pool)
+	p.first, p.size = true, uint32(size)
+	i, off := 0, 0 // the next byte to send: pieces[i][off]
+	for left := size; ; {
+		n := min(left, PartSize)
+		buf := pool.Get(n)
+		for at := 0; at < n; {
+			for off == len(pieces[i]) {
+				i, off = i+1, 0
+			}
+			k := copy((*buf)[at:], pieces[i][off:])
+			off += k
+			at += k
+		}
+		p.data = mem.NewBuffer(buf, pool)
 		if err := ch.s.SendMsg(p); err != nil {
 			return fmt.Errorf("send to shim: %w", err)
 		}
-		payload = payload[n:]
-		if len(payload) == 0 {
+		left -= n
+		if left == 0 {
 			return nil
 		}
 		p.first, p.size = false, 0

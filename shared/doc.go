@@ -14,5 +14,7 @@
 // encoding of shim.proto's Frame and Event, written and read by hand so a part's bytes are
 // copied once per side instead of three times, and both ends use a gRPC buffer pool that
 // does not zero what it hands out (pool.go). The shim sends parts from pooled buffers that
-// gRPC returns once written ([ServerChannel]).
+// gRPC returns once written ([ServerChannel]). The core's side gathers each part from the
+// pieces of a payload ([Channel.SendParts]: a result's text and its attachment), so the pieces
+// are never joined first.
 package shared

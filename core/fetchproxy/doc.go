@@ -39,10 +39,17 @@
 // exchange waits while that `net/fetch` is being judged (and up to a second for it to start)
 // before it answers unknown. When the transport is done with the body (the server answered
 // early), the pending write fails. The response head answers `net/fetch`;
-// the body is read by one pump goroutine per exchange into a channel of at most [pumpDepth]
-// chunks of [pumpChunk] bytes (a bounded read-ahead: a slow host slows the server), and
-// `net/read` takes what is there, up to max_bytes, waiting at most [pumpLinger] for more once
-// it has data (a bulk body fills few reads; a paused stream is answered at once after that). The pump is owned by its exchange: it
+// the body is read by one pump goroutine per exchange, [pumpChunk] bytes at a time through a
+// buffer of its own, into one buffer of at most [pumpMax] bytes (a bounded read-ahead: a
+// slow host stops the reads and so slows the server; no lock is held while it reads), and
+// `net/read` takes what is there, up to max_bytes, waiting at most [pumpLinger] after each
+// piece for the next once it has data (a bulk body fills few reads; a paused stream is
+// answered at once after that). A read that took all there was up to max_bytes waits as
+// long again for what follows: when it is the body's end, that read says eof, and the host
+// needs no other read to learn it. A net/fetch with max_bytes gathers the body's first bytes
+// the same way for its head, but waits at most [pumpLinger] for the first one (a server that
+// sent only its head, or a quiet stream, gets the head alone at once). It answers with the bytes as the result's attachment
+// (protocol.WithAttachment): they are copied once into the frame, never encoded. The pump is owned by its exchange: it
 // ends with the exchange's context, and closing the exchange waits for it. `$/cancel` of a
 // pending `net/fetch`, `net/write` or `net/read` (the handler's context) and `net/close` end
 // the exchange; after EOF or an error it is forgotten.

@@ -3,7 +3,6 @@ package fetchproxy
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -17,11 +16,12 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
-// Read-ahead of a response body: at most pumpDepth chunks of pumpChunk bytes per exchange;
-// a net/read that has data waits at most pumpLinger for more.
+// Read-ahead of a response body: the pump reads at most pumpChunk bytes at a time and
+// holds at most pumpMax bytes per exchange; a net/read that has data waits at most
+// pumpLinger for more after each piece.
 const (
 	pumpChunk  = 64 << 10
-	pumpDepth  = 16
+	pumpMax    = protocol.NetMaxChunk
 	pumpLinger = time.Millisecond
 )
 
@@ -47,29 +47,32 @@ type exchange struct {
 	sent    atomic.Int64
 	recvd   atomic.Int64
 	maxSend int64
+	linger  time.Duration // pumpLinger (Options.linger in tests)
 
 	writeMu sync.Mutex // one net/write at a time
 	// wrote says the end of the body was written.
 	wrote bool // +checklocks:writeMu
 
 	readMu sync.Mutex // one net/read at a time
-	// pending is what the last read left of a chunk; failed the body's error, after its
-	// data; chunks is set once the head arrived.
-	pending []byte     // +checklocks:readMu
-	failed  error      // +checklocks:readMu
-	chunks  chan chunk // +checklocks:readMu
-	status  atomic.Int64
+	status atomic.Int64
+
+	bodyMu sync.Mutex
+	// body is what the pump read and no net/read took yet, at most pumpMax bytes; bodyErr
+	// ends it (io.EOF or the failure), after its bytes; pumped is set once the head
+	// arrived and the pump started.
+	body    []byte // +checklocks:bodyMu
+	bodyErr error  // +checklocks:bodyMu
+	pumped  bool   // +checklocks:bodyMu
+	// more is signalled when the pump added bytes or ended, room when a net/read took
+	// bytes; each holds at most one signal.
+	more chan struct{}
+	room chan struct{}
 
 	mu sync.Mutex
 	// pumpDone is nil until the pump starts; outcome is set by the first of finish and end.
 	pumpDone chan struct{} // +checklocks:mu
 	ended    bool          // +checklocks:mu
 	outcome  string        // +checklocks:mu
-}
-
-type chunk struct {
-	data []byte
-	err  error
 }
 
 // fetch serves net/fetch: parse, judge, admit, send, and answer the head.
@@ -120,7 +123,33 @@ func (p *Proxy) fetch(ctx context.Context, c Caller, v *protocol.NetFetchParams)
 	}
 	ex.status.Store(int64(resp.StatusCode))
 	ex.startPump(resp)
-	return head(resp, gc.pol), nil
+	h := head(resp, gc.pol)
+	if v.MaxBytes <= 0 {
+		return h, nil
+	}
+	return ex.withFirst(ctx, h, min(v.MaxBytes, protocol.NetMaxChunk)), nil
+}
+
+// withFirst is the head with the body's first bytes, at most max, as the result's
+// attachment: what the pump brings within pumpLinger, gathered as a net/read gathers them.
+// Nothing comes with it when no byte came by then or the body failed at once (the next
+// net/read says so); a body that ended with them ends the exchange, as a net/read's eof.
+func (ex *exchange) withFirst(ctx context.Context, h protocol.NetResponseHead, max int) any {
+	ex.readMu.Lock()
+	defer ex.readMu.Unlock()
+	out, eof, err := ex.take(ctx, max, ex.linger)
+	if err != nil {
+		return h
+	}
+	ex.recvd.Add(int64(len(out)))
+	if eof {
+		h.EOF = true
+		ex.bodyDone()
+	}
+	if len(out) == 0 {
+		return h
+	}
+	return protocol.WithAttachment{Result: h, Data: out}
 }
 
 // judge applies the plugin's policy to the first hop: the origin granted, the headers the
@@ -179,7 +208,8 @@ func (p *Proxy) open(ctx context.Context, c Caller, st *ownerState, r request, t
 	exCtx, cancel := context.WithCancelCause(exCtx)
 	ex := &exchange{id: r.id, plugin: c.Owner.PluginID, origin: on, method: r.method, logURL: logURL(r.origin, r.url),
 		log: func(msg string) { p.log.Info("host: "+msg, "plugin", c.Owner.PluginID) }, start: time.Now(),
-		ctx: exCtx, cancel: cancel, release: release, maxSend: p.maxRequest()}
+		ctx: exCtx, cancel: cancel, release: release, maxSend: p.maxRequest(), linger: p.o.linger,
+		more: make(chan struct{}, 1), room: make(chan struct{}, 1)}
 	if r.stream {
 		ex.pr, ex.pw = io.Pipe()
 	}
@@ -250,10 +280,9 @@ func head(resp *egress.Response, pol *policy) protocol.NetResponseHead {
 	return h
 }
 
-// startPump reads resp's body ahead into ex.chunks, at most pumpDepth chunks, until the
-// body ends or the exchange does; end waits for it.
+// startPump reads resp's body ahead into ex.body, at most pumpMax bytes, until the body
+// ends or the exchange does; end waits for it.
 func (ex *exchange) startPump(resp *egress.Response) {
-	ch := make(chan chunk, pumpDepth)
 	done := make(chan struct{})
 	ex.mu.Lock()
 	if ex.ended {
@@ -262,32 +291,87 @@ func (ex *exchange) startPump(resp *egress.Response) {
 		return
 	}
 	ex.pumpDone = done
-	ex.readMu.Lock()
-	ex.chunks = ch
-	ex.readMu.Unlock()
+	ex.bodyMu.Lock()
+	ex.pumped = true
+	ex.bodyMu.Unlock()
 	ex.mu.Unlock()
 	go func() {
 		defer close(done)
 		defer resp.Body.Close()
-		for {
-			buf := make([]byte, pumpChunk)
-			n, err := resp.Body.Read(buf)
-			if n > 0 {
-				select {
-				case ch <- chunk{data: buf[:n]}:
-				case <-ex.ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				select {
-				case ch <- chunk{err: err}:
-				case <-ex.ctx.Done():
-				}
-				return
-			}
-		}
+		ex.pump(resp)
 	}()
+}
+
+// pump reads the body into ex.body through one buffer of its own: never more than pumpMax
+// bytes wait there, so a host that does not read stops the reads (and, once the socket's
+// buffers fill, the server). No lock is held while it reads.
+func (ex *exchange) pump(resp *egress.Response) {
+	scratch := make([]byte, pumpChunk)
+	left := resp.ContentLength // bytes still to come, -1 when unknown
+	for {
+		want, ok := ex.awaitRoom()
+		if !ok {
+			return
+		}
+		n, err := resp.Body.Read(scratch[:want])
+		if left >= 0 {
+			left -= int64(n)
+		}
+		ex.bodyMu.Lock()
+		if n > 0 {
+			if ex.body == nil {
+				ex.body = make([]byte, 0, bodyCap(n, want, left))
+			}
+			ex.body = append(ex.body, scratch[:n]...)
+		}
+		if err != nil {
+			ex.bodyErr = err
+		}
+		ex.bodyMu.Unlock()
+		signal(ex.more)
+		if err != nil {
+			return
+		}
+	}
+}
+
+// bodyCap is the capacity of a new ex.body whose first read brought n of want bytes, left
+// still to come (-1 unknown): what is known to come, else all of pumpMax after a full read
+// (a bulk body) and n after a short one (a trickle, a small body).
+func bodyCap(n, want int, left int64) int {
+	switch {
+	case left >= 0:
+		return int(min(int64(pumpMax), int64(n)+left))
+	case n == want:
+		return pumpMax
+	}
+	return n
+}
+
+// awaitRoom waits until ex.body has room and says how much to read; false once the exchange
+// ended.
+func (ex *exchange) awaitRoom() (int, bool) {
+	for {
+		ex.bodyMu.Lock()
+		free := pumpMax - len(ex.body)
+		ex.bodyMu.Unlock()
+		if free > 0 {
+			return min(free, pumpChunk), true
+		}
+		select {
+		case <-ex.room:
+		case <-ex.ctx.Done():
+			return 0, false
+		}
+	}
+}
+
+// signal leaves one signal on ch unless one is there.
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
 }
 
 // write serves net/write: the next chunk of a streamed body, answered once consumed.
@@ -345,10 +429,13 @@ func (p *Proxy) read(ctx context.Context, c Caller, v *protocol.NetReadParams) (
 	}
 	ex.readMu.Lock()
 	defer ex.readMu.Unlock()
-	if ex.chunks == nil {
+	ex.bodyMu.Lock()
+	pumped := ex.pumped
+	ex.bodyMu.Unlock()
+	if !pumped {
 		return nil, refused(protocol.CodeRefused, protocol.NetReasonRequest, ex.origin, "net/read of %s refused: the response has not arrived; read once net/fetch answered", ex.origin)
 	}
-	out, eof, err := ex.take(ctx, max)
+	out, eof, err := ex.take(ctx, max, 0)
 	if err != nil {
 		e := ex.classify(err)
 		ex.finishWith(e)
@@ -357,83 +444,140 @@ func (p *Proxy) read(ctx context.Context, c Caller, v *protocol.NetReadParams) (
 	}
 	ex.recvd.Add(int64(len(out)))
 	if eof {
-		ex.finish(fmt.Sprintf("%d, %d bytes received, %d sent", ex.status.Load(), ex.recvd.Load(), ex.sent.Load()))
-		ex.end(errDone)
+		ex.bodyDone()
 	}
-	return protocol.NetChunk{Data: base64.StdEncoding.EncodeToString(out), EOF: eof}, nil
+	return protocol.WithAttachment{Result: protocol.NetChunk{EOF: eof}, Data: out}, nil
+}
+
+// bodyDone ends the exchange once its body was all taken: the host learns it with the
+// bytes, and the core forgets the exchange.
+func (ex *exchange) bodyDone() {
+	ex.finish(fmt.Sprintf("%d, %d bytes received, %d sent", ex.status.Load(), ex.recvd.Load(), ex.sent.Load()))
+	ex.end(errDone)
 }
 
 var errDone = errors.New("the exchange ended")
 
-// take gathers up to max bytes: the leftover, then chunks, waiting only for the first.
+// take gathers up to max bytes of what the pump read: it waits for the first byte (at most
+// first, when first is not 0: then it may return nothing), then at most pumpLinger after
+// each piece for the next (a body arriving at the connection's pace fills one net/read
+// instead of many; a stream that pauses, server-sent events, is answered after at most
+// pumpLinger).
 //
 // +checklocks:ex.readMu
-func (ex *exchange) take(ctx context.Context, max int) ([]byte, bool, error) {
-	out := make([]byte, 0, min(max, pumpChunk*2))
-	out, ex.pending = appendUpTo(out, ex.pending, max)
-	for len(out) < max {
-		if ex.failed != nil {
-			if ex.failed == io.EOF {
-				return out, true, nil
+func (ex *exchange) take(ctx context.Context, max int, first time.Duration) ([]byte, bool, error) {
+	var linger *time.Timer
+	defer stopTimer(&linger)
+	var firstC <-chan time.Time // nil (never) unless first is bounded
+	if first > 0 {
+		ft := time.NewTimer(first)
+		defer ft.Stop()
+		firstC = ft.C
+	}
+	waited := false
+	for {
+		ex.bodyMu.Lock()
+		n, err := len(ex.body), ex.bodyErr
+		if n >= max || err != nil || n > 0 && waited {
+			out, eof, err := ex.cut(max)
+			full := len(out) == max && len(ex.body) == 0 && ex.bodyErr == nil
+			ex.bodyMu.Unlock()
+			signal(ex.room)
+			if full && !waited {
+				eof = ex.endsNext(linger)
 			}
-			if len(out) > 0 {
-				return out, false, nil
-			}
-			return nil, false, ex.failed
+			return out, eof, err
 		}
-		var ch chunk
-		if len(out) == 0 {
+		ex.bodyMu.Unlock()
+		if n == 0 {
 			select {
-			case ch = <-ex.chunks:
+			case <-ex.more:
+			case <-firstC:
+				return nil, false, nil
 			case <-ctx.Done():
 				ex.end(errRequestGone)
 				return nil, false, errRequestGone
 			case <-ex.ctx.Done():
 				return nil, false, context.Cause(ex.ctx)
 			}
-		} else {
-			select {
-			case ch = <-ex.chunks:
-			default:
-				if !ex.linger(&ch) {
-					return out, false, nil
-				}
-			}
-		}
-		if ch.err != nil {
-			ex.failed = ch.err
 			continue
 		}
-		out, ex.pending = appendUpTo(out, ch.data, max)
+		if linger == nil {
+			linger = time.NewTimer(ex.linger)
+		} else {
+			linger.Reset(ex.linger)
+		}
+		select {
+		case <-ex.more:
+		case <-linger.C:
+			waited = true
+		case <-ex.ctx.Done():
+			waited = true
+		}
 	}
-	return out, false, nil
 }
 
-// linger waits up to pumpLinger for the next chunk once a read has data: a body arriving
-// at the connection's pace fills one net/read instead of many, and a stream that pauses
-// (server-sent events) is answered after at most pumpLinger.
+// endsNext waits at most pumpLinger for what follows a net/read that took all there was up
+// to its max_bytes: true when it is the body's end (the read then says eof, and the host
+// needs no other read to learn it), false when more bytes came or nothing did. t, if made,
+// is the take's timer (stopped by its caller).
 //
 // +checklocks:ex.readMu
-func (ex *exchange) linger(ch *chunk) bool {
-	t := time.NewTimer(pumpLinger)
-	defer t.Stop()
-	select {
-	case *ch = <-ex.chunks:
-		return true
-	case <-t.C:
-		return false
-	case <-ex.ctx.Done():
-		return false
+func (ex *exchange) endsNext(t *time.Timer) bool {
+	if t == nil {
+		t = time.NewTimer(ex.linger)
+		defer t.Stop()
+	} else {
+		t.Reset(ex.linger)
+	}
+	for {
+		ex.bodyMu.Lock()
+		n, err := len(ex.body), ex.bodyErr
+		ex.bodyMu.Unlock()
+		switch {
+		case n > 0:
+			return false
+		case err != nil:
+			return err == io.EOF // a failure is said by the next read
+		}
+		select {
+		case <-ex.more:
+		case <-t.C:
+			return false
+		case <-ex.ctx.Done():
+			return false
+		}
 	}
 }
 
-func appendUpTo(out, data []byte, max int) ([]byte, []byte) {
-	n := min(len(data), max-len(out))
-	out = append(out, data[:n]...)
-	if n == len(data) {
-		return out, nil
+// stopTimer stops *t, if it was made.
+func stopTimer(t **time.Timer) {
+	if *t != nil {
+		(*t).Stop()
 	}
-	return out, data[n:]
+}
+
+// cut takes up to max bytes of ex.body; eof says the body ended with them, and err is the
+// body's failure once its bytes were all taken.
+//
+// +checklocks:ex.bodyMu
+func (ex *exchange) cut(max int) ([]byte, bool, error) {
+	out := ex.body
+	if len(out) > max {
+		out, ex.body = out[:max:max], out[max:]
+	} else {
+		ex.body = nil
+	}
+	if len(ex.body) > 0 || ex.bodyErr == nil {
+		return out, false, nil
+	}
+	if ex.bodyErr == io.EOF {
+		return out, true, nil
+	}
+	if len(out) > 0 {
+		return out, false, nil
+	}
+	return nil, false, ex.bodyErr
 }
 
 // finish sets the exchange's log line once.

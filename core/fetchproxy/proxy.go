@@ -61,6 +61,9 @@ type Options struct {
 	Burst int
 	// RootCAs replaces the system's roots (tests).
 	RootCAs *x509.CertPool
+	// linger replaces pumpLinger (tests, which must not depend on a millisecond on a loaded
+	// machine); 0 is pumpLinger.
+	linger time.Duration
 }
 
 // Proxy serves the net/* requests of every host. It is safe for concurrent use; Close
@@ -117,6 +120,9 @@ func New(o Options) *Proxy {
 	}
 	if o.Burst <= 0 {
 		o.Burst = Burst
+	}
+	if o.linger <= 0 {
+		o.linger = pumpLinger
 	}
 	return &Proxy{o: o, log: o.Logger, owners: map[ownerKey]*ownerState{}, changed: make(chan struct{})}
 }

@@ -12,8 +12,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,13 +119,9 @@ func (r *rig) readAll(id string, max int) ([]byte, error) {
 		if err != nil {
 			return out, err
 		}
-		ch := res.(protocol.NetChunk)
-		b, err := base64.StdEncoding.DecodeString(ch.Data)
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		out = append(out, b...)
-		if ch.EOF {
+		wa := res.(protocol.WithAttachment)
+		out = append(out, wa.Data...)
+		if wa.Result.(protocol.NetChunk).EOF {
 			return out, nil
 		}
 	}
@@ -589,5 +587,158 @@ func TestWriteOvertakingItsFetch(t *testing.T) {
 	}
 	if b, err := r.readAll("early", 0); err != nil || string(b) != "hello world" {
 		t.Fatalf("%q, %v", b, err)
+	}
+}
+
+// TestReadThatFillsMaxBytesSaysTheEnd: a net/read that takes all the body had up to
+// max_bytes waits briefly for what follows, so a body that ends there is answered with eof
+// in that read, and one that goes on is not.
+func TestReadThatFillsMaxBytesSaysTheEnd(t *testing.T) {
+	s := server(t, func(w http.ResponseWriter, req *http.Request) { fmt.Fprint(w, req.URL.Query().Get("body")) })
+	r := newRig(t, grant(s.URL), Options{linger: 10 * time.Second}) // what follows comes well within it
+	for _, tc := range []struct {
+		body  string
+		reads []string
+	}{
+		{"hello", []string{"hello"}},
+		{"helloworld", []string{"hello", "world"}},
+		{"hello!", []string{"hello", "!"}},
+	} {
+		id := r.id()
+		if _, err := r.fetch(context.Background(), &protocol.NetFetchParams{RequestID: id, URL: s.URL + "/?body=" + tc.body}); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for {
+			res, err := r.serve(context.Background(), protocol.MethodNetRead, &protocol.NetReadParams{Owner: r.c.Owner, RequestID: id, MaxBytes: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wa := res.(protocol.WithAttachment)
+			got = append(got, string(wa.Data))
+			if wa.Result.(protocol.NetChunk).EOF {
+				break
+			}
+		}
+		if !slices.Equal(got, tc.reads) {
+			t.Errorf("body %q read as %q, want %q (the last with eof)", tc.body, got, tc.reads)
+		}
+	}
+}
+
+// TestReadAheadIsBounded: a body nobody reads stops the pump at pumpMax bytes, and so the
+// server's writes well before its end; each net/read makes room for as much again.
+func TestReadAheadIsBounded(t *testing.T) {
+	const total = 64 << 20
+	var written atomic.Int64
+	s := server(t, func(w http.ResponseWriter, _ *http.Request) {
+		piece := bytes.Repeat([]byte("b"), 64<<10)
+		for written.Load() < total {
+			n, err := w.Write(piece)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	})
+	r := newRig(t, grant(s.URL), Options{MaxResponseBytes: 2 * total})
+	if _, err := r.fetch(context.Background(), &protocol.NetFetchParams{RequestID: "big", URL: s.URL}); err != nil {
+		t.Fatal(err)
+	}
+	ex := r.p.lookup(r.c, "big")
+	buffered := func() int {
+		ex.bodyMu.Lock()
+		defer ex.bodyMu.Unlock()
+		return len(ex.body)
+	}
+	waitFull := func() {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); buffered() < pumpMax; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the pump holds %d bytes, never %d", buffered(), pumpMax)
+			}
+		}
+	}
+	waitFull()
+	time.Sleep(100 * time.Millisecond) // were it to read on, it would now
+	if n := buffered(); n != pumpMax {
+		t.Fatalf("the pump holds %d bytes, want at most %d", n, pumpMax)
+	}
+	if w := written.Load(); w > total/4 {
+		t.Fatalf("the server wrote %d of %d bytes with no read: the read-ahead is not bounded", w, total)
+	}
+	res, err := r.serve(context.Background(), protocol.MethodNetRead, &protocol.NetReadParams{Owner: r.c.Owner, RequestID: "big"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wa := res.(protocol.WithAttachment); len(wa.Data) != protocol.NetMaxChunk || wa.Result.(protocol.NetChunk).EOF {
+		t.Fatalf("read %d bytes (eof %v), want %d", len(wa.Data), wa.Result.(protocol.NetChunk).EOF, protocol.NetMaxChunk)
+	}
+	waitFull()
+	if n := buffered(); n != pumpMax {
+		t.Fatalf("after a read the pump holds %d bytes, want %d", n, pumpMax)
+	}
+	if _, err := r.serve(context.Background(), protocol.MethodNetClose, &protocol.NetCloseParams{Owner: r.c.Owner, RequestID: "big"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHeadCarriesTheFirstBytes: a net/fetch with max_bytes gets the body's first bytes with
+// the head, the whole of a small body with eof (the exchange then over), what a stream has
+// sent so far without it, and nothing from a server that has sent only its head.
+func TestHeadCarriesTheFirstBytes(t *testing.T) {
+	s := server(t, func(w http.ResponseWriter, req *http.Request) {
+		switch req.URL.Path {
+		case "/small":
+			fmt.Fprint(w, "small body")
+		case "/stream":
+			fmt.Fprint(w, "first event")
+			w.(http.Flusher).Flush()
+			<-req.Context().Done()
+		case "/quiet":
+			w.(http.Flusher).Flush()
+			<-req.Context().Done()
+		}
+	})
+	const linger = 300 * time.Millisecond // a loaded machine still brings a small body within it
+	r := newRig(t, grant(s.URL), Options{linger: linger})
+	fetch := func(id, path string) (protocol.NetResponseHead, []byte) {
+		t.Helper()
+		res, err := r.serve(context.Background(), protocol.MethodNetFetch, &protocol.NetFetchParams{Owner: r.c.Owner, RequestID: id, Method: "GET", URL: s.URL + path, MaxBytes: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wa, ok := res.(protocol.WithAttachment); ok {
+			return wa.Result.(protocol.NetResponseHead), wa.Data
+		}
+		return res.(protocol.NetResponseHead), nil
+	}
+	h, body := fetch("small", "/small")
+	if h.Status != 200 || !h.EOF || string(body) != "small body" {
+		t.Fatalf("head %+v with %q, want 200, eof and the body", h, body)
+	}
+	if r.p.lookup(r.c, "small") != nil {
+		t.Fatal("the exchange is still open after the head said eof")
+	}
+	if !strings.Contains(r.logs.String(), "200, 10 bytes received") {
+		t.Fatalf("no log line of the exchange:\n%s", r.logs.String())
+	}
+
+	h, body = fetch("stream", "/stream")
+	if h.EOF || string(body) != "first event" {
+		t.Fatalf("head %+v with %q, want the first event without eof", h, body)
+	}
+	start := time.Now()
+	h, body = fetch("quiet", "/quiet")
+	if took := time.Since(start); h.EOF || body != nil || took < linger || took > linger+5*time.Second {
+		t.Fatalf("head %+v with %q after %s, want it alone once the wait for a first byte (%s) ended", h, body, took, linger)
+	}
+	for _, id := range []string{"stream", "quiet"} {
+		if r.p.lookup(r.c, id) == nil {
+			t.Fatalf("exchange %s is no longer open", id)
+		}
+		if _, err := r.serve(context.Background(), protocol.MethodNetClose, &protocol.NetCloseParams{Owner: r.c.Owner, RequestID: id}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

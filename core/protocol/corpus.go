@@ -19,7 +19,8 @@ import (
 // No tier means the case holds on both tiers. A response case names the method it answers.
 // An invalid case names a substring its refusal reason must contain. normalized, when
 // present, is the JSON a valid frame re-encodes to (absent params become {}, optional
-// nulls and tolerated unknown fields disappear); otherwise it re-encodes to frame itself.
+// nulls and tolerated unknown fields disappear); otherwise it re-encodes to frame itself,
+// or to the bytes of raw_base64 exactly (the one way to write a case with an attachment).
 type Case struct {
 	Description string          `json:"description,omitempty"`
 	Direction   Direction       `json:"direction"`

@@ -34,7 +34,8 @@
 // rules, tagged results, the envelope) live in rules.go and are implemented by hand on the
 // JS side too; the corpus in testdata/protocol keeps the two in agreement.
 //
-// The conformance corpus (testdata/protocol, one [Case] per file) is checked by the Go
+// The conformance corpus (testdata/protocol, one [Case] per file; a case with an attachment is
+// written as raw_base64) is checked by the Go
 // tests, by the JS host's own validator (TestCorpusAgreesWithJS) and by
 // `cwx protocol check`, which anyone can point at a frame captured from a real host.
 //
@@ -50,6 +51,19 @@
 // A frame is the four ASCII bytes `CWX1` (`frame.Magic`), a little-endian uint32 payload length
 // (header `frame.HeaderSize`, 8 bytes) and the payload: one UTF-8 JSON text holding exactly one
 // JSON-RPC 2.0 message. There is no batching and no other framing.
+//
+// An attachment is raw bytes after the JSON text, in the same payload: one NUL byte (0x00),
+// then the bytes, to the payload's end. JSON text never holds a NUL byte, so the first one ends
+// the message; the attachment may hold any bytes. Only the success result the core sends to a
+// request whose method has `MethodSpec.ResultAttachment` carries one (`net/fetch` and
+// `net/read`: a response body's bytes, so a body is neither base64-encoded nor parsed as
+// JSON); a NUL byte anywhere else, a
+// host's payload included, is a violation. An attachment is never empty: zero bytes are sent as
+// none. A late answer (to an id not in flight) is dropped with its attachment. The frame's
+// length and `protocol.MaxFrame` cover the JSON text and the attachment together. In Go the
+// encoder takes a `protocol.WithAttachment` result and the parsers return `Message.Attachment`;
+// the JS host's peer resolves the request with the bytes as `attachment` beside the result's
+// fields (`messages.ts`, `Attached`).
 //
 //   - A payload MUST NOT exceed `protocol.MaxFrame` (32 MiB; it is defined as the framing layer's
 //     `frame.MaxPayload`, so the two cannot drift). A decoder MUST check the announced length before allocating; a sender
@@ -198,16 +212,25 @@
 // token never crosses into the runtime. One exchange:
 //
 //  1. `net/fetch {owner, request_id, ticket?, method, url, headers: [{name, value}], body?,
-//     body_streamed?}`: the host names the exchange (`request_id`, unique among its owner's open
-//     exchanges) and carries the invocation's `ticket` when it fetches inside a tool call or a
-//     command. `body` is base64, at most `protocol.NetMaxChunk` bytes decoded: the whole body, or
-//     its first chunk when `body_streamed`.
+//     body_streamed?, max_bytes?}`: the host names the exchange (`request_id`, unique among its
+//     owner's open exchanges) and carries the invocation's `ticket` when it fetches inside a tool
+//     call or a command. `body` is base64, at most `protocol.NetMaxChunk` bytes decoded: the whole
+//     body, or its first chunk when `body_streamed`. `max_bytes` asks for the body's first bytes
+//     with the head (below).
 //  2. While `net/fetch` is pending, `net/write {owner, request_id, data, end?}` sends the rest of
 //     a streamed body, one chunk in flight at a time (the answer is the flow control).
 //  3. `net/fetch` is answered with the response head `{status, status_text, headers, url,
-//     redirected}` once it arrives (`url` is the final one; the core follows redirects itself).
-//  4. `net/read {owner, request_id, max_bytes?}` pulls the body, `{data, eof}`; the core reads
-//     from the connection only when asked, so a slow reader never fills the core's memory.
+//     redirected, eof?}` once it arrives (`url` is the final one; the core follows redirects
+//     itself). With `max_bytes`, the head waits at most `pumpLinger` (1 ms; core/fetchproxy
+//     doc.go) for the body's first byte and carries what came, gathered as `net/read` gathers
+//     it, as its attachment; `eof` says that was all of the body, and the exchange is then over
+//     (no `net/read` follows). A HEAD asks for none. This saves the first `net/read`'s round
+//     trip; the host holds at most `max_bytes` it did not read, as one read ahead would.
+//  4. `net/read {owner, request_id, max_bytes?}` pulls the body: the result is `{eof}` and the
+//     bytes, at most `max_bytes` (and `protocol.NetMaxChunk`), are its attachment (“Framing”),
+//     none when the chunk is empty. The core reads ahead at most `protocol.NetMaxChunk` bytes
+//     per exchange and no further until the host reads, so a slow reader slows its server and
+//     never fills the core's memory.
 //  5. `net/close {owner, request_id}` ends the exchange at any stage; after `eof` the core has
 //     already forgotten it and the close is a no-op. `$/cancel` of a pending `net/fetch`,
 //     `net/write` or `net/read` aborts the exchange.

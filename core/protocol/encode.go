@@ -32,13 +32,32 @@ func NewNotification(method string, params any) ([]byte, error) {
 	return b, nil
 }
 
-// NewResult encodes a success response. A nil result is sent as {}.
-func NewResult(id uint64, result any) ([]byte, error) {
+// WithAttachment is a result sent with an attachment (core/protocol doc.go, “Framing”):
+// Result is encoded as the result, Data follows the JSON text after a NUL byte (nothing
+// follows when Data is empty). Only a method whose MethodSpec.ResultAttachment is set may
+// answer with one; the host refuses it anywhere else.
+type WithAttachment struct {
+	Result any
+	Data   []byte
+}
+
+// NewResultParts encodes a success response in the two parts that make its payload once
+// joined: the JSON text (ending with the NUL byte when an attachment follows) and the
+// attachment itself, not copied, so a writer that takes the payload in pieces never joins
+// them. A nil result is sent as {}; a WithAttachment is sent as its Result followed by its
+// attachment.
+func NewResultParts(id uint64, result any) (text, attachment []byte, err error) {
+	if wa, ok := result.(WithAttachment); ok {
+		result, attachment = wa.Result, wa.Data
+	}
 	b, err := appendBody(appendHead(id, true, "", result), `,"result":`, result)
 	if err != nil {
-		return nil, fmt.Errorf("encode result of request %d: %w", id, err)
+		return nil, nil, fmt.Errorf("encode result of request %d: %w", id, err)
 	}
-	return b, nil
+	if len(attachment) == 0 {
+		return b, nil, nil
+	}
+	return append(b, 0), attachment, nil
 }
 
 // NewErrorResponse encodes an error response.

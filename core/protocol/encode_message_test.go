@@ -1,6 +1,9 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // EncodeMessage encodes a parsed message again, from its typed Value when it has one.
 func EncodeMessage(m *Message) ([]byte, error) {
@@ -22,7 +25,19 @@ func EncodeMessage(m *Message) ([]byte, error) {
 		if m.Value != nil {
 			result = m.Value
 		}
+		if m.Attachment != nil {
+			return NewResult(m.ID, WithAttachment{Result: result, Data: m.Attachment})
+		}
 		return NewResult(m.ID, result)
 	}
 	return nil, fmt.Errorf("encode message: unknown kind %v", m.Kind)
+}
+
+// NewResult is NewResultParts joined: the payload of a success response.
+func NewResult(id uint64, result any) ([]byte, error) {
+	text, attachment, err := NewResultParts(id, result)
+	if err != nil || len(attachment) == 0 {
+		return text, err
+	}
+	return append(slices.Grow(text, len(attachment)), attachment...), nil
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -42,6 +43,10 @@ type Message struct {
 	// the decoded result (e.g. *ActivateResult) of a success response whose method is
 	// known and has a typed result. It is nil otherwise.
 	Value any
+	// Attachment is the bytes after the JSON text (core/protocol doc.go, “Framing”): only
+	// the result of a method whose MethodSpec.ResultAttachment is set has one. It is a
+	// slice of the payload; nil when there is none.
+	Attachment []byte
 }
 
 // AnswerLookup tells which method an in-flight request id answers. The RPC layer passes
@@ -74,18 +79,64 @@ func parse(payload []byte, dir Direction, tier Tier, answers AnswerLookup) (*Mes
 	if len(payload) > MaxFrame {
 		return nil, envelopeErr("payload of %d bytes exceeds the %d byte frame limit", len(payload), MaxFrame)
 	}
-	root, big, err := scanJSON(payload)
+	text, attachment, err := splitAttachment(payload)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{data: payload, big: big, dir: dir, tier: tier, root: root}
+	root, big, err := scanJSON(text)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{data: text, big: big, dir: dir, tier: tier, root: root}
 	if err := p.envelope(); err != nil {
 		return nil, err
 	}
+	var m *Message
 	if root.get("method") != nil {
-		return p.call()
+		m, err = p.call()
+	} else {
+		m, err = p.response(answers)
 	}
-	return p.response(answers)
+	if err != nil || attachment == nil {
+		return m, err
+	}
+	if err := attachmentAllowed(m, dir); err != nil {
+		return nil, err
+	}
+	m.Attachment = attachment
+	return m, nil
+}
+
+// splitAttachment cuts a payload at its first NUL byte into the JSON text and the
+// attachment (nil when there is no NUL). JSON text never holds a NUL byte, so the first one
+// ends it. An attachment is never empty: none is written for zero bytes.
+func splitAttachment(payload []byte) (text, attachment []byte, err error) {
+	i := bytes.IndexByte(payload, 0)
+	if i < 0 {
+		return payload, nil, nil
+	}
+	if i == len(payload)-1 {
+		return nil, nil, envelopeErr("the payload ends with the NUL byte of an empty attachment (zero bytes are sent as no attachment)")
+	}
+	return payload[:i], payload[i+1 : len(payload) : len(payload)], nil
+}
+
+// attachmentAllowed refuses an attachment everywhere but on the success result, sent by the
+// core, of a method whose result may carry one. A late answer (its method unknown) keeps it,
+// for the caller to drop with the answer.
+func attachmentAllowed(m *Message, dir Direction) error {
+	switch {
+	case dir == HostToCore:
+		return violation(ErrEnvelope, m.Method, "", "a host sends no attachment (a NUL byte after the JSON text)")
+	case m.Kind != KindResponse || m.Error != nil:
+		return violation(ErrEnvelope, m.Method, "", "only a success result carries an attachment (a NUL byte after the JSON text)")
+	case m.Method == "":
+		return nil
+	}
+	if spec, _ := Lookup(m.Method); !spec.ResultAttachment {
+		return violation(ErrEnvelope, m.Method, "", "the result of %s carries no attachment (a NUL byte after the JSON text)", m.Method)
+	}
+	return nil
 }
 
 type parser struct {

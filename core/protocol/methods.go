@@ -18,8 +18,8 @@ const (
 	MaxFrame    = frame.MaxPayload // bytes of one frame's payload: the framing's own limit
 	MaxInflight = 256              // requests in flight per direction
 	MaxDepth    = 64               // JSON nesting depth (objects and arrays)
-	// NetMaxChunk is the most body bytes (decoded) one net/fetch, net/write or net/read
-	// carries: 1 MiB, a third of it again as base64, far under MaxFrame.
+	// NetMaxChunk is the most body bytes one net/fetch, net/write (decoded from base64) or
+	// net/read (its attachment) carries: 1 MiB, far under MaxFrame.
 	NetMaxChunk = 1 << 20
 	// MaxUint is the largest unsigned integer accepted on the wire: 2^53-1, the largest
 	// integer the JS side represents exactly.
@@ -119,6 +119,9 @@ type MethodSpec struct {
 	// ResultShape names the result type of a request (empty for a notification);
 	// AnyObjectShape means any JSON object (the result of harness/run).
 	ResultShape string
+	// ResultAttachment says the result may carry an attachment (core/protocol doc.go,
+	// “Framing”): raw bytes after the JSON text.
+	ResultAttachment bool
 
 	params reflect.Type
 	result reflect.Type
@@ -143,6 +146,12 @@ func request(name string, dir Direction, tiers []Tier, params, result any) Metho
 		s.result = reflect.TypeOf(result).Elem()
 		s.ResultShape = s.result.Name()
 	}
+	return s
+}
+
+// withAttachment marks a request's result as one that may carry an attachment.
+func withAttachment(s MethodSpec) MethodSpec {
+	s.ResultAttachment = true
 	return s
 }
 
@@ -172,9 +181,9 @@ var methodTable = []MethodSpec{
 	request(MethodRegistryUnregister, HostToCore, bothTiers, (*UnregisterParams)(nil), (*Empty)(nil)),
 	request(MethodCoreCall, HostToCore, bothTiers, (*CoreCallParams)(nil), (*ToolResult)(nil)),
 	request(MethodUserAsk, HostToCore, bothTiers, (*UserAskParams)(nil), (*UserAnswer)(nil)),
-	request(MethodNetFetch, HostToCore, bothTiers, (*NetFetchParams)(nil), (*NetResponseHead)(nil)),
+	withAttachment(request(MethodNetFetch, HostToCore, bothTiers, (*NetFetchParams)(nil), (*NetResponseHead)(nil))),
 	request(MethodNetWrite, HostToCore, bothTiers, (*NetWriteParams)(nil), (*Empty)(nil)),
-	request(MethodNetRead, HostToCore, bothTiers, (*NetReadParams)(nil), (*NetChunk)(nil)),
+	withAttachment(request(MethodNetRead, HostToCore, bothTiers, (*NetReadParams)(nil), (*NetChunk)(nil))),
 	request(MethodNetClose, HostToCore, bothTiers, (*NetCloseParams)(nil), (*Empty)(nil)),
 	notification(MethodExtFaulted, HostToCore, (*FaultedParams)(nil)),
 	notification(MethodLog, HostToCore, (*LogParams)(nil)),

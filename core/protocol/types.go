@@ -377,7 +377,8 @@ type HTTPHeader struct {
 // net/write, net/read and net/close; it is unique among the owner's open exchanges. Ticket is
 // the invocation the request is made for (a tool call or a command), absent outside one. Body is
 // base64: the whole request body, or its first chunk when BodyStreamed, in which case the rest
-// follows in net/write calls, the last with end set.
+// follows in net/write calls, the last with end set. MaxBytes, when set, asks for the body's
+// first bytes with the head (at most MaxBytes, and NetMaxChunk), as a net/read would take them.
 type NetFetchParams struct {
 	Owner        OwnerRef     `json:"owner"`
 	RequestID    string       `json:"request_id"`
@@ -387,16 +388,20 @@ type NetFetchParams struct {
 	Headers      []HTTPHeader `json:"headers"`
 	Body         string       `json:"body,omitempty"`
 	BodyStreamed bool         `json:"body_streamed,omitempty"`
+	MaxBytes     int          `json:"max_bytes,omitempty"`
 }
 
 // NetResponseHead is the result of net/fetch. URL is the final URL after the redirects the core
-// followed (Redirected says whether it followed any). The body is pulled with net/read.
+// followed (Redirected says whether it followed any). The body is pulled with net/read; when the
+// request set max_bytes, its first bytes may come with the head as the result's attachment
+// (core/protocol doc.go, “Framing”), and EOF says they were all of it (the exchange is then over).
 type NetResponseHead struct {
 	Status     int          `json:"status"`
 	StatusText string       `json:"status_text"`
 	Headers    []HTTPHeader `json:"headers"`
 	URL        string       `json:"url"`
 	Redirected bool         `json:"redirected"`
+	EOF        bool         `json:"eof,omitempty"`
 }
 
 // NetWriteParams is net/write: the next chunk of a streamed request body (base64, at most
@@ -418,10 +423,10 @@ type NetReadParams struct {
 	MaxBytes  int      `json:"max_bytes,omitempty"`
 }
 
-// NetChunk is the result of net/read: Data is base64 (possibly empty), EOF says the body ended.
+// NetChunk is the result of net/read: EOF says the body ended. The body's bytes are the
+// result's attachment (core/protocol doc.go, “Framing”), none when the chunk is empty.
 type NetChunk struct {
-	Data string `json:"data"`
-	EOF  bool   `json:"eof"`
+	EOF bool `json:"eof"`
 }
 
 // NetCloseParams is net/close: the host is done with an exchange, at any stage (an upload

@@ -1,7 +1,9 @@
 // Package rpc is the core's JSON-RPC peer for one host incarnation.
 //
 // A Peer speaks to one running extension host (one process, one generation) over a Conn
-// that carries one JSON-RPC message per Send/Recv. It owns exactly two long-lived
+// that carries one JSON-RPC message per Send/Recv (a result's attachment, core/protocol doc.go,
+// “Framing”, goes in the same frame: to a [PartsConn] as a second piece, never joined to the
+// text; to another Conn joined). It owns exactly two long-lived
 // goroutines, both started and joined by Run: a reader that validates every frame with
 // core/protocol and dispatches it, and a writer that drains the outbound queue. Nothing
 // else ever touches the Conn, and no lock is held while the Conn is read or written.

@@ -74,9 +74,9 @@ func (p *Peer) serve(ctx context.Context, t *task, m *protocol.Message) {
 		p.log.Debug("answer dropped", "id", t.id, "method", t.method, "cause", context.Cause(ctx))
 		return
 	}
-	payload := p.encodeAnswer(t, res, err)
+	payload, tail := p.encodeAnswer(t, res, err)
 	select {
-	case p.out <- outFrame{payload: payload}:
+	case p.out <- outFrame{payload: payload, tail: tail}:
 	case <-p.stopping:
 	}
 }
@@ -92,20 +92,22 @@ func (p *Peer) handle(ctx context.Context, m *protocol.Message) (res any, err er
 	return p.h.HandleRequest(ctx, m)
 }
 
-// encodeAnswer encodes a handler's result or error; an unencodable result is answered
+// encodeAnswer encodes a handler's result or error, the payload and the tail that follows it
+// in the same frame (a result's attachment, not copied); an unencodable result is answered
 // Internal.
-func (p *Peer) encodeAnswer(t *task, res any, err error) []byte {
+func (p *Peer) encodeAnswer(t *task, res any, err error) (payload, tail []byte) {
 	if err == nil {
 		if res == nil {
 			res = struct{}{}
 		}
-		payload, encErr := protocol.NewResult(t.id, res)
-		if encErr == nil && len(payload) <= protocol.MaxFrame {
-			return payload
+		text, attachment, encErr := protocol.NewResultParts(t.id, res)
+		size := len(text) + len(attachment)
+		if encErr == nil && size <= protocol.MaxFrame {
+			return text, attachment
 		}
 		if encErr == nil {
-			encErr = errdefs.Newf(ErrTooLarge, "message too large: %d bytes", len(payload))
-			err = &protocol.RPCError{Code: protocol.CodeInvalidParams, Message: fmt.Sprintf("the answer to %s is %d bytes, over the %d byte frame limit", t.method, len(payload), protocol.MaxFrame)}
+			encErr = errdefs.Newf(ErrTooLarge, "message too large: %d bytes", size)
+			err = &protocol.RPCError{Code: protocol.CodeInvalidParams, Message: fmt.Sprintf("the answer to %s is %d bytes, over the %d byte frame limit", t.method, size, protocol.MaxFrame)}
 		} else {
 			err = fmt.Errorf("the core could not encode its answer to %s", t.method)
 		}
@@ -120,7 +122,7 @@ func (p *Peer) encodeAnswer(t *task, res any, err error) []byte {
 		p.log.Error("encoding an error answer", "method", t.method, "id", t.id, "error", encErr)
 		payload, _ = protocol.NewErrorResponse(t.id, &protocol.RPCError{Code: protocol.CodeInternal, Message: "internal error"})
 	}
-	return payload
+	return payload, nil
 }
 
 // onHostCancel cancels the task the host's `$/cancel` names and abandons it CancelGrace

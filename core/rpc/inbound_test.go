@@ -1,14 +1,19 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
 
 	"github.com/cwx-dev/cwx/core/protocol"
 )
@@ -272,4 +277,58 @@ func TestEndCancelsTasksWithoutAnswering(t *testing.T) {
 			t.Fatalf("handler cause = %v", c)
 		}
 	})
+}
+
+// partsConn is a memConn that takes a payload in parts (PartsConn), recording how many
+// pieces each payload came in.
+type partsConn struct {
+	*memConn
+	mu     sync.Mutex
+	pieces []int
+}
+
+func (c *partsConn) SendParts(ctx context.Context, parts ...[]byte) error {
+	c.mu.Lock()
+	c.pieces = append(c.pieces, len(parts))
+	c.mu.Unlock()
+	return c.Send(ctx, bytes.Join(parts, nil))
+}
+
+// TestAnswerWithAttachment: a result with an attachment is one frame, the JSON text, a NUL
+// byte and the bytes, handed in two pieces to a Conn that takes parts and joined to one
+// that does not.
+func TestAnswerWithAttachment(t *testing.T) {
+	body := bytes.Repeat([]byte{0, 1, 0xff}, 1000)
+	for _, parts := range []bool{false, true} {
+		t.Run(fmt.Sprintf("parts=%v", parts), func(t *testing.T) {
+			mc := newMemConn()
+			var conn Conn = mc
+			pc := &partsConn{memConn: mc}
+			if parts {
+				conn = pc
+			}
+			h := &fakeHandler{serveF: func(context.Context, *protocol.Message) (any, error) {
+				return protocol.WithAttachment{Result: protocol.NetChunk{EOF: true}, Data: body}, nil
+			}}
+			peer := New(conn, protocol.TierPlugin, h, Options{Logger: hclog.NewNullLogger()})
+			ran := make(chan error, 1)
+			go func() { ran <- peer.Run(context.Background()) }()
+			mc.toCore <- []byte(`{"jsonrpc":"2.0","id":7,"method":"net/read","params":{"owner":{"plugin_id":"p","generation":1,"owner_token":"t"},"request_id":"r1"}}`)
+			payload := <-mc.toHost
+			m, err := protocol.ParseCoreMessage(payload, protocol.TierPlugin, func(uint64) (string, bool) { return protocol.MethodNetRead, true })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, ok := m.Value.(*protocol.NetChunk); !ok || !v.EOF || m.ID != 7 || !bytes.Equal(m.Attachment, body) {
+				t.Fatalf("answer %+v with %d attached bytes, want id 7, eof and the body", m, len(m.Attachment))
+			}
+			pc.mu.Lock()
+			if got := pc.pieces; parts && !slices.Equal(got, []int{2}) {
+				t.Errorf("SendParts got pieces %v, want one payload in 2", got)
+			}
+			pc.mu.Unlock()
+			peer.Close(errors.New("test over"))
+			<-ran
+		})
+	}
 }

@@ -139,15 +139,26 @@ func (p *Peer) writeLoop() {
 			if f.id != 0 && !p.markSent(f.id) {
 				continue
 			}
-			if !p.send(f.payload) {
+			if !p.send(f.payload, f.tail) {
 				return
 			}
 		}
 	}
 }
 
-func (p *Peer) send(payload []byte) bool {
-	if err := p.conn.Send(p.runCtx, payload); err != nil {
+// send writes one frame: payload, then tail (nil for most frames) in the same frame, given
+// to the Conn in parts when it takes them (PartsConn), else joined.
+func (p *Peer) send(payload, tail []byte) bool {
+	var err error
+	switch pc, ok := p.conn.(PartsConn); {
+	case len(tail) == 0:
+		err = p.conn.Send(p.runCtx, payload)
+	case ok:
+		err = pc.SendParts(p.runCtx, payload, tail)
+	default:
+		err = p.conn.Send(p.runCtx, append(payload[:len(payload):len(payload)], tail...))
+	}
+	if err != nil {
 		p.end(hostExited(fmt.Errorf("writing to the host: %w", err)))
 		return false
 	}
@@ -183,7 +194,7 @@ func (p *Peer) sendCancels() bool {
 			p.log.Error("encoding $/cancel", "id", id, "error", err)
 			continue
 		}
-		if !p.send(payload) {
+		if !p.send(payload, nil) {
 			return false
 		}
 	}

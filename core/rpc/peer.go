@@ -38,6 +38,13 @@ type Conn interface {
 	Recv() ([]byte, error)
 }
 
+// PartsConn is a Conn that also sends one payload given in parts, in order, without the
+// caller joining them (a result and its attachment). The peer uses it when its Conn has it.
+type PartsConn interface {
+	Conn
+	SendParts(ctx context.Context, parts ...[]byte) error
+}
+
 // Handler serves what the host sends. HandleRequest runs on a task goroutine; its
 // context is cancelled by the host's `$/cancel` or the end of the incarnation. An err
 // that is a *protocol.RPCError is answered with its code; any other error is answered
@@ -73,10 +80,12 @@ type CallOpts struct {
 }
 
 // outFrame is one queued frame; id is set for requests so the writer can skip a request
-// cancelled before it was sent.
+// cancelled before it was sent. tail, when set, follows payload in the same frame (a
+// result's attachment, protocol.NewResultParts).
 type outFrame struct {
 	id      uint64
 	payload []byte
+	tail    []byte
 }
 
 // Peer is the JSON-RPC peer of one host incarnation.

@@ -116,6 +116,9 @@ type hangConn struct {
 	hung atomic.Int64 // HangKillAfter in nanoseconds once the heartbeat killed the host
 }
 
+// the Channel's SendParts: a result's attachment is never joined to its text
+var _ rpc.PartsConn = (*hangConn)(nil)
+
 func (c *hangConn) Recv() ([]byte, error) {
 	b, err := c.Channel.Recv()
 	if err == nil {

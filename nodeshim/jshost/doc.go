@@ -59,7 +59,13 @@
 // its first MiB there with body_streamed and the rest in net/write, one chunk in flight, the last
 // with end. The answer becomes `new Response(stream, {status, statusText, headers})` with `url`,
 // `redirected` and `type: "basic"` set on it (and on its clones) as the real fetch's; the stream
-// pulls net/read only when the plugin reads (highWaterMark 0), and sends net/close when it is
+// starts with the body's first bytes, which net/fetch asks for with the head (max_bytes, not for
+// a HEAD; an eof there is the whole body, and no net/read follows), then pulls net/read only
+// when the plugin reads (highWaterMark 0), each chunk the result's
+// attachment (src/rpc.ts refuses one on any other message; the chunk is a plain Uint8Array
+// over the frame's own memory with the JSON text before it wiped, or a copy when the payload
+// shares its memory; the frame decoder fills a payload as its pieces arrive, src/frame.ts),
+// and sends net/close when it is
 // cancelled, errored or dropped unread (a FinalizationRegistry on the stream); after eof the core
 // has forgotten the exchange and nothing is sent. A net/* error answer rejects with
 // `TypeError('fetch failed')` whose `cause` is a FetchProxyError with the core's message (it

@@ -207,7 +207,9 @@ var u8 = Uint8Array.prototype;
 var typedArraySet = u8.set;
 var typedArrayFill = u8.fill;
 var typedArraySubarray = u8.subarray;
+var typedArrayIndexOf = u8.indexOf;
 var TypedArrayPrototypeSet = uncurry(typedArraySet);
+var TypedArrayPrototypeIndexOf = uncurry(typedArrayIndexOf);
 var TypedArrayPrototypeFill = uncurry(typedArrayFill);
 var TypedArrayPrototypeSubarray = uncurry(typedArraySubarray);
 var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
@@ -362,10 +364,12 @@ function readLoop(read, fd) {
       return emit(done.error);
     }
     if (n === 0) return emit(done.end);
-    const chunk = BufferAllocUnsafeSlow(n);
-    TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
-    wipe(buf, n);
-    for (let i = 0; i < data.length; i++) data[i]?.(chunk);
+    const chunk = TypedArrayPrototypeSubarray(buf, 0, n);
+    try {
+      for (let i = 0; i < data.length; i++) data[i]?.(chunk);
+    } finally {
+      wipe(buf, n);
+    }
     next2();
   });
   setImmediate(next2);
@@ -644,7 +648,6 @@ var SHAPES = {
     sha256: { type: { t: "string" }, required: true }
   } },
   NetChunk: { strict: true, fields: {
-    data: { type: { t: "string" }, required: true },
     eof: { type: { t: "bool" }, required: true }
   } },
   NetCloseParams: { strict: true, fields: {
@@ -659,7 +662,8 @@ var SHAPES = {
     url: { type: { t: "string" }, required: true },
     headers: { type: { t: "array", of: { t: "shape", shape: "HTTPHeader" } }, required: true },
     body: { type: { t: "string" }, required: false },
-    body_streamed: { type: { t: "bool" }, required: false }
+    body_streamed: { type: { t: "bool" }, required: false },
+    max_bytes: { type: { t: "int" }, required: false }
   } },
   NetReadParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
@@ -671,7 +675,8 @@ var SHAPES = {
     status_text: { type: { t: "string" }, required: true },
     headers: { type: { t: "array", of: { t: "shape", shape: "HTTPHeader" } }, required: true },
     url: { type: { t: "string" }, required: true },
-    redirected: { type: { t: "bool" }, required: true }
+    redirected: { type: { t: "bool" }, required: true },
+    eof: { type: { t: "bool" }, required: false }
   } },
   NetWriteParams: { strict: true, fields: {
     owner: { type: { t: "shape", shape: "OwnerRef" }, required: true },
@@ -770,8 +775,8 @@ var METHODS = {
   "host/shutdown": { direction: "core_to_host", kind: "request", tiers: ["plugin", "builtin"], params: "Empty", result: "Empty" },
   "log": { direction: "host_to_core", kind: "notification", tiers: ["plugin", "builtin"], params: "LogParams" },
   "net/close": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetCloseParams", result: "Empty" },
-  "net/fetch": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetFetchParams", result: "NetResponseHead" },
-  "net/read": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetReadParams", result: "NetChunk" },
+  "net/fetch": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetFetchParams", result: "NetResponseHead", result_attachment: true },
+  "net/read": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetReadParams", result: "NetChunk", result_attachment: true },
   "net/write": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "NetWriteParams", result: "Empty" },
   "registry/register": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "RegisterParams", result: "RegisterResult" },
   "registry/unregister": { direction: "host_to_core", kind: "request", tiers: ["plugin", "builtin"], params: "UnregisterParams", result: "Empty" },
@@ -920,63 +925,64 @@ function splitAtMarkers(json, texts, pieces) {
   return true;
 }
 var FrameDecoder = class {
-  chunks = [];
-  size = 0;
-  want = -1;
-  // payload length of the frame being read, -1 while reading a header
+  head = BufferAllocUnsafeSlow(HEADER_SIZE);
+  headLen = 0;
+  // header bytes read of the next frame
+  payload;
+  // the payload being filled, once its header was read
+  filled = 0;
   /** push returns the payloads completed by this chunk; it throws FrameError on a bad header. */
   push(chunk) {
-    ArrayPrototypePush(this.chunks, chunk);
-    this.size += TypedArrayLength(chunk);
     const out = [];
-    for (; ; ) {
-      if (this.want < 0) {
-        if (this.size < HEADER_SIZE) break;
-        const h = this.take(HEADER_SIZE);
-        const b = (i) => h[i] ?? 0;
-        if (b(0) !== M0 || b(1) !== M1 || b(2) !== M2 || b(3) !== M3) {
-          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(b(0), b(1), b(2), b(3)))}`);
+    const len = TypedArrayLength(chunk);
+    let at = 0;
+    try {
+      while (at < len) {
+        const p = this.payload;
+        if (p === void 0) {
+          const k2 = Math.min(HEADER_SIZE - this.headLen, len - at);
+          TypedArrayPrototypeSet(this.head, TypedArrayPrototypeSubarray(chunk, at, at + k2), this.headLen);
+          this.headLen += k2;
+          at += k2;
+          if (this.headLen < HEADER_SIZE) break;
+          this.headLen = 0;
+          const n = this.announced();
+          if (n === 0) ArrayPrototypePush(out, BufferAllocUnsafeSlow(0));
+          else {
+            this.payload = BufferAllocUnsafeSlow(n);
+            this.filled = 0;
+          }
+          continue;
         }
-        const n = (b(4) | b(5) << 8 | b(6) << 16) + b(7) * 16777216;
-        if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
-        this.want = n;
+        const want = TypedArrayLength(p);
+        const k = Math.min(want - this.filled, len - at);
+        TypedArrayPrototypeSet(p, TypedArrayPrototypeSubarray(chunk, at, at + k), this.filled);
+        this.filled += k;
+        at += k;
+        if (this.filled === want) {
+          ArrayPrototypePush(out, p);
+          this.payload = void 0;
+        }
       }
-      if (this.size < this.want) break;
-      ArrayPrototypePush(out, this.take(this.want));
-      this.want = -1;
+    } finally {
+      wipe(chunk, at);
     }
     return out;
   }
   /** midFrame reports whether the stream stopped inside a frame (a truncated frame at EOF). */
   midFrame() {
-    return this.size > 0 || this.want >= 0;
+    return this.headLen > 0 || this.payload !== void 0;
   }
-  /** take removes the first n buffered bytes and returns them as a Buffer of their own. */
-  take(n) {
-    const head = BufferAllocUnsafeSlow(n);
-    let at = 0;
-    let i = 0;
-    for (; at < n; i++) {
-      const c = this.chunks[i];
-      if (c === void 0) throw new FrameError(`internal: ${n} bytes taken from a buffer of ${at}`);
-      const len = TypedArrayLength(c);
-      const k = len <= n - at ? len : n - at;
-      TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
-      wipe(c, k);
-      at += k;
-      if (k < len) {
-        this.chunks[i] = TypedArrayPrototypeSubarray(c, k);
-        break;
-      }
+  /** announced checks the header just read and returns its payload length. */
+  announced() {
+    const h = this.head;
+    const b = (i) => h[i] ?? 0;
+    if (b(0) !== M0 || b(1) !== M1 || b(2) !== M2 || b(3) !== M3) {
+      throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(b(0), b(1), b(2), b(3)))}`);
     }
-    const rest = [];
-    for (let j = i; j < this.chunks.length; j++) {
-      const c = this.chunks[j];
-      if (c !== void 0 && TypedArrayLength(c) > 0) ArrayPrototypePush(rest, c);
-    }
-    this.chunks = rest;
-    this.size -= n;
-    return head;
+    const n = (b(4) | b(5) << 8 | b(6) << 16) + b(7) * 16777216;
+    if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
+    return n;
   }
 };
 
@@ -1081,6 +1087,19 @@ function methodSpec(method, direction) {
   const spec = ObjectHasOwn(METHODS, method) ? METHODS[method] : void 0;
   if (!spec) return void 0;
   return spec.direction === direction || spec.direction === "both" ? spec : void 0;
+}
+function splitAttachment(payload) {
+  const i = TypedArrayPrototypeIndexOf(payload, 0);
+  if (i < 0) return { text: payload, attachment: void 0 };
+  if (i === TypedArrayLength(payload) - 1) return "the payload ends with the NUL byte of an empty attachment (zero bytes are sent as no attachment)";
+  return { text: TypedArrayPrototypeSubarray(payload, 0, i), attachment: TypedArrayPrototypeSubarray(payload, i + 1) };
+}
+function attachmentReason(msg, direction, answers) {
+  if (direction === "host_to_core") return "a host sends no attachment (a NUL byte after the JSON text)";
+  if (typeof msg.method === "string" || !has(msg, "result")) return "only a success result carries an attachment (a NUL byte after the JSON text)";
+  const method = answers !== void 0 && isUint(msg.id) ? answers(msg.id) : void 0;
+  if (method === void 0) return null;
+  return METHODS[method]?.result_attachment === true ? null : `the result of ${method} carries no attachment (a NUL byte after the JSON text)`;
 }
 function validateMessage(msg, direction, tier, answers) {
   try {
@@ -1342,28 +1361,44 @@ var RpcPeer = class {
   /** receive handles one payload read from the channel. */
   receive(payload) {
     let msg;
+    let attachment;
+    let spent = TypedArrayLength(payload);
     try {
-      msg = parseStrict(payload);
+      const split = splitAttachment(payload);
+      if (typeof split === "string") return this.o.onFatal(`protocol error: ${split}`);
+      if (split.attachment !== void 0) {
+        if (ownsBuffer(payload)) {
+          spent = TypedArrayLength(split.text) + 1;
+          attachment = plainView(split.attachment);
+        } else attachment = copyOf(split.attachment);
+      }
+      msg = parseStrict(split.text);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
     } finally {
-      wipe(payload);
+      wipe(payload, spent);
     }
     const answers = (id) => this.pending.get(id)?.method;
     const reason = validateMessage(msg, "core_to_host", this.o.tier, answers);
     if (reason !== null) return this.o.onFatal(`protocol error: ${reason}`);
     if (!isPlainObject(msg)) return;
-    this.dispatch(acceptInbound(msg, answers));
+    const refused = attachment === void 0 ? null : attachmentReason(msg, "core_to_host", answers);
+    if (refused !== null) return this.o.onFatal(`protocol error: ${refused}`);
+    this.dispatch(acceptInbound(msg, answers), attachment);
   }
-  dispatch(m) {
+  dispatch(m, attachment) {
     if (m.method !== void 0) {
       if (m.id === void 0) return this.notification(m);
       return void this.serve(m.id, m.method, m.params);
     }
     const p = this.pending.get(m.id);
-    if (!p) return;
+    if (!p) {
+      if (attachment !== void 0) wipe(attachment);
+      return;
+    }
     this.pending.delete(m.id);
     if ("error" in m) p.reject(new RpcError(m.error.code, m.error.message, m.error.data));
+    else if (METHODS[p.method]?.result_attachment === true && isPlainObject(m.result)) p.resolve(withAttachment(m.result, attachment));
     else p.resolve(m.result);
   }
   notification(n) {
@@ -1497,6 +1532,21 @@ function cut(s, max) {
   const bytes = Buffer.from(s, "utf8");
   while (end2 > 0 && ((bytes[end2] ?? 0) & 192) === 128) end2--;
   return bytes.subarray(0, end2).toString("utf8");
+}
+function ownsBuffer(payload) {
+  return TypedArrayByteOffset(payload) === 0 && TypedArrayBuffer(payload).byteLength === TypedArrayLength(payload);
+}
+function plainView(bytes) {
+  return new Uint8Array(TypedArrayBuffer(bytes), TypedArrayByteOffset(bytes), TypedArrayLength(bytes));
+}
+function copyOf(bytes) {
+  const out = new Uint8Array(TypedArrayLength(bytes));
+  TypedArrayPrototypeSet(out, bytes, 0);
+  return out;
+}
+function withAttachment(result, attachment) {
+  result.attachment = attachment ?? new Uint8Array(0);
+  return result;
 }
 
 // node_modules/@deepseek-ai/cordis/lib/index.js
@@ -1710,11 +1760,11 @@ var Binary;
     return btoa(binary);
   }
   Binary2.toBase64 = toBase642;
-  function fromBase642(source) {
+  function fromBase64(source) {
     if (typeof Buffer !== "undefined") return fromSource(Buffer.from(source, "base64"));
     return Uint8Array.from(atob(source), (c) => c.charCodeAt(0));
   }
-  Binary2.fromBase64 = fromBase642;
+  Binary2.fromBase64 = fromBase64;
   function toHex(source) {
     source = fromSource(source);
     if (typeof Buffer !== "undefined") return Buffer.from(source).toString("hex");
@@ -6393,12 +6443,6 @@ var NET_MAX_CHUNK = 1 << 20;
 function toBase64(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
-function fromBase64(data) {
-  const decoded2 = Buffer.from(data, "base64");
-  const out = new Uint8Array(TypedArrayLength(decoded2));
-  TypedArrayPrototypeSet(out, decoded2, 0);
-  return out;
-}
 var Chunker = class {
   reader;
   parts = [];
@@ -6538,6 +6582,10 @@ var Exchange = class {
   /** internal aborts the pending net/* request ($/cancel) when the plugin's signal aborts. */
   internal = new AbortController();
   body;
+  /** first is the body's first bytes, which came with the head, until the plugin reads them. */
+  first;
+  /** whole says the head brought all of the body (eof): nothing is read after first. */
+  whole = false;
   chunker;
   onAbort = () => this.abort();
   constructor(rpc, platform, owner, id, signal, closer) {
@@ -6564,6 +6612,7 @@ var Exchange = class {
   /** send is net/fetch, with the body's rest in net/write while the head is awaited. */
   async send(request, ticket) {
     const params = { owner: this.owner, request_id: this.id, method: request.method, url: request.url, headers: headerList(request.headers) };
+    if (request.method !== "HEAD") params.max_bytes = NET_MAX_CHUNK;
     if (ticket !== void 0) params.ticket = ticket;
     const body = request.body;
     let streamed = false;
@@ -6595,6 +6644,8 @@ var Exchange = class {
     }
   }
   respond(request, head) {
+    if (head.eof === true) this.whole = this.open.done = true;
+    if (head.attachment.byteLength > 0) this.first = head.attachment;
     if (head.redirected && request.redirect === "error") {
       throw failed3(new FetchProxyError('the response was redirected and the request says redirect: "error"', "redirect"));
     }
@@ -6606,7 +6657,7 @@ var Exchange = class {
     const response = new this.platform.Response(body, { status: head.status, statusText: head.status_text, headers });
     describe(response, head);
     if (body === null) this.finish();
-    else this.closer.register(body, this.open, this.open);
+    else if (!this.open.done) this.closer.register(body, this.open, this.open);
     return response;
   }
   /** stream is the response body: net/read on each pull, net/close on cancel. */
@@ -6623,12 +6674,21 @@ var Exchange = class {
     }, { highWaterMark: 0 });
   }
   async pull(controller) {
+    const first = this.first;
+    if (first !== void 0 || this.whole) {
+      this.first = void 0;
+      if (first !== void 0) controller.enqueue(first);
+      if (!this.whole) return;
+      this.finish();
+      controller.close();
+      return;
+    }
     for (; ; ) {
       let data;
       let eof;
       try {
         const chunk = await this.rpc.request("net/read", { owner: this.owner, request_id: this.id, max_bytes: NET_MAX_CHUNK }, this.internal.signal);
-        data = fromBase64(chunk.data);
+        data = chunk.attachment;
         eof = chunk.eof;
       } catch (err) {
         if (this.open.done) return;

@@ -7,7 +7,7 @@
 // Runs the TypeScript sources directly (Node ≥ 22.18 strips types; Bun runs TS natively).
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { validateMessage } from '../src/validate.ts';
+import { attachmentReason, splitAttachment, validateMessage } from '../src/validate.ts';
 import { StrictJsonError, parseStrict } from '../src/strictjson.ts';
 
 const args = process.argv.slice(2);
@@ -21,14 +21,17 @@ if (files.length === 0) {
 
 /** verdict checks one corpus case on one tier, the way the receiving side would. */
 export function verdict(c, payload, tier) {
+  const split = splitAttachment(payload);
+  if (typeof split === 'string') return { valid: false, reason: split };
   let msg;
   try {
-    msg = parseStrict(payload);
+    msg = parseStrict(split.text);
   } catch (err) {
     if (err instanceof StrictJsonError) return { valid: false, reason: err.message };
     throw err;
   }
-  const reason = validateMessage(msg, c.direction, tier, () => c.answers);
+  const answers = () => c.answers;
+  const reason = validateMessage(msg, c.direction, tier, answers) ?? (split.attachment === undefined ? null : attachmentReason(msg, c.direction, answers));
   return reason === null ? { valid: true } : { valid: false, reason };
 }
 

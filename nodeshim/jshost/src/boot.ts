@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Tier } from './protocol.generated.ts';
 import { WATCHDOG, watchdogData } from './running.ts';
-import { BufferAllocUnsafeSlow, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray, wipe } from './primordials.ts';
+import { BufferAllocUnsafeSlow, TypedArrayPrototypeSubarray, wipe } from './primordials.ts';
 import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
 
 export const EXIT_USAGE = 64;
@@ -46,9 +46,13 @@ export function rebindStdio(): void {
 export const CHANNEL_IN = 3;
 export const CHANNEL_OUT = 4;
 
-/** ChannelInput is the part of a readable stream the host uses: its three events. */
+/**
+ * ChannelInput is the part of a readable stream the host uses: its three events. A data chunk is
+ * the listener's only during its call (on Bun it is a view of the read buffer, wiped and reused
+ * once the listeners returned): the frame decoder copies it out at once.
+ */
 export interface ChannelInput {
-  on(event: 'data', f: (chunk: Buffer) => void): unknown;
+  on(event: 'data', f: (chunk: Uint8Array) => void): unknown;
   on(event: 'end' | 'error', f: () => void): unknown;
 }
 
@@ -167,11 +171,12 @@ function lockHasInstance(C: object): void {
 }
 
 /**
- * readLoop reads fd into a private buffer with read, and emits each chunk as 'data' in a
- * buffer of its own, then 'end' at EOF or 'error'. Only the host listens.
+ * readLoop reads fd into a private buffer with read, and emits each chunk as 'data', a view
+ * of that buffer wiped once the listeners returned (the frame decoder copies it out during the
+ * call: no copy of its own first), then 'end' at EOF or 'error'. Only the host listens.
  */
 function readLoop(read: typeof import('node:fs').read, fd: number): ChannelInput {
-  const data: ((chunk: Buffer) => void)[] = [];
+  const data: ((chunk: Uint8Array) => void)[] = [];
   const done: { end: (() => void)[]; error: (() => void)[] } = { end: [], error: [] };
   // by index, never through the array iterator, which a plugin can replace (and see the chunk)
   const emit = (fns: readonly (() => void)[]) => { for (let i = 0; i < fns.length; i++) fns[i]?.(); };
@@ -183,15 +188,17 @@ function readLoop(read: typeof import('node:fs').read, fd: number): ChannelInput
       return emit(done.error);
     }
     if (n === 0) return emit(done.end);
-    const chunk = BufferAllocUnsafeSlow(n);
-    TypedArrayPrototypeSet(chunk, TypedArrayPrototypeSubarray(buf, 0, n), 0);
-    wipe(buf, n);
-    for (let i = 0; i < data.length; i++) data[i]?.(chunk);
+    const chunk = TypedArrayPrototypeSubarray(buf, 0, n); // the listeners' during their call only (ChannelInput)
+    try {
+      for (let i = 0; i < data.length; i++) data[i]?.(chunk);
+    } finally {
+      wipe(buf, n);
+    }
     next();
   });
   setImmediate(next);
   const input: ChannelInput = {
-    on(event: 'data' | 'end' | 'error', f: ((chunk: Buffer) => void) & (() => void)) {
+    on(event: 'data' | 'end' | 'error', f: ((chunk: Uint8Array) => void) & (() => void)) {
       if (event === 'data') data.push(f);
       else done[event].push(f);
       return input;

@@ -1,5 +1,6 @@
 // CWX1 framing: 4 ASCII bytes "CWX1", a little-endian u32 payload length, then the payload
-// (one UTF-8 JSON-RPC message). The length is checked against MAX_FRAME before anything is
+// (one UTF-8 JSON-RPC message, and for a net/read result its attachment after a NUL byte:
+// core/protocol doc.go, “Framing”; rpc.ts splits them). The length is checked against MAX_FRAME before anything is
 // buffered for the payload, so an oversized frame is refused without allocating it.
 //
 // Everything here runs on primordials (primordials.ts) and on objects without a prototype
@@ -203,68 +204,70 @@ function splitAtMarkers(json: string, texts: string[], pieces: string[]): boolea
 }
 
 /**
- * FrameDecoder accumulates stream chunks and yields whole payloads, each in memory of its own
- * (never a shared pool), through primordials only.
+ * FrameDecoder yields whole payloads from stream chunks, each in memory of its own (never a
+ * shared pool), through primordials only. A payload's memory is allocated once its header is
+ * read (after the length check), and each chunk is copied into it as it arrives and then wiped,
+ * so the copy of a large payload overlaps its transfer instead of following it.
  */
 export class FrameDecoder {
-  private chunks: Uint8Array[] = [];
-  private size = 0;
-  private want = -1; // payload length of the frame being read, -1 while reading a header
+  private readonly head = BufferAllocUnsafeSlow(HEADER_SIZE);
+  private headLen = 0; // header bytes read of the next frame
+  private payload: Buffer | undefined; // the payload being filled, once its header was read
+  private filled = 0;
 
   /** push returns the payloads completed by this chunk; it throws FrameError on a bad header. */
   push(chunk: Uint8Array): Buffer[] {
-    ArrayPrototypePush(this.chunks, chunk);
-    this.size += TypedArrayLength(chunk);
     const out: Buffer[] = [];
-    for (;;) {
-      if (this.want < 0) {
-        if (this.size < HEADER_SIZE) break;
-        const h = this.take(HEADER_SIZE);
-        const b = (i: number): number => h[i] ?? 0; // take returned HEADER_SIZE bytes
-        if (b(0) !== M0 || b(1) !== M1 || b(2) !== M2 || b(3) !== M3) {
-          throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(b(0), b(1), b(2), b(3)))}`);
+    const len = TypedArrayLength(chunk);
+    let at = 0;
+    try {
+      while (at < len) {
+        const p = this.payload;
+        if (p === undefined) {
+          const k = Math.min(HEADER_SIZE - this.headLen, len - at);
+          TypedArrayPrototypeSet(this.head, TypedArrayPrototypeSubarray(chunk, at, at + k), this.headLen);
+          this.headLen += k;
+          at += k;
+          if (this.headLen < HEADER_SIZE) break;
+          this.headLen = 0;
+          const n = this.announced();
+          if (n === 0) ArrayPrototypePush(out, BufferAllocUnsafeSlow(0));
+          else {
+            this.payload = BufferAllocUnsafeSlow(n);
+            this.filled = 0;
+          }
+          continue;
         }
-        const n = (b(4) | (b(5) << 8) | (b(6) << 16)) + b(7) * 0x1000000;
-        if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
-        this.want = n;
+        const want = TypedArrayLength(p);
+        const k = Math.min(want - this.filled, len - at);
+        TypedArrayPrototypeSet(p, TypedArrayPrototypeSubarray(chunk, at, at + k), this.filled);
+        this.filled += k;
+        at += k;
+        if (this.filled === want) {
+          ArrayPrototypePush(out, p);
+          this.payload = undefined;
+        }
       }
-      if (this.size < this.want) break;
-      ArrayPrototypePush(out, this.take(this.want));
-      this.want = -1;
+    } finally {
+      wipe(chunk, at); // the part copied out: see wipe
     }
     return out;
   }
 
   /** midFrame reports whether the stream stopped inside a frame (a truncated frame at EOF). */
   midFrame(): boolean {
-    return this.size > 0 || this.want >= 0;
+    return this.headLen > 0 || this.payload !== undefined;
   }
 
-  /** take removes the first n buffered bytes and returns them as a Buffer of their own. */
-  private take(n: number): Buffer {
-    const head = BufferAllocUnsafeSlow(n);
-    let at = 0;
-    let i = 0;
-    for (; at < n; i++) {
-      const c = this.chunks[i];
-      if (c === undefined) throw new FrameError(`internal: ${n} bytes taken from a buffer of ${at}`);
-      const len = TypedArrayLength(c);
-      const k = len <= n - at ? len : n - at;
-      TypedArrayPrototypeSet(head, k === len ? c : TypedArrayPrototypeSubarray(c, 0, k), at);
-      wipe(c, k); // the part copied out: see wipe
-      at += k;
-      if (k < len) {
-        this.chunks[i] = TypedArrayPrototypeSubarray(c, k);
-        break;
-      }
+  /** announced checks the header just read and returns its payload length. */
+  private announced(): number {
+    const h = this.head;
+    const b = (i: number): number => h[i] ?? 0;
+    if (b(0) !== M0 || b(1) !== M1 || b(2) !== M2 || b(3) !== M3) {
+      throw new FrameError(`bad frame magic ${JSONStringify(StringFromCharCode(b(0), b(1), b(2), b(3)))}`);
     }
-    const rest: Uint8Array[] = [];
-    for (let j = i; j < this.chunks.length; j++) {
-      const c = this.chunks[j];
-      if (c !== undefined && TypedArrayLength(c) > 0) ArrayPrototypePush(rest, c);
-    }
-    this.chunks = rest;
-    this.size -= n;
-    return head;
+    const n = (b(4) | (b(5) << 8) | (b(6) << 16)) + b(7) * 0x1000000;
+    if (n > MAX_FRAME) throw new FrameError(`frame length ${n} exceeds the ${MAX_FRAME}-byte limit`);
+    return n;
   }
 }

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (reason) => host.fault(reason, 'rejection'));
 
   const decoder = new FrameDecoder();
-  channel.input.on('data', (chunk: Buffer) => {
+  channel.input.on('data', (chunk: Uint8Array) => {
     let payloads: Buffer[];
     try {
       payloads = decoder.push(chunk);

@@ -23,15 +23,24 @@ export interface CoreRequests {
   'harness/run': Exchange<P.HarnessRunParams, P.AnyObject>;
 }
 
+/**
+ * Attached is what a result with result_attachment (protocol.generated.ts) resolves with beside
+ * its fields: the bytes after its JSON text (core/protocol doc.go, “Framing”), empty when none
+ * came. It is not a wire field; the RPC peer sets it.
+ */
+export interface Attached {
+  attachment: Uint8Array;
+}
+
 /** HostRequests are the requests the host sends the core (direction host_to_core). */
 export interface HostRequests {
   'registry/register': Exchange<P.RegisterParams, P.RegisterResult>;
   'registry/unregister': Exchange<P.UnregisterParams, P.Empty>;
   'core/call': Exchange<P.CoreCallParams, P.ToolResult>;
   'user/ask': Exchange<P.UserAskParams, P.UserAnswer>;
-  'net/fetch': Exchange<P.NetFetchParams, P.NetResponseHead>;
+  'net/fetch': Exchange<P.NetFetchParams, P.NetResponseHead & Attached>;
   'net/write': Exchange<P.NetWriteParams, P.Empty>;
-  'net/read': Exchange<P.NetReadParams, P.NetChunk>;
+  'net/read': Exchange<P.NetReadParams, P.NetChunk & Attached>;
   'net/close': Exchange<P.NetCloseParams, P.Empty>;
 }
 

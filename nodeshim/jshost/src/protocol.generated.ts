@@ -19,6 +19,9 @@
 //   direction 'both' ($/cancel) is sent by either side.
 // - A response is checked against the method of the request it answers; an id not in
 //   flight is not checked further (the receiver drops it).
+// - Attachment: a payload may hold, after its JSON text, one NUL byte and raw bytes; only a
+//   success result the core sends to a method with result_attachment may, and the bytes
+//   are never empty (zero bytes are sent as no attachment).
 // - registry/register: tool => spec.input_schema required, spec.argument_hint forbidden;
 //   command => no input_schema; hook, prompt_section => neither.
 // - RegisterResult: exactly one of handle, refused.
@@ -66,6 +69,7 @@ export interface MethodSpec {
   tiers: readonly Tier[];
   params: string; // a key of SHAPES
   result?: string; // a key of SHAPES; requests only
+  result_attachment?: boolean; // the result may carry an attachment (bytes after a NUL)
 }
 
 export const SHAPES: Record<string, Shape> = {
@@ -206,7 +210,6 @@ export const SHAPES: Record<string, Shape> = {
     sha256: { type: { t: 'string' }, required: true },
   } },
   NetChunk: { strict: true, fields: {
-    data: { type: { t: 'string' }, required: true },
     eof: { type: { t: 'bool' }, required: true },
   } },
   NetCloseParams: { strict: true, fields: {
@@ -222,6 +225,7 @@ export const SHAPES: Record<string, Shape> = {
     headers: { type: { t: 'array', of: { t: 'shape', shape: 'HTTPHeader' } }, required: true },
     body: { type: { t: 'string' }, required: false },
     body_streamed: { type: { t: 'bool' }, required: false },
+    max_bytes: { type: { t: 'int' }, required: false },
   } },
   NetReadParams: { strict: true, fields: {
     owner: { type: { t: 'shape', shape: 'OwnerRef' }, required: true },
@@ -234,6 +238,7 @@ export const SHAPES: Record<string, Shape> = {
     headers: { type: { t: 'array', of: { t: 'shape', shape: 'HTTPHeader' } }, required: true },
     url: { type: { t: 'string' }, required: true },
     redirected: { type: { t: 'bool' }, required: true },
+    eof: { type: { t: 'bool' }, required: false },
   } },
   NetWriteParams: { strict: true, fields: {
     owner: { type: { t: 'shape', shape: 'OwnerRef' }, required: true },
@@ -333,8 +338,8 @@ export const METHODS: Record<string, MethodSpec> = {
   'host/shutdown': { direction: 'core_to_host', kind: 'request', tiers: ['plugin', 'builtin'], params: 'Empty', result: 'Empty' },
   'log': { direction: 'host_to_core', kind: 'notification', tiers: ['plugin', 'builtin'], params: 'LogParams' },
   'net/close': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetCloseParams', result: 'Empty' },
-  'net/fetch': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetFetchParams', result: 'NetResponseHead' },
-  'net/read': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetReadParams', result: 'NetChunk' },
+  'net/fetch': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetFetchParams', result: 'NetResponseHead', result_attachment: true },
+  'net/read': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetReadParams', result: 'NetChunk', result_attachment: true },
   'net/write': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'NetWriteParams', result: 'Empty' },
   'registry/register': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'RegisterParams', result: 'RegisterResult' },
   'registry/unregister': { direction: 'host_to_core', kind: 'request', tiers: ['plugin', 'builtin'], params: 'UnregisterParams', result: 'Empty' },
@@ -480,7 +485,6 @@ export interface ModuleDigest {
   sha256: string;
 }
 export interface NetChunk {
-  data: string;
   eof: boolean;
 }
 export interface NetCloseParams {
@@ -496,6 +500,7 @@ export interface NetFetchParams {
   headers: HTTPHeader[];
   body?: string;
   body_streamed?: boolean;
+  max_bytes?: number;
 }
 export interface NetReadParams {
   owner: OwnerRef;
@@ -508,6 +513,7 @@ export interface NetResponseHead {
   headers: HTTPHeader[];
   url: string;
   redirected: boolean;
+  eof?: boolean;
 }
 export interface NetWriteParams {
   owner: OwnerRef;

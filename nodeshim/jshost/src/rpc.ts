@@ -2,14 +2,14 @@
 // (protocol.generated.ts + validate.ts), runs each inbound request with its own AbortSignal (an
 // inbound `$/cancel` aborts it), numbers outbound requests from 1, bounds them to MAX_INFLIGHT
 // and sends `$/cancel` when a caller's signal aborts. A violation in either direction is fatal.
-import { ErrorCode, MAX_FRAME, MAX_INFLIGHT, type RPCError, type Tier } from './protocol.generated.ts';
+import { ErrorCode, MAX_FRAME, MAX_INFLIGHT, METHODS, type RPCError, type Tier } from './protocol.generated.ts';
 import { detach, encodeJSON, encodeJSONFrame } from './frame.ts';
 import type {
   CoreMethod, CoreNotification, CoreParams, CoreResult, HostMethod, HostNotifications, HostParams, HostResult, Inbound, Outbound,
 } from './messages.ts';
 import { parseStrict } from './strictjson.ts';
-import { ObjectHasOwn, wipe } from './primordials.ts';
-import { acceptInbound, isPlainObject, validateMessage } from './validate.ts';
+import { ObjectHasOwn, TypedArrayBuffer, TypedArrayByteOffset, TypedArrayLength, TypedArrayPrototypeSet, wipe } from './primordials.ts';
+import { acceptInbound, attachmentReason, isPlainObject, splitAttachment, validateMessage } from './validate.ts';
 
 /** RpcError is an error answer with a JSON-RPC code. */
 export class RpcError extends Error {
@@ -57,29 +57,45 @@ export class RpcPeer {
   /** receive handles one payload read from the channel. */
   receive(payload: Uint8Array): void {
     let msg: unknown;
+    let attachment: Uint8Array | undefined;
+    let spent = TypedArrayLength(payload); // the bytes to wipe once parsed: all but a handed-out attachment
     try {
-      msg = parseStrict(payload);
+      const split = splitAttachment(payload);
+      if (typeof split === 'string') return this.o.onFatal(`protocol error: ${split}`);
+      if (split.attachment !== undefined) {
+        if (ownsBuffer(payload)) {
+          spent = TypedArrayLength(split.text) + 1;
+          attachment = plainView(split.attachment);
+        } else attachment = copyOf(split.attachment);
+      }
+      msg = parseStrict(split.text);
     } catch (err) {
       return this.o.onFatal(`protocol error: ${errorMessage(err)}`);
     } finally {
-      wipe(payload); // parsed: the bytes are no longer needed (primordials.ts, wipe)
+      wipe(payload, spent); // parsed: the bytes are no longer needed (primordials.ts, wipe)
     }
     const answers = (id: number) => this.pending.get(id)?.method;
     const reason = validateMessage(msg, 'core_to_host', this.o.tier, answers);
     if (reason !== null) return this.o.onFatal(`protocol error: ${reason}`);
     if (!isPlainObject(msg)) return; // validateMessage refuses anything else
-    this.dispatch(acceptInbound(msg, answers));
+    const refused = attachment === undefined ? null : attachmentReason(msg, 'core_to_host', answers);
+    if (refused !== null) return this.o.onFatal(`protocol error: ${refused}`);
+    this.dispatch(acceptInbound(msg, answers), attachment);
   }
 
-  private dispatch(m: Inbound): void {
+  private dispatch(m: Inbound, attachment: Uint8Array | undefined): void {
     if (m.method !== undefined) {
       if (m.id === undefined) return this.notification(m);
       return void this.serve(m.id, m.method, m.params);
     }
     const p = this.pending.get(m.id);
-    if (!p) return; // a late answer to a request we gave up on
+    if (!p) { // a late answer to a request we gave up on
+      if (attachment !== undefined) wipe(attachment);
+      return;
+    }
     this.pending.delete(m.id);
     if ('error' in m) p.reject(new RpcError(m.error.code, m.error.message, m.error.data));
+    else if (METHODS[p.method]?.result_attachment === true && isPlainObject(m.result)) p.resolve(withAttachment(m.result, attachment));
     else p.resolve(m.result);
   }
 
@@ -233,4 +249,34 @@ export function cut(s: string, max: number): string {
   const bytes = Buffer.from(s, 'utf8');
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--; // back to a character boundary
   return bytes.subarray(0, end).toString('utf8');
+}
+
+/**
+ * ownsBuffer reports whether payload is the whole of its memory (as FrameDecoder's payloads are):
+ * an attachment may then be handed out as a view of it, the JSON text before it wiped, so its
+ * buffer holds zeros and the attachment's bytes, nothing else.
+ */
+function ownsBuffer(payload: Uint8Array): boolean {
+  return TypedArrayByteOffset(payload) === 0 && TypedArrayBuffer(payload).byteLength === TypedArrayLength(payload);
+}
+
+/** plainView is bytes as a plain Uint8Array over the same memory (not a Buffer). */
+function plainView(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(TypedArrayBuffer(bytes), TypedArrayByteOffset(bytes), TypedArrayLength(bytes));
+}
+
+/**
+ * copyOf is an attachment in memory of its own, a plain Uint8Array, when the payload shares its
+ * memory (a view of a pool), which is wiped once parsed.
+ */
+function copyOf(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(TypedArrayLength(bytes));
+  TypedArrayPrototypeSet(out, bytes, 0);
+  return out;
+}
+
+/** withAttachment is a result of a method with result_attachment, given its bytes (empty when none came). */
+function withAttachment(result: Record<string, unknown>, attachment: Uint8Array | undefined): Record<string, unknown> {
+  result.attachment = attachment ?? new Uint8Array(0);
+  return result;
 }

@@ -10,7 +10,8 @@ import {
 } from './protocol.generated.ts';
 import type { Inbound } from './messages.ts';
 import {
-  ArrayIsArray, ArrayPrototypeIncludes, MathAbs, NumberIsInteger, ObjectHasOwn, ObjectKeys,
+  ArrayIsArray, ArrayPrototypeIncludes, MathAbs, NumberIsInteger, ObjectHasOwn, ObjectKeys, TypedArrayLength, TypedArrayPrototypeIndexOf,
+  TypedArrayPrototypeSubarray,
 } from './primordials.ts';
 
 export type AnswerLookup = (id: number) => string | undefined;
@@ -51,6 +52,38 @@ export function methodSpec(method: string, direction: Direction): MethodSpec | u
   const spec = ObjectHasOwn(METHODS, method) ? METHODS[method] : undefined;
   if (!spec) return undefined;
   return spec.direction === direction || spec.direction === 'both' ? spec : undefined;
+}
+
+/** Split is a payload cut at its first NUL byte: the JSON text and the attachment after it, if any. */
+export interface Split {
+  text: Uint8Array;
+  attachment: Uint8Array | undefined;
+}
+
+/**
+ * splitAttachment cuts a payload into its JSON text and its attachment (core/protocol doc.go,
+ * “Framing”): JSON text never holds a NUL byte, so the first one ends it. Both are views of
+ * payload. It returns the reason when the attachment is empty (zero bytes are sent as none).
+ */
+export function splitAttachment(payload: Uint8Array): Split | string {
+  const i = TypedArrayPrototypeIndexOf(payload, 0);
+  if (i < 0) return { text: payload, attachment: undefined };
+  if (i === TypedArrayLength(payload) - 1) return 'the payload ends with the NUL byte of an empty attachment (zero bytes are sent as no attachment)';
+  return { text: TypedArrayPrototypeSubarray(payload, 0, i), attachment: TypedArrayPrototypeSubarray(payload, i + 1) };
+}
+
+/**
+ * attachmentReason returns null when msg, which validateMessage accepted with the same
+ * direction and answers, may carry an attachment, else the reason: only a success result the
+ * core sends may, to a method whose result_attachment is set (a late answer, whose method is
+ * unknown, keeps it for the receiver to drop).
+ */
+export function attachmentReason(msg: Rec, direction: Direction, answers?: AnswerLookup): string | null {
+  if (direction === 'host_to_core') return 'a host sends no attachment (a NUL byte after the JSON text)';
+  if (typeof msg.method === 'string' || !has(msg, 'result')) return 'only a success result carries an attachment (a NUL byte after the JSON text)';
+  const method = answers !== undefined && isUint(msg.id) ? answers(msg.id) : undefined;
+  if (method === undefined) return null;
+  return METHODS[method]?.result_attachment === true ? null : `the result of ${method} carries no attachment (a NUL byte after the JSON text)`;
 }
 
 /**

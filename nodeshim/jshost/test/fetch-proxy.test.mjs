@@ -10,7 +10,8 @@ import { IS_BUN, plugin, runtimeArgs, test, withCore } from './harness.mjs';
 const TICKET = 'tkt-' + 'F'.repeat(40);
 const entry = plugin('fetch-proxy-probe', 'index.mjs');
 const MiB = 1 << 20;
-const b64 = (s) => Buffer.from(s).toString('base64');
+/** chunk is a net/read answer: eof, and the body's bytes as its attachment. */
+const chunk = (bytes, eof) => ({ result: { eof }, attachment: Buffer.from(bytes) });
 const head = (o = {}) => ({ status: 200, status_text: 'OK', headers: [{ name: 'content-type', value: 'text/plain' }], url: 'https://api.example.com/final', redirected: false, ...o });
 const proxied = { init: { fetch_proxy: true } };
 
@@ -24,10 +25,10 @@ async function probe(core, args, extra = { ticket: TICKET }) {
 const sent = (core, method) => core.messages.filter((m) => m.method === method);
 
 test('a GET carries owner, ticket and headers, and its body is pulled in two net/read', async () => {
-  const reads = [{ data: b64('hello '), eof: false }, { data: b64('world'), eof: true }];
+  const reads = [chunk('hello ', false), chunk('world', true)];
   const net = (method) => {
     if (method === 'net/fetch') return { result: head({ headers: [{ name: 'content-type', value: 'text/plain' }, { name: 'x-a', value: '1' }], redirected: true }) };
-    if (method === 'net/read') return { result: reads.shift() };
+    if (method === 'net/read') return reads.shift();
     return { result: {} };
   };
   await withCore({ ...proxied, net }, async (core) => {
@@ -42,14 +43,14 @@ test('a GET carries owner, ticket and headers, and its body is pulled in two net
     const [f] = sent(core, 'net/fetch');
     assert.deepEqual(f.params, {
       owner, request_id: f.params.request_id, ticket: TICKET, method: 'GET', url: 'https://api.example.com/start?q=1',
-      headers: [{ name: 'accept', value: 'text/plain' }, { name: 'x-probe', value: 'yes' }],
+      headers: [{ name: 'accept', value: 'text/plain' }, { name: 'x-probe', value: 'yes' }], max_bytes: MiB,
     });
     const rs = sent(core, 'net/read');
     assert.equal(rs.length, 2);
     for (const m of rs) assert.deepEqual(m.params, { owner, request_id: f.params.request_id, max_bytes: MiB });
     assert.equal(sent(core, 'net/close').length, 0, 'after eof the core has forgotten the exchange');
     // outside a tool call with a ticket: no ticket
-    reads.push({ data: b64('again'), eof: true }, { data: '', eof: true });
+    reads.push(chunk('again', true), chunk('', true));
     await probe(core, { mode: 'get', url: 'https://api.example.com/x' }, {});
     assert.equal(sent(core, 'net/fetch')[1].params.ticket, undefined);
   });
@@ -58,7 +59,7 @@ test('a GET carries owner, ticket and headers, and its body is pulled in two net
 test("a command's fetch carries its ticket too", async () => {
   const net = (method) => {
     if (method === 'net/fetch') return { result: head() };
-    if (method === 'net/read') return { result: { data: b64('from a command'), eof: true } };
+    if (method === 'net/read') return chunk('from a command', true);
     return { result: {} };
   };
   await withCore({ ...proxied, net }, async (core) => {
@@ -73,7 +74,7 @@ test("a command's fetch carries its ticket too", async () => {
 test('a gzip body is decoded as the platform decodes it, and the header stays', async () => {
   const net = (method) => {
     if (method === 'net/fetch') return { result: head({ headers: [{ name: 'content-encoding', value: 'gzip' }] }) };
-    if (method === 'net/read') return { result: { data: gzipSync('hello gzip').toString('base64'), eof: true } };
+    if (method === 'net/read') return chunk(gzipSync('hello gzip'), true);
     return { result: {} };
   };
   await withCore({ ...proxied, net }, async (core) => {
@@ -122,7 +123,7 @@ test('a 3 MiB streamed POST: 1 MiB in net/fetch, the rest in net/write one at a 
       if (params.end) setTimeout(headAnswer, 10);
       return { result: {} };
     }
-    if (method === 'net/read') return { result: { data: b64(`got ${body.reduce((n, b) => n + b.length, 0)}`), eof: true } };
+    if (method === 'net/read') return chunk(`got ${body.reduce((n, b) => n + b.length, 0)}`, true);
     return { result: {} };
   };
   await withCore({ ...proxied, net }, async (core) => {
@@ -149,7 +150,7 @@ test('a FormData body travels whole, as the platform encodes it', async () => {
       upload = params;
       return { result: head() };
     }
-    if (method === 'net/read') return { result: { data: '', eof: true } };
+    if (method === 'net/read') return chunk('', true);
     return { result: {} };
   };
   await withCore({ ...proxied, net }, async (core) => {
@@ -193,7 +194,7 @@ test('an abort while a net/read is pending cancels it, closes the exchange and e
   let n = 0;
   const net = (method) => {
     if (method === 'net/fetch') return { result: head() };
-    if (method === 'net/read') return n++ === 0 ? { result: { data: b64('first'), eof: false } } : 'never';
+    if (method === 'net/read') return n++ === 0 ? chunk('first', false) : 'never';
     return { result: {} };
   };
   await withCore({ ...proxied, net }, async (core) => {
@@ -211,7 +212,7 @@ test('an abort while a net/read is pending cancels it, closes the exchange and e
 test('a body cancelled by the plugin sends net/close', async () => {
   const net = (method) => {
     if (method === 'net/fetch') return { result: head() };
-    if (method === 'net/read') return { result: { data: b64('0123456789'), eof: false } };
+    if (method === 'net/read') return chunk('0123456789', false);
     return { result: {} };
   };
   await withCore({ ...proxied, net }, async (core) => {

@@ -7,14 +7,24 @@ import { test } from './harness.mjs';
 import { RpcPeer } from '../src/rpc.ts';
 import { ownerContext } from '../src/owner.ts';
 import { makeFetch } from '../src/net/fetch.ts';
-import { Chunker, fromBase64, NET_MAX_CHUNK } from '../src/net/chunks.ts';
+import { Chunker, NET_MAX_CHUNK } from '../src/net/chunks.ts';
 
 const MiB = 1 << 20;
 const owner = { ref: { plugin_id: 'unit', generation: 1, owner_token: 'a'.repeat(64) }, pluginName: 'unit', state: 'active', entries: [], entryDirs: [], registrations: new Set(), history: [] };
 const head = (o = {}) => ({ status: 200, status_text: 'OK', headers: [], url: 'https://api.example.com/', redirected: false, ...o });
 
-/** proxy is a proxied fetch whose net/* requests answer(msg) answers; sent is every message. */
-function proxy(answer) {
+/** payload is the bytes of message a, with a's attachment (when not empty) after a NUL byte. */
+function payload(id, a) {
+  const { attachment, ...rest } = a;
+  const text = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, ...rest }));
+  return attachment?.length > 0 ? Buffer.concat([text, Buffer.from([0]), attachment]) : text;
+}
+
+/**
+ * proxy is a proxied fetch whose net/* requests answer(msg) answers ({result, attachment?},
+ * {error}, 'never' or a payload's raw bytes); sent is every message, fatal every fatal reason.
+ */
+function proxy(answer, { onFatal = (reason) => { throw new Error(reason); } } = {}) {
   const sent = [];
   const peer = new RpcPeer({
     tier: 'plugin',
@@ -23,12 +33,12 @@ function proxy(answer) {
       sent.push(msg);
       if (msg.method === undefined || msg.id === undefined) return;
       Promise.resolve(answer(msg)).then((a) => {
-        if (a !== 'never') setImmediate(() => peer.receive(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: msg.id, ...a }))));
+        if (a !== 'never') setImmediate(() => peer.receive(Buffer.isBuffer(a) ? a : payload(msg.id, a)));
       });
     },
     onRequest: () => ({}),
     onNotification: () => {},
-    onFatal: (reason) => { throw new Error(reason); },
+    onFatal,
   });
   const platform = { fetch: globalThis.fetch, Request, Response, Headers };
   const f = makeFetch(peer, platform);
@@ -36,7 +46,7 @@ function proxy(answer) {
 }
 
 const methods = (sent) => sent.map((m) => m.method ?? 'answer');
-const okBody = (msg) => (msg.method === 'net/read' ? { result: { data: '', eof: true } } : msg.method === 'net/fetch' ? { result: head() } : { result: {} });
+const okBody = (msg) => (msg.method === 'net/read' ? { result: { eof: true } } : msg.method === 'net/fetch' ? { result: head() } : { result: {} });
 const bytes = (n) => new Uint8Array(n).fill(7);
 
 test('fetch outside plugin code is a TypeError and sends nothing', async () => {
@@ -112,7 +122,7 @@ test('a net/read error mid-body errors the stream with TypeError("terminated") a
   const p = proxy((msg) => {
     if (msg.method === 'net/fetch') return { result: head() };
     if (msg.method === 'net/read') {
-      return reads++ === 0 ? { result: { data: Buffer.from('part').toString('base64'), eof: false } }
+      return reads++ === 0 ? { result: { eof: false }, attachment: Buffer.from('part') }
         : { error: { code: -32002, message: 'the response of https://api.example.com passed its 64 MiB cap', data: { reason: 'too_large', origin: 'https://api.example.com' } } };
     }
     return { result: {} };
@@ -139,10 +149,31 @@ test('a 204 has a null body and closes the exchange; redirect: "error" refuses a
   assert.equal(q.sent.filter((m) => m.method === 'net/close').length, 1);
 });
 
-test('fromBase64 gives a plain Uint8Array of its own memory; Chunker cuts unaligned pieces', async () => {
-  const b = fromBase64(Buffer.from('abc').toString('base64'));
+test('a body chunk is the attachment, a plain Uint8Array of its own memory; Chunker cuts unaligned pieces', async () => {
+  const p = proxy((msg) => {
+    if (msg.method !== 'net/read') return msg.method === 'net/fetch' ? { result: head() } : { result: {} };
+    const bytes = payload(msg.id, { result: { eof: true }, attachment: Buffer.from('abc') });
+    const shared = Buffer.alloc(bytes.length + 16, 0x55); // a payload in memory shared with other bytes, as a pool's
+    bytes.copy(shared, 8);
+    return shared.subarray(8, 8 + bytes.length);
+  });
+  const r = await p.fetch('https://api.example.com/');
+  const { value: b } = await r.body.getReader().read();
   assert.equal(b.constructor, Uint8Array);
-  assert.equal(b.buffer.byteLength, 3, 'not a view of a shared pool');
+  assert.equal(Buffer.from(b).toString(), 'abc');
+  assert.equal(b.buffer.byteLength, 3, 'copied out of a payload that shares its memory');
+  // a payload with memory of its own (as the frame decoder's): the chunk is a view of it, and its
+  // buffer holds nothing but zeros (the wiped JSON text) and the chunk
+  const q = proxy((msg) => {
+    if (msg.method !== 'net/read') return msg.method === 'net/fetch' ? { result: head() } : { result: {} };
+    const bytes = payload(msg.id, { result: { eof: true }, attachment: Buffer.from('xyz') });
+    return Buffer.from(new Uint8Array(bytes).buffer); // a Buffer over its own ArrayBuffer, exactly its size
+  });
+  const { value: v } = await (await q.fetch('https://api.example.com/')).body.getReader().read();
+  assert.equal(v.constructor, Uint8Array);
+  assert.equal(Buffer.from(v).toString(), 'xyz');
+  assert.equal(v.byteOffset + v.length, v.buffer.byteLength);
+  assert.ok(new Uint8Array(v.buffer, 0, v.byteOffset).every((x) => x === 0), 'the JSON text before it is wiped');
   const pieces = [bytes(700 * 1024), bytes(700 * 1024), bytes(100)];
   const c = new Chunker(new ReadableStream({ pull(ctl) { const p = pieces.shift(); if (p) ctl.enqueue(p); else ctl.close(); } }));
   const a = await c.take();
@@ -160,4 +191,48 @@ test('an error says its causes: fetch failed names the refusal', async () => {
   const deep = new Error('1', { cause: new Error('2', { cause: new Error('3', { cause: new Error('4', { cause: new Error('5') }) }) }) });
   assert.equal(describeError(deep), 'Error: 1; cause: Error: 2; cause: Error: 3; cause: Error: 4');
   assert.equal(describeError(new Error('x', { cause: 'plain' })), 'Error: x; cause: Error: plain');
+});
+
+test('an attachment anywhere but on a net/fetch or net/read result, or an empty one, is fatal', async () => {
+  const cases = [
+    ['net/close', (id) => payload(id, { result: {}, attachment: Buffer.from('x') }), 'the result of net/close carries no attachment'],
+    ['net/read', (id) => payload(id, { error: { code: -32002, message: 'no' }, attachment: Buffer.from('x') }), 'only a success result carries an attachment'],
+    ['net/read', (id) => Buffer.concat([payload(id, { result: { eof: true } }), Buffer.from([0])]), 'empty attachment'],
+  ];
+  for (const [method, answer, want] of cases) {
+    const fatal = [];
+    const p = proxy((msg) => (msg.method === method ? answer(msg.id) : msg.method === 'net/fetch' ? { result: head() } : 'never'),
+      { onFatal: (reason) => { fatal.push(reason); } });
+    const r = await p.fetch('https://api.example.com/');
+    if (method === 'net/close') await r.body.cancel();
+    else r.arrayBuffer().catch(() => {});
+    for (let i = 0; i < 100 && fatal.length === 0; i++) await new Promise((res) => setTimeout(res, 5));
+    assert.equal(fatal.length, 1, `${method}: ${want}`);
+    assert.match(fatal[0], new RegExp(`^protocol error: .*${want}`));
+  }
+});
+
+test('the head brings the first bytes: all of a small body (eof) with no net/read, else the rest follows', async () => {
+  const whole = proxy((msg) => (msg.method === 'net/fetch' ? { result: head({ eof: true }), attachment: Buffer.from('all of it') } : { result: {} }));
+  const r = await whole.fetch('https://api.example.com/');
+  assert.equal(await r.text(), 'all of it');
+  const f = whole.sent.find((m) => m.method === 'net/fetch');
+  assert.equal(f.params.max_bytes, MiB);
+  assert.deepEqual(methods(whole.sent).filter((m) => m.startsWith('net/')), ['net/fetch'], 'no net/read, and no net/close after eof');
+
+  const part = proxy((msg) => (msg.method === 'net/fetch' ? { result: head(), attachment: Buffer.from('first ') }
+    : msg.method === 'net/read' ? { result: { eof: true }, attachment: Buffer.from('rest') } : { result: {} }));
+  const q = await part.fetch('https://api.example.com/');
+  assert.equal(part.sent.filter((m) => m.method === 'net/read').length, 0, 'nothing is read before the plugin reads');
+  assert.equal(await q.text(), 'first rest');
+  assert.deepEqual(methods(part.sent).filter((m) => m.startsWith('net/')), ['net/fetch', 'net/read']);
+
+  const empty = proxy((msg) => (msg.method === 'net/fetch' ? { result: head({ status: 204, status_text: 'No Content', eof: true }) } : { result: {} }));
+  const e = await empty.fetch('https://api.example.com/', { method: 'DELETE' });
+  assert.equal(e.body, null);
+  assert.deepEqual(methods(empty.sent).filter((m) => m.startsWith('net/')), ['net/fetch'], 'the core forgot it at eof: no net/close');
+
+  const h = proxy((msg) => (msg.method === 'net/fetch' ? { result: head() } : { result: {} }));
+  await h.fetch('https://api.example.com/', { method: 'HEAD' });
+  assert.equal(h.sent.find((m) => m.method === 'net/fetch').params.max_bytes, undefined, 'a HEAD asks for no body');
 });

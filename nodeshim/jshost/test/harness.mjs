@@ -42,8 +42,13 @@ export function sha256File(path) {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-export function frame(obj) {
-  const payload = Buffer.from(typeof obj === 'string' ? obj : JSON.stringify(obj), 'utf8');
+/**
+ * frame is one CWX1 frame of obj (a message, or its JSON text); a non-empty attachment follows
+ * the JSON text after a NUL byte (core/protocol doc.go, “Framing”).
+ */
+export function frame(obj, attachment) {
+  const text = Buffer.from(typeof obj === 'string' ? obj : JSON.stringify(obj), 'utf8');
+  const payload = attachment?.length > 0 ? Buffer.concat([text, Buffer.from([0]), attachment]) : text;
   const h = Buffer.alloc(8);
   h.write('CWX1', 0, 'ascii');
   h.writeUInt32LE(payload.length, 4);
@@ -62,7 +67,7 @@ export class FakeCore {
    * @param {(spec: object, params: object) => object} [o.admit] answer for registry/register
    * @param {(params: object, id: number) => object} [o.coreCall] answer for core/call: {result}, {error} or 'never'
    * @param {(params: object, id: number) => object} [o.userAsk] answer for user/ask: {result} or {error}
-   * @param {(method: string, params: object, id: number) => object} [o.net] answer for net/*: {result}, {error}, 'never', or a promise of one
+   * @param {(method: string, params: object, id: number) => object} [o.net] answer for net/*: {result, attachment?}, {error}, 'never', or a promise of one
    * @param {object} [o.init] extra host/initialize params (fetch_proxy)
    * @param {string[]} [o.args] extra host argv
    * @param {object} [o.env] extra env
@@ -122,7 +127,9 @@ export class FakeCore {
       this.write({ jsonrpc: '2.0', id: msg.id, ...answer });
     } else if (msg.method?.startsWith('net/') && msg.id !== undefined && this.o.net) {
       Promise.resolve(this.o.net(msg.method, msg.params, msg.id)).then((answer) => {
-        if (answer !== 'never') this.write({ jsonrpc: '2.0', id: msg.id, ...answer });
+        if (answer === 'never') return;
+        const { attachment, ...rest } = answer; // {result, attachment?}: the bytes after the JSON text
+        this.write(frame({ jsonrpc: '2.0', id: msg.id, ...rest }, attachment));
       });
     } else if (msg.method === 'registry/unregister' || msg.method === 'core/call') {
       this.write({ jsonrpc: '2.0', id: msg.id, result: {} });

@@ -107,6 +107,26 @@ test('frame codec round trip, split input, errors', () => {
   assert.throws(() => encodeFrame(Buffer.alloc(33554433)), /exceeds/);
 });
 
+test('the frame decoder fills a large payload as its pieces arrive and wipes each piece', () => {
+  const body = Buffer.alloc(300 * 1024 + 7);
+  for (let i = 0; i < body.length; i++) body[i] = i % 251;
+  const all = Buffer.concat([encodeFrame(body), encodeFrame(Buffer.alloc(0)), encodeFrame(Buffer.from('{}'))]);
+  const d = new FrameDecoder();
+  const out = [];
+  for (let at = 0; at < all.length; at += 65536) {
+    const piece = new Uint8Array(all.subarray(at, at + 65536));
+    out.push(...d.push(piece));
+    assert.ok(piece.every((b) => b === 0), 'the piece is wiped once copied');
+    if (at + 65536 < body.length) assert.equal(d.midFrame(), true);
+  }
+  assert.deepEqual(out.map((p) => p.length), [body.length, 0, 2]);
+  assert.ok(out[0].equals(body));
+  assert.equal(out[0].buffer.byteLength, body.length, 'a payload has memory of its own');
+  assert.equal(d.midFrame(), false);
+  const tooLarge = Buffer.from('CWX1\u0000\u0000\u0000\u0003', 'latin1');
+  assert.throws(() => new FrameDecoder().push(tooLarge), /exceeds the 33554432-byte limit/);
+});
+
 test('a result frame is JSON.stringify framed, big plain texts copied in as they are', () => {
   const big = (c) => c.repeat(Math.ceil((BIG_TEXT + 1) / c.length));
   const answer = (...texts) => ({ jsonrpc: '2.0', id: 9, result: { content: texts.map((text) => ({ type: 'text', text })), is_error: false } });

@@ -1,5 +1,6 @@
-// Body bytes on the wire of the fetch proxy: base64 both ways, at most NET_MAX_CHUNK decoded
-// bytes per net/fetch body, net/write and net/read (core/protocol doc.go, “The fetch proxy”).
+// Body bytes on the wire of the fetch proxy: a request body goes base64, at most NET_MAX_CHUNK
+// decoded bytes per net/fetch body and net/write; a response body comes as the attachment of
+// each net/read result, at most NET_MAX_CHUNK bytes (core/protocol doc.go, “The fetch proxy”).
 import { BufferAllocUnsafeSlow, TypedArrayLength, TypedArrayPrototypeSet, TypedArrayPrototypeSubarray } from '../primordials.ts';
 
 /** NET_MAX_CHUNK is protocol.NetMaxChunk (core/protocol/methods.go): 1 MiB. */
@@ -8,17 +9,6 @@ export const NET_MAX_CHUNK = 1 << 20;
 /** toBase64 is the base64 of bytes. */
 export function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-}
-
-/**
- * fromBase64 decodes data into a plain Uint8Array of its own memory: never a view of
- * Buffer's shared pool, whose other bytes a plugin would reach through `.buffer`.
- */
-export function fromBase64(data: string): Uint8Array {
-  const decoded = Buffer.from(data, 'base64');
-  const out = new Uint8Array(TypedArrayLength(decoded));
-  TypedArrayPrototypeSet(out, decoded, 0);
-  return out;
 }
 
 /** Chunk is the next piece of a request body; last says nothing follows it. */

@@ -28,11 +28,12 @@
 // are immutable).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ErrorCode, type HTTPHeader, type NetFetchParams, type NetResponseHead, type OwnerRef } from '../protocol.generated.ts';
+import type { Attached } from '../messages.ts';
 import { RpcError, type RpcPeer } from '../rpc.ts';
 import { ownerContext, type OwnerRecord } from '../owner.ts';
 import { isPlainObject } from '../validate.ts';
 import { ReflectApply } from '../primordials.ts';
-import { Chunker, fromBase64, NET_MAX_CHUNK, toBase64 } from './chunks.ts';
+import { Chunker, NET_MAX_CHUNK, toBase64 } from './chunks.ts';
 
 /** FetchProxyError is the cause of a failed fetch: what the core (or the channel) said. */
 export class FetchProxyError extends Error {
@@ -165,6 +166,10 @@ class Exchange {
   /** internal aborts the pending net/* request ($/cancel) when the plugin's signal aborts. */
   private readonly internal = new AbortController();
   private body: ReadableStreamDefaultController<Uint8Array> | undefined;
+  /** first is the body's first bytes, which came with the head, until the plugin reads them. */
+  private first: Uint8Array | undefined;
+  /** whole says the head brought all of the body (eof): nothing is read after first. */
+  private whole = false;
   private chunker: Chunker | undefined;
   private readonly onAbort = () => this.abort();
 
@@ -192,8 +197,9 @@ class Exchange {
   }
 
   /** send is net/fetch, with the body's rest in net/write while the head is awaited. */
-  private async send(request: Request, ticket: string | undefined): Promise<NetResponseHead> {
+  private async send(request: Request, ticket: string | undefined): Promise<NetResponseHead & Attached> {
     const params: NetFetchParams = { owner: this.owner, request_id: this.id, method: request.method, url: request.url, headers: headerList(request.headers) };
+    if (request.method !== 'HEAD') params.max_bytes = NET_MAX_CHUNK; // the body's first bytes with the head: one round trip less
     if (ticket !== undefined) params.ticket = ticket;
     const body = request.body;
     let streamed = false;
@@ -225,7 +231,9 @@ class Exchange {
     }
   }
 
-  private respond(request: Request, head: NetResponseHead): Response {
+  private respond(request: Request, head: NetResponseHead & Attached): Response {
+    if (head.eof === true) this.whole = this.open.done = true; // the whole body came with the head: the core forgot the exchange
+    if (head.attachment.byteLength > 0) this.first = head.attachment;
     if (head.redirected && request.redirect === 'error') {
       throw failed(new FetchProxyError('the response was redirected and the request says redirect: "error"', 'redirect'));
     }
@@ -237,7 +245,7 @@ class Exchange {
     const response = new this.platform.Response(body, { status: head.status, statusText: head.status_text, headers });
     describe(response, head);
     if (body === null) this.finish();
-    else this.closer.register(body, this.open, this.open); // the stream, which outlives its Response when the plugin keeps only the body
+    else if (!this.open.done) this.closer.register(body, this.open, this.open); // the stream, which outlives its Response when the plugin keeps only the body
     return response;
   }
 
@@ -256,12 +264,21 @@ class Exchange {
   }
 
   private async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    const first = this.first;
+    if (first !== undefined || this.whole) { // the bytes that came with the head, all of the body when it said eof
+      this.first = undefined;
+      if (first !== undefined) controller.enqueue(first);
+      if (!this.whole) return;
+      this.finish();
+      controller.close();
+      return;
+    }
     for (;;) {
       let data: Uint8Array;
       let eof: boolean;
       try {
         const chunk = await this.rpc.request('net/read', { owner: this.owner, request_id: this.id, max_bytes: NET_MAX_CHUNK }, this.internal.signal);
-        data = fromBase64(chunk.data);
+        data = chunk.attachment; // the body's bytes, in memory of their own (rpc.ts)
         eof = chunk.eof;
       } catch (err) {
         if (this.open.done) return; // cancelled or aborted meanwhile: the stream already says so
