@@ -1539,7 +1539,7 @@ function cut(s, max) {
   return bytes.subarray(0, end2).toString("utf8");
 }
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
+// node_modules/@deepseek-ai/cordis/lib/index.js
 var lib_exports2 = {};
 __export(lib_exports2, {
   Context: () => Context,
@@ -1570,7 +1570,7 @@ __export(lib_exports2, {
   withProps: () => withProps
 });
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cosmokit/lib/index.js
+// node_modules/@deepseek-ai/cosmokit/lib/index.js
 var lib_exports = {};
 __export(lib_exports, {
   Binary: () => Binary,
@@ -1955,7 +1955,7 @@ var Time;
   Time2.template = template;
 })(Time || (Time = {}));
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/cordis/lib/index.js
+// node_modules/@deepseek-ai/cordis/lib/index.js
 var DisposableList = class {
   sn = 0;
   map = /* @__PURE__ */ new Map();
@@ -4962,7 +4962,7 @@ var import_node_url3 = require("node:url");
 // src/dsh/resolve.ts
 var nodeModule2 = __toESM(require("node:module"), 1);
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/schemastery/lib/index.mjs
+// node_modules/@deepseek-ai/schemastery/lib/index.mjs
 var lib_exports3 = {};
 __export(lib_exports3, {
   default: () => Schema
@@ -5607,7 +5607,7 @@ defineMethod("transform", [
   "preserve"
 ], ({ inner }, isInner) => inner.toString(isInner));
 
-// ../../../main/nodeshim/jshost/node_modules/@deepseek-ai/dsh-util-values/lib/index.js
+// node_modules/@deepseek-ai/dsh-util-values/lib/index.js
 var lib_exports4 = {};
 __export(lib_exports4, {
   assertNever: () => assertNever,
