@@ -7904,7 +7904,18 @@ function snapshotImporter() {
   if (typeof f !== "function") throw new TypeError("the snapshot importer did not compile to a function");
   return (specifier) => Promise.resolve(Reflect.apply(f, void 0, [specifier]));
 }
+function quietImporterWarning() {
+  const emit = process.emitWarning;
+  const quiet = (...args) => {
+    const w = args[0];
+    const text = typeof w === "string" ? w : w instanceof Error ? w.message : "";
+    if (text.includes("USE_MAIN_CONTEXT_DEFAULT_LOADER")) return;
+    Reflect.apply(emit, process, args);
+  };
+  Object.defineProperty(process, "emitWarning", { value: quiet, writable: true, configurable: true });
+}
 import_node_v8.startupSnapshot.setDeserializeMainFunction(() => {
+  quietImporterWarning();
   setImporter(snapshotImporter());
   start2(SOURCE_SHA256);
 });

@@ -30,7 +30,24 @@ function snapshotImporter(): (specifier: string) => Promise<unknown> {
   return (specifier) => Promise.resolve(Reflect.apply(f, undefined, [specifier]));
 }
 
+/**
+ * quietImporterWarning drops the one ExperimentalWarning Node emits at the importer's first
+ * import (USE_MAIN_CONTEXT_DEFAULT_LOADER is experimental in Node 22), which would otherwise be
+ * a log line of every start; every other warning passes.
+ */
+function quietImporterWarning(): void {
+  const emit = process.emitWarning;
+  const quiet = (...args: unknown[]): void => {
+    const w = args[0];
+    const text = typeof w === 'string' ? w : w instanceof Error ? w.message : '';
+    if (text.includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+    Reflect.apply(emit, process, args);
+  };
+  Object.defineProperty(process, 'emitWarning', { value: quiet, writable: true, configurable: true });
+}
+
 startupSnapshot.setDeserializeMainFunction(() => {
+  quietImporterWarning();
   setImporter(snapshotImporter());
   start(SOURCE_SHA256);
 });
