@@ -37,6 +37,11 @@ func (w mainWithShim) Run() int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	defer func() {
+		if seed.dir != "" {
+			_ = os.RemoveAll(seed.dir)
+		}
+	}()
 	cwxBin = filepath.Join(dir, "cwx")
 	if err := testenv.BuildCWXAt(cwxBin); err != nil {
 		fmt.Fprintln(os.Stderr, "build the cwx binary for the shim:", err)
@@ -80,6 +85,9 @@ func newEnv(t testing.TB, rt testenv.Runtime) *env {
 	t.Helper()
 	e := &env{t: t, rt: rt, home: t.TempDir()}
 	e.writeConfig("")
+	if rt.Name == "node" {
+		seedSnapshot(t, e.home, rt.Path)
+	}
 	provided, err := jshost.Provided()
 	if err != nil {
 		t.Fatal(err)

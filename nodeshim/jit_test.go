@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 // spawnHelper runs the probe the way the shim runs a runtime (default memory limit) and copies
 // its output.
 func spawnHelper(bun string) int {
-	p, err := spawn([]string{bun, "-e", jitProbe}, []string{"PATH=/usr/bin:/bin"}, "", 0, nil)
+	p, err := spawn([]string{bun, "-e", jitProbe}, []string{"PATH=/usr/bin:/bin"}, "", 0, nil, nil)
 	if err != nil {
 		_, _ = io.WriteString(os.Stderr, err.Error()+"\n")
 		return 2

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -58,6 +59,7 @@ func Main(args []string) int {
 	}
 	sd := newShutdown(log, joinGrace)
 	s := newServer(log, *tier, sd)
+	s.snapshot = takeSnapshot()
 	// Registered before the handshake, so a SIGTERM never finds the default action (death
 	// without cleanup), and never unregistered: a SIGTERM during another trigger's cleanup
 	// changes nothing.
@@ -97,6 +99,16 @@ func envOr(k, def string) string {
 		return v
 	}
 	return def
+}
+
+// takeSnapshot takes the startup snapshot's descriptor when the core passed one (fd 4), so
+// that only the runtime inherits it, as its fd 7; nil without one.
+func takeSnapshot() *os.File {
+	if os.Getenv(shared.SnapshotEnv) != strconv.Itoa(shared.SnapshotFD) {
+		return nil
+	}
+	syscall.CloseOnExec(shared.SnapshotFD) // passed on explicitly, by spawn
+	return os.NewFile(shared.SnapshotFD, "snapshot")
 }
 
 // watchLifeline starts the lifeline's reader when the core gave the shim one (fd 3).

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -44,15 +46,35 @@ type proc struct {
 const (
 	runtimeChanIn  = 3
 	runtimeChanOut = 4
+	// runtimeSnapshotFD is the runtime's startup snapshot, read as --snapshot-blob
+	// /proc/self/fd/7 (core/runtime's SnapshotFD; ARCHITECTURE.md, “Host snapshot”).
+	runtimeSnapshotFD = 7
 )
+
+// snapshotArg is how a launch plan names the runtime's snapshot descriptor.
+var snapshotArg = "/proc/self/fd/" + strconv.Itoa(runtimeSnapshotFD)
+
+// withSnapshot puts snapshot at runtimeSnapshotFD in files (the exec helper's ExtraFiles,
+// which start at fd 3) when argv names it (the core verified it then); the slots in between
+// stay closed. Unchanged otherwise: a runtime never holds a snapshot it was not told to read.
+func withSnapshot(files []*os.File, snapshot *os.File, argv []string) []*os.File {
+	if snapshot == nil || !slices.Contains(argv, snapshotArg) {
+		return files
+	}
+	out := make([]*os.File, runtimeSnapshotFD-3+1)
+	copy(out, files)
+	out[runtimeSnapshotFD-3] = snapshot
+	return out
+}
 
 // spawn starts the runtime through the exec helper, which sets RLIMIT_DATA on itself and
 // then becomes the runtime, so the limit binds the runtime from its first instruction and
 // never the shim. The fork happens on a goroutine locked to its OS thread that stays alive
 // until the runtime has been reaped, so the death signal (which Linux ties to the forking
 // thread; see runtimeProcAttr) fires only when the shim itself dies. A sandboxed plan's
-// seccomp filter is handed to bubblewrap on sandboxSeccompFD.
-func spawn(argv, env []string, dir string, limit uint64, filter []byte) (*proc, error) {
+// seccomp filter is handed to bubblewrap on sandboxSeccompFD, and a startup snapshot the
+// core passed to the runtime on runtimeSnapshotFD.
+func spawn(argv, env []string, dir string, limit uint64, filter []byte, snapshot *os.File) (*proc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("launch plan has an empty argv")
 	}
@@ -92,7 +114,7 @@ func spawn(argv, env []string, dir string, limit uint64, filter []byte) (*proc, 
 	cmd := &exec.Cmd{
 		Path: exe, Args: helperArgv(exe, lim, argv), Env: helperEnv(env), Dir: dir,
 		Stdout: child[2], Stderr: child[2], // Stdin nil: /dev/null
-		ExtraFiles:  helperFiles(child[0], child[1], child[3], child[4]),
+		ExtraFiles:  withSnapshot(helperFiles(child[0], child[1], child[3], child[4]), snapshot, argv),
 		SysProcAttr: runtimeProcAttr(),
 	}
 	started := make(chan error, 1)

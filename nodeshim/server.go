@@ -43,6 +43,7 @@ type server struct {
 	reported chan struct{} // closed after the Exit event was sent (or the channel ended)
 	repOnce  sync.Once
 	stderr   *ring
+	snapshot *os.File // the startup snapshot the core passed, the runtime's fd 7; nil without one
 }
 
 func newServer(log hclog.Logger, tier string, sd *shutdown) *server {
@@ -85,7 +86,7 @@ func (s *server) Start(_ context.Context, req *shimv1.StartRequest) (*shimv1.Sta
 	if err != nil {
 		return nil, err
 	}
-	p, err := spawn(plan.Argv, runtimeEnv(plan.Env, os.Getpid()), plan.Dir, plan.MemoryLimitBytes, plan.SeccompFilter)
+	p, err := spawn(plan.Argv, runtimeEnv(plan.Env, os.Getpid()), plan.Dir, plan.MemoryLimitBytes, plan.SeccompFilter, s.snapshot)
 	if err == nil {
 		s.sd.Go(func() {
 			defer close(p.stderrDone)

@@ -47,6 +47,11 @@ const (
 	// sets LifelineEnv=3 when it passes one.
 	LifelineFD  = 3
 	LifelineEnv = "CWX_SHIM_LIFELINE"
+	// SnapshotFD is the shim's descriptor holding a Node startup snapshot the core opened and
+	// verified (ARCHITECTURE.md, “Host snapshot”); the core sets SnapshotEnv=4 when it passes
+	// one, and the shim hands it to the runtime as its fd 7 (core/runtime's SnapshotFD).
+	SnapshotFD  = 4
+	SnapshotEnv = "CWX_SHIM_SNAPSHOT"
 	// MemoryLimitPhrase starts the exit reason the shim reports when the runtime died of
 	// running out of memory; the supervisor tests for it so it does not add its own hint twice.
 	MemoryLimitPhrase = "the runtime exceeded its memory limit"

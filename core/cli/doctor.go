@@ -19,6 +19,7 @@ import (
 	"github.com/cwx-dev/cwx/core/egress"
 	"github.com/cwx-dev/cwx/core/probecache"
 	jsruntime "github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/core/snapshot"
 )
 
 // DoctorReport is the --json output of `cwx doctor`.
@@ -54,6 +55,8 @@ type DoctorReport struct {
 	Isolation  string       `json:"isolation"`
 	Exceptions []string     `json:"isolation_exceptions,omitempty"`
 	Bundle     DoctorBundle `json:"bundle"`
+	// Snapshot is the Node startup snapshot of the host (ARCHITECTURE.md, “Host snapshot”).
+	Snapshot DoctorSnapshot `json:"snapshot"`
 	// ProbeCache is where other commands keep probe successes across processes
 	// ($CWX_HOME/cache/probes.json); doctor runs every probe afresh and never reads it. A
 	// sandbox probe that fails here removes the cached sandbox successes.
@@ -119,6 +122,53 @@ func pluginTierContainment(mode string, works bool) string {
 }
 
 // DoctorBundle describes the extension-host bundle embedded in this build.
+type DoctorSnapshot struct {
+	Mode string `json:"mode"` // [extension_host] snapshot: auto or off
+	// InUse is true when a snapshot is built for the chosen runtime and verifies: the next
+	// Node host starts from it.
+	InUse bool   `json:"in_use"`
+	Path  string `json:"path,omitempty"`
+	Bytes int64  `json:"bytes,omitempty"`
+	// VerifyMS is what its sha256 check took here, the cost of every start.
+	VerifyMS float64 `json:"verify_ms,omitempty"`
+	// Why says why no snapshot is used, or what the next start does about it.
+	Why string `json:"why,omitempty"`
+}
+
+// doctorSnapshot reports whether the next Node host of rt starts from a snapshot: doctor
+// verifies one already built and never builds one.
+func doctorSnapshot(home string, host config.ExtensionHost, rt *jsruntime.Runtime) DoctorSnapshot {
+	d := DoctorSnapshot{Mode: host.Snapshot}
+	if rt == nil {
+		d.Why = "no runtime"
+		return d
+	}
+	o, why := snapshot.For(home, host, *rt, bundle.EmbeddedSHA256())
+	if why != "" {
+		d.Why = why
+		return d
+	}
+	b, err := snapshot.Find(o)
+	if err != nil {
+		d.Why = "not built yet: the first Node host start builds it (once, about a second)"
+		return d
+	}
+	d.Path, d.Bytes = b.Path, b.Size
+	f, err := b.Open()
+	if err == nil {
+		var took time.Duration
+		took, err = b.Verify(f)
+		f.Close()
+		d.VerifyMS = float64(took.Microseconds()) / 1000
+	}
+	if err != nil {
+		d.Why = fmt.Sprintf("%v: never used; the next Node host start builds it again", err)
+		return d
+	}
+	d.InUse = true
+	return d
+}
+
 type DoctorBundle struct {
 	SHA256 string `json:"sha256"` // its digest, the one host/hello must report
 	Dir    string `json:"dir"`    // where it is materialized: $CWX_HOME/extension-host/<sha256>
@@ -236,6 +286,7 @@ func runDoctor(ctx context.Context) (DoctorReport, *jsruntime.NoRuntimeError, er
 		rep.Kernel = doctorChecks.kernel(host)
 	}
 	rep.Bundle = doctorBundle(home)
+	rep.Snapshot = doctorSnapshot(home, host, rep.Runtime)
 	rep.ProbeCache = probecache.Path(home)
 	for _, n := range cfg.MCPNames() {
 		s := cfg.MCP[n]
@@ -349,6 +400,11 @@ func printDoctor(w io.Writer, r DoctorReport) {
 		row("bundle", "sha256:%s (%s; the next start rewrites it)", bd.SHA256, bd.Problem)
 	default:
 		row("bundle", "sha256:%s (not materialized yet; the first tier start writes %s)", bd.SHA256, bd.Dir)
+	}
+	if sn := r.Snapshot; sn.InUse {
+		row("snapshot", "in use: %s (%d bytes, sha256 verified in %.1f ms; snapshot = %q)", sn.Path, sn.Bytes, sn.VerifyMS, sn.Mode)
+	} else if sn.Mode != "" {
+		row("snapshot", "not in use: %s (snapshot = %q)", sn.Why, sn.Mode)
 	}
 	for _, s := range r.MCPServers {
 		if s.URL != "" {

@@ -103,7 +103,18 @@ type ExtensionHost struct {
 	// Isolation is the default of every plugin: IsolationShared (one host for the plugin
 	// tier) or IsolationProcess (a host of its own per plugin).
 	Isolation string `json:"isolation"`
+	// Snapshot is SnapshotAuto (Node hosts start from a startup snapshot of the host bundle
+	// where one can be built and verified) or SnapshotOff (ARCHITECTURE.md, “Host snapshot”).
+	Snapshot string `json:"snapshot"`
 }
+
+// The values of [extension_host] snapshot.
+const (
+	SnapshotAuto = "auto" // Node hosts start from a verified startup snapshot when they can
+	SnapshotOff  = "off"  // every host starts from the bundle
+	// DefaultSnapshot is the snapshot mode when none is configured.
+	DefaultSnapshot = SnapshotAuto
+)
 
 // MemoryLimitBytes returns MemoryLimitMiB in bytes.
 func (e ExtensionHost) MemoryLimitBytes() uint64 { return uint64(e.MemoryLimitMiB) << 20 }
@@ -166,6 +177,7 @@ type hostTOML struct {
 	SandboxWork    *string  `toml:"sandbox_workspace"`
 	SandboxUID     *int64   `toml:"sandbox_uid"`
 	Isolation      *string  `toml:"isolation"`
+	Snapshot       *string  `toml:"snapshot"`
 }
 
 type pluginTOML struct {
@@ -261,7 +273,7 @@ func unknownKeys(md toml.MetaData) []string {
 // knownKeys are the keys of each core table, for the did-you-mean of an unknown key.
 var knownKeys = map[string][]string{
 	"":               {"extension_host", "plugins", "hooks_file", "mcp_servers_file", "hooks", "install", "mcp"},
-	"extension_host": {"runtime", "node", "bun", "memory_limit_mib", "approval", "sandbox", "bwrap", "deny_read", "sandbox_workspace", "sandbox_uid", "isolation"},
+	"extension_host": {"runtime", "node", "bun", "memory_limit_mib", "approval", "sandbox", "bwrap", "deny_read", "sandbox_workspace", "sandbox_uid", "isolation", "snapshot"},
 	"install":        {"npm_registry"},
 	"plugins":        {"isolation", "read", "network", "network_private", "headers", "confirm_hook_network", "config"},
 	"mcp":            {"command", "args", "env", "cwd", "url", "type", "headers", "allow_private", "approval", "tools", "timeout_s", "max_result_bytes"},
@@ -318,7 +330,7 @@ func editDistance(a, b string) int {
 func knownKeysHint(key string) string {
 	switch {
 	case strings.HasPrefix(key, "extension_host."):
-		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid, isolation"
+		return "[extension_host] knows runtime, node, bun, memory_limit_mib, approval, sandbox, bwrap, deny_read, sandbox_workspace, sandbox_uid, isolation, snapshot"
 	case strings.HasPrefix(key, "plugins."):
 		return `a [plugins."<id>"] table knows isolation, read, network, network_private, confirm_hook_network and the [plugins."<id>".config] and [plugins."<id>".headers."<origin>"] tables`
 	case strings.HasPrefix(key, "hooks."):
@@ -342,7 +354,7 @@ func decodeError(path string, err error) error {
 
 func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
 	out := ExtensionHost{Runtime: DefaultRuntime, MemoryLimitMiB: DefaultMemoryLimitMiB, Approval: DefaultApproval,
-		Sandbox: DefaultSandbox, SandboxWorkspace: WorkspaceNone, SandboxUID: DefaultSandboxUID, Isolation: IsolationShared}
+		Sandbox: DefaultSandbox, SandboxWorkspace: WorkspaceNone, SandboxUID: DefaultSandboxUID, Isolation: IsolationShared, Snapshot: DefaultSnapshot}
 	bad := func(key, reason string) error {
 		return &Error{Path: path, Key: "extension_host." + key, Reason: reason}
 	}
@@ -394,6 +406,12 @@ func resolveHost(path string, h hostTOML) (ExtensionHost, error) {
 			return out, bad("isolation", isolationReason(*h.Isolation))
 		}
 		out.Isolation = *h.Isolation
+	}
+	if h.Snapshot != nil {
+		if *h.Snapshot != SnapshotAuto && *h.Snapshot != SnapshotOff {
+			return out, bad("snapshot", fmt.Sprintf("%q is not a snapshot mode; use \"auto\" or \"off\"", *h.Snapshot))
+		}
+		out.Snapshot = *h.Snapshot
 	}
 	return out, nil
 }

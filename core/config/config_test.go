@@ -58,7 +58,7 @@ func TestLoadMissingFileGivesDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := ExtensionHost{Runtime: "node", MemoryLimitMiB: 1024, Approval: "ask", Sandbox: "prefer", SandboxWorkspace: "none",
-		SandboxUID: DefaultSandboxUID, Isolation: IsolationShared}
+		SandboxUID: DefaultSandboxUID, Isolation: IsolationShared, Snapshot: SnapshotAuto}
 	if !reflect.DeepEqual(cfg.ExtensionHost, want) {
 		t.Fatalf("defaults = %+v, want %+v", cfg.ExtensionHost, want)
 	}
@@ -85,13 +85,14 @@ deny_read = ["/etc/secret/", "/srv/keys"]
 sandbox_workspace = "read"
 sandbox_uid = 61000
 isolation = "process"
+snapshot = "off"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := ExtensionHost{Runtime: "auto", Node: "/opt/node/bin/node", Bun: "/opt/bun/bin/bun", MemoryLimitMiB: 512, Approval: "deny",
 		Sandbox: "required", Bwrap: "/opt/bw/bwrap", DenyRead: []string{"/etc/secret", "/srv/keys"}, SandboxWorkspace: "read",
-		SandboxUID: 61000, Isolation: IsolationProcess}
+		SandboxUID: 61000, Isolation: IsolationProcess, Snapshot: SnapshotOff}
 	if !reflect.DeepEqual(cfg.ExtensionHost, want) {
 		t.Fatalf("got %+v, want %+v", cfg.ExtensionHost, want)
 	}
@@ -149,6 +150,7 @@ func TestParseErrors(t *testing.T) {
 		{"sandbox uid too big", "[extension_host]\nsandbox_uid = 4294967295", "extension_host.sandbox_uid", "out of range"},
 		{"sandbox uid negative", "[extension_host]\nsandbox_uid = -5", "extension_host.sandbox_uid", "out of range"},
 		{"bad isolation", "[extension_host]\nisolation = \"vm\"", "extension_host.isolation", `"vm" is not an isolation mode; use "shared"`},
+		{"bad snapshot", "[extension_host]\nsnapshot = \"on\"", "extension_host.snapshot", `"on" is not a snapshot mode; use "auto" or "off"`},
 		{"bad plugin isolation", "[plugins.foo]\nisolation = \"own\"", `plugins."foo".isolation`, `"own" is not an isolation mode`},
 		{"wrong type", "[extension_host]\nruntime = 3", "", "runtime"},
 		{"syntax", "[extension_host\n", "", ""},

@@ -122,6 +122,8 @@ type Layer struct {
 	lazy      lazyState    // the plugin catalog and the plugins it stands in for
 	builtin   builtinState // the builtin modules' last work and reported notes
 	fetch     *fetchproxy.Proxy
+	// snapFailed holds the snapshot keys whose build failed in this process: not tried again
+	snapFailed sync.Map
 }
 
 // tierLocked returns k's state for a change, creating it. l.tiers holds an entry only for a

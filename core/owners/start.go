@@ -187,6 +187,7 @@ func (l *Layer) supervisedTier(t protocol.HostKey) (Tier, error) {
 	if l.o.Tier != nil {
 		l.o.Tier(&o)
 	}
+	o.Snapshot = l.hostSnapshot(cfg.ExtensionHost, &o)
 	tr, err := supervisor.NewTier(o)
 	if err != nil {
 		return nil, err

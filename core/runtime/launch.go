@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -112,4 +113,32 @@ func dedupeEnv(env []string) []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// SnapshotFD is the runtime's descriptor holding a verified Node startup snapshot of the host
+// (ARCHITECTURE.md, “Host snapshot”): the core opens and verifies the file, the shim passes it
+// on, and Node reads it as --snapshot-blob /proc/self/fd/7, so what Node reads is what was
+// verified, whoever renames the file meanwhile. /proc inside the sandbox is the runtime's own.
+const SnapshotFD = 7
+
+// SnapshotBuildFlags are the flags a startup snapshot is built with: Node's feature switches
+// the binary accepts (r.NodeFlags), whose effect a snapshot keeps. The security flags are not
+// among them: Node crashes building with --disable-proto=throw, and a build-time --no-addons
+// would persist; they are passed at run time, where they hold (the host's lockdown checks).
+func (r Runtime) SnapshotBuildFlags() []string { return append([]string(nil), r.NodeFlags...) }
+
+// WithSnapshot returns the plan starting Node from the snapshot on SnapshotFD: --snapshot-blob
+// goes after the runtime's flags, before the bundle path, which stays process.argv[1]. Call it
+// before Wrap.
+func (p LaunchPlan) WithSnapshot() LaunchPlan {
+	argv := p.Argv
+	if len(argv) < 3 {
+		return p
+	}
+	at := len(argv) - 2 // the bundle path, then --tier=<tier>
+	out := make([]string, 0, len(argv)+2)
+	out = append(out, argv[:at]...)
+	out = append(out, "--snapshot-blob", "/proc/self/fd/"+strconv.Itoa(SnapshotFD))
+	p.Argv = append(out, argv[at:]...)
+	return p
 }

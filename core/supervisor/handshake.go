@@ -29,7 +29,7 @@ func (t *TierRuntime) handshake(ctx context.Context, inc *incarnation) error {
 	case <-ctx.Done():
 		return t.abandoned(ctx, "no host/hello")
 	}
-	if err := t.checkHello(hello); err != nil {
+	if err := t.checkHello(hello, inc.helloSHA256()); err != nil {
 		return err
 	}
 	limits := protocol.HostLimits{
@@ -88,7 +88,7 @@ func (t *TierRuntime) endedDuring(inc *incarnation, when string) error {
 
 // checkHello applies the identity checks of core/protocol doc.go, “Handshake” in order; the first
 // failure is the reason.
-func (t *TierRuntime) checkHello(h *protocol.HelloParams) error {
+func (t *TierRuntime) checkHello(h *protocol.HelloParams, bundleSHA256 string) error {
 	o := &t.o
 	if h.Protocol.Min > protocol.Version || h.Protocol.Max < protocol.Version {
 		return fmt.Errorf("host speaks protocol %d..=%d, core speaks %d", h.Protocol.Min, h.Protocol.Max, protocol.Version)
@@ -109,8 +109,8 @@ func (t *TierRuntime) checkHello(h *protocol.HelloParams) error {
 	if h.Runtime.Version != o.Runtime.HelloVersion() {
 		return fmt.Errorf("host reports %s version %q but %q was probed", o.Runtime.Kind, h.Runtime.Version, o.Runtime.HelloVersion())
 	}
-	if h.BundleSHA256 != o.BundleSHA256 {
-		return fmt.Errorf("host reports bundle sha256 %s but the core materialized %s", h.BundleSHA256, o.BundleSHA256)
+	if h.BundleSHA256 != bundleSHA256 {
+		return fmt.Errorf("host reports bundle sha256 %s but the core materialized %s", h.BundleSHA256, bundleSHA256)
 	}
 	if h.MemoryLimitMiB != nil {
 		return fmt.Errorf("host reports a memory limit of %d MiB but none was requested (Linux caps memory with RLIMIT_DATA)", *h.MemoryLimitMiB)

@@ -46,7 +46,7 @@ func TestHelloModulesAgainstThePinnedTable(t *testing.T) {
 				Protocol: protocol.ProtocolRange{Min: protocol.Version, Max: protocol.Version},
 				Runtime:  protocol.RuntimeInfo{Name: protocol.RuntimeNode, Version: "22.20.0"},
 				Tier:     protocol.TierBuiltin, BundleSHA256: "b", BuiltinModules: tc.got,
-			})
+			}, "b")
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("refused: %v", err)

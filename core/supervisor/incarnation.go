@@ -35,6 +35,8 @@ type incarnation struct {
 	conn     *hangConn     // the peer's Conn: inc.ch, read so a heartbeat kill reads as one
 	peerDone chan struct{} // Run returned
 	shimPID  int
+	snapshot *os.File // the verified snapshot for the shim to pass on; closed once the shim has it
+	fromSnap bool     // the runtime starts from o.Snapshot
 	rt       shared.Started
 	shimUp   time.Time // go-plugin handshake done
 	rtUp     time.Time // runtime spawned
@@ -84,7 +86,14 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 			inc.hardStop(context.Background())
 		}
 	}()
-	if err := inc.startShim(); err != nil {
+	verified := inc.openSnapshot()
+	err = inc.startShim()
+	inc.fromSnap = verified() // joined on every path
+	if inc.snapshot != nil {
+		_ = inc.snapshot.Close() // the shim holds its own copy
+		inc.snapshot = nil
+	}
+	if err != nil {
 		return inc, err
 	}
 	inc.shimUp = o.Clock.Now()
@@ -92,6 +101,9 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 		return inc, err
 	}
 	plan := o.Runtime.LaunchPlan(o.BundlePath, string(o.Tier), o.MemoryLimitBytes, o.ExtraEnv)
+	if inc.fromSnap {
+		plan = plan.WithSnapshot()
+	}
 	if o.Sandbox != nil {
 		plan = plan.Wrap(*o.Sandbox)
 	}
@@ -108,6 +120,48 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 		_ = inc.peer.Run(context.Background())
 	}()
 	return inc, nil
+}
+
+// openSnapshot opens the options' snapshot for this incarnation, for startShim to pass on,
+// and hashes it on a goroutine while the shim starts; verified joins that goroutine and says
+// whether the hash matched. Only then does the launch plan name the snapshot: on any failure
+// the runtime starts from the bundle (ARCHITECTURE.md, “Host snapshot”), and the shim, which
+// passes the descriptor only to a runtime whose argv names it, leaves it out.
+func (inc *incarnation) openSnapshot() (verified func() bool) {
+	s, log := inc.opts.Snapshot, inc.opts.Logger
+	if s == nil {
+		return func() bool { return false }
+	}
+	f, err := s.Open()
+	if err != nil {
+		log.Debug("host snapshot not used; starting from the bundle", "reason", err)
+		return func() bool { return false }
+	}
+	inc.snapshot = f
+	done := make(chan error, 1)
+	go func() {
+		took, err := s.Verify(f)
+		if err == nil {
+			log.Debug("host snapshot verified", "key", s.Key[:12], "bytes", s.Size, "sha256_ms", float64(took.Microseconds())/1000)
+		}
+		done <- err
+	}()
+	return func() bool {
+		err := <-done
+		if err != nil {
+			log.Debug("host snapshot not used; starting from the bundle", "reason", err)
+		}
+		return err == nil
+	}
+}
+
+// helloSHA256 is the digest this incarnation's hello must report: the snapshot entry's when
+// it starts from the snapshot, else the bundle's.
+func (inc *incarnation) helloSHA256() string {
+	if inc.fromSnap {
+		return inc.opts.Snapshot.EntrySHA256
+	}
+	return inc.opts.BundleSHA256
 }
 
 // startShim launches `cwx nodeshim --tier=...` through a fresh go-plugin client.
@@ -133,6 +187,10 @@ func (inc *incarnation) startShim() error {
 	cmd := exec.Command(o.ShimPath, shared.Subcommand, "--tier="+string(o.Tier))
 	cmd.Env = shimEnv(dir)
 	cmd.ExtraFiles = []*os.File{r}
+	if inc.snapshot != nil { // spawn closes it once the shim has its copy and the hash is done
+		cmd.ExtraFiles = append(cmd.ExtraFiles, inc.snapshot) // fd 4, shared.SnapshotFD
+		cmd.Env = append(cmd.Env, shared.SnapshotEnv+"="+strconv.Itoa(shared.SnapshotFD))
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	inc.cmd = cmd
 	inc.client = plugin.NewClient(&plugin.ClientConfig{

@@ -13,6 +13,7 @@ import (
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/core/runtime"
+	"github.com/cwx-dev/cwx/core/snapshot"
 )
 
 // Defaults (ARCHITECTURE.md, “Lifecycles and numbers”).
@@ -119,6 +120,10 @@ type Options struct {
 	// Sandbox, when set, is the bubblewrap profile every incarnation's runtime runs in
 	// (ARCHITECTURE.md, “Sandbox”); nil runs it unsandboxed.
 	Sandbox *runtime.Profile
+	// Snapshot, when set, is the Node startup snapshot each incarnation starts from once
+	// Open verifies it (ARCHITECTURE.md, “Host snapshot”); an incarnation whose Open fails
+	// starts from the bundle, and says so at debug level.
+	Snapshot *snapshot.Blob
 	// BeforeLaunch, when set, runs before every incarnation is spawned; its error fails that
 	// start with its reason (a plugin's grants re-checked: ARCHITECTURE.md, “Grants”).
 	BeforeLaunch func() error

@@ -25,6 +25,8 @@ type TierStatus struct {
 	// Crashes counts the unexpected ends of the tier's hosts within the crash window: the
 	// budget's own count, the one every surface reports.
 	Crashes int `json:"crashes"`
+	// Snapshot is true when the current incarnation started from the host snapshot.
+	Snapshot bool `json:"snapshot,omitempty"`
 }
 
 // Status reports the tier's state without touching the processes.
@@ -37,6 +39,7 @@ func (t *TierRuntime) Status() TierStatus {
 	}
 	if inc := t.cur; inc != nil && t.state == StateReady {
 		s.ShimPID, s.RuntimePID, s.RuntimePGID = inc.shimPID, inc.rt.PID, inc.rt.PGID
+		s.Snapshot = inc.fromSnap
 		s.UptimeMS = t.o.Clock.Now().Sub(t.readyAt).Round(time.Millisecond).Milliseconds()
 	}
 	s.Crashes = t.crashes.count(t.o.Clock.Now())

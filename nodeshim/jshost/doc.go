@@ -4,7 +4,8 @@
 // The bundle (dist/cwx-extension-host.mjs) is the process that runs plugin code under Node or
 // Bun: a Cordis 4 root with the tools, commands, logger and timer services, speaking CWX1
 // JSON-RPC on its stdio. This package only embeds dist/ and exposes the bundle's bytes and
-// sha256 digest, its third-party licence notices, the built-in module table the host reports
+// sha256 digest, those of its CommonJS twin dist/cwx-extension-host-snapshot.cjs (the entry a
+// Node startup snapshot is built from: ARCHITECTURE.md, “Host snapshot”), its third-party licence notices, the built-in module table the host reports
 // in host/hello with the module files (dist/builtin/<id>.mjs), the module specifiers the host resolves itself (which the
 // plugin installer needs to decide what a package must bundle), and the pinned DSH compatibility
 // table (dist/compatibility.json, src/dsh/compatibility.json copied byte for byte: the services a

@@ -17,11 +17,15 @@ var dist embed.FS
 const (
 	// BundleName is the bundle's file name; materialized copies keep it.
 	BundleName = "cwx-extension-host.mjs"
+	// SnapshotEntryName is the bundle's CommonJS twin a Node startup snapshot is built from
+	// (src/snapshot.ts; ARCHITECTURE.md, “Host snapshot”).
+	SnapshotEntryName = "cwx-extension-host-snapshot.cjs"
 	// LicensesName is the notices file written beside the bundle.
 	LicensesName = "LICENSES.txt"
 
 	bundlePath   = "dist/" + BundleName
 	licensesPath = "dist/" + LicensesName
+	snapshotPath = "dist/" + SnapshotEntryName
 	modulesPath  = "dist/builtin-modules.json"
 	providedPath = "dist/provided-modules.json"
 	compatPath   = "dist/compatibility.json"
@@ -60,6 +64,19 @@ var digest = sync.OnceValue(func() string {
 
 // BundleSHA256 is the lower-case hex sha256 of Bundle(), the digest host/hello must report.
 func BundleSHA256() string { return digest() }
+
+// SnapshotEntry returns the snapshot entry's bytes: the same host as Bundle(), as one CommonJS
+// script whose startup-snapshot main function starts it. The slice is shared: do not modify it.
+func SnapshotEntry() []byte { return mustRead(snapshotPath) }
+
+var snapshotDigest = sync.OnceValue(func() string {
+	sum := sha256.Sum256(SnapshotEntry())
+	return hex.EncodeToString(sum[:])
+})
+
+// SnapshotEntrySHA256 is the lower-case hex sha256 of SnapshotEntry(), the digest host/hello
+// reports when the host started from a snapshot built from it.
+func SnapshotEntrySHA256() string { return snapshotDigest() }
 
 // Licenses returns the third-party licence notices of the code bundled in Bundle().
 func Licenses() []byte { return mustRead(licensesPath) }

@@ -35,8 +35,15 @@ var TOLD = 3;
 var BUSY_MS = 500;
 var TICK_MS = 100;
 var PIPE_BUF = 4096;
-var shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
-var words = new Int32Array(shared);
+var shared;
+var words = new Int32Array(4);
+function initNotes() {
+  if (shared === void 0) {
+    shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
+    words = new Int32Array(shared);
+  }
+  return shared;
+}
 var { load, store, compareExchange, add } = Atomics;
 var post;
 var cleared;
@@ -162,7 +169,7 @@ setInterval(() => {
 }, tickMs);
 `;
 function watchdogData(fd) {
-  return { words: shared, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
+  return { words: initNotes(), fd, busyMs: BUSY_MS, tickMs: TICK_MS };
 }
 
 // src/primordials.ts
@@ -1021,16 +1028,16 @@ function scan(text) {
     } else if (c === ",") {
       expectKey = keys[keys.length - 1] != null;
     } else if (c === '"') {
-      const start2 = i;
+      const start3 = i;
       for (i++; i < text.length; i++) {
         const d = text[i];
         if (d === "\\") i++;
         else if (d === '"') break;
       }
-      checkSurrogates(text, start2, i);
+      checkSurrogates(text, start3, i);
       const set2 = keys[keys.length - 1];
       if (expectKey && set2) {
-        const key = String(JSONParse(StringPrototypeSlice(text, start2, i + 1)));
+        const key = String(JSONParse(StringPrototypeSlice(text, start3, i + 1)));
         if (SetPrototypeHas(set2, key)) throw new StrictJsonError(`duplicate key ${JSONStringify(key)}`);
         set2.add(key);
         expectKey = false;
@@ -1039,8 +1046,8 @@ function scan(text) {
   }
 }
 var HEX4 = /^[0-9a-fA-F]{4}$/;
-function checkSurrogates(text, start2, end2) {
-  for (let i = start2; i < end2; i++) {
+function checkSurrogates(text, start3, end2) {
+  for (let i = start3; i < end2; i++) {
     if (text[i] !== "\\") continue;
     if (text[i + 1] !== "u") {
       i++;
@@ -1174,13 +1181,13 @@ function checkShape(value, shapeName, strict, where) {
       if (!ObjectHasOwn(shape.fields, k)) fail(`${where}: unknown field "${k}"`);
     });
   }
-  for (const [name, field] of Object.entries(shape.fields)) {
-    const isAny = field.type.t === "any";
+  for (const [name, field2] of Object.entries(shape.fields)) {
+    const isAny = field2.type.t === "any";
     if (!has(value, name) || value[name] === null && !isAny) {
-      if (field.required) fail(`${where}: missing field "${name}"`);
+      if (field2.required) fail(`${where}: missing field "${name}"`);
       continue;
     }
-    checkType(value[name], field.type, strict, `${where}.${name}`);
+    checkType(value[name], field2.type, strict, `${where}.${name}`);
   }
 }
 function checkType(v, t, strict, where) {
@@ -1320,14 +1327,14 @@ function acceptInbound(msg, answers) {
 function dropNulls(value, shapeName) {
   const shape = SHAPES[shapeName];
   if (!shape) return;
-  for (const [name, field] of Object.entries(shape.fields)) {
+  for (const [name, field2] of Object.entries(shape.fields)) {
     if (!has(value, name)) continue;
     const v = value[name];
     if (v === null) {
-      if (field.type.t !== "any") delete value[name];
+      if (field2.type.t !== "any") delete value[name];
       continue;
     }
-    dropNullsIn(v, field.type);
+    dropNullsIn(v, field2.type);
   }
 }
 function dropNullsIn(v, t) {
@@ -6030,6 +6037,12 @@ function installBun(bun) {
   });
 }
 
+// src/importer.ts
+var importer = (specifier) => import(specifier);
+function importModule(specifier) {
+  return importer(specifier);
+}
+
 // src/where.ts
 import { readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, sep } from "node:path";
@@ -6140,7 +6153,7 @@ function diagnosticOf(err) {
 }
 var failed2 = (diagnostic) => ({ status: "failed", diagnostic });
 async function activateEntry(d, tier, params) {
-  const start2 = Date.now();
+  const start3 = Date.now();
   const ref = params.owner;
   const isBuiltinOwner = ref.plugin_id.startsWith("host:");
   if (isBuiltinOwner && tier !== "builtin") throw new RpcError(ErrorCode.InvalidParams, `owner \`${ref.plugin_id}\` belongs to the builtin tier`);
@@ -6194,7 +6207,7 @@ async function activateEntry(d, tier, params) {
   const regs = owner.history;
   const teardown = disposeOwner(owner, d.registrar, d.disposeDeadlineMs).then(() => Promise.all(regs.map((r) => r.admitted.then(() => r.withdrawn))));
   if (outcome !== "timeout") {
-    const budget = Math.min(d.disposeDeadlineMs, Math.max(250, start2 + d.activateDeadlineMs + 500 - Date.now()));
+    const budget = Math.min(d.disposeDeadlineMs, Math.max(250, start3 + d.activateDeadlineMs + 500 - Date.now()));
     await Promise.race([teardown, new Promise((r) => setTimeout(r, budget))]);
   }
   return failed2(diagnostic);
@@ -6212,7 +6225,7 @@ async function load2(d, owner, entry, config) {
   }
   let mod;
   try {
-    mod = await ownerContext.run(owner, () => import(pathToFileURL2(entry.path).href));
+    mod = await ownerContext.run(owner, () => importModule(pathToFileURL2(entry.path).href));
   } catch (err) {
     const where = describeSyntax(err, entry.path);
     if (where !== void 0) throw new Diagnostic(where);
@@ -6516,6 +6529,7 @@ function ticketFor(owner) {
 var requestSeq = 0;
 function makeFetch(rpc, platform) {
   enabled = true;
+  responseClone = platform.Response.prototype.clone;
   const closer = new FinalizationRegistry((open2) => open2.close());
   return function fetch(input, init) {
     const owner = ownerContext.getStore();
@@ -6765,7 +6779,9 @@ function describe(response, head) {
     }
   });
 }
-var responseClone = Response.prototype.clone;
+var responseClone = () => {
+  throw new TypeError("the fetch proxy is not installed");
+};
 
 // src/content.ts
 var TYPES2 = "text, image, audio, resource_link and resource";
@@ -7746,9 +7762,16 @@ async function refuses(what, probe) {
     return null;
   }
 }
+function field(mod, key) {
+  return typeof mod === "object" && mod !== null ? Reflect.get(mod, key) : void 0;
+}
+function construct(C, args) {
+  if (typeof C !== "function") throw new TypeError("not a constructor");
+  return Reflect.construct(C, args);
+}
 async function verifyLockdown() {
   const open2 = [];
-  const dyn = (s) => import(s);
+  const dyn = importModule;
   try {
     process.dlopen({ exports: {} }, "/nonexistent-cwx-probe.node");
   } catch (err) {
@@ -7761,48 +7784,55 @@ async function verifyLockdown() {
       if (!(err instanceof NativeCodeRefused)) open2.push("process.execve is reachable");
     }
   }
+  if (typeof field(await dyn("node:path"), "join") !== "function") open2.push("the host cannot import modules");
   open2.push(await refuses("worker_threads.Worker", async () => {
-    const { Worker } = await dyn("node:worker_threads");
-    new Worker("", { eval: true });
+    construct(field(await dyn("node:worker_threads"), "Worker"), ["", { eval: true }]);
   }));
   if ("Worker" in globalThis) {
-    open2.push(await refuses("Worker", () => {
-      const W = globalThis.Worker;
-      if (W === void 0) throw new TypeError("Worker is not a constructor");
-      return new W("data:text/javascript,0");
-    }));
+    open2.push(await refuses("Worker", () => construct(globalThis.Worker, ["data:text/javascript,0"])));
   }
   const bun = globalThis.Bun;
   if (bun !== void 0) {
-    open2.push(await refuses("bun:ffi", async () => (await dyn("bun:ffi")).dlopen));
+    open2.push(await refuses("bun:ffi", async () => field(await dyn("bun:ffi"), "dlopen")));
     open2.push(await refuses("Bun.FFI", () => bun.FFI.dlopen));
-    open2.push(await refuses("bun:sqlite", async () => (await dyn("bun:sqlite")).Database));
+    open2.push(await refuses("bun:sqlite", async () => field(await dyn("bun:sqlite"), "Database")));
     open2.push(await refuses("node:sqlite", async () => {
-      const { DatabaseSync } = await dyn("node:sqlite");
-      new DatabaseSync(":memory:").exec("select 1");
+      const db = construct(field(await dyn("node:sqlite"), "DatabaseSync"), [":memory:"]);
+      const exec = field(db, "exec");
+      if (typeof exec === "function") Reflect.apply(exec, db, ["select 1"]);
     }));
   } else {
     open2.push(await refuses("node:sqlite", () => dyn("node:sqlite")));
     open2.push(await refuses("node:ffi", () => dyn("node:ffi")));
+    open2.push(protoOpen());
   }
   if (typeof globalThis.ShadowRealm !== "undefined") open2.push("ShadowRealm is enabled");
   try {
     const vm = await dyn("node:vm");
-    if (vm.runInNewContext("typeof ShadowRealm") !== "undefined") open2.push("ShadowRealm is enabled in node:vm contexts");
+    const run = field(vm, "runInNewContext");
+    if (typeof run === "function" && Reflect.apply(run, vm, ["typeof ShadowRealm"]) !== "undefined") open2.push("ShadowRealm is enabled in node:vm contexts");
   } catch {
   }
   return open2.filter((x) => x !== null);
+}
+function protoOpen() {
+  try {
+    void Reflect.get({}, "__proto__");
+  } catch (err) {
+    if (field(err, "code") === "ERR_PROTO_ACCESS") return null;
+  }
+  return "__proto__ is reachable (--disable-proto=throw is not in effect)";
 }
 
 // src/version.ts
 var HOST_VERSION = "0.1.0";
 var BUILTIN_MODULES = typeof define_CWX_BUILTIN_MODULES_default === "undefined" ? [] : define_CWX_BUILTIN_MODULES_default;
 
-// src/main.ts
+// src/start.ts
 var stderr = (line) => process.stderr.write(`${line}
 `);
 var end;
-async function main() {
+async function main(digest) {
   const tier = parseTier(process.argv.slice(2));
   if (typeof tier === "object") {
     stderr(`cwx-extension-host: ${tier.error}`);
@@ -7871,12 +7901,33 @@ async function main() {
   host.rpc.notify("host/hello", {
     protocol: { min: PROTOCOL_VERSION, max: PROTOCOL_VERSION },
     host_version: HOST_VERSION,
-    bundle_sha256: selfDigest(),
+    bundle_sha256: digest,
     runtime: runtimeInfo(),
     tier,
     builtin_modules: BUILTIN_MODULES
   });
 }
+function runtimeInfo() {
+  const bun = process.versions.bun;
+  if (typeof bun === "string") return { name: "bun", version: bun };
+  return { name: "node", version: process.versions.node };
+}
+function start2(digest) {
+  main(digest).catch((err) => {
+    const stack = typeof err === "object" && err !== null ? Reflect.get(err, "stack") : void 0;
+    stderr(`cwx-extension-host: ${stack ?? String(err)}`);
+    if (end) end.killGroup();
+    else {
+      try {
+        process.kill(-process.pid, "SIGKILL");
+      } catch {
+      }
+    }
+    process.exitCode = EXIT_SOFTWARE;
+  });
+}
+
+// src/main.ts
 function selfDigest() {
   try {
     return createHash2("sha256").update(readFileSync2(fileURLToPath3(import.meta.url))).digest("hex");
@@ -7884,20 +7935,4 @@ function selfDigest() {
     return "unknown";
   }
 }
-function runtimeInfo() {
-  const bun = process.versions.bun;
-  if (typeof bun === "string") return { name: "bun", version: bun };
-  return { name: "node", version: process.versions.node };
-}
-main().catch((err) => {
-  const stack = typeof err === "object" && err !== null ? Reflect.get(err, "stack") : void 0;
-  stderr(`cwx-extension-host: ${stack ?? String(err)}`);
-  if (end) end.killGroup();
-  else {
-    try {
-      process.kill(-process.pid, "SIGKILL");
-    } catch {
-    }
-  }
-  process.exitCode = EXIT_SOFTWARE;
-});
+start2(selfDigest());

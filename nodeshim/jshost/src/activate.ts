@@ -19,6 +19,7 @@ import { ErrorCode, type ActivateParams, type EntryRef, type Tier } from './prot
 import { RpcError, describeError, errorMessage } from './rpc.ts';
 import { BUILTIN_SERVICES, PROVIDED_SERVICES, refusalReason } from './root.ts';
 import { explainImportError } from './dsh/resolve.ts';
+import { importModule } from './importer.ts';
 import { ownerContext, sameRef, type OwnerRecord } from './owner.ts';
 import { runAs } from './running.ts';
 import { isPlainObject } from './validate.ts';
@@ -126,7 +127,7 @@ async function load(d: ActivateDeps, owner: OwnerRecord, entry: EntryRef, config
   }
   let mod: unknown;
   try {
-    mod = await ownerContext.run(owner, () => import(pathToFileURL(entry.path).href));
+    mod = await ownerContext.run(owner, () => importModule(pathToFileURL(entry.path).href));
   } catch (err) {
     const where = describeSyntax(err, entry.path);
     if (where !== undefined) throw new Diagnostic(where);

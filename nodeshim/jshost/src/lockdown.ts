@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import * as nodeModule from 'node:module';
 import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
+import { importModule } from './importer.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -91,10 +92,25 @@ async function refuses(what: string, probe: () => unknown): Promise<string | nul
   }
 }
 
-/** verifyLockdown probes every entry point and returns the ones that are still open. */
+/** field reads key of a module namespace (or any object) the probes imported. */
+function field(mod: unknown, key: string): unknown {
+  return typeof mod === 'object' && mod !== null ? Reflect.get(mod, key) : undefined;
+}
+
+/** construct calls C with new, as plugin code would; a C that is not a constructor throws. */
+function construct(C: unknown, args: unknown[]): unknown {
+  if (typeof C !== 'function') throw new TypeError('not a constructor');
+  return Reflect.construct(C, args);
+}
+
+/**
+ * verifyLockdown probes every entry point and returns the ones that are still open. The probes
+ * import through the host's importer (importer.ts): under a startup snapshot a bare import()
+ * would fail for its own reason, and the probe would pass without proving anything.
+ */
 export async function verifyLockdown(): Promise<string[]> {
   const open: (string | null)[] = [];
-  const dyn = (s: string) => import(s);
+  const dyn = importModule;
   // process.dlopen of a missing file also throws; make sure the throw is ours.
   try {
     process.dlopen({ exports: {} }, '/nonexistent-cwx-probe.node');
@@ -108,36 +124,47 @@ export async function verifyLockdown(): Promise<string[]> {
       if (!(err instanceof NativeCodeRefused)) open.push('process.execve is reachable');
     }
   }
+  // the importer itself must work, or every probe below would pass for the wrong reason
+  if (typeof field(await dyn('node:path'), 'join') !== 'function') open.push('the host cannot import modules');
   open.push(await refuses('worker_threads.Worker', async () => {
-    const { Worker } = await dyn('node:worker_threads');
-    new Worker('', { eval: true });
+    construct(field(await dyn('node:worker_threads'), 'Worker'), ['', { eval: true }]);
   }));
   if ('Worker' in globalThis) {
-    open.push(await refuses('Worker', () => {
-      const W = globalThis.Worker;
-      if (W === undefined) throw new TypeError('Worker is not a constructor');
-      return new W('data:text/javascript,0');
-    }));
+    open.push(await refuses('Worker', () => construct(globalThis.Worker, ['data:text/javascript,0'])));
   }
   const bun = globalThis.Bun;
   if (bun !== undefined) {
-    open.push(await refuses('bun:ffi', async () => (await dyn('bun:ffi')).dlopen));
+    open.push(await refuses('bun:ffi', async () => field(await dyn('bun:ffi'), 'dlopen')));
     open.push(await refuses('Bun.FFI', () => bun.FFI.dlopen));
-    open.push(await refuses('bun:sqlite', async () => (await dyn('bun:sqlite')).Database));
+    open.push(await refuses('bun:sqlite', async () => field(await dyn('bun:sqlite'), 'Database')));
     open.push(await refuses('node:sqlite', async () => {
-      const { DatabaseSync } = await dyn('node:sqlite');
-      new DatabaseSync(':memory:').exec('select 1');
+      const db = construct(field(await dyn('node:sqlite'), 'DatabaseSync'), [':memory:']);
+      const exec = field(db, 'exec');
+      if (typeof exec === 'function') Reflect.apply(exec, db, ['select 1']);
     }));
   } else {
     open.push(await refuses('node:sqlite', () => dyn('node:sqlite')));
     open.push(await refuses('node:ffi', () => dyn('node:ffi')));
+    // --disable-proto=throw is a run-time flag (a startup snapshot is built without it)
+    open.push(protoOpen());
   }
   if (typeof globalThis.ShadowRealm !== 'undefined') open.push('ShadowRealm is enabled');
   try {
     const vm = await dyn('node:vm');
-    if (vm.runInNewContext('typeof ShadowRealm') !== 'undefined') open.push('ShadowRealm is enabled in node:vm contexts');
+    const run = field(vm, 'runInNewContext');
+    if (typeof run === 'function' && Reflect.apply(run, vm, ['typeof ShadowRealm']) !== 'undefined') open.push('ShadowRealm is enabled in node:vm contexts');
   } catch {
     // no vm contexts at all is fine
   }
   return open.filter((x): x is string => x !== null);
+}
+
+/** protoOpen checks that Object.prototype.__proto__ throws ERR_PROTO_ACCESS (Node's --disable-proto=throw). */
+function protoOpen(): string | null {
+  try {
+    void Reflect.get({}, '__proto__');
+  } catch (err) {
+    if (field(err, 'code') === 'ERR_PROTO_ACCESS') return null;
+  }
+  return '__proto__ is reachable (--disable-proto=throw is not in effect)';
 }

@@ -28,8 +28,20 @@ export const TICK_MS = 100;
 /** PIPE_BUF is the size up to which one write to a pipe is atomic (POSIX; 4096 on Linux). */
 const PIPE_BUF = 4096;
 
-const shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
-const words = new Int32Array(shared);
+// made at start-up (watchdogData, before the watchdog and any plugin), not at module load: a Node startup snapshot is built where
+// SharedArrayBuffer does not exist, and a buffer from the snapshot would not be the one shared
+// with the watchdog thread
+let shared: SharedArrayBuffer | undefined;
+let words: Int32Array<ArrayBufferLike> = new Int32Array(4);
+
+/** initNotes makes the shared words once, before the watchdog starts, and returns their buffer. */
+function initNotes(): SharedArrayBuffer {
+  if (shared === undefined) {
+    shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
+    words = new Int32Array(shared);
+  }
+  return shared;
+}
 // captured before any plugin loads: a plugin replacing Atomics cannot reach these
 const { load, store, compareExchange, add } = Atomics;
 
@@ -194,5 +206,5 @@ setInterval(() => {
 
 /** watchdogData is what the watchdog thread needs to read the notes and write on fd. */
 export function watchdogData(fd: number): { words: SharedArrayBuffer; fd: number; busyMs: number; tickMs: number } {
-  return { words: shared, fd, busyMs: BUSY_MS, tickMs: TICK_MS };
+  return { words: initNotes(), fd, busyMs: BUSY_MS, tickMs: TICK_MS };
 }

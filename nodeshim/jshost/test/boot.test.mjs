@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
-  BUNDLE, FakeCore, IS_BUN, RUNTIME, frame, methods, plugin, runtimeArgs, runtimeEnv, sha256File, sleep, test, withCore,
+  BUNDLE, FakeCore, IS_BUN, helloSHA256, RUNTIME, frame, methods, plugin, runtimeArgs, runtimeEnv, sha256File, sleep, test, withCore,
 } from './harness.mjs';
 
 function runHost(args, input) {
@@ -33,7 +33,7 @@ test('hello reports digest, runtime and tier; no --tier means plugin', async () 
     const { hello, init } = await core.handshake();
     assert.deepEqual(init.result, {});
     const p = hello.params;
-    assert.equal(p.bundle_sha256, sha256File(BUNDLE));
+    assert.equal(p.bundle_sha256, helloSHA256());
     assert.equal(p.tier, 'plugin');
     assert.deepEqual(p.protocol, { min: 1, max: 1 });
     // the table the build wrote beside the module files, the one core/bundle pins

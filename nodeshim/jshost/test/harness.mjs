@@ -9,6 +9,13 @@ import { fileURLToPath } from 'node:url';
 
 export const PKG = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE = join(PKG, 'dist', 'cwx-extension-host.mjs');
+/** SNAPSHOT_ENTRY is the bundle's twin that a Node startup snapshot is built from (src/snapshot.ts). */
+export const SNAPSHOT_ENTRY = join(PKG, 'dist', 'cwx-extension-host-snapshot.cjs');
+/**
+ * SNAPSHOT_BLOB, from CWX_TEST_SNAPSHOT_BLOB, runs every host of the suite from a startup
+ * snapshot of SNAPSHOT_ENTRY (`.ci/jshost-test` builds one and runs the Node suite again).
+ */
+export const SNAPSHOT_BLOB = typeof globalThis.Bun === 'undefined' ? (process.env.CWX_TEST_SNAPSHOT_BLOB ?? '') : '';
 export const REPO = resolve(PKG, '..', '..');
 export const PLUGINS = join(REPO, 'testdata', 'plugins');
 export const IS_BUN = typeof globalThis.Bun !== 'undefined';
@@ -27,7 +34,8 @@ export function runtimeArgs() {
   // CWX_TEST_EXTRA_NODE_FLAGS adds flags to measure against the suites (ARCHITECTURE.md,
   // “Trust model”: --frozen-intrinsics); the core never passes them
   const extra = (process.env.CWX_TEST_EXTRA_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
-  return ['--max-old-space-size=256', '--disable-proto=throw', '--no-addons', '--no-experimental-sqlite', ...extra];
+  const snapshot = SNAPSHOT_BLOB === '' ? [] : ['--snapshot-blob', SNAPSHOT_BLOB];
+  return ['--max-old-space-size=256', '--disable-proto=throw', '--no-addons', '--no-experimental-sqlite', ...snapshot, ...extra];
 }
 
 export function runtimeEnv(extra = {}) {
@@ -40,6 +48,11 @@ export function runtimeEnv(extra = {}) {
 
 export function sha256File(path) {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/** helloSHA256 is the digest host/hello reports: the bundle's, or the snapshot entry's under a snapshot. */
+export function helloSHA256() {
+  return sha256File(SNAPSHOT_BLOB === '' ? BUNDLE : SNAPSHOT_ENTRY);
 }
 
 /**

@@ -51,3 +51,19 @@ test('the host exits with an error when a lock does not hold', async () => {
   assert.match(r.stderr, IS_BUN ? /lockdown does not hold: .*ShadowRealm/ : /lockdown does not hold: .*node:sqlite/);
   assert.equal(r.stdout, 0, 'no hello from a host that does not hold its locks');
 });
+
+// Node only: Bun has no such flag; Node's is a run-time flag a startup snapshot is built without
+if (!IS_BUN) test('on Node the host exits when __proto__ is reachable (no --disable-proto=throw)', async () => {
+  const args = runtimeArgs().filter((a) => a !== '--disable-proto=throw');
+  const r = await new Promise((resolve) => {
+    const p = spawn(RUNTIME, [...args, BUNDLE], { env: runtimeEnv(), stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = 0;
+    p.stdio[4].on('data', (d) => { stdout += d.length; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    p.on('exit', (code) => resolve({ code, stderr, stdout }));
+  });
+  assert.equal(r.code, 70, r.stderr);
+  assert.match(r.stderr, /lockdown does not hold: .*__proto__ is reachable/);
+  assert.equal(r.stdout, 0, 'no hello from a host that does not hold its locks');
+});

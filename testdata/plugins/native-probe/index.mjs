@@ -7,7 +7,7 @@ async function attempt(fn) {
     await fn();
     return 'reachable';
   } catch (e) {
-    return /cwx plugins may not load native code|NativeCodeRefused/.test(`${e?.name} ${e?.message}`) || e?.code === 'ERR_UNKNOWN_BUILTIN_MODULE' ? 'refused' : `reachable (${e?.name}: ${e?.message})`;
+    return /cwx plugins may not load native code|NativeCodeRefused/.test(`${e?.name} ${e?.message}`) || e?.code === 'ERR_UNKNOWN_BUILTIN_MODULE' || e?.code === 'ERR_PROTO_ACCESS' ? 'refused' : `reachable (${e?.name}: ${e?.message})`;
   }
 }
 
@@ -37,6 +37,8 @@ export function apply(ctx) {
         out['ShadowRealm'] = typeof globalThis.ShadowRealm === 'undefined' ? 'refused' : 'reachable';
       } else {
         out['node:sqlite'] = await attempt(async () => { const m = await import('node:sqlite'); new m.DatabaseSync(':memory:').exec('select 1'); });
+        // --disable-proto=throw, a run-time flag the host's own check also verifies
+        out['Object.prototype.__proto__'] = await attempt(() => Reflect.get({}, '__proto__'));
       }
       return out;
     },

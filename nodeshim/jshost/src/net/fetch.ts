@@ -90,6 +90,7 @@ let requestSeq = 0;
 /** makeFetch returns the proxied fetch: every exchange goes to the core over rpc. */
 export function makeFetch(rpc: RpcPeer, platform: Platform): typeof fetch {
   enabled = true;
+  responseClone = platform.Response.prototype.clone;
   const closer = new FinalizationRegistry<Open>((open) => open.close());
   return function fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const owner = ownerContext.getStore();
@@ -372,4 +373,9 @@ function describe(response: Response, head: NetResponseHead): void {
   });
 }
 
-const responseClone = Response.prototype.clone;
+// captured by makeFetch, before any plugin loads, and not at module load: reading the global
+// Response loads Node's whole fetch implementation (~25 ms of every start), and a startup
+// snapshot is built where it cannot load
+let responseClone: () => Response = () => {
+  throw new TypeError('the fetch proxy is not installed');
+};
