@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -29,6 +31,7 @@ type benchFlags struct {
 	only     string
 	isolated int
 	mcp      bool
+	cpuProf  string
 }
 
 func benchCmd() *cobra.Command {
@@ -61,6 +64,7 @@ func benchCmd() *cobra.Command {
 	fl.StringVar(&f.only, "only", "", "run only this step: ready, oneshot, live, direct, serve or fetch (oneshot still warms the plugin catalog with one activation first)")
 	fl.BoolVar(&f.mcp, "mcp", false, "measure MCP tool calls instead: a stdio and an HTTP test server through the core against the Go SDK's client with no gate")
 	fl.IntVar(&f.isolated, "isolated", 0, fmt.Sprintf("measure N (1 to %d) fixture plugins each in a host of its own instead: start, memory per host, calls/s spread over the hosts, and one host's kill while the others are called", maxIsolatedHosts))
+	fl.StringVar(&f.cpuProf, "cpuprofile", "", "write the bench process's (the core's) Go CPU profile to this file; CWX_SHIM_CPUPROFILE=PREFIX profiles the shims")
 	cmd.AddCommand(benchMCPServerCmd(), benchGRPCEchoCmd(), benchPipeEchoCmd())
 	return cmd
 }
@@ -86,6 +90,13 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	rt, err := benchRuntime(ctx, f.runtime)
 	if err != nil {
 		return err
+	}
+	if f.cpuProf != "" {
+		stop, err := startBenchProfile(f.cpuProf)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+		defer stop()
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -114,6 +125,18 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	return writeBenchReport(cmd.OutOrStdout(), f.asJSON, rep, func(w io.Writer, rep bench.Report) error {
 		return bench.WriteTable(w, fmt.Sprintf("%s %s", rt.Kind, rt.Version), rep)
 	})
+}
+
+// startBenchProfile starts the Go CPU profile of this process into path; stop ends it.
+func startBenchProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return nil, errors.Join(fmt.Errorf("--cpuprofile: %w", err), f.Close())
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
 }
 
 // writeBenchReport prints rep as JSON, or as the table that table writes (written whole,
