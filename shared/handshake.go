@@ -94,14 +94,15 @@ func (p *ShimPlugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, c *gr
 }
 
 // Transport are the gRPC transport settings of the Channel's connection, the same on both
-// sides: the buffers of the connection's reader and writer and whether the writer's buffer
-// is shared (taken from a pool for a write and given back after it) instead of kept per
-// connection. [DefaultTransport] is what the core and the shim use; `cwx bench`'s gRPC echo
-// takes others to measure them side by side (BENCHMARKS.md, “The hop against bare echoes”).
+// sides: the buffers of the connection's reader and writer, and whether the writer keeps a
+// buffer of its own per connection instead of grpc-go's default, a buffer taken from a pool
+// for each write and given back after it. [DefaultTransport] is what the core and the shim
+// use; `cwx bench`'s gRPC echo takes others to measure them side by side (BENCHMARKS.md, “The
+// hop against bare echoes”).
 type Transport struct {
-	ReadBuffer        int
-	WriteBuffer       int
-	SharedWriteBuffer bool
+	ReadBuffer     int
+	WriteBuffer    int
+	OwnWriteBuffer bool
 }
 
 // DefaultTransport are the core's and the shim's transport settings.
@@ -119,29 +120,37 @@ func DialOptions() []grpc.DialOption { return DefaultTransport.DialOptions() }
 
 // ServerOptions are a server's options with the transport settings t.
 func (t Transport) ServerOptions() []grpc.ServerOption {
-	return []grpc.ServerOption{
+	o := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(MaxMessage),
 		grpc.MaxSendMsgSize(MaxMessage),
 		grpc.InitialWindowSize(window),
 		grpc.InitialConnWindowSize(window),
 		grpc.ReadBufferSize(t.ReadBuffer),
 		grpc.WriteBufferSize(t.WriteBuffer),
-		grpc.SharedWriteBuffer(t.SharedWriteBuffer),
 		experimental.BufferPool(pool),
 	}
+	if t.OwnWriteBuffer {
+		//lint:ignore SA1019 the only way to measure grpc-go's former default against its current one
+		o = append(o, grpc.SharedWriteBuffer(false))
+	}
+	return o
 }
 
 // DialOptions are a client's options with the transport settings t.
 func (t Transport) DialOptions() []grpc.DialOption {
-	return []grpc.DialOption{
+	o := []grpc.DialOption{
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessage), grpc.MaxCallSendMsgSize(MaxMessage)),
 		grpc.WithInitialWindowSize(window),
 		grpc.WithInitialConnWindowSize(window),
 		grpc.WithReadBufferSize(t.ReadBuffer),
 		grpc.WithWriteBufferSize(t.WriteBuffer),
-		grpc.WithSharedWriteBuffer(t.SharedWriteBuffer),
 		experimental.WithBufferPool(pool),
 	}
+	if t.OwnWriteBuffer {
+		//lint:ignore SA1019 the only way to measure grpc-go's former default against its current one
+		o = append(o, grpc.WithSharedWriteBuffer(false))
+	}
+	return o
 }
 
 const (

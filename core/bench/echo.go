@@ -63,27 +63,27 @@ type EchoOptions struct {
 // ParseEchoArgs reads back.
 func (o EchoOptions) Args() []string {
 	return []string{strconv.Itoa(o.Transport.ReadBuffer), strconv.Itoa(o.Transport.WriteBuffer),
-		strconv.FormatBool(o.Transport.SharedWriteBuffer), strconv.Itoa(o.GOMAXPROCS)}
+		strconv.FormatBool(o.Transport.OwnWriteBuffer), strconv.Itoa(o.GOMAXPROCS)}
 }
 
 // ParseEchoArgs reads what Args wrote.
 func ParseEchoArgs(args []string) (EchoOptions, error) {
 	var o EchoOptions
 	if len(args) != 4 {
-		return o, fmt.Errorf("grpc-echo takes 4 arguments (read buffer, write buffer, shared write buffer, GOMAXPROCS), got %d", len(args))
+		return o, fmt.Errorf("grpc-echo takes 4 arguments (read buffer, write buffer, own write buffer, GOMAXPROCS), got %d", len(args))
 	}
 	var errs [4]error
 	o.Transport.ReadBuffer, errs[0] = strconv.Atoi(args[0])
 	o.Transport.WriteBuffer, errs[1] = strconv.Atoi(args[1])
-	o.Transport.SharedWriteBuffer, errs[2] = strconv.ParseBool(args[2])
+	o.Transport.OwnWriteBuffer, errs[2] = strconv.ParseBool(args[2])
 	o.GOMAXPROCS, errs[3] = strconv.Atoi(args[3])
 	return o, errors.Join(errs[:]...)
 }
 
 // String names the knobs for a report.
 func (o EchoOptions) String() string {
-	return fmt.Sprintf("read %d, write %d, shared write buffer %t, GOMAXPROCS %d",
-		o.Transport.ReadBuffer, o.Transport.WriteBuffer, o.Transport.SharedWriteBuffer, o.GOMAXPROCS)
+	return fmt.Sprintf("read %d, write %d, own write buffer %t, GOMAXPROCS %d",
+		o.Transport.ReadBuffer, o.Transport.WriteBuffer, o.Transport.OwnWriteBuffer, o.GOMAXPROCS)
 }
 
 // ServeGRPCEcho is `cwx bench grpc-echo`: go-plugin's server with the Channel answered by an

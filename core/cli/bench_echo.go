@@ -8,7 +8,7 @@ import (
 	"github.com/cwx-dev/cwx/core/bench"
 )
 
-// benchGRPCEchoCmd is `cwx bench grpc-echo READ WRITE SHARED GOMAXPROCS`, the gRPC echo
+// benchGRPCEchoCmd is `cwx bench grpc-echo READ WRITE OWN-WRITE-BUFFER GOMAXPROCS`, the gRPC echo
 // `cwx bench` measures the hop against: go-plugin's server answering each Frame of the
 // Channel with itself, started by the bench through go-plugin.
 func benchGRPCEchoCmd() *cobra.Command {

@@ -12,8 +12,9 @@ import (
 )
 
 // echoVariants are the gRPC transport knobs BenchmarkGRPCEchoKnobs compares with the
-// default, by name: the echo server's GOMAXPROCS 1, a shared write buffer, read and write
-// buffers of 16 KiB and of 256 KiB (the default is 64 KiB), and the first three together.
+// default, by name: the echo server's GOMAXPROCS 1, a write buffer of its own per connection
+// (grpc-go shares one by default), read and write buffers of 16 KiB and of 256 KiB (the
+// default is 64 KiB), and GOMAXPROCS 1 with 16 KiB buffers.
 func echoVariants() ([]string, []bench.EchoOptions) {
 	d := shared.DefaultTransport
 	with := func(f func(*bench.EchoOptions)) bench.EchoOptions {
@@ -21,14 +22,14 @@ func echoVariants() ([]string, []bench.EchoOptions) {
 		f(&o)
 		return o
 	}
-	return []string{"default", "procs1", "sharedwb", "buf16k", "buf256k", "procs1-sharedwb-buf16k"}, []bench.EchoOptions{
+	return []string{"default", "procs1", "ownwb", "buf16k", "buf256k", "procs1-buf16k"}, []bench.EchoOptions{
 		{Transport: d},
 		with(func(o *bench.EchoOptions) { o.GOMAXPROCS = 1 }),
-		with(func(o *bench.EchoOptions) { o.Transport.SharedWriteBuffer = true }),
+		with(func(o *bench.EchoOptions) { o.Transport.OwnWriteBuffer = true }),
 		with(func(o *bench.EchoOptions) { o.Transport.ReadBuffer, o.Transport.WriteBuffer = 16<<10, 16<<10 }),
 		with(func(o *bench.EchoOptions) { o.Transport.ReadBuffer, o.Transport.WriteBuffer = 256<<10, 256<<10 }),
 		with(func(o *bench.EchoOptions) {
-			o.GOMAXPROCS, o.Transport.SharedWriteBuffer = 1, true
+			o.GOMAXPROCS = 1
 			o.Transport.ReadBuffer, o.Transport.WriteBuffer = 16<<10, 16<<10
 		}),
 	}
