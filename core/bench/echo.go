@@ -80,12 +80,6 @@ func ParseEchoArgs(args []string) (EchoOptions, error) {
 	return o, errors.Join(errs[:]...)
 }
 
-// String names the knobs for a report.
-func (o EchoOptions) String() string {
-	return fmt.Sprintf("read %d, write %d, own write buffer %t, GOMAXPROCS %d",
-		o.Transport.ReadBuffer, o.Transport.WriteBuffer, o.Transport.OwnWriteBuffer, o.GOMAXPROCS)
-}
-
 // ServeGRPCEcho is `cwx bench grpc-echo`: go-plugin's server with the Channel answered by an
 // echo, until the bench's client kills it or its lifeline (fd 3) ends.
 func ServeGRPCEcho(o EchoOptions) error {
@@ -228,9 +222,6 @@ func StartGRPCEcho(ctx context.Context, exe string, o EchoOptions) (_ *GRPCEcho,
 	}
 	return e, nil
 }
-
-// PID is the echo server's process id.
-func (e *GRPCEcho) PID() int { return e.pid }
 
 // Trip sends payload as one Frame and reads the echo back.
 func (e *GRPCEcho) Trip(payload []byte) error {

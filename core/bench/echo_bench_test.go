@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cwx-dev/cwx/core/bench"
 	"github.com/cwx-dev/cwx/shared"
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
@@ -15,20 +14,20 @@ import (
 // default, by name: the echo server's GOMAXPROCS 1, a write buffer of its own per connection
 // (grpc-go shares one by default), read and write buffers of 16 KiB and of 256 KiB (the
 // default is 64 KiB), and GOMAXPROCS 1 with 16 KiB buffers.
-func echoVariants() ([]string, []bench.EchoOptions) {
+func echoVariants() ([]string, []EchoOptions) {
 	d := shared.DefaultTransport
-	with := func(f func(*bench.EchoOptions)) bench.EchoOptions {
-		o := bench.EchoOptions{Transport: d}
+	with := func(f func(*EchoOptions)) EchoOptions {
+		o := EchoOptions{Transport: d}
 		f(&o)
 		return o
 	}
-	return []string{"default", "procs1", "ownwb", "buf16k", "buf256k", "procs1-buf16k"}, []bench.EchoOptions{
+	return []string{"default", "procs1", "ownwb", "buf16k", "buf256k", "procs1-buf16k"}, []EchoOptions{
 		{Transport: d},
-		with(func(o *bench.EchoOptions) { o.GOMAXPROCS = 1 }),
-		with(func(o *bench.EchoOptions) { o.Transport.OwnWriteBuffer = true }),
-		with(func(o *bench.EchoOptions) { o.Transport.ReadBuffer, o.Transport.WriteBuffer = 16<<10, 16<<10 }),
-		with(func(o *bench.EchoOptions) { o.Transport.ReadBuffer, o.Transport.WriteBuffer = 256<<10, 256<<10 }),
-		with(func(o *bench.EchoOptions) {
+		with(func(o *EchoOptions) { o.GOMAXPROCS = 1 }),
+		with(func(o *EchoOptions) { o.Transport.OwnWriteBuffer = true }),
+		with(func(o *EchoOptions) { o.Transport.ReadBuffer, o.Transport.WriteBuffer = 16<<10, 16<<10 }),
+		with(func(o *EchoOptions) { o.Transport.ReadBuffer, o.Transport.WriteBuffer = 256<<10, 256<<10 }),
+		with(func(o *EchoOptions) {
 			o.GOMAXPROCS = 1
 			o.Transport.ReadBuffer, o.Transport.WriteBuffer = 16<<10, 16<<10
 		}),
@@ -43,16 +42,16 @@ func BenchmarkGRPCEchoKnobs(b *testing.B) {
 	bin := testenv.BuildCWX(b, "")
 	ctx := context.Background()
 	names, vs := echoVariants()
-	echoes := make([]*bench.GRPCEcho, len(vs))
+	echoes := make([]*GRPCEcho, len(vs))
 	for i, o := range vs {
-		e, err := bench.StartGRPCEcho(ctx, bin, o)
+		e, err := StartGRPCEcho(ctx, bin, o)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer e.Close()
 		echoes[i] = e
 	}
-	payload := bytes.Repeat([]byte{'e'}, bench.EchoSize)
+	payload := bytes.Repeat([]byte{'e'}, EchoSize)
 	for range 200 {
 		for _, e := range echoes {
 			if err := e.Trip(payload); err != nil {
@@ -63,7 +62,7 @@ func BenchmarkGRPCEchoKnobs(b *testing.B) {
 	lat := make([][]time.Duration, len(vs))
 	cpu := make([]int64, len(vs))
 	for i, e := range echoes {
-		cpu[i] = bench.CPUTimeNS(e.PID())
+		cpu[i] = CPUTimeNS(e.pid)
 	}
 	b.ResetTimer()
 	for n := range b.N {
@@ -79,11 +78,11 @@ func BenchmarkGRPCEchoKnobs(b *testing.B) {
 	}
 	b.StopTimer()
 	for i, e := range echoes {
-		p := bench.Percentiles(lat[i])
+		p := Percentiles(lat[i])
 		name := names[i]
 		b.ReportMetric(p[0], name+"-p50-µs")
 		b.ReportMetric(p[1], name+"-p95-µs")
-		b.ReportMetric(float64(bench.CPUTimeNS(e.PID())-cpu[i])/1e3/float64(b.N), name+"-cpu-µs")
-		b.ReportMetric(bench.PrivateMiB(e.PID())*1024, name+"-private-KiB")
+		b.ReportMetric(float64(CPUTimeNS(e.pid)-cpu[i])/1e3/float64(b.N), name+"-cpu-µs")
+		b.ReportMetric(PrivateMiB(e.pid)*1024, name+"-private-KiB")
 	}
 }
