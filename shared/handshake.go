@@ -98,32 +98,64 @@ func (p *ShimPlugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, c *gr
 	return &Client{api: shimv1.NewShimClient(c), done: ctx}, nil
 }
 
+// Transport are the gRPC transport settings of the Channel's connection, the same on both
+// sides: the buffers of the connection's reader and writer, and whether the writer keeps a
+// buffer of its own per connection instead of grpc-go's default, a buffer taken from a pool
+// for each write and given back after it. [DefaultTransport] is what the core and the shim
+// use; `cwx bench`'s gRPC echo takes others to measure them side by side (BENCHMARKS.md, “The
+// hop against bare echoes”).
+type Transport struct {
+	ReadBuffer     int
+	WriteBuffer    int
+	OwnWriteBuffer bool
+}
+
+// DefaultTransport are the core's and the shim's transport settings.
+var DefaultTransport = Transport{ReadBuffer: bufSize, WriteBuffer: bufSize}
+
 // ServerOptions are the shim's gRPC server options: message limits of MaxMessage,
-// flow-control windows sized so a 1 MiB payload does not wait for window updates, and the
-// non-zeroing buffer pool (pool.go).
+// flow-control windows sized so a 1 MiB payload does not wait for window updates,
+// [DefaultTransport], and the non-zeroing buffer pool (pool.go).
 func ServerOptions(opts []grpc.ServerOption) *grpc.Server {
-	opts = append(opts,
+	return grpc.NewServer(append(opts, DefaultTransport.ServerOptions()...)...)
+}
+
+// DialOptions are the core's gRPC options (appended to go-plugin's), matching ServerOptions.
+func DialOptions() []grpc.DialOption { return DefaultTransport.DialOptions() }
+
+// ServerOptions are a server's options with the transport settings t.
+func (t Transport) ServerOptions() []grpc.ServerOption {
+	o := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(MaxMessage),
 		grpc.MaxSendMsgSize(MaxMessage),
 		grpc.InitialWindowSize(window),
 		grpc.InitialConnWindowSize(window),
-		grpc.ReadBufferSize(bufSize),
-		grpc.WriteBufferSize(bufSize),
+		grpc.ReadBufferSize(t.ReadBuffer),
+		grpc.WriteBufferSize(t.WriteBuffer),
 		experimental.BufferPool(pool),
-	)
-	return grpc.NewServer(opts...)
+	}
+	if t.OwnWriteBuffer {
+		//lint:ignore SA1019 the only way to measure grpc-go's former default against its current one
+		o = append(o, grpc.SharedWriteBuffer(false))
+	}
+	return o
 }
 
-// DialOptions are the core's gRPC options (appended to go-plugin's), matching ServerOptions.
-func DialOptions() []grpc.DialOption {
-	return []grpc.DialOption{
+// DialOptions are a client's options with the transport settings t.
+func (t Transport) DialOptions() []grpc.DialOption {
+	o := []grpc.DialOption{
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessage), grpc.MaxCallSendMsgSize(MaxMessage)),
 		grpc.WithInitialWindowSize(window),
 		grpc.WithInitialConnWindowSize(window),
-		grpc.WithReadBufferSize(bufSize),
-		grpc.WithWriteBufferSize(bufSize),
+		grpc.WithReadBufferSize(t.ReadBuffer),
+		grpc.WithWriteBufferSize(t.WriteBuffer),
 		experimental.WithBufferPool(pool),
 	}
+	if t.OwnWriteBuffer {
+		//lint:ignore SA1019 the only way to measure grpc-go's former default against its current one
+		o = append(o, grpc.WithSharedWriteBuffer(false))
+	}
+	return o
 }
 
 const (

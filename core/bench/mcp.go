@@ -94,6 +94,12 @@ func DialMCPStdio(ctx context.Context, argv []string) (*MCPPeer, error) {
 	return dialMCP(ctx, &mcp.CommandTransport{Command: exec.Command(argv[0], argv[1:]...)})
 }
 
+// DialMCPCommand starts cmd (an MCP server on its stdio, such as `cwx serve --mcp`) and
+// connects to it, as mcp.CommandTransport does.
+func DialMCPCommand(ctx context.Context, cmd *exec.Cmd) (*MCPPeer, error) {
+	return dialMCP(ctx, &mcp.CommandTransport{Command: cmd})
+}
+
 // DialMCPHTTP connects to the Streamable HTTP server at url.
 func DialMCPHTTP(ctx context.Context, url string) (*MCPPeer, error) {
 	return dialMCP(ctx, &mcp.StreamableClientTransport{Endpoint: url})
@@ -112,16 +118,21 @@ func dialMCP(ctx context.Context, t mcp.Transport) (*MCPPeer, error) {
 
 // Blob calls MCPTool with input (which asks for size bytes) and checks the answer.
 func (p *MCPPeer) Blob(ctx context.Context, input json.RawMessage, size int) error {
-	res, err := p.cs.CallTool(ctx, &mcp.CallToolParams{Name: MCPTool, Arguments: input})
+	return p.CallText(ctx, MCPTool, input, size)
+}
+
+// CallText calls tool with input and checks that the answer is one text of size bytes.
+func (p *MCPPeer) CallText(ctx context.Context, tool string, input json.RawMessage, size int) error {
+	res, err := p.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: input})
 	if err != nil {
 		return err
 	}
 	if len(res.Content) != 1 || res.IsError {
-		return fmt.Errorf("%s answered %d blocks (error %t), want one text", MCPTool, len(res.Content), res.IsError)
+		return fmt.Errorf("%s answered %d blocks (error %t), want one text", tool, len(res.Content), res.IsError)
 	}
 	text, ok := res.Content[0].(*mcp.TextContent)
 	if !ok || len(text.Text) != size {
-		return fmt.Errorf("%s answered %T, want a text of %d bytes", MCPTool, res.Content[0], size)
+		return fmt.Errorf("%s answered %T, want a text of %d bytes", tool, res.Content[0], size)
 	}
 	return nil
 }

@@ -105,3 +105,64 @@ func CPUTimeMS(pid int) float64 {
 }
 
 const userHZ = 100
+
+// CPUTimeNS is the CPU time process pid's threads have run, in nanoseconds: the sum of the
+// first field of /proc/<pid>/task/<tid>/schedstat (the scheduler's own count, far finer
+// than CPUTimeMS's clock ticks). A thread that ended is no longer counted, so take both
+// readings of a difference while the process's threads live; 0 without /proc.
+func CPUTimeNS(pid int) int64 {
+	if pid <= 0 {
+		return 0
+	}
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var sum int64
+	for _, t := range tasks {
+		raw, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread ended
+		}
+		if f := strings.Fields(string(raw)); len(f) > 0 {
+			ns, _ := strconv.ParseInt(f[0], 10, 64)
+			sum += ns
+		}
+	}
+	return sum
+}
+
+// CPUPerCall is the CPU each process of a tier spent per call over a run of calls, in µs.
+type CPUPerCall struct {
+	Core    float64 `json:"core"`
+	Shim    float64 `json:"shim"`
+	Runtime float64 `json:"runtime"`
+}
+
+// CPUMeter takes the CPU time of a core, a shim and a runtime at the start of a run of calls.
+type CPUMeter struct {
+	pids  [3]int
+	start [3]int64
+}
+
+// StartCPU reads the three processes' CPU time now.
+func StartCPU(core, shim, runtime int) *CPUMeter {
+	m := &CPUMeter{pids: [3]int{core, shim, runtime}}
+	for i, pid := range m.pids {
+		m.start[i] = CPUTimeNS(pid)
+	}
+	return m
+}
+
+// PerCall is the CPU each process spent since StartCPU, divided by calls.
+func (m *CPUMeter) PerCall(calls int) CPUPerCall {
+	if calls <= 0 {
+		return CPUPerCall{}
+	}
+	var us [3]float64
+	for i, pid := range m.pids {
+		us[i] = Round2(float64(CPUTimeNS(pid)-m.start[i]) / 1e3 / float64(calls))
+	}
+	return CPUPerCall{Core: us[0], Shim: us[1], Runtime: us[2]}
+}

@@ -15,17 +15,33 @@ type Report struct {
 	OneshotCallMS Latency `json:"oneshot_call_ms"` // a whole `cwx tool call` process
 	// BareStartMS is a bare `node -e 0` / `bun -e 0` process, alternated with the one-shot
 	// calls; OneshotRatio is their p50 ratio (oneshot ÷ bare).
-	BareStartMS       Latency            `json:"bare_start_ms"`
-	OneshotRatio      float64            `json:"oneshot_ratio"`
-	Call1KiBUS        Latency            `json:"call_1kib_us"`   // Manager.CallTool, 1 KiB result
-	Direct1KiBUS      Latency            `json:"direct_1kib_us"` // the same call over a direct CWX1 pipe, alternated
-	HopRatio1KiB      float64            `json:"hop_ratio_1kib"` // call p50 / direct p50
-	Result1MiBMS      Latency            `json:"result_1mib_ms"` // Manager.CallTool, 1 MiB result
-	Floor1MiBMS       Latency            `json:"floor_1mib_ms"`  // a bare script writing the same bytes as one frame
-	CallsPerS         map[string]float64 `json:"calls_per_s"`    // by concurrent callers: "1", "16", "64"
-	RSSRuntimeIdleMiB float64            `json:"rss_runtime_idle_mib"`
-	RSSShimMiB        float64            `json:"rss_shim_mib"` // after 10,000 calls
-	RSSCoreMiB        float64            `json:"rss_core_mib"` // after 10,000 calls
+	BareStartMS  Latency `json:"bare_start_ms"`
+	OneshotRatio float64 `json:"oneshot_ratio"`
+	Call1KiBUS   Latency `json:"call_1kib_us"`   // Manager.CallTool, 1 KiB result
+	Direct1KiBUS Latency `json:"direct_1kib_us"` // the same call over a direct CWX1 pipe, alternated
+	HopRatio1KiB float64 `json:"hop_ratio_1kib"` // call p50 / direct p50
+	// GRPCEcho1KiBUS is a 1 KiB Frame through go-plugin's gRPC stream to an echo with no cwx
+	// code (`cwx bench grpc-echo`), PipeEcho1KiBUS the same 1 KiB over a bare pipe to a
+	// process copying stdin to stdout (`cwx bench pipe-echo`), both alternated with the two
+	// calls above; CWXShare1KiBUS is what cwx adds to the hop beyond go-plugin's gRPC,
+	// (call − direct) − (grpc_echo − pipe_echo) at p50.
+	GRPCEcho1KiBUS Latency `json:"grpc_echo_1kib_us"`
+	PipeEcho1KiBUS Latency `json:"pipe_echo_1kib_us"`
+	CWXShare1KiBUS float64 `json:"cwx_share_1kib_us"`
+	// ServeMCP1KiBUS is the 1 KiB call through a `cwx serve --mcp` process over stdio (the
+	// Go SDK's client), alternated with Manager.CallTool in this process; ServeMCPAddedUS
+	// is their difference, percentile by percentile.
+	ServeMCP1KiBUS  Latency            `json:"serve_mcp_1kib_us"`
+	ServeMCPAddedUS Latency            `json:"serve_mcp_added_us"`
+	Result1MiBMS    Latency            `json:"result_1mib_ms"` // Manager.CallTool, 1 MiB result
+	Floor1MiBMS     Latency            `json:"floor_1mib_ms"`  // a bare script writing the same bytes as one frame
+	CallsPerS       map[string]float64 `json:"calls_per_s"`    // by concurrent callers: "1", "16", "64"
+	// CPUPerCall16US is the CPU time per call of the core (the bench process), the shim and
+	// the runtime over the calls at 16 callers.
+	CPUPerCall16US    CPUPerCall `json:"cpu_per_call_16_us"`
+	RSSRuntimeIdleMiB float64    `json:"rss_runtime_idle_mib"`
+	RSSShimMiB        float64    `json:"rss_shim_mib"` // after 10,000 calls
+	RSSCoreMiB        float64    `json:"rss_core_mib"` // after 10,000 calls
 	// PSS (what a process costs the machine: its private pages and its share of the shared
 	// ones) and private memory beside the RSS figures, measured at the same moments, with
 	// the number of extension hosts running then.
@@ -63,11 +79,19 @@ func WriteTable(w io.Writer, runtime string, r Report) error {
 	lat("call_1kib", "µs", r.Call1KiBUS)
 	lat("direct_1kib", "µs", r.Direct1KiBUS)
 	one("hop_ratio_1kib", "×", r.HopRatio1KiB)
+	lat("grpc_echo_1kib", "µs", r.GRPCEcho1KiBUS)
+	lat("pipe_echo_1kib", "µs", r.PipeEcho1KiBUS)
+	one("cwx_share_1kib", "µs", r.CWXShare1KiBUS)
+	lat("serve_mcp_1kib", "µs", r.ServeMCP1KiBUS)
+	lat("serve_mcp_added", "µs", r.ServeMCPAddedUS)
 	lat("result_1mib", "ms", r.Result1MiBMS)
 	lat("floor_1mib", "ms", r.Floor1MiBMS)
 	for _, n := range CallerCounts {
 		one(fmt.Sprintf("calls_per_s at %d", n), "calls/s", r.CallsPerS[fmt.Sprint(n)])
 	}
+	one("cpu_per_call_16 core", "µs", r.CPUPerCall16US.Core)
+	one("cpu_per_call_16 shim", "µs", r.CPUPerCall16US.Shim)
+	one("cpu_per_call_16 runtime", "µs", r.CPUPerCall16US.Runtime)
 	one("rss_runtime_idle", "MiB", r.RSSRuntimeIdleMiB)
 	one("rss_shim", "MiB", r.RSSShimMiB)
 	one("rss_core", "MiB", r.RSSCoreMiB)

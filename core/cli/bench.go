@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -29,6 +31,7 @@ type benchFlags struct {
 	only     string
 	isolated int
 	mcp      bool
+	cpuProf  string
 }
 
 func benchCmd() *cobra.Command {
@@ -38,10 +41,14 @@ func benchCmd() *cobra.Command {
 		Short: "Measure start, calls, big results, memory and restart on this machine, against a direct pipe and a bare runtime",
 		Long: "Runs its own fixture plugin in a throwaway CWX_HOME (your home is only read for the\n" +
 			"runtime's path) and prints one table: tier start to Ready, activation, a whole\n" +
-			"`cwx tool call` process, 1 KiB calls through the core and over a direct pipe to the\n" +
-			"same host (alternated), a 1 MiB result against a bare runtime writing the same bytes,\n" +
-			"calls/s at 1, 16 and 64 callers, resident memory, kill -9 to the next answer, and a\n" +
-			"1 MiB fetch through the core's fetch proxy against a bare runtime's (with bubblewrap).\n" +
+			"`cwx tool call` process beside a bare `node -e 0` (alternated), 1 KiB calls through\n" +
+			"the core and over a direct pipe to the same host, alternated with 1 KiB through\n" +
+			"go-plugin's gRPC stream to an echo and over a bare pipe to an echo, the same call\n" +
+			"through `cwx serve --mcp` against the core's, a 1 MiB result against a bare runtime\n" +
+			"writing the same bytes, calls/s at 1, 16 and 64 callers with the CPU per call of the\n" +
+			"core, the shim and the runtime, RSS, PSS and private memory, kill -9 to the next\n" +
+			"answer, and a 1 MiB fetch through the core's fetch proxy against a bare runtime's\n" +
+			"(with bubblewrap). The keys of --json are listed in BENCHMARKS.md.\n" +
 			"--mcp measures instead a 1 KiB and a 1 MiB tool result of a stdio and of a Streamable\n" +
 			"HTTP test MCP server through the core, against the Go SDK's client with no gate\n" +
 			"speaking to the same server (alternated).\n" +
@@ -54,10 +61,11 @@ func benchCmd() *cobra.Command {
 	fl.BoolVar(&f.asJSON, "json", false, "print a JSON object")
 	fl.BoolVar(&f.quick, "quick", false, "fewer iterations")
 	fl.IntVar(&f.plugins, "plugins", 1, "enabled fixture plugins (1 to 8): copies of the fixture, each with a tool of its own, that a one-shot call does not use")
-	fl.StringVar(&f.only, "only", "", "run only this step: ready, oneshot, live, direct or fetch (oneshot still warms the plugin catalog with one activation first)")
+	fl.StringVar(&f.only, "only", "", "run only this step: ready, oneshot, live, direct, serve or fetch (oneshot still warms the plugin catalog with one activation first)")
 	fl.BoolVar(&f.mcp, "mcp", false, "measure MCP tool calls instead: a stdio and an HTTP test server through the core against the Go SDK's client with no gate")
 	fl.IntVar(&f.isolated, "isolated", 0, fmt.Sprintf("measure N (1 to %d) fixture plugins each in a host of its own instead: start, memory per host, calls/s spread over the hosts, and one host's kill while the others are called", maxIsolatedHosts))
-	cmd.AddCommand(benchMCPServerCmd())
+	fl.StringVar(&f.cpuProf, "cpuprofile", "", "write the bench process's (the core's) Go CPU profile to this file; CWX_SHIM_CPUPROFILE=PREFIX profiles the shims")
+	cmd.AddCommand(benchMCPServerCmd(), benchGRPCEchoCmd(), benchPipeEchoCmd())
 	return cmd
 }
 
@@ -77,11 +85,18 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 		return exitf(ExitUsage, "--isolated measures its own set of plugins; leave out --only and --plugins")
 	}
 	if f.only != "" && !slices.Contains(benchSteps, f.only) {
-		return exitf(ExitUsage, "--only %q: use ready, oneshot, live, direct or fetch", f.only)
+		return exitf(ExitUsage, "--only %q: use ready, oneshot, live, direct, serve or fetch", f.only)
 	}
 	rt, err := benchRuntime(ctx, f.runtime)
 	if err != nil {
 		return err
+	}
+	if f.cpuProf != "" {
+		stop, err := startBenchProfile(f.cpuProf)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+		defer stop()
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -110,6 +125,18 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	return writeBenchReport(cmd.OutOrStdout(), f.asJSON, rep, func(w io.Writer, rep bench.Report) error {
 		return bench.WriteTable(w, fmt.Sprintf("%s %s", rt.Kind, rt.Version), rep)
 	})
+}
+
+// startBenchProfile starts the Go CPU profile of this process into path; stop ends it.
+func startBenchProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return nil, errors.Join(fmt.Errorf("--cpuprofile: %w", err), f.Close())
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
 }
 
 // writeBenchReport prints rep as JSON, or as the table that table writes (written whole,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/bench"
+	"github.com/cwx-dev/cwx/shared"
 )
 
 // warmup is how many untimed round trips each path makes first (JIT, pools, windows).
@@ -66,9 +68,20 @@ func (r *benchRun) activations(ctx context.Context, d *bench.Direct) error {
 	return err
 }
 
-// hop alternates one 1 KiB call through the Manager and one over the direct pipe, so both
-// see the same load.
-func (r *benchRun) hop(ctx context.Context, m *core.Manager, d *bench.Direct) error {
+// hop alternates one 1 KiB call through the Manager, one over the direct pipe, one 1 KiB
+// round trip through go-plugin's gRPC stream to an echo and one over a bare pipe to an
+// echo, so all four see the same load.
+func (r *benchRun) hop(ctx context.Context, m *core.Manager, d *bench.Direct) (err error) {
+	grpcEcho, err := bench.StartGRPCEcho(ctx, r.exe, bench.EchoOptions{Transport: shared.DefaultTransport})
+	if err != nil {
+		return err
+	}
+	defer grpcEcho.Close()
+	pipeEcho, err := bench.StartPipeEcho(r.exe)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, pipeEcho.Close()) }()
 	handle := d.Handle(bench.FixtureTool)
 	viaDirect := func() error {
 		n, err := d.Call(ctx, handle, in1KiB)
@@ -78,14 +91,19 @@ func (r *benchRun) hop(ctx context.Context, m *core.Manager, d *bench.Direct) er
 		return err
 	}
 	viaCore := func() error { return call1KiB(ctx, m) }
-	lc, ld, err := alternate(r, "1 KiB calls, core and direct", r.n.hop, viaCore, viaDirect)
+	payload := bytes.Repeat([]byte{'e'}, bench.EchoSize)
+	viaGRPC := func() error { return grpcEcho.Trip(payload) }
+	viaPipe := func() error { return pipeEcho.Trip(payload) }
+	l, err := alternateN(r, "1 KiB calls, core, direct and echoes", r.n.hop, viaCore, viaDirect, viaGRPC, viaPipe)
 	if err != nil {
 		return err
 	}
-	r.rep.Call1KiBUS, r.rep.Direct1KiBUS = bench.Of(lc, time.Microsecond), bench.Of(ld, time.Microsecond)
+	r.rep.Call1KiBUS, r.rep.Direct1KiBUS = bench.Of(l[0], time.Microsecond), bench.Of(l[1], time.Microsecond)
+	r.rep.GRPCEcho1KiBUS, r.rep.PipeEcho1KiBUS = bench.Of(l[2], time.Microsecond), bench.Of(l[3], time.Microsecond)
 	if r.rep.Direct1KiBUS.P50 > 0 {
 		r.rep.HopRatio1KiB = float64(int(r.rep.Call1KiBUS.P50/r.rep.Direct1KiBUS.P50*100)) / 100
 	}
+	r.rep.CWXShare1KiBUS = bench.Round2((r.rep.Call1KiBUS.P50 - r.rep.Direct1KiBUS.P50) - (r.rep.GRPCEcho1KiBUS.P50 - r.rep.PipeEcho1KiBUS.P50))
 	return nil
 }
 
@@ -109,24 +127,35 @@ func (r *benchRun) bigResult(ctx context.Context, m *core.Manager) (err error) {
 
 // alternate warms both paths, then times n rounds of a then b.
 func alternate(r *benchRun, name string, n int, a, b func() error) (la, lb []time.Duration, err error) {
+	l, err := alternateN(r, name, n, a, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l[0], l[1], nil
+}
+
+// alternateN warms every path, then times n rounds of each path in turn; l[i] holds the
+// samples of paths[i].
+func alternateN(r *benchRun, name string, n int, paths ...func() error) (l [][]time.Duration, err error) {
 	for range min(warmup, n) {
-		if err := errors.Join(a(), b()); err != nil {
-			return nil, nil, err
+		for _, p := range paths {
+			if err := p(); err != nil {
+				return nil, err
+			}
 		}
 	}
+	l = make([][]time.Duration, len(paths))
 	for i := range n {
 		if i%50 == 0 {
 			r.step(name, i, n)
 		}
-		ea, err := since(a)
-		if err != nil {
-			return nil, nil, err
+		for j, p := range paths {
+			el, err := since(p)
+			if err != nil {
+				return nil, err
+			}
+			l[j] = append(l[j], el)
 		}
-		eb, err := since(b)
-		if err != nil {
-			return nil, nil, err
-		}
-		la, lb = append(la, ea), append(lb, eb)
 	}
-	return la, lb, nil
+	return l, nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -17,7 +18,10 @@ import (
 var benchKeys = map[string][]string{
 	"ready_cold_ms": {"p50", "p95", "p99"}, "activate_ms": {"p50", "p95", "p99"}, "oneshot_call_ms": {"p50", "p95", "p99"}, "bare_start_ms": {"p50", "p95", "p99"}, "oneshot_ratio": nil,
 	"call_1kib_us": {"p50", "p95", "p99"}, "direct_1kib_us": {"p50", "p95", "p99"}, "hop_ratio_1kib": nil,
-	"result_1mib_ms": {"p50", "p95", "p99"}, "floor_1mib_ms": {"p50", "p95", "p99"},
+	"grpc_echo_1kib_us": {"p50", "p95", "p99"}, "pipe_echo_1kib_us": {"p50", "p95", "p99"}, "cwx_share_1kib_us": nil,
+	"serve_mcp_1kib_us": {"p50", "p95", "p99"}, "serve_mcp_added_us": {"p50", "p95", "p99"},
+	"cpu_per_call_16_us": {"core", "runtime", "shim"},
+	"result_1mib_ms":     {"p50", "p95", "p99"}, "floor_1mib_ms": {"p50", "p95", "p99"},
 	"calls_per_s": {"1", "16", "64"}, "rss_runtime_idle_mib": nil, "rss_shim_mib": nil, "rss_core_mib": nil,
 	"pss_runtime_idle_mib": nil, "pss_shim_mib": nil, "private_shim_mib": nil, "pss_core_mib": nil, "hosts_running": nil,
 	"kill_to_answer_ms": {"p50", "p95", "p99"}, "machine": {"cores", "load", "memory"}, "date": nil,
@@ -44,11 +48,70 @@ func TestBenchQuickJSON(t *testing.T) {
 				t.Logf("no bubblewrap (%v): the fetch figures are not measured", err)
 				delete(top, "fetch_skipped")
 				checkKeys(t, "the report", top, benchKeys)
+				checkMeasured(t, res.stdout)
 				return
 			}
 			checkKeys(t, "the report", top, benchKeys)
+			checkMeasured(t, res.stdout)
 			checkFetchFigures(t, res.stdout)
 		})
+	}
+}
+
+// checkMeasured: every figure of the one-shot, hop, memory, CPU and serve keys was measured
+// and is sane (no timing is asserted): latencies positive and ordered, the ratios consistent
+// with their parts, the memory read and the CPU per call counted in each process.
+func checkMeasured(t *testing.T, out string) {
+	t.Helper()
+	type lat struct{ P50, P95, P99 float64 }
+	var rep struct {
+		Oneshot  lat                `json:"oneshot_call_ms"`
+		Bare     lat                `json:"bare_start_ms"`
+		Ratio    float64            `json:"oneshot_ratio"`
+		Call     lat                `json:"call_1kib_us"`
+		Direct   lat                `json:"direct_1kib_us"`
+		GRPC     lat                `json:"grpc_echo_1kib_us"`
+		Pipe     lat                `json:"pipe_echo_1kib_us"`
+		Share    float64            `json:"cwx_share_1kib_us"`
+		Serve    lat                `json:"serve_mcp_1kib_us"`
+		Added    lat                `json:"serve_mcp_added_us"`
+		CPU      map[string]float64 `json:"cpu_per_call_16_us"`
+		PSSShim  float64            `json:"pss_shim_mib"`
+		PrivShim float64            `json:"private_shim_mib"`
+		PSSIdle  float64            `json:"pss_runtime_idle_mib"`
+		PSSCore  float64            `json:"pss_core_mib"`
+		RSSShim  float64            `json:"rss_shim_mib"`
+		Hosts    int                `json:"hosts_running"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for name, l := range map[string]lat{"oneshot_call_ms": rep.Oneshot, "bare_start_ms": rep.Bare, "call_1kib_us": rep.Call,
+		"direct_1kib_us": rep.Direct, "grpc_echo_1kib_us": rep.GRPC, "pipe_echo_1kib_us": rep.Pipe, "serve_mcp_1kib_us": rep.Serve} {
+		if l.P50 <= 0 || l.P95 < l.P50 || l.P99 < l.P95 {
+			t.Errorf("%s = %+v: want 0 < p50 <= p95 <= p99", name, l)
+		}
+	}
+	if want := math.Round(rep.Oneshot.P50/rep.Bare.P50*100) / 100; math.Abs(rep.Ratio-want) > 0.011 {
+		t.Errorf("oneshot_ratio %v, want %v (oneshot p50 / bare p50)", rep.Ratio, want)
+	}
+	if want := (rep.Call.P50 - rep.Direct.P50) - (rep.GRPC.P50 - rep.Pipe.P50); math.Abs(rep.Share-want) > 0.011 {
+		t.Errorf("cwx_share_1kib_us %v, want %v", rep.Share, want)
+	}
+	if rep.Added.P50 >= rep.Serve.P50 {
+		t.Errorf("serve_mcp_added_us %+v against serve_mcp_1kib_us %+v: the added part must be less than the whole", rep.Added, rep.Serve)
+	}
+	for _, p := range []string{"core", "shim", "runtime"} {
+		if rep.CPU[p] <= 0 {
+			t.Errorf("cpu_per_call_16_us %v: want the %s's CPU counted", rep.CPU, p)
+		}
+	}
+	if rep.PSSShim <= 0 || rep.PrivShim <= 0 || rep.PrivShim > rep.PSSShim || rep.PSSShim > rep.RSSShim || rep.PSSIdle <= 0 || rep.PSSCore <= 0 {
+		t.Errorf("memory: pss_shim %v, private_shim %v, rss_shim %v, pss_runtime_idle %v, pss_core %v: want private <= PSS <= RSS, all read",
+			rep.PSSShim, rep.PrivShim, rep.RSSShim, rep.PSSIdle, rep.PSSCore)
+	}
+	if rep.Hosts < 1 {
+		t.Errorf("hosts_running %d, want the plugin tier's host counted", rep.Hosts)
 	}
 }
 

@@ -44,7 +44,7 @@ type benchRun struct {
 const maxBenchPlugins = 8
 
 // benchSteps names the steps --only selects.
-var benchSteps = []string{"ready", "oneshot", "live", "direct", "fetch"}
+var benchSteps = []string{"ready", "oneshot", "live", "direct", "serve", "fetch"}
 
 // benchCrashLimit is the bench's crash budget: room for the kill rounds (each SIGKILL is a
 // crash), yet a start that keeps failing still ends the tier Failed with its reason.
@@ -62,7 +62,7 @@ func (r *benchRun) run(ctx context.Context) (bench.Report, error) {
 	if err := r.setup(); err != nil {
 		return r.rep, err
 	}
-	steps := []func(context.Context) error{r.readyCold, r.oneshot, r.live, r.direct, r.fetch}
+	steps := []func(context.Context) error{r.readyCold, r.oneshot, r.live, r.direct, r.serveMCP, r.fetch}
 	for i, step := range steps {
 		if r.only != "" && r.only != benchSteps[i] {
 			continue
@@ -321,9 +321,16 @@ func (r *benchRun) throughput(ctx context.Context, m *core.Manager) error {
 	}
 	for _, callers := range bench.CallerCounts {
 		r.progress(fmt.Sprintf("calls/s at %d callers", callers))
+		var cpu *bench.CPUMeter
+		if callers == 16 {
+			cpu = bench.StartCPU(os.Getpid(), pluginShimPID(m), m.Host(protocol.TierPlugin).RuntimePID)
+		}
 		rate, err := callsPerSecond(ctx, m, callers, r.n.perLevel)
 		if err != nil {
 			return err
+		}
+		if cpu != nil {
+			r.rep.CPUPerCall16US = cpu.PerCall(r.n.perLevel)
 		}
 		r.rep.CallsPerS[strconv.Itoa(callers)] = float64(int(rate))
 		done += r.n.perLevel
