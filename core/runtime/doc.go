@@ -59,7 +59,8 @@
 // `BUN_JSC_useShadowRealm=0`). The shim removes go-plugin's variables and adds `CWX_HOST_PARENT_PID`;
 // for Bun it also sizes JavaScriptCore's JIT reservation inside the data limit
 // (`BUN_JSC_jitMemoryReservationSize`, 1/64 of the limit) so Bun keeps its JIT under `RLIMIT_DATA`.
-// Node always gets `--max-old-space-size=256 --disable-proto=throw --no-addons` plus whichever of
+// Node always gets `--max-old-space-size=256 --disable-proto=throw --no-addons --zero-fill-buffers`
+// (a fresh Buffer, even from allocUnsafeSlow, holds no freed memory of the host's) plus whichever of
 // `--no-experimental-sqlite` and `--no-experimental-ffi` the binary accepts (probed once per binary,
 // kept across processes by the probe cache, core/probecache doc.go, “Probe cache”);
 // Bun gets `--no-install --no-env-file --config=/dev/null --no-addons`.

@@ -24,7 +24,7 @@ type LaunchPlan struct {
 }
 
 // nodeFixedFlags go to every Node host (core/runtime doc.go, “Runtimes”).
-var nodeFixedFlags = []string{"--max-old-space-size=256", "--disable-proto=throw", "--no-addons"}
+var nodeFixedFlags = []string{"--max-old-space-size=256", "--disable-proto=throw", "--no-addons", "--zero-fill-buffers"}
 
 // bunFlags keep Bun from installing packages, reading .env or bunfig.toml from the working
 // directory (the host's writable data dir), and loading addons.

@@ -30,7 +30,7 @@ func TestLaunchPlan(t *testing.T) {
 		{
 			name: "node",
 			rt:   Runtime{Kind: KindNode, Path: "/n/node", NodeFlags: []string{"--no-experimental-sqlite"}},
-			argv: []string{"/n/node", "--max-old-space-size=256", "--disable-proto=throw", "--no-addons",
+			argv: []string{"/n/node", "--max-old-space-size=256", "--disable-proto=throw", "--no-addons", "--zero-fill-buffers",
 				"--no-experimental-sqlite", "/b/host.mjs", "--tier=plugin"},
 			env: []string{"HOME=/home/v", "PATH=/usr/bin", "LC_ALL=C.UTF-8", "CWX_TEST_RUN_MARKER=abc", "LANG=C",
 				"EXTRA=1", "NODE_OPTIONS=", "CWX_HOST_PROCESS_GROUP=1"},

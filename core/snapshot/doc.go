@@ -24,5 +24,6 @@
 // it again, and the host starts from the bundle. The cost of the hash is logged at debug level
 // with each open (BENCHMARKS.md, “Host snapshot”).
 //
-// Only Node on Linux gets a snapshot; Bun has no equivalent that pays (BENCHMARKS.md).
+// Only Node on Linux gets a snapshot. Bun has no startup snapshot; its bytecode cache would pay
+// (BENCHMARKS.md, “Host snapshot”) and is not built.
 package snapshot

@@ -35,7 +35,7 @@ export function runtimeArgs() {
   // “Trust model”: --frozen-intrinsics); the core never passes them
   const extra = (process.env.CWX_TEST_EXTRA_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
   const snapshot = SNAPSHOT_BLOB === '' ? [] : ['--snapshot-blob', SNAPSHOT_BLOB];
-  return ['--max-old-space-size=256', '--disable-proto=throw', '--no-addons', '--no-experimental-sqlite', ...snapshot, ...extra];
+  return ['--max-old-space-size=256', '--disable-proto=throw', '--no-addons', '--zero-fill-buffers', '--no-experimental-sqlite', ...snapshot, ...extra];
 }
 
 export function runtimeEnv(extra = {}) {
