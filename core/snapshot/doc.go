@@ -16,12 +16,12 @@
 // a change of flags gives a new key, so a new snapshot, and an old one is never read by a
 // runtime it was not built by.
 //
-// [Blob.Open] opens the blob without following a symlink, checks that it is a regular file of
-// the recorded size, hashes it through that descriptor and returns the descriptor, rewound:
-// the runtime reads exactly the bytes that were verified (the shim passes the descriptor on,
-// and Node opens /proc/self/fd/N). A blob whose size or sha256 differs is never used: Open
-// fails with [ErrVerify], removes the blob and its manifest so that the next Prepare builds
-// it again, and the host starts from the bundle. The cost of the hash is logged at debug level
+// [Blob.Open] opens the blob without following a symlink and checks that it is a regular file
+// of the recorded size; [Blob.Verify] hashes what that descriptor holds, at its own offsets,
+// while the shim starts: the runtime reads exactly the bytes that were verified (the shim
+// passes the descriptor on, and Node opens /proc/self/fd/N). A blob whose size or sha256
+// differs is never used: Open or Verify fails with [ErrVerify], removes the blob and its
+// manifest so that the next Prepare builds it again, and the host starts from the bundle. The cost of the hash is logged at debug level
 // with each open (BENCHMARKS.md, “Host snapshot”).
 //
 // Only Node on Linux gets a snapshot. Bun has no startup snapshot; its bytecode cache would pay
