@@ -20,12 +20,16 @@ const (
 	// SnapshotEntryName is the bundle's CommonJS twin a Node startup snapshot is built from
 	// (src/snapshot.ts; ARCHITECTURE.md, “Host snapshot”).
 	SnapshotEntryName = "cwx-extension-host-snapshot.cjs"
+	// BunEntryName is the bundle's CommonJS twin Bun's bytecode cache is built from
+	// (src/main.ts as CommonJS; ARCHITECTURE.md, “Host snapshot”).
+	BunEntryName = "cwx-extension-host-bun.cjs"
 	// LicensesName is the notices file written beside the bundle.
 	LicensesName = "LICENSES.txt"
 
 	bundlePath   = "dist/" + BundleName
 	licensesPath = "dist/" + LicensesName
 	snapshotPath = "dist/" + SnapshotEntryName
+	bunEntryPath = "dist/" + BunEntryName
 	modulesPath  = "dist/builtin-modules.json"
 	providedPath = "dist/provided-modules.json"
 	compatPath   = "dist/compatibility.json"
@@ -77,6 +81,19 @@ var snapshotDigest = sync.OnceValue(func() string {
 // SnapshotEntrySHA256 is the lower-case hex sha256 of SnapshotEntry(), the digest host/hello
 // reports when the host started from a snapshot built from it.
 func SnapshotEntrySHA256() string { return snapshotDigest() }
+
+// BunEntry returns the Bun entry's bytes: the same host as Bundle(), as one CommonJS script
+// that `bun build --bytecode` compiles. The slice is shared: do not modify it.
+func BunEntry() []byte { return mustRead(bunEntryPath) }
+
+var bunEntryDigest = sync.OnceValue(func() string {
+	sum := sha256.Sum256(BunEntry())
+	return hex.EncodeToString(sum[:])
+})
+
+// BunEntrySHA256 is the lower-case hex sha256 of BunEntry(), the digest host/hello reports
+// when the host runs Bun's build of it with its bytecode.
+func BunEntrySHA256() string { return bunEntryDigest() }
 
 // Licenses returns the third-party licence notices of the code bundled in Bundle().
 func Licenses() []byte { return mustRead(licensesPath) }

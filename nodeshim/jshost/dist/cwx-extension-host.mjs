@@ -7719,6 +7719,7 @@ function lockGetters(target, what) {
 }
 function lockdown() {
   lockValue(process, "dlopen", refuser2("process.dlopen"));
+  lockValue(process, "mainModule", void 0);
   if ("execve" in process) lockValue(process, "execve", refuser2("process.execve"));
   const RefusedWorker = class Worker {
     constructor() {
@@ -7777,6 +7778,7 @@ async function verifyLockdown() {
   } catch (err) {
     if (!(err instanceof NativeCodeRefused)) open2.push("process.dlopen is reachable");
   }
+  if (Reflect.get(process, "mainModule") !== void 0) open2.push("process.mainModule is reachable");
   if ("execve" in process) {
     try {
       process.execve("/nonexistent-cwx-probe");

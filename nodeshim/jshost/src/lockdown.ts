@@ -3,7 +3,9 @@
 // process.dlopen, process.execve and Worker threads are refused. Bun: the bun:ffi, Bun.FFI,
 // bun:sqlite and node:sqlite exports throw, and ShadowRealm must be off engine-wide
 // (BUN_JSC_useShadowRealm=0, set by the core). Node: node:sqlite (and node:ffi where it exists)
-// are switched off by the flags the core passes, which is checked here.
+// are switched off by the flags the core passes, which is checked here. process.mainModule, which
+// a CommonJS entry (the Node snapshot's, Bun's bytecode build) would leave to plugin code as a
+// way to the host's own require, is removed on both, as under the ESM bundle.
 import { createRequire } from 'node:module';
 import * as nodeModule from 'node:module';
 import type {} from './runtime-globals.ts'; // declares globalThis.Bun, Worker and ShadowRealm
@@ -45,6 +47,7 @@ function lockGetters(target: object, what: string): void {
 /** lockdown installs every lock for the running runtime. */
 export function lockdown(): void {
   lockValue(process, 'dlopen', refuser('process.dlopen'));
+  lockValue(process, 'mainModule', undefined);
   if ('execve' in process) lockValue(process, 'execve', refuser('process.execve'));
   const RefusedWorker = class Worker {
     constructor() {
@@ -117,6 +120,7 @@ export async function verifyLockdown(): Promise<string[]> {
   } catch (err) {
     if (!(err instanceof NativeCodeRefused)) open.push('process.dlopen is reachable');
   }
+  if (Reflect.get(process, 'mainModule') !== undefined) open.push('process.mainModule is reachable');
   if ('execve' in process) {
     try {
       process.execve('/nonexistent-cwx-probe');

@@ -22,6 +22,8 @@ export function apply(ctx) {
       // never call a real execve: it would replace the host; only the refusing stand-in is called
       out['process.execve'] = typeof process.execve !== 'function' ? 'absent'
         : process.execve.name === 'refused' ? await attempt(() => process.execve('/nonexistent/cwx-probe')) : 'reachable';
+      // a CommonJS host entry (the Node snapshot's, Bun's bytecode build) must not leave the host's require here
+      out['process.mainModule'] = process.mainModule === undefined ? 'absent' : 'reachable';
       out['worker_threads.Worker'] = await attempt(async () => {
         const { Worker } = await import('node:worker_threads');
         const w = new Worker('setTimeout(() => {}, 10)', { eval: true });
