@@ -26,7 +26,8 @@ func pluginTierSnapshot(t *testing.T, m *Manager) bool {
 	return false
 }
 
-// nativeProbe calls native_probe and fails t for every entry point it reached.
+// nativeProbe calls native_probe and fails t for every entry point it reached; process.dlopen
+// is among them, and on Node Object.prototype.__proto__ (Bun's lockdown has no such switch).
 func nativeProbe(t *testing.T, m *Manager) {
 	t.Helper()
 	res, err := m.CallTool(t.Context(), "native_probe", []byte(`{}`), CallOptions{})
@@ -37,8 +38,8 @@ func nativeProbe(t *testing.T, m *Manager) {
 	if err := json.Unmarshal([]byte(res.Text()), &got); err != nil {
 		t.Fatalf("native_probe answered %q: %v", res.Text(), err)
 	}
-	if got["Object.prototype.__proto__"] != "refused" || got["process.dlopen"] != "refused" {
-		t.Errorf("native_probe = %v: want __proto__ and process.dlopen refused", got)
+	if _, bun := got["Bun.FFI"]; (!bun && got["Object.prototype.__proto__"] != "refused") || got["process.dlopen"] != "refused" {
+		t.Errorf("native_probe = %v: want process.dlopen refused, and on Node __proto__", got)
 	}
 	for k, v := range got {
 		if v != "refused" && v != "absent" {
@@ -126,5 +127,64 @@ func closeManager(t *testing.T, m *Manager) {
 	defer cancel()
 	if err := m.Close(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSandboxBytecode: under sandbox = "required" the Bun plugin tier runs the host's
+// bytecode cache (its folder bound read-only), the lockdown holds under it, and a plugin sees
+// every native-code entry point refused. A .jsc tampered with afterwards is never used: the
+// next start runs the bundle, works the same, and the next Manager builds the cache again.
+func TestSandboxBytecode(t *testing.T) {
+	needBwrap(t)
+	rt := testenv.Bun(t)
+	e := newEnv(t, rt)
+	e.writeConfig("sandbox = \"required\"\nmemory_limit_mib = 512\n")
+	e.install("native-probe")
+	m := e.open(nil)
+	reconcile(t, m)
+	nativeProbe(t, m)
+	if !pluginTierSnapshot(t, m) {
+		t.Fatal("the plugin tier did not run the bytecode cache")
+	}
+	if !m.SandboxStatus().Active {
+		t.Fatal("the plugin tier is not sandboxed")
+	}
+	closeManager(t, m)
+
+	codes, err := filepath.Glob(filepath.Join(snapshot.Dir(e.home), "*.bun", "*.jsc"))
+	if err != nil || len(codes) != 1 {
+		t.Fatalf("bytecode caches in the home: %v (%v), want one", codes, err)
+	}
+	raw, err := os.ReadFile(codes[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)/3] ^= 0x5a
+	dir := filepath.Dir(codes[0])
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(codes[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(codes[0], raw, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	m2 := e.open(nil)
+	reconcile(t, m2)
+	nativeProbe(t, m2)
+	if pluginTierSnapshot(t, m2) {
+		t.Fatal("the plugin tier ran a tampered bytecode cache")
+	}
+	if _, err := os.Stat(dir + ".json"); !os.IsNotExist(err) {
+		t.Fatalf("the tampered cache's manifest was kept: %v", err)
+	}
+	closeManager(t, m2)
+
+	m3 := e.open(nil)
+	reconcile(t, m3)
+	nativeProbe(t, m3)
+	if !pluginTierSnapshot(t, m3) {
+		t.Fatal("the next Manager did not build and run the bytecode cache again")
 	}
 }

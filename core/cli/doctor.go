@@ -121,22 +121,26 @@ func pluginTierContainment(mode string, works bool) string {
 	}
 }
 
-// DoctorBundle describes the extension-host bundle embedded in this build.
+// DoctorSnapshot says what the next host starts from besides the bundle (ARCHITECTURE.md,
+// “Host snapshot”).
 type DoctorSnapshot struct {
 	Mode string `json:"mode"` // [extension_host] snapshot: auto or off
-	// InUse is true when a snapshot is built for the chosen runtime and verifies: the next
-	// Node host starts from it.
+	// Kind is what the chosen runtime starts from: "snapshot" (Node's startup snapshot) or
+	// "bytecode" (Bun's bytecode cache); empty when neither applies.
+	Kind string `json:"kind,omitempty"`
+	// InUse is true when one is built for the chosen runtime and verifies: the next host
+	// starts from it.
 	InUse bool   `json:"in_use"`
 	Path  string `json:"path,omitempty"`
 	Bytes int64  `json:"bytes,omitempty"`
 	// VerifyMS is what its sha256 check took here, the cost of every start.
 	VerifyMS float64 `json:"verify_ms,omitempty"`
-	// Why says why no snapshot is used, or what the next start does about it.
+	// Why says why none is used, or what the next start does about it.
 	Why string `json:"why,omitempty"`
 }
 
-// doctorSnapshot reports whether the next Node host of rt starts from a snapshot: doctor
-// verifies one already built and never builds one.
+// doctorSnapshot reports whether the next host of rt starts from a snapshot (Node) or a
+// bytecode cache (Bun): doctor verifies one already built and never builds one.
 func doctorSnapshot(home string, host config.ExtensionHost, rt *jsruntime.Runtime) DoctorSnapshot {
 	d := DoctorSnapshot{Mode: host.Snapshot}
 	if rt == nil {
@@ -148,27 +152,43 @@ func doctorSnapshot(home string, host config.ExtensionHost, rt *jsruntime.Runtim
 		d.Why = why
 		return d
 	}
-	b, err := snapshot.Find(o)
-	if err != nil {
-		d.Why = "not built yet: the first Node host start builds it (once, about a second)"
-		return d
-	}
-	d.Path, d.Bytes = b.Path, b.Size
-	f, err := b.Open()
-	if err == nil {
+	var err error
+	if o.Kind == jsruntime.KindBun {
+		d.Kind = "bytecode"
+		var c *snapshot.Bytecode
+		if c, err = snapshot.FindBytecode(o); err != nil {
+			d.Why = "not built yet: the first Bun host start builds it (once, a fraction of a second)"
+			return d
+		}
+		d.Path, d.Bytes = c.Dir, c.ScriptSize+c.CodeSize
 		var took time.Duration
-		took, err = b.Verify(f)
-		f.Close()
+		took, err = c.Verify()
 		d.VerifyMS = float64(took.Microseconds()) / 1000
+	} else {
+		d.Kind = "snapshot"
+		var b *snapshot.Blob
+		if b, err = snapshot.Find(o); err != nil {
+			d.Why = "not built yet: the first Node host start builds it (once, about a second)"
+			return d
+		}
+		d.Path, d.Bytes = b.Path, b.Size
+		var f *os.File
+		if f, err = b.Open(); err == nil {
+			var took time.Duration
+			took, err = b.Verify(f)
+			f.Close()
+			d.VerifyMS = float64(took.Microseconds()) / 1000
+		}
 	}
 	if err != nil {
-		d.Why = fmt.Sprintf("%v: never used; the next Node host start builds it again", err)
+		d.Why = fmt.Sprintf("%v: never used; the next host start builds it again", err)
 		return d
 	}
 	d.InUse = true
 	return d
 }
 
+// DoctorBundle describes the extension-host bundle embedded in this build.
 type DoctorBundle struct {
 	SHA256 string `json:"sha256"` // its digest, the one host/hello must report
 	Dir    string `json:"dir"`    // where it is materialized: $CWX_HOME/extension-host/<sha256>
@@ -402,7 +422,7 @@ func printDoctor(w io.Writer, r DoctorReport) {
 		row("bundle", "sha256:%s (not materialized yet; the first tier start writes %s)", bd.SHA256, bd.Dir)
 	}
 	if sn := r.Snapshot; sn.InUse {
-		row("snapshot", "in use: %s (%d bytes, sha256 verified in %.1f ms; snapshot = %q)", sn.Path, sn.Bytes, sn.VerifyMS, sn.Mode)
+		row("snapshot", "in use: %s %s (%d bytes, sha256 verified in %.1f ms; snapshot = %q)", sn.Kind, sn.Path, sn.Bytes, sn.VerifyMS, sn.Mode)
 	} else if sn.Mode != "" {
 		row("snapshot", "not in use: %s (snapshot = %q)", sn.Why, sn.Mode)
 	}

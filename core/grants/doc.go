@@ -16,8 +16,7 @@
 // The sandbox starves a plugin that must read a folder its user names; `sandbox = "off"` would give
 // every plugin everything. A grant gives one plugin one thing: `[plugins."<id>"] read = [paths]`
 // (absolute, `${env:NAME}` expanded; bound read-only into its sandbox) and `network = [origins]`
-// (for the core's fetch proxy, not built yet: a network grant is recorded, shown and isolates the
-// plugin, and reaches nothing so far). A plugin with any grant always runs in a host of its own
+// (what the core's fetch proxy lets that plugin's host reach: ARCHITECTURE.md, “Grants”). A plugin with any grant always runs in a host of its own
 // (`config.Config.Isolated`), so a grant never reaches another plugin. core/config checks the syntax
 // at load (a bad grant is a load error naming its key); core/grants canonicalizes each read path
 // and refuses, with the reason, `$CWX_HOME` and anything in or around it, the sandbox's secret

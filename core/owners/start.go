@@ -179,15 +179,15 @@ func (l *Layer) supervisedTier(t protocol.HostKey) (Tier, error) {
 			return nil, err
 		}
 	}
+	if l.o.Tier != nil {
+		l.o.Tier(&o)
+	}
+	l.hostSnapshot(cfg.ExtensionHost, &o)
 	if o.Sandbox != nil {
 		l.mu.Lock()
 		l.tierLocked(t).mounts = o.Sandbox.Mounts()
 		l.mu.Unlock()
 	}
-	if l.o.Tier != nil {
-		l.o.Tier(&o)
-	}
-	o.Snapshot = l.hostSnapshot(cfg.ExtensionHost, &o)
 	tr, err := supervisor.NewTier(o)
 	if err != nil {
 		return nil, err

@@ -103,7 +103,8 @@
 //     be opened inside and no TIOCSTI reaches the person's terminal (the runtime's fd 0 is
 //     `/dev/null`, its other descriptors pipes). Mounted read-only: `/usr`, `/lib*`, `/bin`, `/sbin`, `/etc` (merged-`/usr`
 //     symlinks recreated), the runtime binary (and its target when it is a symlink), the materialized
-//     bundle's folder and `$CWX_HOME/plugins`; read-write: `$CWX_HOME/extension-host/data` only. Nothing
+//     bundle's folder, a Bun host's bytecode folder (`$CWX_HOME/cache/snapshots/<key>.bun`) and
+//     `$CWX_HOME/plugins`; read-write: `$CWX_HOME/extension-host/data` only. Nothing
 //     else is mounted: not `$HOME` (so `~/.ssh`, `~/.aws` and the other credential folders are absent
 //     whether or not they exist), not the rest of `$CWX_HOME` (state, config, receipts,
 //     `extension-host/data-builtin`), not `/run`, `/var/run`, `$XDG_RUNTIME_DIR`, `/root`, nor any unix

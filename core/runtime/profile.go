@@ -33,6 +33,7 @@ type Profile struct {
 	Bwrap     string       // the bwrap binary
 	Runtime   string       // the runtime binary, bound back read-only
 	Bundle    string       // the materialized bundle's folder, read-only
+	Bytecode  string       // the host's Bun bytecode cache folder, read-only, when it has one
 	Plugins   string       // $CWX_HOME/plugins, read-only
 	Data      string       // $CWX_HOME/extension-host/data, the only writable tree
 	Workspace string       // bound read-only when not ""
@@ -140,6 +141,9 @@ func (p Profile) args(infoFD bool) []string {
 		}
 	}
 	b.bind("--ro-bind", p.Bundle)
+	if p.Bytecode != "" {
+		b.bind("--ro-bind", p.Bytecode)
+	}
 	b.bind("--ro-bind", p.Plugins)
 	b.bind("--bind", p.Data)
 	if p.Workspace != "" {
@@ -282,12 +286,12 @@ func appendMask(a []string, path string) []string {
 
 // hostKeys lists the SSH host private keys (/etc/ssh/ssh_host_*_key).
 // Mounts are the host's trees the sandbox shows the runtime: the system trees, the runtime
-// binary, the bundle, the plugins' staged copies, the data folder, the workspace when bound,
+// binary, the bundle (and the host's bytecode cache), the plugins' staged copies, the data folder, the workspace when bound,
 // and the grants. A host path under none of them is absent inside (masks aside; /proc, /dev
 // and /tmp are the sandbox's own).
 func (p Profile) Mounts() []string {
 	out := append([]string(nil), systemTrees...)
-	for _, m := range append([]string{p.Runtime, p.Bundle, p.Plugins, p.Data, p.Workspace}, p.Grants...) {
+	for _, m := range append([]string{p.Runtime, p.Bundle, p.Bytecode, p.Plugins, p.Data, p.Workspace}, p.Grants...) {
 		if m != "" {
 			out = append(out, m)
 		}

@@ -17,10 +17,12 @@ import (
 	"time"
 
 	"github.com/cwx-dev/cwx/core/probecache"
+	"github.com/cwx-dev/cwx/core/runtime"
 )
 
-// ErrVerify is wrapped by Open's error when the blob on disk is not the one recorded.
-var ErrVerify = errors.New("the host snapshot does not match its record")
+// ErrVerify is wrapped by the error of Open, Verify or Bytecode.Verify when a file on disk is
+// not the one recorded.
+var ErrVerify = errors.New("the host's startup file does not match its record")
 
 // BuildTimeout bounds one snapshot build.
 const BuildTimeout = 60 * time.Second
@@ -33,13 +35,14 @@ func Dir(home string) string { return filepath.Join(home, "cache", "snapshots") 
 
 // Options say what to build a snapshot of, and with what.
 type Options struct {
-	Home        string   // $CWX_HOME
-	Node        string   // the Node binary
-	Version     string   // its version
-	BuildFlags  []string // passed to the build (Node's feature switches)
-	RunFlags    []string // the exact flags of every run, part of the key
-	Entry       []byte   // the snapshot entry script
-	EntrySHA256 string   // its sha256, what host/hello reports under the snapshot
+	Home        string       // $CWX_HOME
+	Kind        runtime.Kind // Node (a startup snapshot) or Bun (a bytecode cache)
+	Runtime     string       // the runtime binary
+	Version     string       // its version
+	BuildFlags  []string     // passed to Node's build (Node's feature switches)
+	RunFlags    []string     // the exact flags of every run, part of the key
+	Entry       []byte       // the snapshot entry script
+	EntrySHA256 string       // its sha256, what host/hello reports under the snapshot
 }
 
 // Blob is one built snapshot.
@@ -66,9 +69,9 @@ type manifest struct {
 
 // Key is the snapshot's key for o, or ok false when the runtime cannot be identified.
 func Key(o Options) (string, error) {
-	id, err := probecache.Identity(o.Node)
+	id, err := probecache.Identity(o.Runtime)
 	if err != nil {
-		return "", fmt.Errorf("identify %s: %w", o.Node, err)
+		return "", fmt.Errorf("identify %s: %w", o.Runtime, err)
 	}
 	h := sha256.New()
 	for _, part := range []string{"cwx-host-snapshot-1", id, o.Version, o.EntrySHA256,
@@ -159,7 +162,7 @@ func (b *Blob) build(ctx context.Context, o Options, dir string) error {
 	ctx, cancel := context.WithTimeout(ctx, BuildTimeout)
 	defer cancel()
 	args := append(append([]string(nil), o.BuildFlags...), "--snapshot-blob", stage, "--build-snapshot", entry)
-	cmd := exec.CommandContext(ctx, o.Node, args...)
+	cmd := exec.CommandContext(ctx, o.Runtime, args...)
 	cmd.Env = []string{"NODE_OPTIONS=", "PATH=/usr/bin:/bin"}
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -167,7 +170,7 @@ func (b *Blob) build(ctx context.Context, o Options, dir string) error {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		_ = os.Remove(stage)
-		return fmt.Errorf("build the host snapshot with %s: %w: %s", o.Node, err, lastLine(out.String()))
+		return fmt.Errorf("build the host snapshot with %s: %w: %s", o.Runtime, err, lastLine(out.String()))
 	}
 	sum, size, err := hashFile(stage)
 	if err != nil {
@@ -179,7 +182,7 @@ func (b *Blob) build(ctx context.Context, o Options, dir string) error {
 	if err := os.Rename(stage, b.Path); err != nil {
 		return err
 	}
-	m := manifest{Key: b.Key, SHA256: sum, Size: size, EntrySHA256: o.EntrySHA256, Node: o.Node, Version: o.Version,
+	m := manifest{Key: b.Key, SHA256: sum, Size: size, EntrySHA256: o.EntrySHA256, Node: o.Runtime, Version: o.Version,
 		BuildFlags: o.BuildFlags, RunFlags: o.RunFlags}
 	raw, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {

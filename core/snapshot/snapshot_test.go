@@ -163,7 +163,7 @@ func TestKeyFollowsRuntimeAndFlags(t *testing.T) {
 	upgraded := filepath.Join(t.TempDir(), "node")
 	copyFile(t, node, upgraded)
 	u := o
-	u.Node = upgraded
+	u.Runtime = upgraded
 	ub := prepare(t, u)
 	if ub.Key == b.Key || !ub.Built {
 		t.Fatalf("another runtime binary: key %s built %v, want a new build beside %s", ub.Key, ub.Built, b.Key)
@@ -237,7 +237,8 @@ func TestConcurrentPrepareBuildsOnce(t *testing.T) {
 	}
 }
 
-// TestForSaysWhyNot: off, Bun and a foreign bundle never get a snapshot.
+// TestForSaysWhyNot: off and a foreign bundle never get a snapshot; Node gets the snapshot
+// entry, Bun the bytecode entry.
 func TestForSaysWhyNot(t *testing.T) {
 	node := runtime.Runtime{Kind: runtime.KindNode, Path: "/n", Version: "v22.23.5"}
 	on := config.ExtensionHost{Snapshot: config.SnapshotAuto}
@@ -248,7 +249,7 @@ func TestForSaysWhyNot(t *testing.T) {
 		want   string
 	}{
 		"off":     {config.ExtensionHost{Snapshot: config.SnapshotOff}, node, jshost.BundleSHA256(), "off"},
-		"bun":     {on, runtime.Runtime{Kind: runtime.KindBun, Path: "/b"}, jshost.BundleSHA256(), "Node only"},
+		"other":   {on, runtime.Runtime{Kind: "deno", Path: "/d"}, jshost.BundleSHA256(), "not for deno"},
 		"foreign": {on, node, strings.Repeat("a", 64), "other than the embedded"},
 	} {
 		if _, why := For("/h", tc.eh, tc.rt, tc.bundle); !strings.Contains(why, tc.want) {
@@ -256,7 +257,13 @@ func TestForSaysWhyNot(t *testing.T) {
 		}
 	}
 	o, why := For("/h", on, node, jshost.BundleSHA256())
-	if why != "" || o.EntrySHA256 != jshost.SnapshotEntrySHA256() || strings.Join(o.RunFlags, " ") != strings.Join(node.Args(), " ") {
+	if why != "" || o.Kind != runtime.KindNode || o.EntrySHA256 != jshost.SnapshotEntrySHA256() || strings.Join(o.RunFlags, " ") != strings.Join(node.Args(), " ") {
 		t.Fatalf("For = %+v, %q", o, why)
+	}
+	bun := runtime.Runtime{Kind: runtime.KindBun, Path: "/b", Version: "1.4.5"}
+	o, why = For("/h", on, bun, jshost.BundleSHA256())
+	if why != "" || o.Kind != runtime.KindBun || o.EntrySHA256 != jshost.BunEntrySHA256() || len(o.BuildFlags) != 0 ||
+		strings.Join(o.RunFlags, " ") != strings.Join(bun.Args(), " ") {
+		t.Fatalf("For(bun) = %+v, %q", o, why)
 	}
 }

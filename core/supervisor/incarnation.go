@@ -16,6 +16,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
+	"github.com/cwx-dev/cwx/core/snapshot"
 	"github.com/cwx-dev/cwx/shared"
 )
 
@@ -36,7 +37,7 @@ type incarnation struct {
 	peerDone chan struct{} // Run returned
 	shimPID  int
 	snapshot *os.File // the verified snapshot for the shim to pass on; closed once the shim has it
-	fromSnap bool     // the runtime starts from o.Snapshot
+	fromSnap bool     // the runtime starts from o.Snapshot, or runs o.Bytecode
 	rt       shared.Started
 	shimUp   time.Time // go-plugin handshake done
 	rtUp     time.Time // runtime spawned
@@ -100,8 +101,12 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 	if inc.ch, err = inc.shim.OpenChannel(context.Background()); err != nil {
 		return inc, err
 	}
-	plan := o.Runtime.LaunchPlan(o.BundlePath, string(o.Tier), o.MemoryLimitBytes, o.ExtraEnv)
-	if inc.fromSnap {
+	script := o.BundlePath
+	if inc.fromSnap && o.Bytecode != nil {
+		script = o.Bytecode.Script
+	}
+	plan := o.Runtime.LaunchPlan(script, string(o.Tier), o.MemoryLimitBytes, o.ExtraEnv)
+	if inc.fromSnap && o.Snapshot != nil {
 		plan = plan.WithSnapshot()
 	}
 	if o.Sandbox != nil {
@@ -129,6 +134,9 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 // passes the descriptor only to a runtime whose argv names it, leaves it out.
 func (inc *incarnation) openSnapshot() (verified func() bool) {
 	s, log := inc.opts.Snapshot, inc.opts.Logger
+	if c := inc.opts.Bytecode; c != nil {
+		return inc.verifyBytecode(c)
+	}
 	if s == nil {
 		return func() bool { return false }
 	}
@@ -155,10 +163,34 @@ func (inc *incarnation) openSnapshot() (verified func() bool) {
 	}
 }
 
-// helloSHA256 is the digest this incarnation's hello must report: the snapshot entry's when
-// it starts from the snapshot, else the bundle's.
+// verifyBytecode hashes the Bun bytecode cache on a goroutine while the shim starts, as
+// openSnapshot does a snapshot; only a cache that verifies is run, else the bundle is.
+func (inc *incarnation) verifyBytecode(c *snapshot.Bytecode) (verified func() bool) {
+	log := inc.opts.Logger
+	done := make(chan error, 1)
+	go func() {
+		took, err := c.Verify()
+		if err == nil {
+			log.Debug("host bytecode verified", "key", c.Key[:12], "bytes", c.ScriptSize+c.CodeSize, "sha256_ms", float64(took.Microseconds())/1000)
+		}
+		done <- err
+	}()
+	return func() bool {
+		err := <-done
+		if err != nil {
+			log.Debug("host bytecode not used; starting from the bundle", "reason", err)
+		}
+		return err == nil
+	}
+}
+
+// helloSHA256 is the digest this incarnation's hello must report: the snapshot's or the
+// bytecode's entry when it starts from one, else the bundle's.
 func (inc *incarnation) helloSHA256() string {
-	if inc.fromSnap {
+	switch {
+	case inc.fromSnap && inc.opts.Bytecode != nil:
+		return inc.opts.Bytecode.EntrySHA256
+	case inc.fromSnap:
 		return inc.opts.Snapshot.EntrySHA256
 	}
 	return inc.opts.BundleSHA256

@@ -124,6 +124,10 @@ type Options struct {
 	// Open verifies it (ARCHITECTURE.md, “Host snapshot”); an incarnation whose Open fails
 	// starts from the bundle, and says so at debug level.
 	Snapshot *snapshot.Blob
+	// Bytecode, when set, is the Bun bytecode cache each incarnation runs once Verify
+	// passes (ARCHITECTURE.md, “Host snapshot”); an incarnation whose Verify fails runs the
+	// bundle, and says so at debug level. Its folder is bound read-only into Sandbox.
+	Bytecode *snapshot.Bytecode
 	// BeforeLaunch, when set, runs before every incarnation is spawned; its error fails that
 	// start with its reason (a plugin's grants re-checked: ARCHITECTURE.md, “Grants”).
 	BeforeLaunch func() error

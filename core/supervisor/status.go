@@ -25,7 +25,8 @@ type TierStatus struct {
 	// Crashes counts the unexpected ends of the tier's hosts within the crash window: the
 	// budget's own count, the one every surface reports.
 	Crashes int `json:"crashes"`
-	// Snapshot is true when the current incarnation started from the host snapshot.
+	// Snapshot is true when the current incarnation started from the host snapshot (Node)
+	// or ran the host's bytecode cache (Bun).
 	Snapshot bool `json:"snapshot,omitempty"`
 }
 
