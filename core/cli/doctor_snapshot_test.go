@@ -147,9 +147,6 @@ func TestDoctorBytecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw[100] ^= 1
-	if err := os.Chmod(c.Dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	if err := os.Remove(jsc); err != nil {
 		t.Fatal(err)
 	}

@@ -198,7 +198,7 @@ func (c *Bytecode) build(ctx context.Context, o Options) error {
 			return err
 		}
 	}
-	if err := os.Chmod(c.Dir, 0o555); err != nil {
+	if err := os.Chmod(c.Dir, 0o755); err != nil {
 		return err
 	}
 	raw, err := json.MarshalIndent(m, "", "  ")

@@ -32,8 +32,8 @@
 // there with an empty environment, under the key's lock: Bun writes `entry.js` (its CommonJS
 // build, the entry's path baked in as __filename, so host/hello reports the entry's digest) and
 // `entry.js.jsc`, JavaScriptCore bytecode for exactly that Bun build. The files become 0444 and
-// the folder 0555 (the sandbox binds it read-only), and a manifest `<key>.bun.json` with both
-// sha256s and sizes is written last: a folder without one is never used and is replaced by the
+// the folder 0755 (the sandbox binds it read-only; its user can still remove it), and a manifest
+// `<key>.bun.json` with both sha256s and sizes is written last: a folder without one is never used and is replaced by the
 // next build. [BytecodeKey] is [Key]'s with another prefix and no build flags of Node.
 // [Bytecode.Verify] hashes both through descriptors that refuse a symlink before each start; Bun
 // opens them by path, so there is no descriptor to hand on (ARCHITECTURE.md says what that
