@@ -119,7 +119,8 @@ FUZZ_TARGETS := \
 	./core/egress:FuzzParseOrigin ./core/npmreg:FuzzParseDocument ./core/marketplace:FuzzParseManifest \
 	./core/config:FuzzParseOrigin ./core/content:FuzzCheck ./core/gitscope:FuzzParse ./core/skills:FuzzParse \
 	./core/fetchproxy:FuzzParseFetch ./core/mcpclient:FuzzModelName ./core/mcpclient:FuzzAdmit \
-	./core/elicit:FuzzParseElicitForm ./core/mcpfile:FuzzDecode ./core/dshbundle:FuzzParsePatches
+	./core/elicit:FuzzParseElicitForm ./core/mcpfile:FuzzDecode ./core/dshbundle:FuzzParsePatches \
+	./core/snapshot:FuzzLoadManifest
 
 fuzz: ## each fuzz target for FUZZTIME (default 60s), one at a time
 	@set -e; for t in $(FUZZ_TARGETS); do \

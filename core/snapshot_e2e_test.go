@@ -48,15 +48,14 @@ func nativeProbe(t *testing.T, m *Manager) {
 	}
 }
 
-// TestSandboxSnapshot: under sandbox = "required" (as root, with the drop to the sandbox uid)
-// the Node plugin tier starts from the host snapshot, whose lockdown self-check passes
-// (`__proto__` throws ERR_PROTO_ACCESS, process.dlopen throws: a failed check would end the
-// host before its hello), and a plugin sees every native-code entry point refused. A blob
-// tampered with afterwards is never used: the next start comes from the bundle, works the
-// same, and the next Manager builds the snapshot again.
-func TestSandboxSnapshot(t *testing.T) {
+// sandboxedStartupCache runs native-probe on rt's plugin tier under sandbox = "required" (as
+// root, with the drop to the sandbox uid) three times: from the startup cache, whose lockdown
+// self-check passes (a failed check would end the host before its hello) while a plugin sees
+// every native-code entry point refused; then, after tamper changed a file of the cache, from the
+// bundle, working the same, with the record tamper names (gone) removed; then from the cache the
+// next Manager built again.
+func sandboxedStartupCache(t *testing.T, rt testenv.Runtime, tamper func(t *testing.T, home string) (gone string)) {
 	needBwrap(t)
-	rt := testenv.Node(t)
 	e := newEnv(t, rt)
 	e.writeConfig("sandbox = \"required\"\nmemory_limit_mib = 512\n")
 	e.install("native-probe")
@@ -64,37 +63,22 @@ func TestSandboxSnapshot(t *testing.T) {
 	reconcile(t, m)
 	nativeProbe(t, m)
 	if !pluginTierSnapshot(t, m) {
-		t.Fatal("the plugin tier did not start from the snapshot")
+		t.Fatal("the plugin tier did not start from the startup cache")
 	}
 	if !m.SandboxStatus().Active {
 		t.Fatal("the plugin tier is not sandboxed")
 	}
 	closeManager(t, m)
 
-	blobs, err := filepath.Glob(filepath.Join(snapshot.Dir(e.home), "*.blob"))
-	if err != nil || len(blobs) != 1 {
-		t.Fatalf("snapshots in the home: %v (%v), want one", blobs, err)
-	}
-	raw, err := os.ReadFile(blobs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw[len(raw)/3] ^= 0x5a
-	evil := blobs[0] + ".evil"
-	if err := os.WriteFile(evil, raw, 0o444); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(evil, blobs[0]); err != nil { // a new file: the seed's link is untouched
-		t.Fatal(err)
-	}
+	gone := tamper(t, e.home)
 	m2 := e.open(nil)
 	reconcile(t, m2)
 	nativeProbe(t, m2)
 	if pluginTierSnapshot(t, m2) {
-		t.Fatal("the plugin tier started from a tampered snapshot")
+		t.Fatal("the plugin tier started from a tampered startup cache")
 	}
-	if _, err := os.Stat(blobs[0]); !os.IsNotExist(err) {
-		t.Fatalf("the tampered snapshot was kept: %v", err)
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Fatalf("the tampered cache's %s was kept: %v", gone, err)
 	}
 	closeManager(t, m2)
 
@@ -102,8 +86,52 @@ func TestSandboxSnapshot(t *testing.T) {
 	reconcile(t, m3)
 	nativeProbe(t, m3)
 	if !pluginTierSnapshot(t, m3) {
-		t.Fatal("the next Manager did not build and use the snapshot again")
+		t.Fatal("the next Manager did not build and use the startup cache again")
 	}
+}
+
+// flipByte rewrites path (a new file, so that a seed's hard link is untouched) with one byte
+// changed.
+func flipByte(t *testing.T, path string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)/3] ^= 0x5a
+	evil := path + ".evil"
+	if err := os.WriteFile(evil, raw, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(evil, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSandboxSnapshot: the Node plugin tier starts from the host snapshot (`__proto__` throws
+// ERR_PROTO_ACCESS, process.dlopen throws); a blob tampered with is never used, and removed.
+func TestSandboxSnapshot(t *testing.T) {
+	sandboxedStartupCache(t, testenv.Node(t), func(t *testing.T, home string) string {
+		blobs, err := filepath.Glob(filepath.Join(snapshot.Dir(home), "*.blob"))
+		if err != nil || len(blobs) != 1 {
+			t.Fatalf("snapshots in the home: %v (%v), want one", blobs, err)
+		}
+		flipByte(t, blobs[0])
+		return blobs[0]
+	})
+}
+
+// TestSandboxBytecode: the Bun plugin tier runs the host's bytecode cache (its folder bound
+// read-only); a .jsc tampered with is never run, and its manifest is removed.
+func TestSandboxBytecode(t *testing.T) {
+	sandboxedStartupCache(t, testenv.Bun(t), func(t *testing.T, home string) string {
+		codes, err := filepath.Glob(filepath.Join(snapshot.Dir(home), "*.bun", "*.jsc"))
+		if err != nil || len(codes) != 1 {
+			t.Fatalf("bytecode caches in the home: %v (%v), want one", codes, err)
+		}
+		flipByte(t, codes[0])
+		return filepath.Dir(codes[0]) + ".json"
+	})
 }
 
 // TestSnapshotOffStartsFromBundle: snapshot = "off" starts every host from the bundle.
@@ -127,61 +155,5 @@ func closeManager(t *testing.T, m *Manager) {
 	defer cancel()
 	if err := m.Close(ctx); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestSandboxBytecode: under sandbox = "required" the Bun plugin tier runs the host's
-// bytecode cache (its folder bound read-only), the lockdown holds under it, and a plugin sees
-// every native-code entry point refused. A .jsc tampered with afterwards is never used: the
-// next start runs the bundle, works the same, and the next Manager builds the cache again.
-func TestSandboxBytecode(t *testing.T) {
-	needBwrap(t)
-	rt := testenv.Bun(t)
-	e := newEnv(t, rt)
-	e.writeConfig("sandbox = \"required\"\nmemory_limit_mib = 512\n")
-	e.install("native-probe")
-	m := e.open(nil)
-	reconcile(t, m)
-	nativeProbe(t, m)
-	if !pluginTierSnapshot(t, m) {
-		t.Fatal("the plugin tier did not run the bytecode cache")
-	}
-	if !m.SandboxStatus().Active {
-		t.Fatal("the plugin tier is not sandboxed")
-	}
-	closeManager(t, m)
-
-	codes, err := filepath.Glob(filepath.Join(snapshot.Dir(e.home), "*.bun", "*.jsc"))
-	if err != nil || len(codes) != 1 {
-		t.Fatalf("bytecode caches in the home: %v (%v), want one", codes, err)
-	}
-	raw, err := os.ReadFile(codes[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw[len(raw)/3] ^= 0x5a
-	dir := filepath.Dir(codes[0])
-	if err := os.Remove(codes[0]); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(codes[0], raw, 0o444); err != nil {
-		t.Fatal(err)
-	}
-	m2 := e.open(nil)
-	reconcile(t, m2)
-	nativeProbe(t, m2)
-	if pluginTierSnapshot(t, m2) {
-		t.Fatal("the plugin tier ran a tampered bytecode cache")
-	}
-	if _, err := os.Stat(dir + ".json"); !os.IsNotExist(err) {
-		t.Fatalf("the tampered cache's manifest was kept: %v", err)
-	}
-	closeManager(t, m2)
-
-	m3 := e.open(nil)
-	reconcile(t, m3)
-	nativeProbe(t, m3)
-	if !pluginTierSnapshot(t, m3) {
-		t.Fatal("the next Manager did not build and run the bytecode cache again")
 	}
 }

@@ -15,6 +15,20 @@ import (
 	"github.com/cwx-dev/cwx/shared/testenv"
 )
 
+// doctorSnapshotJSON runs `cwx doctor --json` and returns its snapshot part.
+func doctorSnapshotJSON(t *testing.T) DoctorSnapshot {
+	t.Helper()
+	code, stdout, stderr := runCLI("doctor", "--json")
+	if code != ExitOK {
+		t.Fatalf("doctor exit %d: %s", code, stderr)
+	}
+	var r DoctorReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Snapshot
+}
+
 // TestDoctorSnapshot: doctor says whether the next Node host starts from the host snapshot:
 // not built yet, in use once built (with what its verification costs), and never in use
 // once tampered with; snapshot = "off" says so.
@@ -35,18 +49,7 @@ func TestDoctorSnapshot(t *testing.T) {
 	writeConfig("")
 	t.Setenv("CWX_HOME", home)
 	t.Chdir(t.TempDir())
-	doctor := func() DoctorSnapshot {
-		t.Helper()
-		code, stdout, stderr := runCLI("doctor", "--json")
-		if code != ExitOK {
-			t.Fatalf("doctor exit %d: %s", code, stderr)
-		}
-		var r DoctorReport
-		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-			t.Fatal(err)
-		}
-		return r.Snapshot
-	}
+	doctor := func() DoctorSnapshot { return doctorSnapshotJSON(t) }
 	if s := doctor(); s.InUse || !strings.Contains(s.Why, "not built yet") || s.Mode != "auto" {
 		t.Fatalf("before any build: %+v", s)
 	}
@@ -108,18 +111,7 @@ func TestDoctorBytecode(t *testing.T) {
 	}
 	t.Setenv("CWX_HOME", home)
 	t.Chdir(t.TempDir())
-	doctor := func() DoctorSnapshot {
-		t.Helper()
-		code, stdout, stderr := runCLI("doctor", "--json")
-		if code != ExitOK {
-			t.Fatalf("doctor exit %d: %s", code, stderr)
-		}
-		var r DoctorReport
-		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-			t.Fatal(err)
-		}
-		return r.Snapshot
-	}
+	doctor := func() DoctorSnapshot { return doctorSnapshotJSON(t) }
 	if s := doctor(); s.InUse || s.Kind != "bytecode" || !strings.Contains(s.Why, "first Bun host start") {
 		t.Fatalf("before any build: %+v", s)
 	}

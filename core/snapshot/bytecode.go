@@ -123,17 +123,11 @@ func FindBytecode(o Options) (*Bytecode, error) {
 
 // load reads the manifest and checks both files' sizes; an error means there is no usable cache.
 func (c *Bytecode) load() error {
-	f, err := os.OpenFile(c.manifest, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, maxManifest))
-	if err != nil {
-		return err
-	}
 	var m bytecodeManifest
-	if err := json.Unmarshal(raw, &m); err != nil || m.Key != c.Key || m.EntrySHA256 != c.EntrySHA256 ||
+	if err := readManifest(c.manifest, &m); err != nil {
+		return err
+	}
+	if m.Key != c.Key || m.EntrySHA256 != c.EntrySHA256 ||
 		len(m.ScriptSHA256) != 64 || len(m.CodeSHA256) != 64 {
 		return fmt.Errorf("%s: not the manifest of bytecode cache %s", c.manifest, c.Key)
 	}

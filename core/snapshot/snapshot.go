@@ -127,17 +127,11 @@ func Find(o Options) (*Blob, error) {
 
 // load reads the manifest and checks the blob's size; an error means there is no usable one.
 func (b *Blob) load() error {
-	f, err := os.OpenFile(b.manifest, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, maxManifest))
-	if err != nil {
-		return err
-	}
 	var m manifest
-	if err := json.Unmarshal(raw, &m); err != nil || m.Key != b.Key || len(m.SHA256) != 64 || m.EntrySHA256 != b.EntrySHA256 {
+	if err := readManifest(b.manifest, &m); err != nil {
+		return err
+	}
+	if m.Key != b.Key || len(m.SHA256) != 64 || m.EntrySHA256 != b.EntrySHA256 {
 		return fmt.Errorf("%s: not the manifest of snapshot %s", b.manifest, b.Key)
 	}
 	fi, err := os.Lstat(b.Path)
@@ -243,6 +237,24 @@ func (b *Blob) Verify(f *os.File) (time.Duration, error) {
 func (b *Blob) Forget() {
 	_ = os.Remove(b.manifest)
 	_ = os.Remove(b.Path)
+}
+
+// readManifest decodes the manifest at path into v: no symlink followed, at most maxManifest
+// bytes. A manifest that does not decode is an error naming it.
+func readManifest(path string, v any) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxManifest))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 func privateDir(dir string) error {
