@@ -68,7 +68,8 @@
 // The JS host refuses native code before any plugin loads and verifies the locks through the entry
 // points a plugin would use: `process.dlopen`, `process.execve` and Worker threads are refused on
 // both runtimes, Bun's FFI and SQLite exports throw, and Node's SQLite and FFI are switched off by
-// the flags above. It also refuses plugin code's attempts to end the host (`process.exit`, `reallyExit`, `abort`,
+// the flags above; `process.mainModule` (the host's own `require` under a CommonJS entry: the Node
+// snapshot's, Bun's bytecode build) is locked to undefined. It also refuses plugin code's attempts to end the host (`process.exit`, `reallyExit`, `abort`,
 // and `kill` or `_kill` of itself, its group, 0, -1 or the shim; ARCHITECTURE.md, “Lifecycles and numbers”, Blame).
 //
 // # Sandbox
