@@ -103,14 +103,15 @@ type ExtensionHost struct {
 	// Isolation is the default of every plugin: IsolationShared (one host for the plugin
 	// tier) or IsolationProcess (a host of its own per plugin).
 	Isolation string `json:"isolation"`
-	// Snapshot is SnapshotAuto (Node hosts start from a startup snapshot of the host bundle
-	// where one can be built and verified) or SnapshotOff (ARCHITECTURE.md, “Host snapshot”).
+	// Snapshot is SnapshotAuto (Node hosts start from a startup snapshot of the host, Bun hosts
+	// run its bytecode cache, where one can be built and verified) or SnapshotOff
+	// (ARCHITECTURE.md, “Host snapshot”).
 	Snapshot string `json:"snapshot"`
 }
 
 // The values of [extension_host] snapshot.
 const (
-	SnapshotAuto = "auto" // Node hosts start from a verified startup snapshot when they can
+	SnapshotAuto = "auto" // hosts start from a verified snapshot (Node) or bytecode (Bun) when they can
 	SnapshotOff  = "off"  // every host starts from the bundle
 	// DefaultSnapshot is the snapshot mode when none is configured.
 	DefaultSnapshot = SnapshotAuto

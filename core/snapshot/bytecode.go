@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,7 +153,7 @@ func (c *Bytecode) code() string { return c.Script + ".jsc" }
 // used, and the next build replaces it.
 func (c *Bytecode) build(ctx context.Context, o Options) error {
 	_ = os.Remove(c.manifest)
-	if err := removeTree(c.Dir); err != nil {
+	if err := os.RemoveAll(c.Dir); err != nil {
 		return fmt.Errorf("remove the old bytecode cache: %w", err)
 	}
 	if err := os.Mkdir(c.Dir, 0o700); err != nil {
@@ -244,35 +243,9 @@ func verifyFile(path, sum string, size int64) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%w: %s is not a regular file", ErrVerify, path)
 	}
-	h := sha256.New()
-	n, err := io.Copy(h, io.LimitReader(f, size+1))
-	switch {
-	case err != nil:
-		return fmt.Errorf("read the host bytecode: %w", err)
-	case n != size:
-		return fmt.Errorf("%w: %s holds %d bytes, recorded %d", ErrVerify, path, n, size)
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != sum {
-		return fmt.Errorf("%w: %s has sha256 %s, recorded %s", ErrVerify, path, got, sum)
-	}
-	return nil
+	return checkSum(f, path, size, sum)
 }
 
 // Forget removes the manifest, so the next PrepareBytecode builds the cache again (and
 // replaces the folder).
 func (c *Bytecode) Forget() { _ = os.Remove(c.manifest) }
-
-// removeTree removes a bytecode folder this package made read-only.
-func removeTree(dir string) error {
-	fi, err := os.Lstat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() {
-		_ = os.Chmod(dir, 0o700)
-	}
-	return os.RemoveAll(dir)
-}

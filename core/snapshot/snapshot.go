@@ -214,23 +214,30 @@ func (b *Blob) Open() (*os.File, error) {
 // and returns how long that took. A mismatch wraps ErrVerify and forgets the blob.
 func (b *Blob) Verify(f *os.File) (time.Duration, error) {
 	t0 := time.Now()
-	h := sha256.New()
-	n, err := io.Copy(h, io.NewSectionReader(f, 0, b.Size+1))
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("read the host snapshot: %w", err)
-	case n != b.Size:
-		err = fmt.Errorf("%w: %s holds %d bytes, recorded %d", ErrVerify, b.Path, n, b.Size)
-	default:
-		if got := hex.EncodeToString(h.Sum(nil)); got != b.SHA256 {
-			err = fmt.Errorf("%w: %s has sha256 %s, recorded %s", ErrVerify, b.Path, got, b.SHA256)
+	if err := checkSum(f, b.Path, b.Size, b.SHA256); err != nil {
+		if errors.Is(err, ErrVerify) {
+			b.Forget()
 		}
-	}
-	if err != nil {
-		b.Forget()
 		return 0, err
 	}
 	return time.Since(t0), nil
+}
+
+// checkSum hashes what f (path, for the error) holds, at its own offsets, against size and
+// sum; a mismatch wraps ErrVerify.
+func checkSum(f *os.File, path string, size int64, sum string) error {
+	h := sha256.New()
+	n, err := io.Copy(h, io.NewSectionReader(f, 0, size+1))
+	switch {
+	case err != nil:
+		return fmt.Errorf("read %s: %w", path, err)
+	case n != size:
+		return fmt.Errorf("%w: %s holds %d bytes, recorded %d", ErrVerify, path, n, size)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != sum {
+		return fmt.Errorf("%w: %s has sha256 %s, recorded %s", ErrVerify, path, got, sum)
+	}
+	return nil
 }
 
 // Forget removes the blob and its manifest, so the next Prepare builds it again.

@@ -12,11 +12,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
-	"github.com/cwx-dev/cwx/core/snapshot"
 	"github.com/cwx-dev/cwx/shared"
 )
 
@@ -128,15 +128,17 @@ func spawn(ctx context.Context, o *Options, gen uint64, handler func(*incarnatio
 }
 
 // openSnapshot opens the options' snapshot for this incarnation, for startShim to pass on,
-// and hashes it on a goroutine while the shim starts; verified joins that goroutine and says
-// whether the hash matched. Only then does the launch plan name the snapshot: on any failure
-// the runtime starts from the bundle (ARCHITECTURE.md, “Host snapshot”), and the shim, which
-// passes the descriptor only to a runtime whose argv names it, leaves it out.
+// and hashes it (or the Bun bytecode cache) on a goroutine while the shim starts; verified
+// joins that goroutine and says whether the hash matched. Only then does the launch plan name
+// the snapshot or the bytecode's script: on any failure the runtime starts from the bundle
+// (ARCHITECTURE.md, “Host snapshot”), and the shim, which passes the descriptor only to a
+// runtime whose argv names it, leaves it out.
 func (inc *incarnation) openSnapshot() (verified func() bool) {
-	s, log := inc.opts.Snapshot, inc.opts.Logger
+	log := inc.opts.Logger
 	if c := inc.opts.Bytecode; c != nil {
-		return inc.verifyBytecode(c)
+		return verifyWhileShimStarts(log, "host bytecode", c.Key, c.ScriptSize+c.CodeSize, c.Verify)
 	}
+	s := inc.opts.Snapshot
 	if s == nil {
 		return func() bool { return false }
 	}
@@ -146,39 +148,24 @@ func (inc *incarnation) openSnapshot() (verified func() bool) {
 		return func() bool { return false }
 	}
 	inc.snapshot = f
-	done := make(chan error, 1)
-	go func() {
-		took, err := s.Verify(f)
-		if err == nil {
-			log.Debug("host snapshot verified", "key", s.Key[:12], "bytes", s.Size, "sha256_ms", float64(took.Microseconds())/1000)
-		}
-		done <- err
-	}()
-	return func() bool {
-		err := <-done
-		if err != nil {
-			log.Debug("host snapshot not used; starting from the bundle", "reason", err)
-		}
-		return err == nil
-	}
+	return verifyWhileShimStarts(log, "host snapshot", s.Key, s.Size, func() (time.Duration, error) { return s.Verify(f) })
 }
 
-// verifyBytecode hashes the Bun bytecode cache on a goroutine while the shim starts, as
-// openSnapshot does a snapshot; only a cache that verifies is run, else the bundle is.
-func (inc *incarnation) verifyBytecode(c *snapshot.Bytecode) (verified func() bool) {
-	log := inc.opts.Logger
+// verifyWhileShimStarts runs verify on a goroutine; the function it returns joins it, logs a
+// failure at debug level and says whether verify passed.
+func verifyWhileShimStarts(log hclog.Logger, what, key string, bytes int64, verify func() (time.Duration, error)) func() bool {
 	done := make(chan error, 1)
 	go func() {
-		took, err := c.Verify()
+		took, err := verify()
 		if err == nil {
-			log.Debug("host bytecode verified", "key", c.Key[:12], "bytes", c.ScriptSize+c.CodeSize, "sha256_ms", float64(took.Microseconds())/1000)
+			log.Debug(what+" verified", "key", key[:12], "bytes", bytes, "sha256_ms", float64(took.Microseconds())/1000)
 		}
 		done <- err
 	}()
 	return func() bool {
 		err := <-done
 		if err != nil {
-			log.Debug("host bytecode not used; starting from the bundle", "reason", err)
+			log.Debug(what+" not used; starting from the bundle", "reason", err)
 		}
 		return err == nil
 	}
