@@ -247,7 +247,7 @@ func (b *isolatedBench) killOne(ctx context.Context, m *core.Manager) error {
 				}
 			})
 		}
-		err := m.KillHost(target)
+		err := killReady(ctx, m, target)
 		t0 := time.Now()
 		for err == nil {
 			cerr := callSized(ctx, m, fixtureTool(1), in1KiB, 1<<10)

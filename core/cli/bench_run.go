@@ -406,13 +406,38 @@ func callSized(ctx context.Context, m *core.Manager, tool string, in []byte, siz
 	return nil
 }
 
+// hostKiller is what killReady needs of a Manager.
+type hostKiller interface {
+	HostAt(k protocol.HostKey) core.HostInfo
+	KillHost(k protocol.HostKey) error
+}
+
+// killReady sends SIGKILL to host k's runtime once the supervisor reports it Ready. A call
+// can be answered a moment before that (the plugins activate on the new incarnation before
+// the supervisor marks it Ready), and only a Ready host reports its runtime's pid.
+func killReady(ctx context.Context, m hostKiller, k protocol.HostKey) error {
+	t0 := time.Now()
+	for {
+		st := m.HostAt(k)
+		if st.State == supervisor.StateReady {
+			return m.KillHost(k)
+		}
+		if time.Since(t0) > liveWait {
+			return fmt.Errorf("%w: %s is %s, not ready, %s after its last answer", core.ErrNotAvailable, k.Describe(), st.State, liveWait)
+		}
+		if err := pause(ctx, time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
 // killToAnswer sends SIGKILL to the runtime and times until a call is answered again (the
 // supervisor's backoff, a new shim and runtime, the handshake, the fixture's activation).
 func (r *benchRun) killToAnswer(ctx context.Context, m *core.Manager) error {
 	var lat []time.Duration
 	for i := range r.n.kill {
 		r.step("kill -9 to the next answer", i, r.n.kill)
-		if err := m.KillRuntime(protocol.TierPlugin); err != nil {
+		if err := killReady(ctx, m, protocol.SharedHost(protocol.TierPlugin)); err != nil {
 			return err
 		}
 		t0 := time.Now()

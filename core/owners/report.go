@@ -160,7 +160,7 @@ func (l *Layer) Host(t protocol.HostKey) HostInfo {
 func (l *Layer) KillRuntime(t protocol.HostKey) error {
 	info := l.Host(t)
 	if info.RuntimePID <= 0 {
-		return fmt.Errorf("%w: %s has no running runtime", ErrNotAvailable, t.Describe())
+		return fmt.Errorf("%w: %s has no ready runtime (it is %s)", ErrNotAvailable, t.Describe(), info.State)
 	}
 	if err := syscall.Kill(info.RuntimePID, syscall.SIGKILL); err != nil {
 		return fmt.Errorf("kill the runtime of %s (pid %d): %w", t.Describe(), info.RuntimePID, err)
