@@ -358,6 +358,10 @@ type (
 	// policy (mcpclient.PromptResult, of mcpclient.PromptMessage).
 	MCPPromptResult  = mcpclient.PromptResult
 	MCPPromptMessage = mcpclient.PromptMessage
+	// MCPCompleteRequest is one completion/complete of a server's prompt or resource
+	// template argument (mcpclient.CompleteRequest); MCPCompletion is the server's answer.
+	MCPCompleteRequest = mcpclient.CompleteRequest
+	MCPCompletion      = mcpclient.Completion
 )
 
 // Offers lists what each running server offers besides its tools, the servers in parallel,
@@ -439,4 +443,42 @@ func (s *MCPServers) ReadResource(ctx context.Context, server, uri string) ([]Co
 		return nil, err
 	}
 	return srv.ReadResource(ctx, uri)
+}
+
+// Complete asks the server called server to complete an argument of its prompt or resource
+// template (completion/complete), starting it, under its timeout_s and max_result_bytes; a
+// server that offers no completions gives none. Like GetPrompt it is neither hooked nor
+// gated: the values go to the client's input field only.
+func (s *MCPServers) Complete(ctx context.Context, server string, req MCPCompleteRequest) (MCPCompletion, error) {
+	srv, err := s.server(server)
+	if err != nil {
+		return MCPCompletion{}, err
+	}
+	return srv.Complete(ctx, req)
+}
+
+// Subscribe subscribes to resource uri of the server called server (resources/subscribe),
+// starting it; the subscription outlives the server's restarts until Unsubscribe, and its
+// updates reach WatchResources. A server that offers no subscriptions refuses (ErrRefused).
+func (s *MCPServers) Subscribe(ctx context.Context, server, uri string) error {
+	srv, err := s.server(server)
+	if err != nil {
+		return err
+	}
+	return srv.Subscribe(ctx, uri)
+}
+
+// Unsubscribe drops the subscription to uri of the server called server; it starts nothing.
+func (s *MCPServers) Unsubscribe(ctx context.Context, server, uri string) error {
+	srv, err := s.server(server)
+	if err != nil {
+		return err
+	}
+	return srv.Unsubscribe(ctx, uri)
+}
+
+// WatchResources calls fn with each notifications/resources/updated a server sends (server
+// and URI, as the server wrote it; fn must not block) until stop is called.
+func (s *MCPServers) WatchResources(fn func(server, uri string)) (stop func()) {
+	return s.set.WatchResources(fn)
 }

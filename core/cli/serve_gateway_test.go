@@ -65,6 +65,14 @@ type gatewayOutput struct {
 		URI  string `json:"uri"`
 		Text string `json:"text"`
 	} `json:"read"`
+	Capabilities struct {
+		Completions *struct{} `json:"completions"`
+		Resources   struct {
+			Subscribe bool `json:"subscribe"`
+		} `json:"resources"`
+	} `json:"capabilities"`
+	Completion []string `json:"completion"`
+	Updated    []string `json:"updated"`
 }
 
 // everythingFormFields are the fields of server-everything's trigger-elicitation-request
@@ -116,7 +124,9 @@ func TestServeGatewayTypeScriptClient(t *testing.T) {
 		"--call", "mcp_everything_get-sum", "--args", `{"a":1,"b":2}`,
 		"--call", "mcp_everything_trigger-elicitation-request", "--args", `{}`, "--form", form,
 		"--prompt", "mcp_everything_args-prompt", "--prompt-args", `{"city":"Paris"}`,
-		"--resource", "demo://resource/dynamic/text/3")
+		"--resource", "demo://resource/dynamic/text/3",
+		"--complete", "mcp_everything_completable-prompt", "--complete-arg", "name", "--complete-context", `{"department":"Engineering"}`,
+		"--subscribe", "demo://resource/dynamic/text/3", "--subscribe-call", "mcp_everything_toggle-subscriber-updates")
 	cmd.Env = append(os.Environ(), "CWX_HOME="+home)
 	cmd.Dir = t.TempDir()
 	var stderr strings.Builder
@@ -183,5 +193,15 @@ func TestServeGatewayTypeScriptClient(t *testing.T) {
 	}
 	if len(out.Read) != 1 || out.Read[0].URI != "demo://resource/dynamic/text/3" || !strings.HasPrefix(out.Read[0].Text, "Resource 3: ") {
 		t.Errorf("resources/read: %+v", out.Read)
+	}
+	if out.Capabilities.Completions == nil || !out.Capabilities.Resources.Subscribe {
+		t.Errorf("capabilities %+v: want completions and resources.subscribe", out.Capabilities)
+	}
+	// the server completes the argument from the one before it (context.arguments)
+	if !slices.Equal(out.Completion, []string{"Alice", "Bob", "Charlie"}) {
+		t.Errorf("completion/complete of completable-prompt's name in Engineering: %v", out.Completion)
+	}
+	if !slices.Contains(out.Updated, "demo://resource/dynamic/text/3") {
+		t.Errorf("no notifications/resources/updated of the subscribed resource reached the client: %v\n%s", out.Updated, stderr.String())
 	}
 }

@@ -70,6 +70,15 @@
 // notifications/cancelled. A call is bounded by timeout_s, and its result by
 // max_result_bytes of JSON.
 //
+// [Server.Complete] relays completion/complete (none from a server that announced no
+// completions; at most [MaxCompletions] values) and [Server.Subscribe] resources/subscribe
+// (refused for a server that announced no subscriptions). The subscriptions are kept on the
+// Server, not the session: each new generation is subscribed again as it starts, until
+// [Server.Unsubscribe]. On a protocol version with subscriptions/listen the SDK opens one
+// listen stream per subscription, which answers nothing, so a refusal there is not seen.
+// A server's notifications/resources/updated reach [Set.WatchResources] (and
+// [Options.ResourceUpdated]) from the session's goroutine.
+//
 // # Names and admission
 //
 // [Admit] decides what of tools/list (every page followed, at most [MaxToolPages]) the

@@ -63,6 +63,9 @@ type Options struct {
 	// changed: its admitted tools (its start, a list_changed re-admission, its end), or its
 	// prompts or resources (their list_changed).
 	ToolsChanged func(server string)
+	// ResourceUpdated is called (from the server's goroutine; it must not block) with each
+	// notifications/resources/updated a server sends (complete.go).
+	ResourceUpdated func(server, uri string)
 	// Now is the clock of the crash budget; nil is time.Now.
 	Now func() time.Time
 	// StartTimeout bounds spawning, initialize and the first tools/list; 0 is StartTimeout.
@@ -148,6 +151,8 @@ type Server struct {
 	calls     []*Call          // +checklocks:mu
 	progress  map[string]*Call // +checklocks:mu
 	watchDone chan struct{}    // +checklocks:mu
+	// subs are the resources subscribed to (complete.go), kept across generations.
+	subs []string // +checklocks:mu
 
 	// rem is a remote server's egress client and secrets, made at its first start.
 	rem      atomic.Pointer[remote]
@@ -335,6 +340,7 @@ func (s *Server) start(ctx context.Context) error {
 		s.log.Warn("mcp tool refused", "tool", r.Wire, "reason", r.Reason)
 	}
 	go s.watch(p, cs, relist, watchDone) // owner: the Server; joined by Close through watchDone
+	s.resubscribe(ctx, cs)
 	s.changed()
 	return nil
 }
@@ -466,6 +472,7 @@ func (s *Server) client(relist chan<- struct{}) *mcp.Client {
 		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { s.notifyChanged() },
 		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { s.notifyChanged() },
 		ProgressNotificationHandler: s.onProgress,
+		ResourceUpdatedHandler:      s.resourceUpdated,
 	})
 	if ws := s.root(); ws != "" {
 		//lint:ignore SA1019 roots are what a server on any protocol version is told of the workspace

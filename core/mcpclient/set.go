@@ -14,9 +14,10 @@ import (
 // Set is the configured servers of one core. Nothing starts until a server is needed: a
 // call of one of its tools (Server.Call), or Start.
 type Set struct {
-	o       Options
-	servers map[string]*Server
-	names   []string
+	o        Options
+	servers  map[string]*Server
+	names    []string
+	watchers resourceWatchers
 }
 
 // NewSet holds the servers of cfg; it starts none.
@@ -25,6 +26,11 @@ func NewSet(servers map[string]config.MCPServer, o Options) *Set {
 		o.Logger = hclog.NewNullLogger()
 	}
 	s := &Set{o: o, servers: map[string]*Server{}}
+	if given := o.ResourceUpdated; given != nil {
+		o.ResourceUpdated = func(server, uri string) { given(server, uri); s.watchers.publish(server, uri) }
+	} else {
+		o.ResourceUpdated = s.watchers.publish
+	}
 	for name, c := range servers {
 		s.servers[name] = newServer(c, o, s.remember)
 		s.names = append(s.names, name)

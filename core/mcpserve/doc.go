@@ -44,7 +44,9 @@
 //     templates keep their URIs. A name a command holds, or that two servers' prompts fold
 //     to, and a URI two servers offer, are served for none of them, with a warning.
 //     prompts/get and resources/read are relayed to the server that listed them, logged and
-//     under the content policy, neither hooked nor gated. The first tools/list starts the
+//     under the content policy, neither hooked nor gated; so are completion/complete and
+//     resources/subscribe (relay.go), and the server's resource updates come back to the
+//     sessions subscribed. The first tools/list starts the
 //     servers the catalog knows no tools of, the first prompts/list or resources/list every
 //     server not started yet, waiting at most Options.StartWait; a server's start, its
 //     tools/list_changed and its end reach the change feed and so the client.
@@ -92,9 +94,19 @@
 //     `mcpserve.DefaultStartWait` (10 s), later arrivals coming by `list_changed`. A server's
 //     start, its `notifications/tools/list_changed` and its end reach the change feed (the
 //     core's `mcpclient.Options.ToolsChanged`), and every sync lists the running servers'
-//     prompts and resources again, so the client gets `list_changed` for all three. A server's
-//     own prompts or resources `list_changed` is not followed yet (the client of a server
-//     handles only the tools'). Progress is the server's own, passed through; cancellation
+//     prompts and resources again, so the client gets `list_changed` for all three; a
+//     server's own prompts or resources `list_changed` reaches the feed the same way.
+//     `completion/complete` of a served prompt's argument (`ref/prompt`) or a served
+//     template's (`ref/resource`) goes to its server (`MCPServers.Complete`; a server that
+//     announced no completions, a command and a name no server serves complete to nothing;
+//     values stripped of terminal escapes, at most 100). `resources/subscribe` of a served
+//     resource, or of a URI a served template matches, subscribes at its server once for
+//     every session that asks (`MCPServers.Subscribe`; kept by `core/mcpclient` across the
+//     server's restarts); the last session's `resources/unsubscribe`, or its end, unsubscribes
+//     there; a URI no server serves is refused by name. The server's
+//     `notifications/resources/updated` (`MCPServers.WatchResources`) reach the sessions
+//     subscribed, only for a URI subscribed at that very server, queued so no server waits on
+//     a client. Progress is the server's own, passed through; cancellation
 //     reaches the server as `notifications/cancelled`. An elicitation the server sends during
 //     its tool's call reaches a client that declared elicitation as one form elicitation
 //     ("MCP server `<name>` asks (while its tool `<tool>` runs): …"), the requested schema

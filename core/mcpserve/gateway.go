@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/cwx-dev/cwx/core"
 )
@@ -36,6 +37,10 @@ type gateway interface {
 	StartIdle(ctx context.Context, uncachedOnly bool)
 	GetPrompt(ctx context.Context, server, wire string, args map[string]string) (core.MCPPromptResult, error)
 	ReadResource(ctx context.Context, server, uri string) ([]core.ContentBlock, error)
+	Complete(ctx context.Context, server string, req core.MCPCompleteRequest) (core.MCPCompletion, error)
+	Subscribe(ctx context.Context, server, uri string) error
+	Unsubscribe(ctx context.Context, server, uri string) error
+	WatchResources(fn func(server, uri string)) (stop func())
 }
 
 // DefaultStartWait bounds how long a client's first listing waits for the MCP servers it
@@ -104,14 +109,16 @@ func (s *Server) syncGateway() {
 		return
 	}
 	offers := sortedOffers(s.gw.Offers(s.bgCtx))
-	s.syncServerPrompts(offers)
-	s.syncResources(offers)
+	prompts := s.syncServerPrompts(offers)
+	resources := s.syncResources(offers)
+	s.setRoutes(newRoutes(prompts, resources))
 }
 
-// syncServerPrompts serves each running server's prompts beside the commands.
+// syncServerPrompts serves each running server's prompts beside the commands, and returns
+// those served.
 //
 // +checklocks:s.syncMu
-func (s *Server) syncServerPrompts(offers []core.MCPOffer) {
+func (s *Server) syncServerPrompts(offers []core.MCPOffer) []servedPrompt {
 	commands := map[string]bool{}
 	for name := range s.prompts {
 		commands[foldName(name)] = true
@@ -132,6 +139,7 @@ func (s *Server) syncServerPrompts(offers []core.MCPOffer) {
 		}
 	}
 	live := map[string]bool{}
+	var served []servedPrompt
 	for _, k := range keys {
 		same := byKey[k]
 		switch {
@@ -146,6 +154,7 @@ func (s *Server) syncServerPrompts(offers []core.MCPOffer) {
 		}
 		sp := same[0]
 		live[sp.prompt.Name] = true
+		served = append(served, sp)
 		print := fingerprint(sp.prompt)
 		if s.gwPrompts[sp.prompt.Name] == print {
 			continue
@@ -166,6 +175,7 @@ func (s *Server) syncServerPrompts(offers []core.MCPOffer) {
 	if len(gone) > 0 {
 		s.mcp.RemovePrompts(gone...)
 	}
+	return served
 }
 
 // promptProblem says why a server's prompt cannot be served, or "".
@@ -229,10 +239,11 @@ func (r servedResource) key() string {
 	return "r:" + r.resource.URI
 }
 
-// syncResources serves each running server's resources, under their URIs, and templates.
+// syncResources serves each running server's resources, under their URIs, and templates,
+// and returns those served.
 //
 // +checklocks:s.syncMu
-func (s *Server) syncResources(offers []core.MCPOffer) {
+func (s *Server) syncResources(offers []core.MCPOffer) []servedResource {
 	byURI := map[string][]servedResource{}
 	var uris []string
 	for _, r := range s.servedResources(offers) {
@@ -243,6 +254,7 @@ func (s *Server) syncResources(offers []core.MCPOffer) {
 		byURI[key] = append(byURI[key], r)
 	}
 	live := map[string]bool{}
+	var served []servedResource
 	for _, key := range uris {
 		same := byURI[key]
 		if len(same) > 1 {
@@ -255,6 +267,7 @@ func (s *Server) syncResources(offers []core.MCPOffer) {
 		print := r.server + "\x00" + fingerprint(r.resource) + fingerprint(r.template)
 		if s.gwResources[key] == print {
 			live[key] = true
+			served = append(served, r)
 			continue
 		}
 		if err := s.addResource(r); err != nil {
@@ -262,6 +275,7 @@ func (s *Server) syncResources(offers []core.MCPOffer) {
 			continue
 		}
 		live[key] = true
+		served = append(served, r)
 		s.gwResources[key] = print
 	}
 	var goneR, goneT []string
@@ -282,6 +296,7 @@ func (s *Server) syncResources(offers []core.MCPOffer) {
 	if len(goneT) > 0 {
 		s.mcp.RemoveResourceTemplates(goneT...)
 	}
+	return served
 }
 
 // servedResources are the offers' resources and templates as served, in order; one whose
@@ -391,4 +406,73 @@ const maxWarned = 256
 // sortedOffers is offers sorted by server (the facade sorts; a fake may not).
 func sortedOffers(offers []core.MCPOffer) []core.MCPOffer {
 	return slices.SortedFunc(slices.Values(offers), func(a, b core.MCPOffer) int { return strings.Compare(a.Server, b.Server) })
+}
+
+// routes are where the gateway's served names lead: a served prompt to its server and
+// wire name, a resource's URI and a resource template's text to their server (a URI that
+// no resource lists to the first template that matches it).
+type routes struct {
+	prompts   map[string]servedPrompt
+	resources map[string]string
+	templates []templateRoute
+}
+
+type templateRoute struct {
+	text, server string
+	t            *uritemplate.Template
+}
+
+func newRoutes(prompts []servedPrompt, resources []servedResource) routes {
+	r := routes{prompts: map[string]servedPrompt{}, resources: map[string]string{}}
+	for _, p := range prompts {
+		r.prompts[p.prompt.Name] = p
+	}
+	for _, res := range resources {
+		if res.template == nil {
+			r.resources[res.resource.URI] = res.server
+			continue
+		}
+		t, err := uritemplate.New(res.template.URITemplate)
+		if err != nil {
+			continue // the SDK took it (addResource), so it parses; a template that does not is never matched
+		}
+		r.templates = append(r.templates, templateRoute{text: res.template.URITemplate, server: res.server, t: t})
+	}
+	return r
+}
+
+// serverOf is the server that serves uri: the resource of that URI, or a template that
+// matches it.
+func (r routes) serverOf(uri string) (string, bool) {
+	if server, ok := r.resources[uri]; ok {
+		return server, true
+	}
+	for _, t := range r.templates {
+		if t.t.Match(uri) != nil {
+			return t.server, true
+		}
+	}
+	return "", false
+}
+
+// templateServer is the server of the resource template whose text is text.
+func (r routes) templateServer(text string) (string, bool) {
+	for _, t := range r.templates {
+		if t.text == text {
+			return t.server, true
+		}
+	}
+	return "", false
+}
+
+func (s *Server) setRoutes(r routes) {
+	s.routeMu.Lock()
+	defer s.routeMu.Unlock()
+	s.routes = r
+}
+
+func (s *Server) currentRoutes() routes {
+	s.routeMu.Lock()
+	defer s.routeMu.Unlock()
+	return s.routes
 }

@@ -1,9 +1,12 @@
 package mcpserve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +29,8 @@ type fakeGateway struct {
 	starts  []bool // uncachedOnly of each StartIdle
 	started []core.MCPOffer
 	got     []string
+	watch   map[int]func(server, uri string)
+	watchN  int
 }
 
 func (g *fakeGateway) Offers(context.Context) []core.MCPOffer {
@@ -417,4 +422,264 @@ func TestServerFormAfterApprovalOlderClient(t *testing.T) {
 	if forms := requestedSchemas(t, raw); len(forms) != 1 || forms[0] != formSchema {
 		t.Errorf("forms on the wire %q, want the server's %s once", forms, formSchema)
 	}
+}
+
+func (g *fakeGateway) Complete(_ context.Context, server string, req core.MCPCompleteRequest) (core.MCPCompletion, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.got = append(g.got, fmt.Sprintf("complete %s %s%s %s=%s %v", server, req.Prompt, req.URI, req.Argument, req.Value, req.Context))
+	return core.MCPCompletion{Values: []string{req.Value + "da", req.Value + "l\x1b[31m"}, Total: 7, HasMore: true}, nil
+}
+
+func (g *fakeGateway) Subscribe(_ context.Context, server, uri string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.got = append(g.got, "subscribe "+server+" "+uri)
+	if uri == "test://items/none" {
+		return errors.New("the server refused it")
+	}
+	return nil
+}
+
+func (g *fakeGateway) Unsubscribe(_ context.Context, server, uri string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.got = append(g.got, "unsubscribe "+server+" "+uri)
+	return nil
+}
+
+func (g *fakeGateway) WatchResources(fn func(server, uri string)) (stop func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.watch == nil {
+		g.watch = map[int]func(server, uri string){}
+	}
+	id := g.watchN
+	g.watchN++
+	g.watch[id] = fn
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		delete(g.watch, id)
+	}
+}
+
+// updated sends a notifications/resources/updated as server would.
+func (g *fakeGateway) updated(server, uri string) {
+	g.mu.Lock()
+	fns := slices.Collect(maps.Values(g.watch))
+	g.mu.Unlock()
+	for _, fn := range fns {
+		fn(server, uri)
+	}
+}
+
+// relayed takes what the gateway relayed so far.
+func (g *fakeGateway) relayed() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := g.got
+	g.got = nil
+	return out
+}
+
+// TestGatewayComplete: completion/complete of a served prompt or resource template goes to
+// its server (values stripped of terminal escapes); a command's prompt, or a template no
+// server serves, completes to nothing.
+func TestGatewayComplete(t *testing.T) {
+	f := newFake()
+	f.set(nil, []core.CommandInfo{{Name: "mcp_s_taken", PluginID: "p", Origin: "extension:p", Description: "A command."}})
+	g := &fakeGateway{}
+	g.set(core.MCPOffer{Server: "s", Prompts: []core.MCPPrompt{prompt("greet", "who")},
+		Resources: []core.MCPResource{{URI: "test://readme", Name: "readme"}},
+		Templates: []core.MCPResourceTemplate{{URITemplate: "test://items/{id}", Name: "items"}}})
+	s := New(f, Options{})
+	s.gw = g
+	a := connect(t, s, nil)
+	ctx := context.Background()
+	if caps := a.InitializeResult().Capabilities; caps.Completions == nil || caps.Resources == nil || !caps.Resources.Subscribe {
+		t.Fatalf("capabilities %+v: want completions and resources.subscribe", caps)
+	}
+
+	res, err := a.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "mcp_s_greet"},
+		Argument: mcp.CompleteParamsArgument{Name: "who", Value: "A"}, Context: &mcp.CompleteContext{Arguments: map[string]string{"x": "1"}}})
+	if err != nil || !slices.Equal(res.Completion.Values, []string{"Ada", "Al"}) || res.Completion.Total != 7 || !res.Completion.HasMore {
+		t.Fatalf("complete a served prompt: %v %+v", err, res)
+	}
+	res, err = a.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: "test://items/{id}"},
+		Argument: mcp.CompleteParamsArgument{Name: "id", Value: "4"}})
+	if err != nil || len(res.Completion.Values) != 2 {
+		t.Fatalf("complete a served template: %v %+v", err, res)
+	}
+	for _, ref := range []*mcp.CompleteReference{{Type: "ref/prompt", Name: "mcp_s_taken"}, {Type: "ref/resource", URI: "test://nothing/{x}"}} {
+		res, err := a.Complete(ctx, &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: "input", Value: "x"}})
+		if err != nil || len(res.Completion.Values) != 0 {
+			t.Errorf("complete %+v: %v %+v; want no values", ref, err, res)
+		}
+	}
+	if got, want := g.relayed(), []string{"complete s greet who=A map[x:1]", "complete s test://items/{id} id=4 map[]"}; !slices.Equal(got, want) {
+		t.Errorf("relayed %q, want %q", got, want)
+	}
+
+}
+
+// TestGatewaySubscribe: resources/subscribe of a served resource (or a URI a template
+// matches) reaches its server once for any number of sessions, its updates reach exactly
+// the sessions subscribed, an update a server sends for a URI subscribed at another server
+// is dropped, and the last session's unsubscribe (or its end) unsubscribes at the server;
+// on the protocol before subscriptions/listen (whose Subscribe answers) and on the latest
+// (whose Subscribe opens a stream and answers nothing).
+func TestGatewaySubscribe(t *testing.T) {
+	for _, version := range []string{"2025-11-25", ""} {
+		t.Run("protocol "+cmp.Or(version, "latest"), func(t *testing.T) {
+			f := newFake()
+			g := &fakeGateway{}
+			g.set(core.MCPOffer{Server: "s", Resources: []core.MCPResource{{URI: "test://readme", Name: "readme"}},
+				Templates: []core.MCPResourceTemplate{{URITemplate: "test://items/{id}", Name: "items"}}},
+				core.MCPOffer{Server: "u", Resources: []core.MCPResource{{URI: "test://u", Name: "u"}}})
+			s := New(f, Options{})
+			s.gw = g
+			updates := make(chan string, 16)
+			opts := func(who string) *mcp.ClientOptions {
+				return &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+					updates <- who + " " + req.Params.URI
+				}}
+			}
+			ctx := context.Background()
+			stop := s.Watch(ctx) // one Watch, many sessions: as over HTTP
+			t.Cleanup(stop)
+			a, b := sessionOf(t, s, opts("a"), version), sessionOf(t, s, opts("b"), version)
+			var relayed []string
+			waitRelayed := func(what string, want ...string) {
+				t.Helper()
+				for limit := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+					relayed = append(relayed, g.relayed()...)
+					if len(relayed) >= len(want) {
+						break
+					}
+					if time.Now().After(limit) {
+						break
+					}
+				}
+				slices.Sort(relayed)
+				slices.Sort(want)
+				if !slices.Equal(relayed, want) {
+					t.Fatalf("%s: relayed %q, want %q", what, relayed, want)
+				}
+				relayed = nil
+			}
+			subscribers := func(uri string) int {
+				s.subMu.Lock()
+				defer s.subMu.Unlock()
+				if sub := s.subs[uri]; sub != nil {
+					return len(sub.sessions)
+				}
+				return 0
+			}
+			for _, cs := range []*mcp.ClientSession{a, b} {
+				if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://items/7"}); err != nil {
+					t.Fatalf("subscribe: %v", err)
+				}
+			}
+			if err := a.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://u"}); err != nil {
+				t.Fatal(err)
+			}
+			waitRelayed("two sessions' subscriptions", "subscribe s test://items/7", "subscribe u test://u")
+			for limit := time.Now().Add(10 * time.Second); subscribers("test://items/7") != 2 || subscribers("test://u") != 1; time.Sleep(2 * time.Millisecond) {
+				if time.Now().After(limit) {
+					t.Fatalf("subscribers %d and %d, want 2 and 1", subscribers("test://items/7"), subscribers("test://u"))
+				}
+			}
+			if version != "" {
+				if err := a.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://elsewhere"}); err == nil || !strings.Contains(err.Error(), `no MCP server serves "test://elsewhere"`) {
+					t.Errorf("subscribe to a URI no server serves: %v", err)
+				}
+				if err := a.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://items/none"}); err == nil || !strings.Contains(err.Error(), "the server refused it") {
+					t.Errorf("subscribe the server refuses: %v", err)
+				}
+				waitRelayed("a refused subscription", "subscribe s test://items/none")
+			}
+
+			g.updated("u", "test://items/7") // u speaking for s's resource: dropped
+			g.updated("s", "test://readme")  // subscribed by nobody
+			select {
+			case u := <-updates:
+				t.Fatalf("an update no session subscribed to at its server arrived: %s", u)
+			case <-time.After(200 * time.Millisecond):
+			}
+			g.updated("s", "test://items/7")
+			g.updated("u", "test://u")
+			got := map[string]bool{}
+			for limit := time.After(10 * time.Second); len(got) < 3; {
+				select {
+				case u := <-updates:
+					got[u] = true
+				case <-limit:
+					t.Fatalf("updates seen: %v", got)
+				}
+			}
+			if want := map[string]bool{"a test://items/7": true, "b test://items/7": true, "a test://u": true}; !maps.Equal(got, want) {
+				t.Errorf("updates %v, want %v", got, want)
+			}
+			select {
+			case u := <-updates:
+				t.Errorf("one more update: %s", u)
+			case <-time.After(100 * time.Millisecond):
+			}
+
+			if err := a.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://items/7"}); err != nil {
+				t.Fatal(err)
+			}
+			for limit := time.Now().Add(10 * time.Second); subscribers("test://items/7") != 1; time.Sleep(2 * time.Millisecond) {
+				if time.Now().After(limit) {
+					t.Fatalf("subscribers after one unsubscribe: %d, want 1", subscribers("test://items/7"))
+				}
+			}
+			waitRelayed("one session's unsubscribe while another holds it")
+			if err := b.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://items/7"}); err != nil {
+				t.Fatal(err)
+			}
+			waitRelayed("the last unsubscribe", "unsubscribe s test://items/7")
+
+			// a session that ends without unsubscribing: its subscription is dropped at its
+			// stream's end (latest) or at the next subscription (before)
+			_ = a.Close()
+			for limit := time.Now().Add(10 * time.Second); sessions(s) != 1; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(limit) {
+					t.Fatalf("%d sessions open after one of two closed", sessions(s))
+				}
+			}
+			if err := b.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://readme"}); err != nil {
+				t.Fatal(err)
+			}
+			waitRelayed("after a session ended", "unsubscribe u test://u", "subscribe s test://readme")
+		})
+	}
+}
+
+// sessionOf connects a client on protocol version v ("" the latest) to s as an HTTP client
+// would: a session of s's SDK server, without a Run of its own (the caller watches).
+func sessionOf(t *testing.T, s *Server, opts *mcp.ClientOptions, v string) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := s.mcp.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: v})
+	if err != nil {
+		_ = ss.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
+	return cs
+}
+
+func sessions(s *Server) int {
+	n := 0
+	for range s.mcp.Sessions() {
+		n++
+	}
+	return n
 }

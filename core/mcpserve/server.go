@@ -82,6 +82,20 @@ type Server struct {
 
 	// gw is the Manager's MCP servers; nil serves none of their prompts and resources.
 	gw gateway
+	// routeMu guards routes: where the gateway's served prompts and resources lead, for
+	// completion/complete and resources/subscribe (relay.go).
+	routeMu sync.Mutex
+	routes  routes // +checklocks:routeMu
+	// subMu guards subs: the resources subscribed to upstream, by URI, with the sessions
+	// that asked (relay.go).
+	subMu sync.Mutex
+	subs  map[string]*upstreamSub // +checklocks:subMu
+	// updates holds the URIs of notifications/resources/updated not yet sent on; the
+	// first Watch running registers for them, the last one's stop unregisters.
+	updates   *updateQueue
+	watchMu   sync.Mutex
+	watchers  int    // +checklocks:watchMu
+	unwatchGw func() // +checklocks:watchMu
 	// warmTools and warmAll start, once, the MCP servers the first listings need; bg
 	// holds those starts, under bgCtx, which Watch's stop cancels before it waits.
 	warmTools sync.Once
@@ -128,7 +142,7 @@ func New(m Manager, o Options) *Server {
 	}
 	s := &Server{m: m, o: o, log: log, tools: map[string]string{}, prompts: map[string]string{}, parked: map[string]*run{},
 		told: map[*mcp.ServerSession]string{}, gwPrompts: map[string]string{}, gwResources: map[string]string{}, gw: gatewayOf(m),
-		warned: map[string]bool{}}
+		warned: map[string]bool{}, subs: map[string]*upstreamSub{}, updates: newUpdateQueue()}
 	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	_, _ = rand.Read(s.secret[:]) // crypto/rand.Read never fails
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
@@ -136,11 +150,17 @@ func New(m Manager, o Options) *Server {
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 			Prompts: &mcp.PromptCapabilities{ListChanged: true},
-			// the MCP servers' resources (gateway.go); none without servers
-			Resources: &mcp.ResourceCapabilities{ListChanged: true},
+			// the MCP servers' resources (gateway.go), subscribed to at their server
+			// (relay.go); none without servers
+			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			//lint:ignore SA1019 the logging capability announces notifications/message (logs.go)
 			Logging: &mcp.LoggingCapabilities{},
 		},
+		// relay.go: completion/complete and resources/subscribe go to the MCP server that
+		// serves the prompt or resource; with none, nothing completes and nothing subscribes
+		CompletionHandler:  s.complete,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 	})
 	s.logs = newLogForwarder(s.mcp)
 	s.mcp.AddReceivingMiddleware(s.explainUnknown, s.warmStart, s.moreRounds)
@@ -164,6 +184,10 @@ func (s *Server) Watch(ctx context.Context) (stop func()) {
 		}
 	})
 	wg.Go(func() { s.logs.run(ctx) })
+	if s.gw != nil {
+		unwatch := s.watchResources()
+		wg.Go(func() { defer unwatch(); s.sendUpdates(ctx) })
+	}
 	return func() {
 		cancel()
 		wg.Wait()

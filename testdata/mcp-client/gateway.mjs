@@ -4,8 +4,13 @@
 // JSON line.
 //
 //   node gateway.mjs --bin CWX --wait-tool NAME [--call NAME --args JSON]... \
-//     [--form JSON] [--prompt NAME --prompt-args JSON] [--resource URI]
+//     [--form JSON] [--prompt NAME --prompt-args JSON] [--resource URI] \
+//     [--complete PROMPT --complete-arg NAME --complete-value V --complete-context JSON] \
+//     [--subscribe URI --subscribe-call TOOL]
 //
+// --complete asks completion/complete of the prompt's argument; --subscribe subscribes to
+// the URI, calls TOOL (which should make the server send an update) and waits up to 20 s
+// for notifications/resources/updated of it, then unsubscribes.
 // Every elicitation is answered: an approval card (its form has a "decision" field) with
 // allow_once, any other form with --form's content (accept), or declined without --form.
 // The server is started with CWX_HOME from the environment.
@@ -17,6 +22,7 @@ import {
   ToolListChangedNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 const { values: o } = parseArgs({
@@ -29,6 +35,12 @@ const { values: o } = parseArgs({
     prompt: { type: 'string' },
     'prompt-args': { type: 'string', default: '{}' },
     resource: { type: 'string' },
+    complete: { type: 'string' },
+    'complete-arg': { type: 'string' },
+    'complete-value': { type: 'string', default: '' },
+    'complete-context': { type: 'string', default: '{}' },
+    subscribe: { type: 'string' },
+    'subscribe-call': { type: 'string' },
   },
 });
 
@@ -46,6 +58,9 @@ client.setRequestHandler(ElicitRequestSchema, async (req) => {
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => { out.changed.tools++; });
 client.setNotificationHandler(PromptListChangedNotificationSchema, () => { out.changed.prompts++; });
 client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { out.changed.resources++; });
+out.updated = [];
+let onUpdated = () => {};
+client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { out.updated.push(n.params.uri); onUpdated(); });
 
 await client.connect(new StdioClientTransport({ command: o.bin, args: ['serve', '--mcp'], env: process.env, stderr: 'inherit' }));
 
@@ -80,6 +95,22 @@ if (o.resource) {
   out.templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
   const r = await client.readResource({ uri: o.resource });
   out.read = r.contents.map((c) => ({ uri: c.uri, text: c.text ?? null, blob: c.blob ?? null }));
+}
+if (o.complete) {
+  out.capabilities = client.getServerCapabilities();
+  const c = await client.complete({
+    ref: { type: 'ref/prompt', name: o.complete },
+    argument: { name: o['complete-arg'], value: o['complete-value'] },
+    context: { arguments: JSON.parse(o['complete-context']) },
+  });
+  out.completion = c.completion.values;
+}
+if (o.subscribe) {
+  await client.subscribeResource({ uri: o.subscribe });
+  const got = new Promise((resolve) => { onUpdated = resolve; });
+  if (o['subscribe-call']) await client.callTool({ name: o['subscribe-call'], arguments: {} }, undefined, { timeout: 60_000 });
+  await Promise.race([got, new Promise((r) => setTimeout(r, 20_000))]);
+  await client.unsubscribeResource({ uri: o.subscribe });
 }
 await client.close();
 console.log(JSON.stringify(out));

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -37,7 +38,9 @@ func Main() {
 //     and the tools echo, sleep (progress, then waits to be
 //     cancelled), env (its environment), structured (an outputSchema kept), badstruct (one
 //     broken), crash (exits during the call), ask_name (elicits a name), add_tool
-//     (adds a tool: list_changed), orphan (starts a sleep in a session of its own and
+//     (adds a tool: list_changed), touch (notifications/resources/updated of
+//     test://readme), subscribed (the URIs subscribed to; the server completes greet's who),
+//     orphan (starts a sleep in a session of its own and
 //     answers its pid), the mapped a.b, and a page size of 2;
 //   - collide: tools get-env and get_env, and ok;
 //   - crash-start: exits before initialize;
@@ -74,7 +77,9 @@ func Run(mode string) int {
 		time.Sleep(time.Hour)
 		return 0
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "cwx-test", Version: "1"}, &mcp.ServerOptions{PageSize: 2, Instructions: "use echo"})
+	var subs subscriptions
+	srv := mcp.NewServer(&mcp.Implementation{Name: "cwx-test", Version: "1"}, &mcp.ServerOptions{PageSize: 2, Instructions: "use echo",
+		CompletionHandler: complete, SubscribeHandler: subs.subscribe, UnsubscribeHandler: subs.unsubscribe})
 	type text struct {
 		Text string `json:"text"`
 	}
@@ -162,6 +167,15 @@ func Run(mode string) int {
 		_ = cmd.Process.Release() // not waited for: it outlives this server unless its keeper ends it
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strconv.Itoa(pid)}}}, nil, nil
 	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "touch", Description: "Say test://readme changed."}, func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
+		if err := srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://readme"}); err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "touched"}}}, nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "subscribed", Description: "The URIs subscribed to."}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(subs.list(), ",")}}}, nil, nil
+	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "add_tool", Description: "Add a tool."}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
 		mcp.AddTool(srv, &mcp.Tool{Name: "late", Description: "Added later."}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "late"}}}, nil, nil
@@ -169,6 +183,50 @@ func Run(mode string) int {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "added"}}}, nil, nil
 	})
 	return run(srv)
+}
+
+// complete completes greet's argument who from a fixed list by prefix, one value holding
+// a terminal escape.
+func complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	out := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+	if req.Params.Ref.Type != "ref/prompt" || req.Params.Ref.Name != "greet" || req.Params.Argument.Name != "who" {
+		return out, nil
+	}
+	for _, v := range []string{"Ada", "Alan", "Al\x1b[31mice", "Grace"} {
+		if strings.HasPrefix(v, req.Params.Argument.Value) {
+			out.Completion.Values = append(out.Completion.Values, v)
+		}
+	}
+	out.Completion.Total = len(out.Completion.Values)
+	return out, nil
+}
+
+// subscriptions are the URIs a client subscribed to.
+type subscriptions struct {
+	mu   sync.Mutex
+	uris []string
+}
+
+func (s *subscriptions) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.Contains(s.uris, req.Params.URI) {
+		s.uris = append(s.uris, req.Params.URI)
+	}
+	return nil
+}
+
+func (s *subscriptions) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.uris = slices.DeleteFunc(s.uris, func(u string) bool { return u == req.Params.URI })
+	return nil
+}
+
+func (s *subscriptions) list() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.uris)
 }
 
 func run(srv *mcp.Server) int {
