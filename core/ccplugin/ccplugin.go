@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/inert"
 	"github.com/cwx-dev/cwx/core/internal/boundedfile"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Where a Claude Code plugin keeps its parts, relative to its folder.
@@ -64,7 +64,7 @@ type Manifest struct {
 	Ignored []string
 }
 
-var nameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
+var nameRE = lazyre.New(`^[a-z][a-z0-9-]{0,63}$`)
 
 // componentFields are plugin.json fields that put components elsewhere than the defaults.
 var componentFields = []string{"agents", "commands", "hooks", "mcpServers", "outputStyles", "skills"}
@@ -97,7 +97,7 @@ func ParseManifest(data []byte) (Manifest, error) {
 			return Manifest{}, &Error{File: ManifestFile, Reason: fmt.Sprintf("field %s: %v", f.key, err)}
 		}
 	}
-	if !nameRE.MatchString(m.Name) {
+	if !nameRE().MatchString(m.Name) {
 		return Manifest{}, &Error{File: ManifestFile, Reason: fmt.Sprintf("field name %q must be kebab-case (lowercase letters, digits and '-', starting with a letter, at most 64)", m.Name)}
 	}
 	for _, f := range componentFields {

@@ -2,11 +2,11 @@ package ccplugin
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Command is one commands/*.md file: a slash command whose result is a prompt.
@@ -21,7 +21,7 @@ type Command struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-var commandNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var commandNameRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 // usedKeys are the frontmatter keys cwx reads.
 var usedKeys = map[string]bool{"description": true, "argument-hint": true}
@@ -30,7 +30,7 @@ var usedKeys = map[string]bool{"description": true, "argument-hint": true}
 // frontmatter, then the prompt.
 func ParseCommand(rel string, data []byte) (Command, error) {
 	name := strings.TrimSuffix(rel[strings.LastIndexByte(rel, '/')+1:], ".md")
-	if !commandNameRE.MatchString(name) {
+	if !commandNameRE().MatchString(name) {
 		return Command{}, &Error{File: rel, Reason: "the command's name (the file's, without .md) must be letters, digits, '-' and '_' (at most 64); rename the file"}
 	}
 	text := string(data)
@@ -113,7 +113,7 @@ func unquote(s string) string {
 	return s
 }
 
-var positionalRE = regexp.MustCompile(`\$([1-9])`)
+var positionalRE = lazyre.New(`\$([1-9])`)
 
 // Expand is the command's prompt for the text after its name: `$ARGUMENTS` becomes args
 // (trimmed), `$1` … `$9` its whitespace-separated words (a missing one is empty).
@@ -121,7 +121,7 @@ func (c Command) Expand(args string) string {
 	args = strings.TrimSpace(args)
 	words := strings.Fields(args)
 	out := strings.ReplaceAll(c.Body, "$ARGUMENTS", args)
-	return positionalRE.ReplaceAllStringFunc(out, func(m string) string {
+	return positionalRE().ReplaceAllStringFunc(out, func(m string) string {
 		n := int(m[1] - '0')
 		if n <= len(words) {
 			return words[n-1]

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // authorPaths rewrites what a dev plugin's logs and errors say about its files so that it
@@ -16,7 +18,7 @@ type authorPaths struct {
 }
 
 // errorAt is the location the JS host adds to a throw in apply, execute or handler.
-var errorAt = regexp.MustCompile(`\(at ([^\s():]+):(\d+):(\d+)\)`)
+var errorAt = lazyre.New(`\(at ([^\s():]+):(\d+):(\d+)\)`)
 
 func newAuthorPaths(pluginDir, dir string) authorPaths {
 	return authorPaths{
@@ -27,8 +29,8 @@ func newAuthorPaths(pluginDir, dir string) authorPaths {
 
 func (a authorPaths) rewrite(text string) string {
 	text = a.staged.ReplaceAllLiteralString(text, a.dir+string(filepath.Separator))
-	return errorAt.ReplaceAllStringFunc(text, func(m string) string {
-		s := errorAt.FindStringSubmatch(m)
+	return errorAt().ReplaceAllStringFunc(text, func(m string) string {
+		s := errorAt().FindStringSubmatch(m)
 		if filepath.IsAbs(s[1]) || strings.HasPrefix(s[1], "node:") {
 			return m
 		}

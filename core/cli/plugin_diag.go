@@ -1,17 +1,18 @@
 package cli
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // schemaCompile is the JSON Schema library's compile error inside a registration refusal:
 // the schema location at fault, then the metaschema path it failed, then the reason.
 // Each violation after the first follows a "; " without the "compilation failed" prefix.
-var schemaCompile = regexp.MustCompile(`(?:jsonschema \S+ compilation failed: )?'([^']*)' does not validate with \S+: `)
+var schemaCompile = lazyre.New(`(?:jsonschema \S+ compilation failed: )?'([^']*)' does not validate with \S+: `)
 
 // refusedPrefix is how an activation failure quotes one refused registration.
-var refusedPrefix = regexp.MustCompile("^(?:tool|command|hook|prompt section) `[^`]*` refused: ")
+var refusedPrefix = lazyre.New("^(?:tool|command|hook|prompt section) `[^`]*` refused: ")
 
 // diagSet prints each diagnostic of `cwx plugin show` once: the ring, the live owner's
 // reason and the problems of this activation often say the same thing.
@@ -41,18 +42,18 @@ func (d *diagSet) fresh(msg string) bool {
 	d.seen[key] = true
 	old := true
 	for _, p := range strings.Split(key, "; ") {
-		p = refusedPrefix.ReplaceAllString(p, "")
+		p = refusedPrefix().ReplaceAllString(p, "")
 		if !d.seen[p] {
 			old = false
 		}
 		d.seen[p] = true
 	}
-	return !old || !strings.Contains(key, "; ") && !refusedPrefix.MatchString(key)
+	return !old || !strings.Contains(key, "; ") && !refusedPrefix().MatchString(key)
 }
 
 // shortDiag shortens a schema refusal to the schema location and the reason.
 func shortDiag(msg string) string {
-	return schemaCompile.ReplaceAllString(msg, "`$1`: ")
+	return schemaCompile().ReplaceAllString(msg, "`$1`: ")
 }
 
 // maxDiagLines bounds the lines printed of one diagnostic (a syntax error is three: the

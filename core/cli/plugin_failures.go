@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"io"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/cwx-dev/cwx/core"
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/plugins"
 )
 
@@ -46,12 +46,12 @@ func splitFailures(err error) ([]PluginFailure, error) {
 // class or a second naming of the tool.
 func failureLine(reason string) string {
 	first, _, _ := strings.Cut(reason, "\n")
-	first = refusedSchema.ReplaceAllString(strings.TrimPrefix(first, "ActivationError: "), "input schema of tool `$1`")
+	first = refusedSchema().ReplaceAllString(strings.TrimPrefix(first, "ActivationError: "), "input schema of tool `$1`")
 	return cutCell(oneLine(stripEscapes(adviseText(shortDiag(first)))), maxFailureLine)
 }
 
 // refusedSchema is the part of a refused registration that the schema refusal after it says.
-var refusedSchema = regexp.MustCompile("tool `([^`]*)` refused: input schema of tool `[^`]*`")
+var refusedSchema = lazyre.New("tool `([^`]*)` refused: input schema of tool `[^`]*`")
 
 // maxFailureLine bounds one failure's line in a listing: room for a few schema violations.
 const maxFailureLine = 400

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // claudeNames maps a native tool to the name Claude Code gives the same tool; hooks see and
@@ -46,13 +48,13 @@ type matcher struct {
 }
 
 // literal is what Claude Code treats as a list of exact names rather than a pattern.
-var literal = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+var literal = lazyre.New(`^[A-Za-z0-9_|]+$`)
 
 func compile(s string) (matcher, error) {
 	switch {
 	case s == "" || s == "*":
 		return matcher{all: true}, nil
-	case literal.MatchString(s):
+	case literal().MatchString(s):
 		var names []string
 		for _, n := range strings.Split(s, "|") {
 			if n != "" {

@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sync"
 	"time"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Transcript bounds: a session's transcript is rotated (the previous one kept as
@@ -26,7 +27,7 @@ type Transcripts struct {
 	mu  sync.Mutex
 }
 
-var plainSession = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var plainSession = lazyre.New(`^[A-Za-z0-9_-]{1,64}$`)
 
 // Path is the transcript of session: <Dir>/<session>.jsonl, or the SHA-256 of a session
 // label that is not a plain name.
@@ -35,7 +36,7 @@ func (t *Transcripts) Path(session string) string {
 		return ""
 	}
 	name := session
-	if !plainSession.MatchString(name) {
+	if !plainSession().MatchString(name) {
 		sum := sha256.Sum256([]byte(session))
 		name = hex.EncodeToString(sum[:16])
 	}

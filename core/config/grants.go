@@ -7,9 +7,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Grants are what config.toml gives one plugin beyond its sandbox ([plugins."<id>"] read,
@@ -42,7 +43,7 @@ type Grants struct {
 func (g Grants) Empty() bool { return len(g.Read) == 0 && len(g.Network) == 0 }
 
 // envRef is ${env:NAME} inside a grant.
-var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
+var envRef = lazyre.New(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // HeaderNames are the names of the headers configured for each origin, sorted: what
 // `cwx config check` shows of Headers.
@@ -136,7 +137,7 @@ func resolveHeaders(id string, headers map[string]map[string]string, g *Grants, 
 			if strings.ContainsAny(v, "\r\n\x00") {
 				return bad(k+"."+name, "the value holds a line break or NUL; a header value is one line")
 			}
-			if rest := envRef.ReplaceAllString(v, ""); strings.Contains(rest, "${") {
+			if rest := envRef().ReplaceAllString(v, ""); strings.Contains(rest, "${") {
 				return bad(k+"."+name, "the value has a ${…} that is not ${env:NAME}")
 			}
 			g.Headers[o][textproto.CanonicalMIMEHeaderKey(name)] = v
@@ -162,8 +163,8 @@ func badHeaderName(name string) string {
 // one whose value holds a CR or LF, is refused.
 func ExpandEnv(s string) (string, error) {
 	var err error
-	out := envRef.ReplaceAllStringFunc(s, func(m string) string {
-		name := envRef.FindStringSubmatch(m)[1]
+	out := envRef().ReplaceAllStringFunc(s, func(m string) string {
+		name := envRef().FindStringSubmatch(m)[1]
 		v, ok := os.LookupEnv(name)
 		switch {
 		case !ok && err == nil:

@@ -10,10 +10,11 @@ import (
 	"net/textproto"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Bounds and defaults of an [mcp.servers.<name>] table.
@@ -38,10 +39,10 @@ const (
 )
 
 // mcpNameRE is an MCP server's name: no `_`, so `mcp_<server>_<tool>` reads back unambiguously.
-var mcpNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+var mcpNameRE = lazyre.New(`^[a-z][a-z0-9-]{0,31}$`)
 
 // ValidMCPName reports whether name is a valid MCP server name.
-func ValidMCPName(name string) bool { return mcpNameRE.MatchString(name) }
+func ValidMCPName(name string) bool { return mcpNameRE().MatchString(name) }
 
 // The transports of an MCP server (MCPServer.Transport).
 const (
@@ -163,7 +164,7 @@ type mcpServerTOML struct {
 }
 
 // envNameRE is an environment variable's name as a server's env table may set it.
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // resolveMCP checks the [mcp.servers.<name>] tables and applies their defaults.
 func resolveMCP(path string, m mcpTOML) (map[string]MCPServer, error) {
@@ -221,7 +222,7 @@ func resolveMCP(path string, m mcpTOML) (map[string]MCPServer, error) {
 				return nil, bad("command", fmt.Sprintf("%q is a relative path; write an absolute path or a program name found on PATH", srv.Command))
 			}
 			for k := range s.Env {
-				if !envNameRE.MatchString(k) {
+				if !envNameRE().MatchString(k) {
 					return nil, bad("env", fmt.Sprintf("%q is not an environment variable name (letters, digits and _, not starting with a digit)", k))
 				}
 			}
@@ -308,7 +309,7 @@ func CheckRemoteMCP(srv *MCPServer, headers map[string]string, refs string) erro
 			return &RemoteMCPError{"headers." + name, "the value holds a line break or NUL; a header value is one line"}
 		}
 		if refs != "" {
-			if rest := envRef.ReplaceAllString(v, ""); strings.Contains(rest, "${") {
+			if rest := envRef().ReplaceAllString(v, ""); strings.Contains(rest, "${") {
 				return &RemoteMCPError{"headers." + name, "the value has a ${…} that is not " + refs}
 			}
 		}

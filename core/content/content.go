@@ -3,10 +3,10 @@ package content
 import (
 	"encoding/base64"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/protocol"
 )
 
@@ -20,8 +20,8 @@ const (
 )
 
 var (
-	mimeRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$`)
-	schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,31}:`)
+	mimeRE   = lazyre.New(`^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$`)
+	schemeRE = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]{0,31}:`)
 )
 
 // Check applies the policy to a result's blocks; the error names the first block refused
@@ -98,7 +98,7 @@ func data(field, s string) string {
 }
 
 func mime(m string) string {
-	if !mimeRE.MatchString(m) {
+	if !mimeRE().MatchString(m) {
 		return fmt.Sprintf("has mime_type %q, which is not a lower-case type/subtype", cut(m))
 	}
 	return ""
@@ -115,7 +115,7 @@ func uri(u string) string {
 	if why := plain("uri", u, MaxURI); why != "" {
 		return why
 	}
-	if !schemeRE.MatchString(u) || strings.ContainsAny(u, " \t\n") {
+	if !schemeRE().MatchString(u) || strings.ContainsAny(u, " \t\n") {
 		return fmt.Sprintf("has uri %q, which is not an absolute URI with a scheme", cut(u))
 	}
 	return ""

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // GitHubBase is the base of a "github" source's clone URL: the entry's repo is appended
@@ -37,8 +38,8 @@ func (g *GitSource) String() string {
 }
 
 var (
-	githubRepo = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9_.-]{1,100}$`)
-	gitRef     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,199}$`)
+	githubRepo = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9_.-]{1,100}$`)
+	gitRef     = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,199}$`)
 )
 
 // Git returns the entry's git repository source: nil and no error for a folder source, an
@@ -65,7 +66,7 @@ func (e Entry) Git() (*GitSource, error) {
 	g := &GitSource{Ref: obj.Ref, SHA: strings.ToLower(obj.SHA)}
 	switch obj.Source {
 	case "github":
-		if !githubRepo.MatchString(obj.Repo) || strings.Contains(obj.Repo, "..") {
+		if !githubRepo().MatchString(obj.Repo) || strings.Contains(obj.Repo, "..") {
 			return bad("repo %q is not owner/name", obj.Repo)
 		}
 		g.URL = GitHubBase + strings.TrimSuffix(obj.Repo, ".git") + ".git"
@@ -77,7 +78,7 @@ func (e Entry) Git() (*GitSource, error) {
 	default:
 		return nil, fmt.Errorf("%w: %s's source is %q; cwx installs folder, \"github\" and \"url\" (git) sources", ErrMarketplace, e.Name, obj.Source)
 	}
-	if g.Ref != "" && (!gitRef.MatchString(g.Ref) || strings.Contains(g.Ref, "..") || strings.HasSuffix(g.Ref, ".lock")) {
+	if g.Ref != "" && (!gitRef().MatchString(g.Ref) || strings.Contains(g.Ref, "..") || strings.HasSuffix(g.Ref, ".lock")) {
 		return bad("ref %q is not a branch or tag name", g.Ref)
 	}
 	if g.SHA != "" && (len(g.SHA) != 40 || !plumbing.IsHash(g.SHA)) {

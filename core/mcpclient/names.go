@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/registry"
 )
 
@@ -24,7 +24,7 @@ const Prefix = "mcp_"
 const MaxTools = registry.MaxToolsPerOwner
 
 // toolNameRE is the tool-name grammar of the registry.
-var toolNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+var toolNameRE = lazyre.New(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
 
 // Tool is one admitted tool of a server.
 type Tool struct {
@@ -69,7 +69,7 @@ func (r Refusal) String() string { return fmt.Sprintf("tool %q: %s", r.Wire, r.R
 // so it always does).
 func ModelName(server, wire string) (string, bool) {
 	plain := Prefix + server + "_" + wire
-	if toolNameRE.MatchString(plain) {
+	if toolNameRE().MatchString(plain) {
 		return plain, true
 	}
 	sum := sha256.Sum256([]byte(wire))
@@ -88,7 +88,7 @@ func ModelName(server, wire string) (string, bool) {
 		head = head[:room]
 	}
 	name := head + suffix
-	if !toolNameRE.MatchString(name) {
+	if !toolNameRE().MatchString(name) {
 		return "", false
 	}
 	return name, false

@@ -25,7 +25,7 @@ func TestModelName(t *testing.T) {
 		{"fs", strings.Repeat("x", 70), "mcp_fs_xxx", false},
 	} {
 		got, plain := ModelName(tc.server, tc.wire)
-		if plain != tc.plain || !strings.HasPrefix(got, tc.want) || !toolNameRE.MatchString(got) {
+		if plain != tc.plain || !strings.HasPrefix(got, tc.want) || !toolNameRE().MatchString(got) {
 			t.Errorf("ModelName(%q, %q) = %q, %v; want %q…, %v", tc.server, tc.wire, got, plain, tc.want, tc.plain)
 		}
 	}
@@ -48,7 +48,7 @@ func FuzzModelName(f *testing.F) {
 		if name == "" {
 			t.Fatalf("ModelName(%q, %q) found no name", server, wire)
 		}
-		if !toolNameRE.MatchString(name) || !strings.HasPrefix(name, Prefix) {
+		if !toolNameRE().MatchString(name) || !strings.HasPrefix(name, Prefix) {
 			t.Fatalf("ModelName(%q, %q) = %q, off the grammar", server, wire, name)
 		}
 		if plain != (name == Prefix+server+"_"+wire) {
@@ -139,7 +139,7 @@ func FuzzAdmit(f *testing.F) {
 		got, refused := Admit("s", res.Tools, nil)
 		seen := map[string]bool{}
 		for _, tl := range got {
-			if !toolNameRE.MatchString(tl.Name) || seen[registry.Fold(tl.Name)] || tl.input == nil {
+			if !toolNameRE().MatchString(tl.Name) || seen[registry.Fold(tl.Name)] || tl.input == nil {
 				t.Fatalf("admitted %+v", tl)
 			}
 			seen[registry.Fold(tl.Name)] = true

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cwx-dev/cwx/core/config"
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Bounds of what is read.
@@ -207,7 +207,7 @@ func serverMap(f Format, key string, m map[string]json.RawMessage, inputs []Inpu
 
 // envNameRE is an environment variable's name as a server's env may set it (config.toml's
 // rule).
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // examples are what each field looks like, for the errors.
 var examples = map[string]string{
@@ -309,7 +309,7 @@ func (r reader) stdio(f Format, s *Server) error {
 		return err
 	}
 	for k := range s.Env {
-		if !envNameRE.MatchString(k) {
+		if !envNameRE().MatchString(k) {
 			return r.bad("env", fmt.Sprintf("%q is not an environment variable name (letters, digits and _, not starting with a digit)", k))
 		}
 	}

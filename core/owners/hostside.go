@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/registry"
 	"github.com/cwx-dev/cwx/core/supervisor"
@@ -139,14 +139,14 @@ func (l *Layer) faulted(t protocol.HostKey, gen uint64, p *protocol.FaultedParam
 
 // hostFrame is a stack frame of the host's own code or the runtime's internals: a plugin's
 // author has nothing to do with it, so its log lines leave it out.
-var hostFrame = regexp.MustCompile(`(?m)^[ \t]+at [^\n]*(?:/cwx-extension-host\.mjs:\d|\(node:internal/|node:internal/|\(native\))[^\n]*\n?`)
+var hostFrame = lazyre.New(`(?m)^[ \t]+at [^\n]*(?:/cwx-extension-host\.mjs:\d|\(node:internal/|node:internal/|\(native\))[^\n]*\n?`)
 
 // stripHostFrames removes the host's and the runtime's own frames from a logged stack.
 func stripHostFrames(msg string) string {
 	if !strings.Contains(msg, "\n") {
 		return msg
 	}
-	return strings.TrimRight(hostFrame.ReplaceAllString(msg, ""), "\n")
+	return strings.TrimRight(hostFrame().ReplaceAllString(msg, ""), "\n")
 }
 
 // thrownWhileActivating reports whether p is an error line with a stack from a plugin that is

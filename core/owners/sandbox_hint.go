@@ -3,16 +3,16 @@ package owners
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 
 	"github.com/cwx-dev/cwx/core/config"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/plugins"
 	"github.com/cwx-dev/cwx/core/runtime"
 )
 
 // missingPath finds the path of a Node or Bun "no such file" error in a plugin's message:
 // ENOENT: no such file or directory, open '/x'.
-var missingPath = regexp.MustCompile(`ENOENT[^'"\n]*['"](/[^'"\n]+)['"]`)
+var missingPath = lazyre.New(`ENOENT[^'"\n]*['"](/[^'"\n]+)['"]`)
 
 // ExplainMissing returns what to add to a failure message of o's plugin that names a path
 // the runtime could not find because its sandbox does not mount it: that it is not mounted
@@ -22,7 +22,7 @@ func (o *Owner) ExplainMissing(msg string) string {
 	if len(o.mounts) == 0 {
 		return ""
 	}
-	m := missingPath.FindStringSubmatch(msg)
+	m := missingPath().FindStringSubmatch(msg)
 	if m == nil {
 		return ""
 	}

@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Compat is the pinned compatibility table of the JS host (nodeshim/jshost's
@@ -108,7 +109,7 @@ var legacyCompat = &Compat{group: map[string]string{
 }}
 
 // injectWord finds the word inject anywhere in an entry.
-var injectWord = regexp.MustCompile(`\binject\b`)
+var injectWord = lazyre.New(`\binject\b`)
 
 // unreadInjects is the key of ServiceStatus maps for an entry whose `inject` could not be
 // read statically: any change of the table asks for review again.
@@ -133,7 +134,7 @@ func (s *Store) injectsOf(r *Record, closure string, entries []Entry) (names []s
 			continue
 		}
 		inj := StaticInjects(src)
-		if inj == nil && injectWord.Match(src) {
+		if inj == nil && injectWord().Match(src) {
 			// the word without a literal declaration (a computed inject, a bundler's lowered
 			// class field, a ctx.inject call): cwx cannot tell what it names, so it counts
 			unread = true

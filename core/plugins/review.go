@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/cwx-dev/cwx/core/ccplugin"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // RunsJavaScript is the sentence every review carries while plugins run unsandboxed.
@@ -183,8 +183,8 @@ func matchPattern(pat, name string) bool {
 }
 
 var (
-	injectRE  = regexp.MustCompile(`\binject\s*[:=]\s*([\[{])`)
-	quotedRE  = regexp.MustCompile(`^\s*(?:"([^"\\]*)"|'([^'\\]*)'|([A-Za-z_$][\w$]*))\s*`)
+	injectRE  = lazyre.New(`\binject\s*[:=]\s*([\[{])`)
+	quotedRE  = lazyre.New(`^\s*(?:"([^"\\]*)"|'([^'\\]*)'|([A-Za-z_$][\w$]*))\s*`)
 	maxScanJS = 4 << 20
 )
 
@@ -197,7 +197,7 @@ func StaticInjects(src []byte) []string {
 	}
 	seen := map[string]bool{}
 	found := false
-	for _, loc := range injectRE.FindAllSubmatchIndex(src, -1) {
+	for _, loc := range injectRE().FindAllSubmatchIndex(src, -1) {
 		open := src[loc[2]]
 		names, ok := literalNames(src[loc[3]:], open)
 		if !ok {
@@ -228,7 +228,7 @@ func literalNames(rest []byte, open byte) ([]string, bool) {
 	}
 	var names []string
 	for {
-		m := quotedRE.FindSubmatchIndex(rest)
+		m := quotedRE().FindSubmatchIndex(rest)
 		if m == nil {
 			trim := trimSpace(rest)
 			if len(trim) > 0 && trim[0] == closer {

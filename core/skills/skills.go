@@ -8,12 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cwx-dev/cwx/core/inert"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 )
 
 // Bounds of discovery.
@@ -36,7 +36,7 @@ type Problem struct {
 	Reason string `json:"reason"`
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+var nameRE = lazyre.New(`^[a-z0-9][a-z0-9-]{0,63}$`)
 
 // Discover lists the skills of roots, sorted by name (the first root wins a repeated name,
 // the later one is a problem), and the candidates it refused.
@@ -145,7 +145,7 @@ func Parse(b []byte) (Skill, string) {
 	switch {
 	case !closed:
 		return Skill{}, "SKILL.md's front matter does not end with `---`"
-	case !nameRE.MatchString(s.Name):
+	case !nameRE().MatchString(s.Name):
 		return Skill{}, fmt.Sprintf("the name %q is not lower-case letters, digits and '-' (at most 64)", s.Name)
 	case strings.TrimSpace(s.Description) == "":
 		return Skill{}, "the description is empty"

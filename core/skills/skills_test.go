@@ -71,7 +71,7 @@ func FuzzParse(f *testing.F) {
 		if why != "" {
 			return
 		}
-		if !nameRE.MatchString(s.Name) || s.Description == "" || len(s.Description) > MaxDescription {
+		if !nameRE().MatchString(s.Name) || s.Description == "" || len(s.Description) > MaxDescription {
 			t.Fatalf("Parse admitted %+v", s)
 		}
 	})

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/cwx-dev/cwx/core/errdefs"
+	"github.com/cwx-dev/cwx/core/internal/lazyre"
 	"github.com/cwx-dev/cwx/core/protocol"
 	"github.com/cwx-dev/cwx/core/rpc"
 	"github.com/cwx-dev/cwx/shared"
@@ -369,13 +369,13 @@ func (t *TierRuntime) plannedRestart(inc *incarnation, idle <-chan struct{}) {
 	}
 }
 
-var memoryHint = regexp.MustCompile(`(?i)out of memory|allocation failed|heap limit|cannot allocate memory|ENOMEM`)
+var memoryHint = lazyre.New(`(?i)out of memory|allocation failed|heap limit|cannot allocate memory|ENOMEM`)
 
 // withMemoryHint names the data limit when the runtime's end looks like memory exhaustion.
 // The shim names the limit itself when the runtime died of it (shared.MemoryLimitPhrase); then the
 // reason stands as it is.
 func (t *TierRuntime) withMemoryHint(inc *incarnation, reason, tail string) string {
-	if strings.Contains(reason, shared.MemoryLimitPhrase) || !memoryHint.MatchString(tail) && !memoryHint.MatchString(reason) {
+	if strings.Contains(reason, shared.MemoryLimitPhrase) || !memoryHint().MatchString(tail) && !memoryHint().MatchString(reason) {
 		return reason
 	}
 	limit := inc.rt.MemoryLimitBytes
