@@ -39,10 +39,12 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 			return empty, nil // a command's prompt, or none: nothing to complete
 		}
 		server, creq.Prompt = sp.server, sp.wire
-	case "ref/resource":
+	case "ref/resource": // a template's text, or a resource's own URI
 		var ok bool
 		if server, ok = r.templateServer(p.Ref.URI); !ok {
-			return empty, nil
+			if server, ok = r.resources[p.Ref.URI]; !ok {
+				return empty, nil
+			}
 		}
 		creq.URI = p.Ref.URI
 	default:
