@@ -103,7 +103,8 @@
 //     resource, or of a URI a served template matches, subscribes at its server once for
 //     every session that asks (`MCPServers.Subscribe`; kept by `core/mcpclient` across the
 //     server's restarts); the last session's `resources/unsubscribe`, or its end, unsubscribes
-//     there; a URI no server serves is refused by name. The server's
+//     there; a URI no server serves is refused by name, and past 1,000 resources subscribed
+//     at once (a template matches any number of URIs) a new one is refused. The server's
 //     `notifications/resources/updated` (`MCPServers.WatchResources`) reach the sessions
 //     subscribed, only for a URI subscribed at that very server, queued so no server waits on
 //     a client. Progress is the server's own, passed through; cancellation

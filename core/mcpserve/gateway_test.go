@@ -683,3 +683,33 @@ func sessions(s *Server) int {
 	}
 	return n
 }
+
+// TestGatewaySubscriptionsBounded: a template matches any number of URIs, so the
+// subscriptions kept at once are bounded; past the bound a subscription is refused saying
+// what to do, and one more is taken after an unsubscribe.
+func TestGatewaySubscriptionsBounded(t *testing.T) {
+	g := &fakeGateway{}
+	g.set(core.MCPOffer{Server: "s", Templates: []core.MCPResourceTemplate{{URITemplate: "test://items/{id}", Name: "items"}}})
+	s := New(newFake(), Options{})
+	s.gw = g
+	cs := connectAt(t, s, nil, "2025-11-25")
+	ctx := context.Background()
+	for i := range maxSubscriptions {
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: fmt.Sprintf("test://items/%d", i)}); err != nil {
+			t.Fatalf("subscription %d: %v", i+1, err)
+		}
+	}
+	err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://items/more"})
+	if err == nil || !strings.Contains(err.Error(), "the most cwx keeps; unsubscribe from one first") {
+		t.Fatalf("subscription %d: %v; want refused at the bound", maxSubscriptions+1, err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://items/0"}); err != nil {
+		t.Errorf("a subscription already held, again at the bound: %v", err)
+	}
+	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://items/0"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://items/more"}); err != nil {
+		t.Errorf("after an unsubscribe: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -86,6 +87,7 @@ func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 	s.subMu.Lock()
 	dropped := s.pruneLocked()
 	sub := s.subs[uri]
+	full := sub == nil && len(s.subs) >= maxSubscriptions
 	if sub != nil && sub.server == server {
 		sub.sessions[req.Session] = true
 	}
@@ -96,6 +98,9 @@ func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 	if sub != nil && sub.server == server {
 		return nil
 	}
+	if full {
+		return fmt.Errorf("%q is not subscribed to: %d resources are already, the most cwx keeps; unsubscribe from one first", uri, maxSubscriptions)
+	}
 	// Two sessions subscribing at once may both ask the server: subscribing twice is the
 	// same as once there.
 	if err := s.gw.Subscribe(ctx, server, uri); err != nil {
@@ -105,14 +110,27 @@ func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 		return errors.New(failureText(err))
 	}
 	s.subMu.Lock()
-	defer s.subMu.Unlock()
 	if sub := s.subs[uri]; sub != nil && sub.server == server {
 		sub.sessions[req.Session] = true
+		s.subMu.Unlock()
 		return nil
 	}
+	// a URI another server served when it was subscribed to moves to this one
+	moved := s.subs[uri]
 	s.subs[uri] = &upstreamSub{server: server, sessions: map[*mcp.ServerSession]bool{req.Session: true}}
+	if moved != nil {
+		maps.Copy(s.subs[uri].sessions, moved.sessions)
+	}
+	s.subMu.Unlock()
+	if moved != nil {
+		s.unsubscribeAt(ctx, moved.server, uri)
+	}
 	return nil
 }
+
+// maxSubscriptions bounds the resources subscribed to at once (a template matches any number
+// of URIs).
+const maxSubscriptions = 1000
 
 // unsubscribe drops the session's subscription; the last session's drop unsubscribes at
 // the server.
