@@ -11,8 +11,12 @@ import (
 	"github.com/cwx-dev/cwx/core/errdefs"
 )
 
-// MaxCompletions bounds the values one completion keeps (the protocol's own bound).
-const MaxCompletions = 100
+// MaxCompletions bounds the values one completion keeps (the protocol's own bound), and
+// MaxSubscriptions the resources of one server subscribed to at once.
+const (
+	MaxCompletions   = 100
+	MaxSubscriptions = 1000
+)
 
 // CompleteRequest is one completion/complete: the argument being typed, of a prompt (Prompt,
 // its name on the server) or of a resource template (URI, the template as listed), with the
@@ -94,6 +98,12 @@ func (s *Server) Subscribe(ctx context.Context, uri string) error {
 	}
 	if !subscribable(cs) {
 		return errdefs.Newf(errdefs.ErrRefused, "mcp server %q does not offer resources/subscribe", s.cfg.Name)
+	}
+	s.mu.Lock()
+	full := len(s.subs) >= MaxSubscriptions && !slices.Contains(s.subs, uri)
+	s.mu.Unlock()
+	if full {
+		return errdefs.Newf(errdefs.ErrRefused, "mcp server %q: %q is not subscribed to: %d of its resources are already, the most cwx keeps", s.cfg.Name, uri, MaxSubscriptions)
 	}
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +86,23 @@ func TestSubscribeAcrossRestarts(t *testing.T) {
 	_, sample, _ := testSet(t, "sample", nil, Options{})
 	if err := sample.Subscribe(ctx, "test://readme"); !errors.Is(err, errdefs.ErrRefused) {
 		t.Fatalf("subscribe at a server without subscriptions: %v, want refused", err)
+	}
+}
+
+// TestSubscriptionsBounded: at most MaxSubscriptions resources of one server are subscribed
+// to at once; one more is refused by name, one already held is not.
+func TestSubscriptionsBounded(t *testing.T) {
+	_, srv, _ := testSet(t, "tools", nil, Options{})
+	ctx := context.Background()
+	for i := range MaxSubscriptions {
+		if err := srv.Subscribe(ctx, fmt.Sprintf("test://items/%d", i)); err != nil {
+			t.Fatalf("subscription %d: %v", i+1, err)
+		}
+	}
+	if err := srv.Subscribe(ctx, "test://items/more"); !errors.Is(err, errdefs.ErrRefused) || !strings.Contains(err.Error(), "the most cwx keeps") {
+		t.Fatalf("subscription %d: %v; want refused", MaxSubscriptions+1, err)
+	}
+	if err := srv.Subscribe(ctx, "test://items/0"); err != nil {
+		t.Fatalf("a subscription already held: %v", err)
 	}
 }

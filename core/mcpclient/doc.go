@@ -72,7 +72,8 @@
 //
 // [Server.Complete] relays completion/complete (none from a server that announced no
 // completions; at most [MaxCompletions] values) and [Server.Subscribe] resources/subscribe
-// (refused for a server that announced no subscriptions). The subscriptions are kept on the
+// (refused for a server that announced no subscriptions, and past [MaxSubscriptions] of one
+// server at once). The subscriptions are kept on the
 // Server, not the session: each new generation is subscribed again as it starts, until
 // [Server.Unsubscribe]. On a protocol version with subscriptions/listen the SDK opens one
 // listen stream per subscription, which answers nothing, so a refusal there is not seen.
