@@ -4169,15 +4169,15 @@ var NotProvidedError = class extends Error {
 Object.freeze(NotProvidedError.prototype);
 var NOT_METHODS = /* @__PURE__ */ new Set(["then", "catch", "finally", "toJSON", "inspect", "asymmetricMatch", "nodeType", "$$typeof", "prototype", "length", "caller", "arguments"]);
 function refusingBase(service, base) {
-  const refusals = /* @__PURE__ */ new Map();
+  const refusals2 = /* @__PURE__ */ new Map();
   const refusal2 = (method) => {
-    let fn2 = refusals.get(method);
+    let fn2 = refusals2.get(method);
     if (!fn2) {
       fn2 = () => {
         throw new NotProvidedError(service, method);
       };
       Object.freeze(fn2);
-      refusals.set(method, fn2);
+      refusals2.set(method, fn2);
     }
     return fn2;
   };
@@ -6278,8 +6278,8 @@ async function load2(d, owner, entry, config) {
   if (pending) throw new ActivationError(pending);
   const regs = [...owner.registrations].filter((r) => r.entry === entry.path);
   await Promise.all(regs.map((r) => r.admitted));
-  const refusals = regs.flatMap((r) => r.refused ? [r.refused] : []);
-  if (refusals.length > 0) throw new ActivationError(refusals.join("; "));
+  const refusals2 = regs.flatMap((r) => r.refused ? [r.refused] : []);
+  if (refusals2.length > 0) throw new ActivationError(refusals2.join("; "));
   if (owner.fault) throw new ActivationError(`fault during activation: ${owner.fault}`);
 }
 var SCHEMA = /* @__PURE__ */ Symbol.for("schemastery");
@@ -6556,7 +6556,7 @@ function ticketFor(owner) {
 var requestSeq = 0;
 function makeFetch(rpc, platform) {
   enabled = true;
-  responseClone = platform.Response.prototype.clone;
+  let cloneRead = false;
   const closer = new FinalizationRegistry((open2) => open2.close());
   return function fetch(input, init) {
     const owner = ownerContext.getStore();
@@ -6565,6 +6565,10 @@ function makeFetch(rpc, platform) {
     }
     let request;
     try {
+      if (!cloneRead) {
+        responseClone = platform.Response.prototype.clone;
+        cloneRead = true;
+      }
       request = new platform.Request(input, init);
     } catch (err) {
       return Promise.reject(err);
@@ -7077,12 +7081,22 @@ function refusedClass(name) {
 }
 function refusingExports(id, real) {
   const out = {};
+  const refusing = (key, v) => typeof v === "function" && !KEEP.has(`${id}.${key}`) ? refuser(`\`node:${id}\` (\`${id}.${key}\`)`) : v;
   for (const key of Object.keys(real)) {
     if (key === "default" || key === "__esModule") continue;
-    const v = real[key];
-    out[key] = typeof v === "function" && !KEEP.has(`${id}.${key}`) ? refuser(`\`node:${id}\` (\`${id}.${key}\`)`) : v;
+    const d = Object.getOwnPropertyDescriptor(real, key);
+    if (d?.get === void 0) {
+      out[key] = refusing(key, d?.value);
+      continue;
+    }
+    let read;
+    Object.defineProperty(out, key, {
+      get: () => (read ??= { v: refusing(key, Reflect.get(real, key)) }).v,
+      enumerable: true,
+      configurable: true
+    });
   }
-  const agent = real.Agent;
+  const agent = Reflect.get(real, "Agent");
   if (typeof agent === "function") out.Agent = refusingAgent(id, agent);
   return out;
 }
@@ -7102,29 +7116,40 @@ function moduleId(specifier, ids) {
   const id = specifier.startsWith("node:") ? specifier.slice("node:".length) : specifier;
   return ids.has(id) ? id : void 0;
 }
-function realModule(id) {
+function builtinLoader() {
+  const own = Reflect.get(process, "getBuiltinModule");
+  if (typeof own !== "function") return (id) => require2(`node:${id}`);
+  return (id) => Reflect.apply(own, process, [`node:${id}`]);
+}
+function realModule(load3, id) {
   try {
-    const m = require2(`node:${id}`);
-    if (typeof m !== "object" || m === null) return void 0;
-    const out = {};
-    for (const k of Object.keys(m)) out[k] = Reflect.get(m, k);
-    return out;
+    const m = load3(id);
+    return typeof m === "object" && m !== null ? m : void 0;
   } catch {
     return void 0;
   }
 }
+function refusals(ids, lazy2) {
+  const load3 = builtinLoader();
+  const made = /* @__PURE__ */ new Map();
+  const exportsOf = (id) => {
+    if (!made.has(id)) {
+      const real = realModule(load3, id);
+      made.set(id, real === void 0 ? void 0 : refusingExports(id, real));
+    }
+    return made.get(id);
+  };
+  const present2 = ids.filter((id) => lazy2 ? nodeModule3.isBuiltin(id) : exportsOf(id) !== void 0);
+  return { ids: new Set(present2), exportsOf };
+}
 function refuseNetwork() {
   const bun = globalThis.Bun;
-  const ids = bun === void 0 ? [...MODULES, ...LEGACY] : MODULES;
-  const refused = /* @__PURE__ */ new Map();
-  for (const id of ids) {
-    const real = realModule(id);
-    if (real !== void 0) refused.set(id, refusingExports(id, real));
-  }
+  const refused = bun === void 0 ? refusals([...MODULES, ...LEGACY], true) : refusals(MODULES, false);
   if (bun !== void 0) refuseOnBun(bun, refused);
   else refuseOnNode(refused);
   wrapGetBuiltinModule(refused);
   for (const name of ["WebSocket", "EventSource"]) {
+    Reflect.deleteProperty(globalThis, name);
     Object.defineProperty(globalThis, name, { value: refusedClass(name), writable: true, configurable: true, enumerable: false });
   }
 }
@@ -7132,12 +7157,14 @@ var REGISTRY_KEY2 = /* @__PURE__ */ Symbol.for("cwx.host.refused-modules");
 var SCHEME2 = "cwx-host-refused:";
 var IDENT2 = /^[A-Za-z_$][\w$]*$/;
 function refuseOnNode(refused) {
-  const registry = Object.freeze(Object.fromEntries(refused));
+  const registry = {};
+  for (const id of refused.ids) Object.defineProperty(registry, id, { get: () => refused.exportsOf(id), enumerable: true });
+  Object.freeze(registry);
   Object.defineProperty(globalThis, REGISTRY_KEY2, { value: registry, enumerable: false, writable: false, configurable: false });
-  const ids = new Set(refused.keys());
+  const ids = refused.ids;
   const source = (id) => {
     const lines = [`const m = globalThis[Symbol.for('cwx.host.refused-modules')][${JSON.stringify(id)}];`];
-    for (const name of Object.keys(refused.get(id) ?? {})) {
+    for (const name of Object.keys(refused.exportsOf(id) ?? {})) {
       if (IDENT2.test(name)) lines.push(`export const ${name} = m[${JSON.stringify(name)}];`);
     }
     lines.push("export default m;");
@@ -7168,7 +7195,8 @@ function refuseOnBun(bun, refused) {
       }
     }
   };
-  for (const [id, exports2] of refused) {
+  for (const id of refused.ids) {
+    const exports2 = refused.exportsOf(id) ?? {};
     const m = require2(`node:${id}`);
     const { Agent: _kept, ...rest } = exports2;
     if (typeof m === "object" && m !== null) replace(m, rest);
@@ -7203,10 +7231,9 @@ function refuseOnBun(bun, refused) {
 function wrapGetBuiltinModule(refused) {
   const original = Reflect.get(process, "getBuiltinModule");
   if (typeof original !== "function") return;
-  const ids = new Set(refused.keys());
   const getBuiltinModule = function getBuiltinModule2(specifier) {
-    const id = typeof specifier === "string" ? moduleId(specifier, ids) : void 0;
-    if (id !== void 0) return refused.get(id);
+    const id = typeof specifier === "string" ? moduleId(specifier, refused.ids) : void 0;
+    if (id !== void 0) return refused.exportsOf(id);
     return Reflect.apply(original, process, [specifier]);
   };
   Object.defineProperty(process, "getBuiltinModule", { value: getBuiltinModule, writable: true, configurable: true, enumerable: true });
@@ -7217,7 +7244,7 @@ var installed = false;
 function installFetchProxy(rpc) {
   if (installed) return;
   installed = true;
-  const proxied = makeFetch(rpc, { fetch: globalThis.fetch, Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers });
+  const proxied = makeFetch(rpc, lazyPlatform());
   const own = Object.getOwnPropertyDescriptor(globalThis, "fetch");
   Object.defineProperty(globalThis, "fetch", { value: proxied, writable: true, configurable: true, enumerable: own?.enumerable ?? true });
   const bun = globalThis.Bun;
@@ -7228,6 +7255,23 @@ function installFetchProxy(rpc) {
     }
   }
   refuseNetwork();
+}
+function lazyPlatform() {
+  const fetch = globalThis.fetch;
+  let classes;
+  const read = () => classes ??= { Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers };
+  return {
+    fetch,
+    get Request() {
+      return read().Request;
+    },
+    get Response() {
+      return read().Response;
+    },
+    get Headers() {
+      return read().Headers;
+    }
+  };
 }
 
 // src/host.ts

@@ -263,3 +263,20 @@ test('without fetch_proxy the runtime keeps its own fetch and sockets', async ()
     server.close();
   }
 });
+
+// Node only: Bun has no list of loaded modules, and its fetch classes cost nothing to read
+if (!IS_BUN) test("installing the proxy loads none of Node's fetch or network modules: the first fetch does", async () => {
+  const net = (method) => {
+    if (method === 'net/fetch') return { result: head() };
+    if (method === 'net/read') return chunk('late', true);
+    return { result: {} };
+  };
+  await withCore({ ...proxied, net }, async (core) => {
+    await core.activate(entry);
+    const before = await probe(core, { mode: 'loaded' });
+    assert.deepEqual(before.modules, [], 'loaded at initialize: ~45 ms of every sandboxed start');
+    assert.equal((await probe(core, { mode: 'get', url: 'https://api.example.com/late' })).text, 'late');
+    const after = await probe(core, { mode: 'loaded' });
+    assert.ok(after.modules.some((m) => m.includes('undici')), `after a fetch: ${after.modules}`);
+  });
+});

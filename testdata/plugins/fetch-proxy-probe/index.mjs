@@ -2,7 +2,8 @@
 // what it saw. Modes: get (a GET, its response described), post (a streamed body of `size`
 // bytes, each byte i % 251), refused (the rejection described), abort (abort while the read
 // after the first body chunk is pending), cancel (cancel the body after its first chunk), others (node:https, node:net,
-// WebSocket, … each tried), whoami (what the global fetch is). The command `/fetch-text <url>`
+// WebSocket, … each tried), whoami (what the global fetch is), loaded (which of Node's
+// network modules are loaded). The command `/fetch-text <url>`
 // answers the text of a GET.
 import { createRequire } from 'node:module';
 
@@ -138,6 +139,8 @@ export function apply(ctx) {
         }
         case 'whoami':
           return { name: fetch.name };
+        case 'loaded': // Node's internal modules loaded so far (null on Bun, which has no list)
+          return { modules: process.moduleLoadList?.filter((m) => /undici|\bhttps?$|\btls$|\bhttp2$/.test(m)) ?? null };
         case 'direct': {
           const r = await fetch(args.url);
           return { status: r.status, text: await r.text() };

@@ -77,7 +77,7 @@ function ticketFor(owner: OwnerRecord): string | undefined {
   return inv !== undefined && inv.owner === owner ? inv.ticket : undefined;
 }
 
-/** Platform is the platform's fetch classes, captured when the proxy is installed. */
+/** Platform is the platform's fetch and its classes (install.ts reads the classes at their first use). */
 export interface Platform {
   fetch: typeof fetch;
   Request: typeof Request;
@@ -90,7 +90,7 @@ let requestSeq = 0;
 /** makeFetch returns the proxied fetch: every exchange goes to the core over rpc. */
 export function makeFetch(rpc: RpcPeer, platform: Platform): typeof fetch {
   enabled = true;
-  responseClone = platform.Response.prototype.clone;
+  let cloneRead = false;
   const closer = new FinalizationRegistry<Open>((open) => open.close());
   return function fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const owner = ownerContext.getStore();
@@ -99,6 +99,10 @@ export function makeFetch(rpc: RpcPeer, platform: Platform): typeof fetch {
     }
     let request: Request;
     try {
+      if (!cloneRead) {
+        responseClone = platform.Response.prototype.clone;
+        cloneRead = true;
+      }
       request = new platform.Request(input, init);
     } catch (err) {
       return Promise.reject(err);
@@ -373,9 +377,9 @@ function describe(response: Response, head: NetResponseHead): void {
   });
 }
 
-// captured by makeFetch, before any plugin loads, and not at module load: reading the global
-// Response loads Node's whole fetch implementation (~25 ms of every start), and a startup
-// snapshot is built where it cannot load
+// read at the first fetch, not at module load or install: reading the global Response loads
+// Node's whole fetch implementation (~45 ms of a start, install.ts), and a startup snapshot is
+// built where it cannot load
 let responseClone: () => Response = () => {
   throw new TypeError('the fetch proxy is not installed');
 };

@@ -73,15 +73,30 @@ function refusedClass(name: string): new () => object {
   }[name] ?? class {};
 }
 
-/** refusingExports is the module a plugin gets for id: real constants, refusing functions. */
-function refusingExports(id: string, real: Record<string, unknown>): Record<string, unknown> {
+/**
+ * refusingExports is the module a plugin gets for id: real constants, refusing functions. An
+ * export behind a getter is read at its first use: Node's `http.WebSocket`, `CloseEvent` and
+ * `MessageEvent` getters load its whole fetch implementation (~45 ms), `tls.rootCertificates`
+ * parses every root certificate.
+ */
+function refusingExports(id: string, real: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const refusing = (key: string, v: unknown): unknown => (typeof v === 'function' && !KEEP.has(`${id}.${key}`) ? refuser(`\`node:${id}\` (\`${id}.${key}\`)`) : v);
   for (const key of Object.keys(real)) {
     if (key === 'default' || key === '__esModule') continue;
-    const v = real[key];
-    out[key] = typeof v === 'function' && !KEEP.has(`${id}.${key}`) ? refuser(`\`node:${id}\` (\`${id}.${key}\`)`) : v;
+    const d = Object.getOwnPropertyDescriptor(real, key);
+    if (d?.get === undefined) {
+      out[key] = refusing(key, d?.value);
+      continue;
+    }
+    let read: { v: unknown } | undefined;
+    Object.defineProperty(out, key, {
+      get: () => (read ??= { v: refusing(key, Reflect.get(real, key)) }).v,
+      enumerable: true,
+      configurable: true,
+    });
   }
-  const agent = real.Agent;
+  const agent: unknown = Reflect.get(real, 'Agent');
   if (typeof agent === 'function') out.Agent = refusingAgent(id, agent);
   return out;
 }
@@ -106,32 +121,63 @@ function moduleId(specifier: string, ids: ReadonlySet<string>): string | undefin
   return ids.has(id) ? id : undefined;
 }
 
+/** Builtin loads a builtin module by id, or throws where the runtime has none. */
+type Builtin = (id: string) => unknown;
+
+/** builtinLoader is the runtime's own process.getBuiltinModule, read before it is wrapped, or require. */
+function builtinLoader(): Builtin {
+  const own: unknown = Reflect.get(process, 'getBuiltinModule');
+  if (typeof own !== 'function') return (id) => require(`node:${id}`);
+  // it passes no module hook: a refused module made late, after refuseOnNode's hooks are
+  // registered, still reads the real one (require would be resolved to the refused one)
+  return (id) => Reflect.apply(own, process, [`node:${id}`]);
+}
+
 /** realModule is the builtin module id, or undefined where the runtime has none. */
-function realModule(id: string): Record<string, unknown> | undefined {
+function realModule(load: Builtin, id: string): object | undefined {
   try {
-    const m: unknown = require(`node:${id}`);
-    if (typeof m !== 'object' || m === null) return undefined;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(m)) out[k] = Reflect.get(m, k);
-    return out;
+    const m = load(id);
+    return typeof m === 'object' && m !== null ? m : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Refusals are the refused builtin ids of this runtime and the module a plugin gets for each. */
+interface Refusals {
+  ids: ReadonlySet<string>;
+  exportsOf(id: string): Record<string, unknown> | undefined;
+}
+
+/**
+ * refusals makes each refused module at its first use when lazy (Node: requiring the real
+ * modules costs ~20 ms of a start, and a plugin that never imports them should not pay it), or
+ * every one now (Bun, whose builtins are replaced in place before any plugin's first import).
+ */
+function refusals(ids: readonly string[], lazy: boolean): Refusals {
+  const load = builtinLoader();
+  const made = new Map<string, Record<string, unknown> | undefined>();
+  const exportsOf = (id: string): Record<string, unknown> | undefined => {
+    if (!made.has(id)) {
+      const real = realModule(load, id);
+      made.set(id, real === undefined ? undefined : refusingExports(id, real));
+    }
+    return made.get(id);
+  };
+  const present = ids.filter((id) => (lazy ? nodeModule.isBuiltin(id) : exportsOf(id) !== undefined));
+  return { ids: new Set(present), exportsOf };
+}
+
 /** refuseNetwork installs every refusal for the running runtime. */
 export function refuseNetwork(): void {
   const bun = globalThis.Bun;
-  const ids = bun === undefined ? [...MODULES, ...LEGACY] : MODULES;
-  const refused = new Map<string, Record<string, unknown>>();
-  for (const id of ids) {
-    const real = realModule(id);
-    if (real !== undefined) refused.set(id, refusingExports(id, real));
-  }
+  const refused = bun === undefined ? refusals([...MODULES, ...LEGACY], true) : refusals(MODULES, false);
   if (bun !== undefined) refuseOnBun(bun, refused);
   else refuseOnNode(refused);
   wrapGetBuiltinModule(refused);
   for (const name of ['WebSocket', 'EventSource']) {
+    // deleted first: defining over Node's lazy WebSocket global would load its fetch implementation
+    Reflect.deleteProperty(globalThis, name);
     Object.defineProperty(globalThis, name, { value: refusedClass(name), writable: true, configurable: true, enumerable: false });
   }
 }
@@ -140,13 +186,15 @@ const REGISTRY_KEY = Symbol.for('cwx.host.refused-modules');
 const SCHEME = 'cwx-host-refused:';
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
-function refuseOnNode(refused: ReadonlyMap<string, Record<string, unknown>>): void {
-  const registry = Object.freeze(Object.fromEntries(refused));
+function refuseOnNode(refused: Refusals): void {
+  const registry: Record<string, unknown> = {};
+  for (const id of refused.ids) Object.defineProperty(registry, id, { get: () => refused.exportsOf(id), enumerable: true });
+  Object.freeze(registry);
   Object.defineProperty(globalThis, REGISTRY_KEY, { value: registry, enumerable: false, writable: false, configurable: false });
-  const ids = new Set(refused.keys());
+  const ids = refused.ids;
   const source = (id: string): string => {
     const lines = [`const m = globalThis[Symbol.for('cwx.host.refused-modules')][${JSON.stringify(id)}];`];
-    for (const name of Object.keys(refused.get(id) ?? {})) {
+    for (const name of Object.keys(refused.exportsOf(id) ?? {})) {
       if (IDENT.test(name)) lines.push(`export const ${name} = m[${JSON.stringify(name)}];`);
     }
     lines.push('export default m;');
@@ -169,7 +217,7 @@ function refuseOnNode(refused: ReadonlyMap<string, Record<string, unknown>>): vo
   });
 }
 
-function refuseOnBun(bun: BunRuntime, refused: ReadonlyMap<string, Record<string, unknown>>): void {
+function refuseOnBun(bun: BunRuntime, refused: Refusals): void {
   const replace = (target: object, exports: Record<string, unknown>) => {
     for (const [key, value] of Object.entries(exports)) {
       try {
@@ -179,7 +227,8 @@ function refuseOnBun(bun: BunRuntime, refused: ReadonlyMap<string, Record<string
       }
     }
   };
-  for (const [id, exports] of refused) {
+  for (const id of refused.ids) {
+    const exports = refused.exportsOf(id) ?? {};
     const m: unknown = require(`node:${id}`);
     // Bun's own modules read each other's Agent from these objects: it stays (its
     // createConnection goes through the replaced node:net and refuses there)
@@ -218,13 +267,12 @@ function refuseOnBun(bun: BunRuntime, refused: ReadonlyMap<string, Record<string
 }
 
 /** wrapGetBuiltinModule makes process.getBuiltinModule answer a refused id as an import does. */
-function wrapGetBuiltinModule(refused: ReadonlyMap<string, Record<string, unknown>>): void {
+function wrapGetBuiltinModule(refused: Refusals): void {
   const original: unknown = Reflect.get(process, 'getBuiltinModule');
   if (typeof original !== 'function') return;
-  const ids = new Set(refused.keys());
   const getBuiltinModule = function getBuiltinModule(specifier: unknown): unknown {
-    const id = typeof specifier === 'string' ? moduleId(specifier, ids) : undefined;
-    if (id !== undefined) return refused.get(id);
+    const id = typeof specifier === 'string' ? moduleId(specifier, refused.ids) : undefined;
+    if (id !== undefined) return refused.exportsOf(id);
     return Reflect.apply(original, process, [specifier]);
   };
   Object.defineProperty(process, 'getBuiltinModule', { value: getBuiltinModule, writable: true, configurable: true, enumerable: true });
