@@ -23,8 +23,11 @@ type LaunchPlan struct {
 	Seccomp []byte `json:"seccomp,omitempty"`
 }
 
+// nodeHeapFlag caps Node's old-generation heap (core/supervisor doc.go, the numbers).
+const nodeHeapFlag = "--max-old-space-size=256"
+
 // nodeFixedFlags go to every Node host (core/runtime doc.go, “Runtimes”).
-var nodeFixedFlags = []string{"--max-old-space-size=256", "--disable-proto=throw", "--no-addons", "--zero-fill-buffers"}
+var nodeFixedFlags = []string{nodeHeapFlag, "--disable-proto=throw", "--no-addons", "--zero-fill-buffers"}
 
 // bunFlags keep Bun from installing packages, reading .env or bunfig.toml from the working
 // directory (the host's writable data dir), and loading addons.
@@ -121,11 +124,18 @@ func dedupeEnv(env []string) []string {
 // verified, whoever renames the file meanwhile. /proc inside the sandbox is the runtime's own.
 const SnapshotFD = 7
 
-// SnapshotBuildFlags are the flags a startup snapshot is built with: Node's feature switches
-// the binary accepts (r.NodeFlags), whose effect a snapshot keeps. The security flags are not
-// among them: Node crashes building with --disable-proto=throw, and a build-time --no-addons
-// would persist; they are passed at run time, where they hold (the host's lockdown checks).
-func (r Runtime) SnapshotBuildFlags() []string { return append([]string(nil), r.NodeFlags...) }
+// SnapshotBuildFlags are the flags a startup snapshot is built with: the heap cap and Node's
+// feature switches the binary accepts (r.NodeFlags), whose effect a snapshot keeps. The heap cap
+// is there for the code cache of Node's own modules that the snapshot carries: V8 accepts a
+// code cache only under the flags it was made with, and --max-old-space-size is one it
+// compares, so a snapshot built without it makes every built-in module loaded after the start
+// (and the watchdog Worker's whole boot) compile from source, about three times slower. The
+// run's own flag sets the cap; the build's does not persist. The security flags are not among
+// them: Node crashes building with --disable-proto=throw, and a build-time --no-addons would
+// persist; they are passed at run time, where they hold (the host's lockdown checks).
+func (r Runtime) SnapshotBuildFlags() []string {
+	return append([]string{nodeHeapFlag}, r.NodeFlags...)
+}
 
 // WithSnapshot returns the plan starting Node from the snapshot on SnapshotFD: --snapshot-blob
 // goes after the runtime's flags, before the bundle path, which stays process.argv[1]. Call it

@@ -94,6 +94,59 @@ func TestBuildFindVerify(t *testing.T) {
 	}
 }
 
+// TestCodeCacheAcceptedUnderRunFlags: the code cache of Node's own modules that the snapshot
+// carries is accepted under the run flags, so a built-in module the host loads after the start
+// (its stdio, the watchdog Worker's whole boot) is not compiled from source: V8 compares
+// --max-old-space-size (runtime.Runtime.SnapshotBuildFlags). Node says which it did under
+// NODE_DEBUG_NATIVE=CODE_CACHE; the host runs to host/hello on a channel of its own.
+func TestCodeCacheAcceptedUnderRunFlags(t *testing.T) {
+	node := testenv.Node(t).Path
+	o := nodeOptions(t, t.TempDir(), node)
+	b := prepare(t, o)
+	f, err := b.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	toHost, fromCore, err := os.Pipe() // the host's fd 3
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromHost, toCore, err := os.Pipe() // the host's fd 4
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append(append([]string{}, o.RunFlags...), "--snapshot-blob", "/proc/self/fd/7", "bundle.mjs", "--tier=plugin")
+	cmd := exec.Command(node, args...)
+	cmd.Env = []string{"NODE_OPTIONS=", "NODE_DEBUG_NATIVE=CODE_CACHE", "CWX_TEST_RUN_MARKER=" + testenv.Marker()}
+	cmd.ExtraFiles = []*os.File{toHost, toCore, nil, nil, f}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = toHost.Close(), toCore.Close()
+	head := make([]byte, 4)
+	_, readErr := io.ReadFull(fromHost, head) // host/hello: the boot is done
+	_ = fromCore.Close()                      // EOF on fd 3 ends the host
+	if err := cmd.Wait(); err != nil || readErr != nil || string(head) != "CWX1" {
+		t.Fatalf("host from the snapshot: %v, first bytes %q (%v); output:\n%s", err, head, readErr, out.String())
+	}
+	var accepted, rejected []string
+	for _, line := range strings.Split(out.String(), "\n") {
+		switch {
+		case strings.HasSuffix(line, " is accepted"):
+			accepted = append(accepted, line)
+		case strings.HasSuffix(line, " is rejected"):
+			rejected = append(rejected, line)
+		}
+	}
+	if len(rejected) > 0 || len(accepted) == 0 {
+		t.Fatalf("built with %q, run with %q: %d code caches rejected (first: %q), %d accepted",
+			o.BuildFlags, o.RunFlags, len(rejected), append(rejected, "")[0], len(accepted))
+	}
+}
+
 // TestTamperedOrSwappedNeverUsed: a blob changed in place (same size), or swapped for a valid
 // snapshot of other flags, fails Verify with ErrVerify and is forgotten; the next Prepare
 // builds it again.
