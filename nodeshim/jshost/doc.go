@@ -74,6 +74,11 @@
 // fails mid-read errors with `TypeError('terminated')` and the same cause. An AbortSignal abort
 // rejects (or errors the body) with the signal's reason, sends `$/cancel` for the pending
 // net/fetch, net/write or net/read, and net/close. `data:` and `blob:` URLs stay in the host.
+// The platform's Request, Response and Headers are read at the first fetch, and each refused
+// module (src/net/refuse.ts) is made at its first import: on Node reading any of them loads its
+// whole fetch implementation or the network modules, ~45 ms and ~20 ms of a sandboxed start
+// that a plugin which never fetches does not pay (Bun, which will not let a plugin override a
+// builtin, still replaces its builtins' exports in place at initialize).
 // A gzip, deflate or br content-encoding is decoded as the platform's fetch decodes it. Not
 // honoured: `redirect: "manual"` (the core follows redirects itself; `redirect: "error"` fails
 // once the head says it was redirected), undici's `dispatcher`, a BYOB reader of the body (it is

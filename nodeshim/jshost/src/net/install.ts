@@ -8,7 +8,7 @@
 // reading any of them (even its property descriptor) loads Node's whole fetch implementation,
 // ~45 ms of a sandboxed host's start that a plugin which never fetches should not pay. A plugin
 // that replaces one of those globals before the first fetch of its host changes them for the
-// proxy as it does for every other plugin there (ARCHITECTURE.md, “What cwx does not claim”).
+// proxy as it does for every other plugin there (ARCHITECTURE.md, “Trust model”).
 import type { RpcPeer } from '../rpc.ts';
 import { makeFetch, type Platform } from './fetch.ts';
 import { refuseNetwork } from './refuse.ts';
