@@ -29,6 +29,26 @@ func helperEnv(env []string) []string {
 	return append(env[:len(env):len(env)], shared.CookieKey+"="+shared.CookieValue)
 }
 
+// launcher returns the program, its argv and its environment that start argv (the plan's,
+// env its environment) with RLIMIT_DATA at limit. With prlimit (util-linux's, found by
+// prlimitLauncher; "" when it is not to be used) that is `prlimit --data=L:L -- <argv>`, which
+// sets the limit on itself and execs argv in its place exactly as the exec helper does: a C
+// program that starts in ~3 ms where the helper, the cwx binary again, takes ~20 ms (a Go start;
+// BENCHMARKS.md, “The sandboxed Node start”). Otherwise, and for a sandboxed plan while the shim
+// has a controlling terminal (which only the helper gives up), it is the exec helper (exe).
+// Under prlimit go-plugin's cookie reaches nothing but cwx's own privilege drop inside the
+// sandbox, which needs it for the shim's dispatch and removes it before the runtime starts.
+func launcher(exe, prlimit string, limit uint64, argv, env []string) (path string, args, outEnv []string) {
+	if prlimit == "" {
+		return exe, helperArgv(exe, limit, argv), helperEnv(env)
+	}
+	if sandboxed(env) && dropsPrivileges(argv) {
+		env = helperEnv(env)
+	}
+	l := strconv.FormatUint(limit, 10)
+	return prlimit, append([]string{prlimit, "--data=" + l + ":" + l, "--"}, argv...), env
+}
+
 // RunExecHelper is the exec helper (args are those after "exec-helper"). It returns only
 // when it could not become the runtime, with exit status 126 as a shell reports a command
 // that cannot be run; the reason goes to fd 2, which the shim logs.

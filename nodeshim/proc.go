@@ -67,9 +67,9 @@ func withSnapshot(files []*os.File, snapshot *os.File, argv []string) []*os.File
 	return out
 }
 
-// spawn starts the runtime through the exec helper, which sets RLIMIT_DATA on itself and
-// then becomes the runtime, so the limit binds the runtime from its first instruction and
-// never the shim. The fork happens on a goroutine locked to its OS thread that stays alive
+// spawn starts the runtime through prlimit or the exec helper (launcher), which sets
+// RLIMIT_DATA on itself and then becomes the runtime, so the limit binds the runtime from its
+// first instruction and never the shim. The fork happens on a goroutine locked to its OS thread that stays alive
 // until the runtime has been reaped, so the death signal (which Linux ties to the forking
 // thread; see runtimeProcAttr) fires only when the shim itself dies. A sandboxed plan's
 // seccomp filter is handed to bubblewrap on sandboxSeccompFD, and a startup snapshot the
@@ -111,8 +111,9 @@ func spawn(argv, env []string, dir string, limit uint64, filter []byte, snapshot
 	}
 	growPipe(p.chanW)
 	growPipe(p.chanR)
+	path, args, cmdEnv := launcher(exe, prlimitLauncher(sandbox), lim, argv, env)
 	cmd := &exec.Cmd{
-		Path: exe, Args: helperArgv(exe, lim, argv), Env: helperEnv(env), Dir: dir,
+		Path: path, Args: args, Env: cmdEnv, Dir: dir,
 		Stdout: child[2], Stderr: child[2], // Stdin nil: /dev/null
 		ExtraFiles:  withSnapshot(helperFiles(child[0], child[1], child[3], child[4]), snapshot, argv),
 		SysProcAttr: runtimeProcAttr(),

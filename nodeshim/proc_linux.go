@@ -2,6 +2,7 @@ package nodeshim
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -39,6 +40,32 @@ func rss(pid int) uint64 {
 		return 0
 	}
 	return res * uint64(os.Getpagesize())
+}
+
+// prlimitPath is util-linux's prlimit, from the read-only system tree where it is installed
+// (a variable for the tests).
+var prlimitPath = "/usr/bin/prlimit"
+
+// prlimitLauncher returns prlimitPath when spawn may start the runtime through it (launcher):
+// a regular executable file, and, for a sandboxed plan, a shim without a controlling
+// terminal (the core starts it in a session of its own, which has none), since prlimit would
+// not give one up as the exec helper does. "" means the exec helper.
+func prlimitLauncher(sandbox bool) string {
+	fi, err := os.Stat(prlimitPath)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	if sandbox {
+		fd, err := unix.Open("/dev/tty", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+		if err == nil {
+			_ = unix.Close(fd)
+			return "" // a controlling terminal: the helper gives it up
+		}
+		if !errors.Is(err, unix.ENXIO) && !errors.Is(err, unix.ENOENT) {
+			return ""
+		}
+	}
+	return prlimitPath
 }
 
 // helperPath is the shim's own binary, through /proc so that a binary replaced on disk

@@ -24,6 +24,9 @@ func rss(int) uint64 { return 0 }
 
 func helperPath() (string, error) { return os.Executable() }
 
+// prlimitLauncher is "": outside Linux there is no prlimit, and the exec helper sets the limit.
+func prlimitLauncher(bool) string { return "" }
+
 // becomeSubreaper does nothing outside Linux, which alone has PR_SET_CHILD_SUBREAPER: a
 // process a plugin starts outside the runtime's group survives the host there.
 func becomeSubreaper() error { return nil }
