@@ -2,7 +2,6 @@ package nodeshim
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -56,13 +55,12 @@ func prlimitLauncher(sandbox bool) string {
 		return ""
 	}
 	if sandbox {
-		fd, err := unix.Open("/dev/tty", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-		if err == nil {
+		fd, err := openTerminal()
+		if fd >= 0 {
 			_ = unix.Close(fd)
-			return "" // a controlling terminal: the helper gives it up
 		}
-		if !errors.Is(err, unix.ENXIO) && !errors.Is(err, unix.ENOENT) {
-			return ""
+		if fd >= 0 || err != nil {
+			return "" // a controlling terminal (or no telling): the helper gives it up
 		}
 	}
 	return prlimitPath
