@@ -116,12 +116,25 @@ func (l *Layer) HandleNotification(t protocol.HostKey, gen uint64, msg *protocol
 }
 
 // faulted marks the owner Faulted: registrations dropped, calls failed NotAvailable, not
-// replayed until its identity changes or a reload. The host disposes the owner itself.
+// replayed until its identity changes or a reload. The host disposes the owner itself. The
+// blame is recorded before the registry says Faulted, so whoever sees the state also finds the
+// blame in the tier's status; it is taken back if the registry refuses the fault.
 func (l *Layer) faulted(t protocol.HostKey, gen uint64, p *protocol.FaultedParams) {
 	if !l.ownerOnHost(p.Owner, t, gen) {
 		return
 	}
+	line := blameLine(p.Owner.PluginID, "faulted: "+p.Error)
+	l.mu.Lock()
+	ts := l.tierLocked(t)
+	prev := ts.lastBlame
+	ts.lastBlame = line
+	l.mu.Unlock()
 	if err := l.reg.Fault(p.Owner, t, p.Error); err != nil {
+		l.mu.Lock()
+		if ts.lastBlame == line {
+			ts.lastBlame = prev
+		}
+		l.mu.Unlock()
 		return
 	}
 	l.mu.Lock()
@@ -130,9 +143,6 @@ func (l *Layer) faulted(t protocol.HostKey, gen uint64, p *protocol.FaultedParam
 	if o != nil && o.ref == p.Owner { // the registry took it from live to Faulted just now
 		o.end(causeFaulted(p.Error))
 	}
-	l.mu.Lock()
-	l.tierLocked(t).lastBlame = blameLine(p.Owner.PluginID, "faulted: "+p.Error)
-	l.mu.Unlock()
 	l.diags.add(p.Owner.PluginID, diagFaulted, p.Error)
 	l.log.Warn("plugin faulted", "plugin", p.Owner.PluginID, "generation", p.Owner.Generation, "error", p.Error)
 }
